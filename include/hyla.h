@@ -1,0 +1,275 @@
+/*
+ * hyla — dense linear algebra on CPU cores and NVIDIA GPUs.
+ *
+ * Conventions used by every routine in this header
+ * ------------------------------------------------
+ * - Matrices are column-major, as in BLAS and LAPACK. Leading dimensions and
+ *   sizes are int64_t.
+ * - Return value (LAPACK `info` semantics):
+ *      0            success;
+ *     -i (-1..-99)  argument i is invalid (arguments are numbered from 1,
+ *                   *after* the hyla_t handle, in the order of the BLAS/LAPACK
+ *                   routine of the same name);
+ *     >0            numerical failure, routine specific (documented per routine);
+ *     <= -100       library failure: a HYLA_ERR_* code, see hyla_strerror().
+ * - The caller owns every buffer it passes. hyla never frees, reallocates or
+ *   keeps a pointer to a caller's buffer after a call returns. On failure the
+ *   caller's output may have been partly written, as LAPACK allows, but
+ *   nothing the caller owns is freed or leaked.
+ * - hyla never prints, aborts or exits. Diagnostics are returned as codes;
+ *   verbose tracing goes to a stream only if the caller sets one
+ *   (hyla_set_log()).
+ * - Complex scalars: hyla_complex_float / hyla_complex_double default to C99
+ *   `float _Complex` / `double _Complex`. Define them before including this
+ *   header to use another layout-compatible type (e.g. std::complex in C++).
+ */
+#ifndef HYLA_H
+#define HYLA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef hyla_complex_float
+#include <complex.h>
+#define hyla_complex_float float _Complex
+#endif
+#ifndef hyla_complex_double
+#include <complex.h>
+#define hyla_complex_double double _Complex
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HYLA_VERSION_MAJOR 0
+#define HYLA_VERSION_MINOR 1
+#define HYLA_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- errors */
+
+/* Library failures. Argument errors are -1..-99, numerical failures > 0. */
+enum {
+    HYLA_SUCCESS = 0,
+    HYLA_ERR_NO_MEMORY = -101,        /* host allocation failed */
+    HYLA_ERR_DEVICE_MEMORY = -102,    /* device or pinned allocation failed, or the
+                                         problem cannot fit the device memory cap */
+    HYLA_ERR_DEVICE = -103,           /* a device runtime call failed (CUDA, thread) */
+    HYLA_ERR_BLAS = -104,             /* a device BLAS call failed (cuBLAS) */
+    HYLA_ERR_NO_DEVICE = -105,        /* the requested device does not exist */
+    HYLA_ERR_DEVICE_SPEC = -106,      /* malformed device list (HYLA_DEVICES / hyla_create) */
+    HYLA_ERR_UNSUPPORTED = -107,      /* not available in this build (e.g. CUDA off) */
+    HYLA_ERR_IO = -108,               /* file could not be opened, read or written */
+    HYLA_ERR_FORMAT = -109,           /* malformed input file (.npy) */
+    HYLA_ERR_INVALID = -110,          /* invalid value of an option or handle */
+    HYLA_ERR_INTERNAL = -111          /* invariant broken inside hyla: please report */
+};
+
+/* A static, human-readable description of any code returned by hyla
+ * (success, argument errors, numerical failures and HYLA_ERR_*). Never NULL. */
+const char *hyla_strerror(int code);
+
+/* Version string "MAJOR.MINOR.PATCH". */
+const char *hyla_version(void);
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct hyla_context hyla_t;
+
+typedef enum { HYLA_DEVICE_HOST = 0, HYLA_DEVICE_CUDA = 1 } hyla_device_kind;
+
+typedef struct {
+    hyla_device_kind kind;
+    int ordinal;            /* CUDA device ordinal, or virtual-device index */
+    char name[128];
+    int64_t memory_bytes;   /* device memory visible to hyla (after any cap) */
+    int compute_major, compute_minor; /* CUDA capability; 0 for host */
+    int multiprocessors;    /* SM count; host: worker threads per device (1) */
+} hyla_device_info;
+
+/* Creates a context owning a set of devices.
+ *   ctx      out: the new context (set to NULL on failure).
+ *   devices  device list, or NULL to read the environment variable
+ *            HYLA_DEVICES, and if that is unset or empty, to take every CUDA
+ *            GPU, or one virtual host device when there is none. Syntax:
+ *              "cuda"          every CUDA GPU;
+ *              "cuda:0,2"      CUDA GPUs 0 and 2;
+ *              "cpu" / "cpu:3" one / three virtual host devices (each runs
+ *                              its queues on its own threads; used to run
+ *                              multi-device algorithms without a GPU);
+ *              "host"          same as "cpu".
+ *            An optional suffix "@SIZE" (e.g. "cpu:3@64M", "cuda:0@8G")
+ *            caps the memory hyla uses on each device (K, M, G suffixes).
+ * Returns 0, HYLA_ERR_DEVICE_SPEC (bad syntax), HYLA_ERR_NO_DEVICE (a listed
+ * GPU does not exist), HYLA_ERR_UNSUPPORTED (cuda asked, CUDA not built),
+ * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE. -1 if ctx is NULL. */
+int hyla_create(hyla_t **ctx, const char *devices);
+
+/* Destroys a context and every workspace it cached. Accepts NULL and *ctx ==
+ * NULL; sets *ctx to NULL. Waits for nothing: no call may be in flight. */
+void hyla_destroy(hyla_t **ctx);
+
+/* Number of devices in the context (>= 1 for a valid context, 0 for NULL). */
+int hyla_device_count(const hyla_t *ctx);
+
+/* Fills *info for device i (0 <= i < hyla_device_count). Returns 0, -1 (bad
+ * ctx), -2 (bad i) or -3 (info NULL). */
+int hyla_get_device_info(const hyla_t *ctx, int i, hyla_device_info *info);
+
+/* Frees the device and pinned workspaces the context keeps between calls
+ * (they are re-created on demand). Returns 0 or -1 if ctx is NULL. */
+int hyla_release_workspace(hyla_t *ctx);
+
+/* Tunable options. Each has a default from the tuning table for the device
+ * family; setting an option overrides it for this context. */
+typedef enum {
+    /* GEMM tile edge (rows and columns of a C tile); 0 = tuning table. */
+    HYLA_OPT_GEMM_TILE = 1,
+    /* GEMM k-block (depth of a streamed A/B chunk); 0 = tuning table. */
+    HYLA_OPT_GEMM_KBLOCK = 2,
+    /* Share of GEMM work done by OpenBLAS on the host cores, next to the
+     * devices, in units of 1/1000: -1 = automatic (use the CPU when it is
+     * predicted to shorten the run), 0 = never, 1..999 = that initial share
+     * (the CPU still steals tiles when it finishes early). Ignored on the
+     * host backend, whose devices already are the CPU. */
+    HYLA_OPT_GEMM_CPU_SHARE = 3,
+    /* Threads that pack host panels into pinned staging buffers, per
+     * device; 0 = automatic. */
+    HYLA_OPT_PACK_THREADS = 4
+} hyla_option;
+
+/* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
+ * out of range). */
+int hyla_set_option(hyla_t *ctx, hyla_option opt, int64_t value);
+/* Reads the current value of an option (after defaults); same codes. */
+int hyla_get_option(const hyla_t *ctx, hyla_option opt, int64_t *value);
+
+/* Directs hyla's optional trace output (planning decisions, workspace sizes)
+ * to a stream; NULL (the default) silences it. */
+void hyla_set_log(hyla_t *ctx, FILE *stream);
+
+/* Statistics of the last GEMM call made with this context. */
+typedef struct {
+    int64_t tiles_total;         /* C tiles of the call */
+    int64_t tiles_cpu;           /* tiles done by the host CPU share */
+    int64_t tiles_per_device[16];/* tiles done by each device (first 16) */
+    int64_t bytes_h2d, bytes_d2h;/* bytes moved over the host link */
+    int64_t tile, kblock;        /* tile edge and k-block used */
+    int passes;                  /* 1 when every A/B chunk crossed the bus once per device */
+} hyla_gemm_stats;
+int hyla_get_gemm_stats(const hyla_t *ctx, hyla_gemm_stats *stats);
+
+/* ---------------------------------------------------------------- GEMM */
+
+/* C := alpha * op(A) * op(B) + beta * C on host-resident matrices, using
+ * every device of the context: C tiles stay on a device for their whole k
+ * loop while A and B chunks stream through pinned staging buffers; devices
+ * (and optionally the host CPU, HYLA_OPT_GEMM_CPU_SHARE) share the tiles
+ * dynamically. Any size is allowed, including matrices larger than the
+ * memory of all devices together.
+ *
+ *   transa, transb  'N' (op(X) = X), 'T' (X^T) or 'C' (X^H; same as 'T' for
+ *                   s/d). Lower case is accepted.
+ *   m, n, k         op(A) is m x k, op(B) is k x n, C is m x n; >= 0.
+ *   alpha, beta     scalars. If beta == 0, C is not read (NaN/Inf in C do not
+ *                   propagate). If alpha == 0 or k == 0, A and B are not read.
+ *   A, lda          lda >= max(1, rows of A as stored: m if transa = 'N', else k).
+ *   B, ldb          ldb >= max(1, k if transb = 'N', else n).
+ *   C, ldc          ldc >= max(1, m).
+ * Argument numbers for errors (BLAS xerbla order): 1 transa, 2 transb, 3 m,
+ * 4 n, 5 k, 7 A (NULL while read), 8 lda, 9 B (NULL while read), 10 ldb,
+ * 12 C (NULL while m, n > 0), 13 ldc. A NULL ctx returns HYLA_ERR_INVALID.
+ * Workspace: device and pinned buffers cached in ctx (hyla_release_workspace).
+ * Failures: HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE,
+ * HYLA_ERR_BLAS; on failure C may be partly updated. */
+int hyla_sgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+               float alpha, const float *A, int64_t lda, const float *B, int64_t ldb,
+               float beta, float *C, int64_t ldc);
+int hyla_dgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+               double alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
+               double beta, double *C, int64_t ldc);
+int hyla_cgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+               hyla_complex_float alpha, const hyla_complex_float *A, int64_t lda,
+               const hyla_complex_float *B, int64_t ldb, hyla_complex_float beta,
+               hyla_complex_float *C, int64_t ldc);
+int hyla_zgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+               hyla_complex_double alpha, const hyla_complex_double *A, int64_t lda,
+               const hyla_complex_double *B, int64_t ldb, hyla_complex_double beta,
+               hyla_complex_double *C, int64_t ldc);
+
+/* The same product on matrices resident in the memory of device `dev` of the
+ * context (0 <= dev < hyla_device_count): a direct call of the device BLAS
+ * (cuBLAS on a GPU, OpenBLAS on a virtual host device, whose device memory
+ * is host memory obtained from hyla_malloc_device). Synchronous: returns when
+ * C is written. Argument numbers as hyla_?gemm with dev as argument 0 (a bad
+ * dev returns HYLA_ERR_NO_DEVICE). */
+int hyla_sgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+                   int64_t k, float alpha, const float *dA, int64_t lda, const float *dB,
+                   int64_t ldb, float beta, float *dC, int64_t ldc);
+int hyla_dgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+                   int64_t k, double alpha, const double *dA, int64_t lda, const double *dB,
+                   int64_t ldb, double beta, double *dC, int64_t ldc);
+int hyla_cgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+                   int64_t k, hyla_complex_float alpha, const hyla_complex_float *dA,
+                   int64_t lda, const hyla_complex_float *dB, int64_t ldb,
+                   hyla_complex_float beta, hyla_complex_float *dC, int64_t ldc);
+int hyla_zgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+                   int64_t k, hyla_complex_double alpha, const hyla_complex_double *dA,
+                   int64_t lda, const hyla_complex_double *dB, int64_t ldb,
+                   hyla_complex_double beta, hyla_complex_double *dC, int64_t ldc);
+
+/* Device memory for the *_gpu entry points. hyla_malloc_device returns 0 and
+ * sets *ptr, or HYLA_ERR_NO_DEVICE / HYLA_ERR_DEVICE_MEMORY (with *ptr NULL);
+ * -1 ctx NULL, -4 ptr NULL. hyla_free_device accepts NULL and *ptr == NULL and
+ * sets *ptr to NULL. hyla_copy_to_device/from_device copy `bytes` bytes
+ * synchronously between host memory and device memory of device dev. */
+int hyla_malloc_device(hyla_t *ctx, int dev, size_t bytes, void **ptr);
+void hyla_free_device(hyla_t *ctx, int dev, void **ptr);
+int hyla_copy_to_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
+int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
+
+/* ---------------------------------------------------------------- NumPy .npy */
+
+typedef enum { HYLA_S = 0, HYLA_D = 1, HYLA_C = 2, HYLA_Z = 3 } hyla_dtype;
+
+/* A matrix read from or written to a .npy file. data is column-major with
+ * leading dimension rows, in native byte order. A 1-D array of length L reads
+ * as L x 1. */
+typedef struct {
+    hyla_dtype dtype;
+    int64_t rows, cols;
+    void *data;          /* owned by this struct: free with hyla_npy_free */
+} hyla_npy;
+
+/* Reads a .npy file (format versions 1.0, 2.0 and 3.0; dtypes <f4 >f4 <f8 >f8
+ * <c8 >c8 <c16 >c16; 1-D or 2-D; C or Fortran order). Returns 0 and fills
+ * *out, -1 (path NULL), -2 (out NULL), HYLA_ERR_IO (cannot open/read),
+ * HYLA_ERR_FORMAT (malformed, truncated, unsupported dtype or rank),
+ * HYLA_ERR_NO_MEMORY. On failure *out holds no allocation. If err_msg is
+ * non-NULL, a short reason is copied into it (err_len bytes at most). */
+int hyla_npy_read(const char *path, hyla_npy *out, char *err_msg, size_t err_len);
+
+/* Writes a column-major rows x cols matrix of type dtype as a little-endian,
+ * Fortran-order .npy (version 1.0, or 2.0 when the header needs it).
+ * Returns 0, -1 (path NULL), -2 (bad dtype), -3 (rows < 0), -4 (cols < 0),
+ * -5 (data NULL with rows*cols > 0), -6 (ld < max(1, rows)), HYLA_ERR_IO. */
+int hyla_npy_write(const char *path, hyla_dtype dtype, int64_t rows, int64_t cols,
+                   const void *data, int64_t ld);
+
+/* Frees npy->data and zeroes the struct. Accepts NULL. */
+void hyla_npy_free(hyla_npy *npy);
+
+/* ---------------------------------------------------------------- debugging */
+
+/* Counts of allocations made by hyla (host, pinned and device memory, all
+ * devices). live = not yet freed. Used by tests to prove nothing leaks. */
+void hyla_debug_alloc_stats(int64_t *live, int64_t *total);
+/* Makes the k-th allocation from now fail (k >= 1), as if memory ran out;
+ * k = 0 disables the injection. Process-wide; for tests. */
+void hyla_debug_fail_alloc(int64_t k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HYLA_H */

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of hyla on a fresh Debian/Ubuntu machine.
+# Idempotent: packages already present are left alone. Needs root or sudo.
+set -euo pipefail
+pkgs=(cmake make gcc g++ pkg-config libopenblas-dev liblapacke-dev libopenmpi-dev openmpi-bin python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "hyla setup: dependencies present (${pkgs[*]})"

@@ -1,0 +1,88 @@
+/* Device-list parsing and backend-independent helpers. */
+#include "core/internal.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t hyla_dtype_size(hyla_dtype t) {
+    static const size_t sz[4] = {4, 8, 8, 16};
+    return (t >= HYLA_S && t <= HYLA_Z) ? sz[t] : 0;
+}
+
+/* "64M", "8G", "1024" -> bytes; -1 on error */
+static int64_t parse_size(const char *s) {
+    char *end;
+    if (!isdigit((unsigned char)*s)) return -1;
+    long long v = strtoll(s, &end, 10);
+    int64_t mul = 1;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': mul = 1LL << 10; end++; break;
+    case 'M': mul = 1LL << 20; end++; break;
+    case 'G': mul = 1LL << 30; end++; break;
+    case '\0': break;
+    default: return -1;
+    }
+    if (*end != '\0' || v <= 0 || v > INT64_MAX / mul) return -1;
+    return (int64_t)v * mul;
+}
+
+/* Grammar: ("cuda" | "cpu" | "host") [":" LIST] ["@" SIZE], where LIST is a
+ * comma list of CUDA ordinals for cuda, or one count for cpu/host. */
+int hyla_parse_devices(const char *spec, hyla_device_spec *out) {
+    char buf[256];
+    if (!spec || !out || strlen(spec) >= sizeof buf) return HYLA_ERR_DEVICE_SPEC;
+    memset(out, 0, sizeof *out);
+    strcpy(buf, spec);
+    char *at = strchr(buf, '@');
+    if (at) {
+        *at = '\0';
+        out->mem_cap = parse_size(at + 1);
+        if (out->mem_cap < 0) return HYLA_ERR_DEVICE_SPEC;
+    }
+    char *colon = strchr(buf, ':');
+    if (colon) *colon = '\0';
+    const char *list = colon ? colon + 1 : NULL;
+    if (strcmp(buf, "cuda") == 0 || strcmp(buf, "gpu") == 0) {
+        out->kind = HYLA_DEVICE_CUDA;
+        if (!list) { out->all = 1; return 0; }
+        const char *p = list;
+        while (*p) {
+            char *end;
+            if (!isdigit((unsigned char)*p)) return HYLA_ERR_DEVICE_SPEC;
+            long v = strtol(p, &end, 10);
+            if (v > 1023 || out->count >= 64) return HYLA_ERR_DEVICE_SPEC;
+            for (int i = 0; i < out->count; i++)
+                if (out->ordinals[i] == v) return HYLA_ERR_DEVICE_SPEC;
+            out->ordinals[out->count++] = (int)v;
+            if (*end == ',' && end[1] != '\0') end++;
+            else if (*end != '\0') return HYLA_ERR_DEVICE_SPEC;
+            p = end;
+        }
+        return out->count > 0 ? 0 : HYLA_ERR_DEVICE_SPEC;
+    }
+    if (strcmp(buf, "cpu") == 0 || strcmp(buf, "host") == 0) {
+        out->kind = HYLA_DEVICE_HOST;
+        out->count = 1;
+        if (list) {
+            char *end;
+            if (!isdigit((unsigned char)*list)) return HYLA_ERR_DEVICE_SPEC;
+            long v = strtol(list, &end, 10);
+            if (*end != '\0' || v < 1 || v > 64) return HYLA_ERR_DEVICE_SPEC;
+            out->count = (int)v;
+        }
+        return 0;
+    }
+    return HYLA_ERR_DEVICE_SPEC;
+}
+
+#ifndef HYLA_HAVE_CUDA
+int hyla_cuda_device_count(void) { return 0; }
+int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **dev) {
+    (void)ordinal; (void)mem_cap;
+    if (dev) *dev = NULL;
+    return HYLA_ERR_UNSUPPORTED;
+}
+void hyla_cuda_versions(char *buf, size_t len) {
+    if (buf && len) snprintf(buf, len, "CUDA not built");
+}
+#endif

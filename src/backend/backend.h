@@ -1,0 +1,136 @@
+/*
+ * The backend interface: written once, implemented by the CUDA backend
+ * (backend/cuda) and the host backend (backend/host).
+ *
+ * A backend is a table of function pointers (hyla_backend_ops). Objects are
+ * kept apart as in ggml-backend: a device (hyla_dev), memory (device or
+ * pinned host buffers, plain pointers obtained from the device), queues
+ * (ordered, asynchronous streams of work) and events (recorded on a queue,
+ * waited on by another queue or by the host). Each backend embeds these base
+ * structs as the first member of its own.
+ *
+ * Every function returns 0 or a HYLA_ERR_* code. Work enqueued on a queue
+ * that fails later makes the queue's status sticky: queue_sync and
+ * event_sync return it, and it is never reset to success.
+ */
+#ifndef HYLA_BACKEND_H
+#define HYLA_BACKEND_H
+
+#include "hyla.h"
+#include <stdint.h>
+#include <stddef.h>
+
+typedef enum { HYLA_NOTRANS = 0, HYLA_TRANS = 1, HYLA_CONJTRANS = 2 } hyla_op;
+typedef enum { HYLA_LOWER = 0, HYLA_UPPER = 1 } hyla_uplo;
+typedef enum { HYLA_LEFT = 0, HYLA_RIGHT = 1 } hyla_side;
+typedef enum { HYLA_NONUNIT = 0, HYLA_UNIT = 1 } hyla_diag;
+
+typedef enum { HYLA_MEM_DEVICE = 0, HYLA_MEM_PINNED = 1 } hyla_mem_kind;
+typedef enum {
+    HYLA_COPY_H2D = 0, HYLA_COPY_D2H = 1, HYLA_COPY_D2D = 2, HYLA_COPY_H2H = 3
+} hyla_copy_kind;
+
+typedef struct hyla_backend_ops hyla_backend_ops;
+typedef struct hyla_dev hyla_dev;
+typedef struct hyla_queue hyla_queue;
+typedef struct hyla_event hyla_event;
+
+struct hyla_dev {
+    const hyla_backend_ops *ops;
+    hyla_device_info info;
+    int index;               /* position in the context's device list */
+};
+
+struct hyla_queue { hyla_dev *dev; };
+struct hyla_event { hyla_dev *dev; };
+
+/* Size in bytes of one element of each dtype. */
+size_t hyla_dtype_size(hyla_dtype t);
+
+struct hyla_backend_ops {
+    const char *name;
+
+    /* device */
+    void (*dev_destroy)(hyla_dev *dev);
+    int (*mem_alloc)(hyla_dev *dev, hyla_mem_kind kind, size_t bytes, void **ptr);
+    void (*mem_free)(hyla_dev *dev, hyla_mem_kind kind, void *ptr);
+    /* free and total device memory (after the context's cap) */
+    int (*mem_info)(hyla_dev *dev, size_t *free_bytes, size_t *total_bytes);
+    /* 1 if host_ptr lies in page-locked memory the device can DMA from, else 0 */
+    int (*host_is_pinned)(hyla_dev *dev, const void *host_ptr);
+
+    /* queues and events */
+    int (*queue_create)(hyla_dev *dev, hyla_queue **q);
+    void (*queue_destroy)(hyla_queue *q);
+    int (*queue_sync)(hyla_queue *q);
+    int (*event_create)(hyla_dev *dev, int timing, hyla_event **ev);
+    void (*event_destroy)(hyla_event *ev);
+    int (*event_record)(hyla_event *ev, hyla_queue *q);
+    int (*queue_wait_event)(hyla_queue *q, hyla_event *ev);
+    int (*event_sync)(hyla_event *ev);
+    int (*event_elapsed_ms)(hyla_event *start, hyla_event *end, float *ms);
+    /* runs fn(arg) on a host thread once all earlier work of q is done; later
+     * work of q waits for it. fn must not call the backend. */
+    int (*host_fn)(hyla_queue *q, void (*fn)(void *), void *arg);
+
+    /* copies: height columns of width_bytes each, pitches in bytes */
+    int (*copy_2d)(hyla_queue *q, void *dst, size_t dpitch, const void *src, size_t spitch,
+                   size_t width_bytes, size_t height, hyla_copy_kind kind);
+    /* device-to-device between two devices of the same backend */
+    int (*copy_peer)(hyla_queue *q, void *dst, hyla_dev *dst_dev, const void *src,
+                     hyla_dev *src_dev, size_t bytes);
+
+    /* BLAS-3 on a queue; scalars point to host values of the dtype (for
+     * herk/her2k, alpha of herk and beta of both are real values of the
+     * real type, as in BLAS). herm = 1 selects the Hermitian variant
+     * (herk/her2k/hemm) for complex dtypes and is ignored for real ones. */
+    int (*gemm)(hyla_queue *q, hyla_dtype t, hyla_op ta, hyla_op tb, int64_t m, int64_t n,
+                int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
+                int64_t ldb, const void *beta, void *C, int64_t ldc);
+    int (*syrk)(hyla_queue *q, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
+                int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                const void *beta, void *C, int64_t ldc);
+    int (*syr2k)(hyla_queue *q, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
+                 int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                 const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc);
+    int (*symm)(hyla_queue *q, hyla_dtype t, int herm, hyla_side side, hyla_uplo uplo,
+                int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+                const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc);
+    int (*trsm)(hyla_queue *q, hyla_dtype t, hyla_side side, hyla_uplo uplo, hyla_op ta,
+                hyla_diag diag, int64_t m, int64_t n, const void *alpha, const void *A,
+                int64_t lda, void *B, int64_t ldb);
+    /* B := alpha op(A) B (or B op(A)), in place as in reference BLAS */
+    int (*trmm)(hyla_queue *q, hyla_dtype t, hyla_side side, hyla_uplo uplo, hyla_op ta,
+                hyla_diag diag, int64_t m, int64_t n, const void *alpha, const void *A,
+                int64_t lda, void *B, int64_t ldb);
+
+    /* custom kernels (backend/cuda/kernels.cu on the GPU) */
+    /* A := offdiag everywhere in the uplo part (HYLA_UPPER, HYLA_LOWER or -1 for
+     * all) and diag on the diagonal (LAPACK laset) */
+    int (*laset)(hyla_queue *q, hyla_dtype t, int uplo, int64_t m, int64_t n,
+                 const void *offdiag, const void *diag, void *A, int64_t lda);
+    /* A := alpha * A, alpha of the dtype; alpha == 0 writes zeros without reading A */
+    int (*scale)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *alpha,
+                 void *A, int64_t lda);
+};
+
+/* Device-list parsing and creation (backend.c). */
+typedef struct {
+    hyla_device_kind kind;
+    int count;               /* number of devices */
+    int ordinals[64];        /* CUDA ordinals (kind CUDA) */
+    int all;                 /* "cuda" with no list: every GPU */
+    int64_t mem_cap;         /* bytes, 0 = none */
+} hyla_device_spec;
+
+int hyla_parse_devices(const char *spec, hyla_device_spec *out);
+
+/* Host backend: creates virtual device `index` (index also in info.ordinal). */
+int hyla_host_dev_create(int index, int64_t mem_cap, hyla_dev **dev);
+/* CUDA backend: number of visible GPUs (0 when CUDA is absent or unbuilt). */
+int hyla_cuda_device_count(void);
+int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **dev);
+/* Version strings of the backend libraries, for the CLI header. */
+void hyla_cuda_versions(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,785 @@
+/* The CUDA backend: devices, memory, streams, events, copies and cuBLAS
+ * BLAS-3 behind hyla_backend_ops (backend.h).
+ *
+ * Ops are called from several host threads, so every op first makes its
+ * device current (cudaSetDevice). Every CUDA and cuBLAS status is checked:
+ * allocation failures map to HYLA_ERR_DEVICE_MEMORY, other CUDA errors to
+ * HYLA_ERR_DEVICE, cuBLAS errors to HYLA_ERR_BLAS. A failure of work
+ * enqueued on a queue sticks to the queue (queue_sync returns it). */
+#include "core/internal.h"
+#include "backend/cuda/kernels.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <library_types.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- objects */
+
+typedef struct {
+    void *ptr;
+    size_t bytes;
+} cuda_block;
+
+struct cuda_dev {
+    hyla_dev base;
+    int ordinal;
+    int64_t mem_cap;         /* bytes, 0 = none */
+    pthread_mutex_t lock;    /* guards allocated and blocks */
+    size_t allocated;        /* bytes of HYLA_MEM_DEVICE live through this dev */
+    cuda_block *blocks;      /* live device allocations, to know sizes at free */
+    size_t nblocks, cap_blocks;
+};
+
+struct cuda_queue {
+    hyla_queue base;
+    cudaStream_t stream;
+    cublasHandle_t blas;
+    hyla_status status;      /* sticky first error */
+};
+
+struct cuda_event {
+    hyla_event base;
+    cudaEvent_t ev;
+    atomic_int status;       /* status of the queue it was last recorded on */
+};
+
+static struct cuda_dev *cdev(hyla_dev *d) { return (struct cuda_dev *)d; }
+static struct cuda_queue *cqueue(hyla_queue *q) { return (struct cuda_queue *)q; }
+static struct cuda_event *cevent(hyla_event *e) { return (struct cuda_event *)e; }
+
+/* ---------------------------------------------------------------- status mapping */
+
+/* Maps a CUDA runtime status; a failure is also cleared from the thread's
+ * last-error slot so that a later launch check does not report it again. */
+static int cuda_rc(cudaError_t e) {
+    if (e == cudaSuccess) return 0;
+    (void)cudaGetLastError();
+    return e == cudaErrorMemoryAllocation ? HYLA_ERR_DEVICE_MEMORY : HYLA_ERR_DEVICE;
+}
+
+static int blas_rc(cublasStatus_t s) {
+    if (s == CUBLAS_STATUS_SUCCESS) return 0;
+    return s == CUBLAS_STATUS_ALLOC_FAILED ? HYLA_ERR_DEVICE_MEMORY : HYLA_ERR_BLAS;
+}
+
+static int set_device(int ordinal) { return cuda_rc(cudaSetDevice(ordinal)); }
+
+static int queue_enter(struct cuda_queue *q) {
+    return set_device(cdev(q->base.dev)->ordinal);
+}
+
+/* Records rc (if a failure) as the queue's sticky status and returns rc. */
+static int queue_fail(struct cuda_queue *q, int rc) {
+    if (rc != 0) hyla_status_fail(&q->status, rc);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- device */
+
+int hyla_cuda_device_count(void) {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n > 0 ? n : 0;
+}
+
+static void cuda_dev_destroy(hyla_dev *d) {
+    struct cuda_dev *dev = cdev(d);
+    if (!dev) return;
+    hyla_free(dev->blocks);
+    pthread_mutex_destroy(&dev->lock);
+    hyla_free(dev);
+}
+
+/* Makes room for one more entry in dev->blocks; called with dev->lock held. */
+static int blocks_reserve(struct cuda_dev *dev) {
+    if (dev->nblocks < dev->cap_blocks) return 0;
+    size_t cap = dev->cap_blocks ? 2 * dev->cap_blocks : 32;
+    cuda_block *b = hyla_malloc(cap * sizeof *b);
+    if (!b) return HYLA_ERR_NO_MEMORY;
+    if (dev->nblocks) memcpy(b, dev->blocks, dev->nblocks * sizeof *b);
+    hyla_free(dev->blocks);
+    dev->blocks = b;
+    dev->cap_blocks = cap;
+    return 0;
+}
+
+static int alloc_device(struct cuda_dev *dev, size_t bytes, void **ptr) {
+    int rc = 0;
+    pthread_mutex_lock(&dev->lock);
+    if (dev->mem_cap > 0 &&
+        (dev->allocated > (size_t)dev->mem_cap || bytes > (size_t)dev->mem_cap - dev->allocated)) {
+        rc = HYLA_ERR_DEVICE_MEMORY;
+    } else if ((rc = blocks_reserve(dev)) == 0) {
+        if (hyla_alloc_admit() != 0) {
+            rc = HYLA_ERR_DEVICE_MEMORY;
+        } else if ((rc = cuda_rc(cudaMalloc(ptr, bytes))) != 0) {
+            *ptr = NULL;
+        } else {
+            hyla_alloc_note(+1);
+            dev->blocks[dev->nblocks].ptr = *ptr;
+            dev->blocks[dev->nblocks].bytes = bytes;
+            dev->nblocks++;
+            dev->allocated += bytes;
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return rc;
+}
+
+static int cuda_mem_alloc(hyla_dev *d, hyla_mem_kind kind, size_t bytes, void **ptr) {
+    struct cuda_dev *dev = cdev(d);
+    if (!ptr) return HYLA_ERR_INVALID;
+    *ptr = NULL;
+    if (kind != HYLA_MEM_DEVICE && kind != HYLA_MEM_PINNED) return HYLA_ERR_INVALID;
+    if (bytes == 0) return 0;
+    int rc = set_device(dev->ordinal);
+    if (rc) return rc;
+    if (kind == HYLA_MEM_DEVICE) return alloc_device(dev, bytes, ptr);
+
+    if (hyla_alloc_admit() != 0) return HYLA_ERR_DEVICE_MEMORY;
+    rc = cuda_rc(cudaMallocHost(ptr, bytes));
+    if (rc) {
+        *ptr = NULL;
+        return rc;
+    }
+    hyla_alloc_note(+1);
+    return 0;
+}
+
+static void cuda_mem_free(hyla_dev *d, hyla_mem_kind kind, void *ptr) {
+    struct cuda_dev *dev = cdev(d);
+    if (!ptr) return;
+    (void)set_device(dev->ordinal);
+    if (kind == HYLA_MEM_PINNED) {
+        (void)cuda_rc(cudaFreeHost(ptr));
+        hyla_alloc_note(-1);
+        return;
+    }
+    pthread_mutex_lock(&dev->lock);
+    for (size_t i = 0; i < dev->nblocks; i++) {
+        if (dev->blocks[i].ptr == ptr) {
+            dev->allocated -= dev->blocks[i].bytes;
+            dev->blocks[i] = dev->blocks[--dev->nblocks];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    /* The pointer is dead to hyla even if the runtime reports an error. */
+    (void)cuda_rc(cudaFree(ptr));
+    hyla_alloc_note(-1);
+}
+
+static int cuda_mem_info(hyla_dev *d, size_t *free_bytes, size_t *total_bytes) {
+    struct cuda_dev *dev = cdev(d);
+    size_t fr = 0, tot = 0;
+    int rc = set_device(dev->ordinal);
+    if (!rc) rc = cuda_rc(cudaMemGetInfo(&fr, &tot));
+    if (rc) return rc;
+    if (dev->mem_cap > 0) {
+        size_t cap = (size_t)dev->mem_cap;
+        pthread_mutex_lock(&dev->lock);
+        size_t room = dev->allocated < cap ? cap - dev->allocated : 0;
+        pthread_mutex_unlock(&dev->lock);
+        if (fr > room) fr = room;
+        if (tot > cap) tot = cap;
+    }
+    if (free_bytes) *free_bytes = fr;
+    if (total_bytes) *total_bytes = tot;
+    return 0;
+}
+
+static int cuda_host_is_pinned(hyla_dev *d, const void *host_ptr) {
+    struct cudaPointerAttributes attr;
+    if (!host_ptr || set_device(cdev(d)->ordinal) != 0) return 0;
+    memset(&attr, 0, sizeof attr);
+    if (cudaPointerGetAttributes(&attr, host_ptr) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return attr.type == cudaMemoryTypeHost;
+}
+
+/* ---------------------------------------------------------------- queues */
+
+static void cuda_queue_destroy(hyla_queue *qb) {
+    struct cuda_queue *q = cqueue(qb);
+    if (!q) return;
+    (void)queue_enter(q);
+    if (q->blas) (void)cublasDestroy(q->blas);
+    if (q->stream) (void)cuda_rc(cudaStreamDestroy(q->stream));
+    hyla_free(q);
+}
+
+static int cuda_queue_create(hyla_dev *d, hyla_queue **out) {
+    struct cuda_dev *dev = cdev(d);
+    struct cuda_queue *q;
+    int rc;
+    if (!out) return HYLA_ERR_INVALID;
+    *out = NULL;
+    rc = set_device(dev->ordinal);
+    if (rc) return rc;
+    q = hyla_calloc(1, sizeof *q);
+    if (!q) return HYLA_ERR_NO_MEMORY;
+    q->base.dev = d;
+    hyla_status_init(&q->status);
+    rc = cuda_rc(cudaStreamCreateWithFlags(&q->stream, cudaStreamNonBlocking));
+    if (rc) {
+        q->stream = NULL;
+        goto fail;
+    }
+    rc = blas_rc(cublasCreate(&q->blas));
+    if (rc) {
+        q->blas = NULL;
+        goto fail;
+    }
+    rc = blas_rc(cublasSetStream(q->blas, q->stream));
+    if (!rc) rc = blas_rc(cublasSetPointerMode(q->blas, CUBLAS_POINTER_MODE_HOST));
+    if (!rc) rc = blas_rc(cublasSetMathMode(q->blas, CUBLAS_DEFAULT_MATH));
+    if (rc) goto fail;
+    *out = &q->base;
+    return 0;
+fail:
+    cuda_queue_destroy(&q->base);
+    return rc;
+}
+
+static int cuda_queue_sync(hyla_queue *qb) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = queue_enter(q);
+    if (!rc) rc = cuda_rc(cudaStreamSynchronize(q->stream));
+    queue_fail(q, rc);
+    return hyla_status_get(&q->status);
+}
+
+/* ---------------------------------------------------------------- events */
+
+static int cuda_event_create(hyla_dev *d, int timing, hyla_event **out) {
+    struct cuda_event *e;
+    int rc;
+    if (!out) return HYLA_ERR_INVALID;
+    *out = NULL;
+    rc = set_device(cdev(d)->ordinal);
+    if (rc) return rc;
+    e = hyla_calloc(1, sizeof *e);
+    if (!e) return HYLA_ERR_NO_MEMORY;
+    e->base.dev = d;
+    atomic_init(&e->status, 0);
+    rc = cuda_rc(cudaEventCreateWithFlags(&e->ev, timing ? cudaEventDefault
+                                                         : cudaEventDisableTiming));
+    if (rc) {
+        hyla_free(e);
+        return rc;
+    }
+    *out = &e->base;
+    return 0;
+}
+
+static void cuda_event_destroy(hyla_event *eb) {
+    struct cuda_event *e = cevent(eb);
+    if (!e) return;
+    (void)set_device(cdev(e->base.dev)->ordinal);
+    (void)cuda_rc(cudaEventDestroy(e->ev));
+    hyla_free(e);
+}
+
+static int cuda_event_record(hyla_event *eb, hyla_queue *qb) {
+    struct cuda_event *e = cevent(eb);
+    struct cuda_queue *q = cqueue(qb);
+    int rc = queue_enter(q);
+    if (!rc) rc = cuda_rc(cudaEventRecord(e->ev, q->stream));
+    queue_fail(q, rc);
+    atomic_store(&e->status, hyla_status_get(&q->status));
+    return rc;
+}
+
+static int cuda_queue_wait_event(hyla_queue *qb, hyla_event *eb) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = queue_enter(q);
+    if (!rc) rc = cuda_rc(cudaStreamWaitEvent(q->stream, cevent(eb)->ev, 0));
+    return queue_fail(q, rc);
+}
+
+static int cuda_event_sync(hyla_event *eb) {
+    struct cuda_event *e = cevent(eb);
+    int rc = set_device(cdev(e->base.dev)->ordinal);
+    if (!rc) rc = cuda_rc(cudaEventSynchronize(e->ev));
+    if (rc) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&e->status, &zero, rc);
+    }
+    return atomic_load(&e->status);
+}
+
+static int cuda_event_elapsed_ms(hyla_event *start, hyla_event *end, float *ms) {
+    int rc;
+    if (!ms) return HYLA_ERR_INVALID;
+    *ms = 0.0f;
+    rc = set_device(cdev(start->dev)->ordinal);
+    if (!rc) rc = cuda_rc(cudaEventElapsedTime(ms, cevent(start)->ev, cevent(end)->ev));
+    return rc;
+}
+
+static int cuda_host_fn(hyla_queue *qb, void (*fn)(void *), void *arg) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = queue_enter(q);
+    if (!rc) rc = cuda_rc(cudaLaunchHostFunc(q->stream, fn, arg));
+    return queue_fail(q, rc);
+}
+
+/* ---------------------------------------------------------------- copies */
+
+static int cuda_copy_2d(hyla_queue *qb, void *dst, size_t dpitch, const void *src,
+                        size_t spitch, size_t width_bytes, size_t height,
+                        hyla_copy_kind kind) {
+    static const enum cudaMemcpyKind kinds[] = {
+        [HYLA_COPY_H2D] = cudaMemcpyHostToDevice,
+        [HYLA_COPY_D2H] = cudaMemcpyDeviceToHost,
+        [HYLA_COPY_D2D] = cudaMemcpyDeviceToDevice,
+        [HYLA_COPY_H2H] = cudaMemcpyHostToHost,
+    };
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if (width_bytes == 0 || height == 0) return 0;
+    if ((unsigned)kind > HYLA_COPY_H2H) return HYLA_ERR_INVALID;
+    rc = queue_enter(q);
+    if (rc) return queue_fail(q, rc);
+    /* One column, or columns that touch on both sides: a flat copy, which
+     * also escapes the runtime's limit on 2-D pitches. */
+    if (height == 1 || (dpitch == width_bytes && spitch == width_bytes))
+        rc = cuda_rc(cudaMemcpyAsync(dst, src, width_bytes * height, kinds[kind], q->stream));
+    else
+        rc = cuda_rc(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, height,
+                                       kinds[kind], q->stream));
+    return queue_fail(q, rc);
+}
+
+static int cuda_copy_peer(hyla_queue *qb, void *dst, hyla_dev *dst_dev, const void *src,
+                          hyla_dev *src_dev, size_t bytes) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if (bytes == 0) return 0;
+    rc = queue_enter(q);
+    if (!rc)
+        rc = cuda_rc(cudaMemcpyPeerAsync(dst, cdev(dst_dev)->ordinal, src,
+                                         cdev(src_dev)->ordinal, bytes, q->stream));
+    return queue_fail(q, rc);
+}
+
+/* ---------------------------------------------------------------- BLAS-3 */
+
+/* A host scalar of any dtype, copied out of the caller's value (whose
+ * alignment may be less than that of cuComplex). */
+typedef union {
+    float s;
+    double d;
+    cuComplex c;
+    cuDoubleComplex z;
+} scalar;
+
+static const size_t dtype_bytes[] = {
+    [HYLA_S] = sizeof(float), [HYLA_D] = sizeof(double),
+    [HYLA_C] = sizeof(cuComplex), [HYLA_Z] = sizeof(cuDoubleComplex)};
+
+static int dtype_ok(hyla_dtype t) { return (unsigned)t <= HYLA_Z; }
+static int is_complex(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
+static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
+
+static scalar load_scalar(hyla_dtype t, const void *p) {
+    scalar v;
+    memset(&v, 0, sizeof v);
+    if (p) memcpy(&v, p, dtype_bytes[t]);
+    return v;
+}
+
+/* For real dtypes 'C' means 'T'; cuBLAS's real symmetric routines do not
+ * all take CUBLAS_OP_C. */
+static cublasOperation_t op_of(hyla_op op, hyla_dtype t) {
+    switch (op) {
+    case HYLA_TRANS: return CUBLAS_OP_T;
+    case HYLA_CONJTRANS: return is_complex(t) ? CUBLAS_OP_C : CUBLAS_OP_T;
+    default: return CUBLAS_OP_N;
+    }
+}
+static cublasFillMode_t fill_of(hyla_uplo u) {
+    return u == HYLA_UPPER ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+}
+static cublasSideMode_t side_of(hyla_side s) {
+    return s == HYLA_RIGHT ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT;
+}
+static cublasDiagType_t diag_of(hyla_diag d) {
+    return d == HYLA_UNIT ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+}
+
+/* Argument checks, those of cuBLAS: a call that cuBLAS would refuse is
+ * refused here, with the code cuBLAS's refusal maps to, since cuBLAS would
+ * also print "** On entry to ..." and hyla never prints. */
+static int ld_ok(int64_t ld, int64_t rows) { return ld >= (rows > 1 ? rows : 1); }
+static int op_ok(hyla_op op) { return (unsigned)op <= HYLA_CONJTRANS; }
+static int flag_ok(int v) { return v == 0 || v == 1; } /* uplo, side, diag */
+/* syrk/syr2k: complex symmetric takes N or T, Hermitian N or C; real any */
+static int rank_k_op_ok(hyla_dtype t, int her, hyla_op op) {
+    if (!op_ok(op)) return 0;
+    if (!is_complex(t)) return 1;
+    return op == HYLA_NOTRANS || op == (her ? HYLA_CONJTRANS : HYLA_TRANS);
+}
+
+/* Common prologue of the BLAS ops, in this order: dtype, sizes >= 0, empty
+ * result (success, whatever the leading dimensions), other arguments, device.
+ * Returns 1 when the op is over, with its code in *rc. */
+static int blas_enter(struct cuda_queue *q, hyla_dtype t, int sizes_ok, int empty, int args_ok,
+                      int *rc) {
+    *rc = 0;
+    if (!dtype_ok(t)) *rc = HYLA_ERR_INVALID;
+    else if (!sizes_ok) *rc = HYLA_ERR_BLAS;
+    else if (empty) return 1;
+    else if (!args_ok) *rc = HYLA_ERR_BLAS;
+    else *rc = queue_enter(q);
+    return queue_fail(q, *rc) != 0;
+}
+
+static int blas_leave(struct cuda_queue *q, cublasStatus_t st) {
+    return queue_fail(q, blas_rc(st));
+}
+
+static int cuda_gemm(hyla_queue *qb, hyla_dtype t, hyla_op ta, hyla_op tb, int64_t m,
+                     int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                     const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int64_t arows = ta == HYLA_NOTRANS ? m : k, brows = tb == HYLA_NOTRANS ? k : n;
+    if (blas_enter(q, t, m >= 0 && n >= 0 && k >= 0, m == 0 || n == 0,
+                   op_ok(ta) && op_ok(tb) && ld_ok(lda, arows) && ld_ok(ldb, brows) &&
+                       ld_ok(ldc, m),
+                   &rc))
+        return rc;
+    const scalar a = load_scalar(t, alpha), b = load_scalar(t, beta);
+    const cublasOperation_t oa = op_of(ta, t), ob = op_of(tb, t);
+    cublasStatus_t st;
+    switch (t) {
+    case HYLA_S:
+        st = cublasSgemm_64(q->blas, oa, ob, m, n, k, &a.s, A, lda, B, ldb, &b.s, C, ldc);
+        break;
+    case HYLA_D:
+        st = cublasDgemm_64(q->blas, oa, ob, m, n, k, &a.d, A, lda, B, ldb, &b.d, C, ldc);
+        break;
+    case HYLA_C:
+        st = cublasCgemm_64(q->blas, oa, ob, m, n, k, &a.c, A, lda, B, ldb, &b.c, C, ldc);
+        break;
+    default:
+        st = cublasZgemm_64(q->blas, oa, ob, m, n, k, &a.z, A, lda, B, ldb, &b.z, C, ldc);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
+static int cuda_syrk(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
+                     int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                     const void *beta, void *C, int64_t ldc) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int her = herm && is_complex(t);
+    const int64_t arows = trans == HYLA_NOTRANS ? n : k;
+    if (blas_enter(q, t, n >= 0 && k >= 0, n == 0,
+                   flag_ok(uplo) && rank_k_op_ok(t, her, trans) && ld_ok(lda, arows) &&
+                       ld_ok(ldc, n),
+                   &rc))
+        return rc;
+    /* herk: alpha and beta are real */
+    const hyla_dtype st_ = her ? real_of(t) : t;
+    const scalar a = load_scalar(st_, alpha), b = load_scalar(st_, beta);
+    const cublasFillMode_t fu = fill_of(uplo);
+    const cublasOperation_t op = op_of(trans, t);
+    cublasStatus_t st;
+    switch (t) {
+    case HYLA_S:
+        st = cublasSsyrk_64(q->blas, fu, op, n, k, &a.s, A, lda, &b.s, C, ldc);
+        break;
+    case HYLA_D:
+        st = cublasDsyrk_64(q->blas, fu, op, n, k, &a.d, A, lda, &b.d, C, ldc);
+        break;
+    case HYLA_C:
+        st = her ? cublasCherk_64(q->blas, fu, op, n, k, &a.s, A, lda, &b.s, C, ldc)
+                 : cublasCsyrk_64(q->blas, fu, op, n, k, &a.c, A, lda, &b.c, C, ldc);
+        break;
+    default:
+        st = her ? cublasZherk_64(q->blas, fu, op, n, k, &a.d, A, lda, &b.d, C, ldc)
+                 : cublasZsyrk_64(q->blas, fu, op, n, k, &a.z, A, lda, &b.z, C, ldc);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
+static int cuda_syr2k(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
+                      int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                      const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int her = herm && is_complex(t);
+    const int64_t arows = trans == HYLA_NOTRANS ? n : k;
+    if (blas_enter(q, t, n >= 0 && k >= 0, n == 0,
+                   flag_ok(uplo) && rank_k_op_ok(t, her, trans) && ld_ok(lda, arows) &&
+                       ld_ok(ldb, arows) && ld_ok(ldc, n),
+                   &rc))
+        return rc;
+    /* her2k: alpha of the dtype, beta real */
+    const scalar a = load_scalar(t, alpha), b = load_scalar(her ? real_of(t) : t, beta);
+    const cublasFillMode_t fu = fill_of(uplo);
+    const cublasOperation_t op = op_of(trans, t);
+    cublasStatus_t st;
+    switch (t) {
+    case HYLA_S:
+        st = cublasSsyr2k_64(q->blas, fu, op, n, k, &a.s, A, lda, B, ldb, &b.s, C, ldc);
+        break;
+    case HYLA_D:
+        st = cublasDsyr2k_64(q->blas, fu, op, n, k, &a.d, A, lda, B, ldb, &b.d, C, ldc);
+        break;
+    case HYLA_C:
+        st = her ? cublasCher2k_64(q->blas, fu, op, n, k, &a.c, A, lda, B, ldb, &b.s, C, ldc)
+                 : cublasCsyr2k_64(q->blas, fu, op, n, k, &a.c, A, lda, B, ldb, &b.c, C, ldc);
+        break;
+    default:
+        st = her ? cublasZher2k_64(q->blas, fu, op, n, k, &a.z, A, lda, B, ldb, &b.d, C, ldc)
+                 : cublasZsyr2k_64(q->blas, fu, op, n, k, &a.z, A, lda, B, ldb, &b.z, C, ldc);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
+static int cuda_symm(hyla_queue *qb, hyla_dtype t, int herm, hyla_side side, hyla_uplo uplo,
+                     int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+                     const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int her = herm && is_complex(t);
+    const int64_t ka = side == HYLA_LEFT ? m : n;
+    if (blas_enter(q, t, m >= 0 && n >= 0, m == 0 || n == 0,
+                   flag_ok(side) && flag_ok(uplo) && ld_ok(lda, ka) && ld_ok(ldb, m) &&
+                       ld_ok(ldc, m),
+                   &rc))
+        return rc;
+    const scalar a = load_scalar(t, alpha), b = load_scalar(t, beta);
+    const cublasSideMode_t sd = side_of(side);
+    const cublasFillMode_t fu = fill_of(uplo);
+    cublasStatus_t st;
+    switch (t) {
+    case HYLA_S:
+        st = cublasSsymm_64(q->blas, sd, fu, m, n, &a.s, A, lda, B, ldb, &b.s, C, ldc);
+        break;
+    case HYLA_D:
+        st = cublasDsymm_64(q->blas, sd, fu, m, n, &a.d, A, lda, B, ldb, &b.d, C, ldc);
+        break;
+    case HYLA_C:
+        st = her ? cublasChemm_64(q->blas, sd, fu, m, n, &a.c, A, lda, B, ldb, &b.c, C, ldc)
+                 : cublasCsymm_64(q->blas, sd, fu, m, n, &a.c, A, lda, B, ldb, &b.c, C, ldc);
+        break;
+    default:
+        st = her ? cublasZhemm_64(q->blas, sd, fu, m, n, &a.z, A, lda, B, ldb, &b.z, C, ldc)
+                 : cublasZsymm_64(q->blas, sd, fu, m, n, &a.z, A, lda, B, ldb, &b.z, C, ldc);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
+static int cuda_trsm(hyla_queue *qb, hyla_dtype t, hyla_side side, hyla_uplo uplo, hyla_op ta,
+                     hyla_diag diag, int64_t m, int64_t n, const void *alpha, const void *A,
+                     int64_t lda, void *B, int64_t ldb) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int64_t ka = side == HYLA_LEFT ? m : n;
+    if (blas_enter(q, t, m >= 0 && n >= 0, m == 0 || n == 0,
+                   flag_ok(side) && flag_ok(uplo) && op_ok(ta) && flag_ok(diag) &&
+                       ld_ok(lda, ka) && ld_ok(ldb, m),
+                   &rc))
+        return rc;
+    const scalar a = load_scalar(t, alpha);
+    const cublasSideMode_t sd = side_of(side);
+    const cublasFillMode_t fu = fill_of(uplo);
+    const cublasOperation_t op = op_of(ta, t);
+    const cublasDiagType_t dg = diag_of(diag);
+    cublasStatus_t st;
+    switch (t) {
+    case HYLA_S:
+        st = cublasStrsm_64(q->blas, sd, fu, op, dg, m, n, &a.s, A, lda, B, ldb);
+        break;
+    case HYLA_D:
+        st = cublasDtrsm_64(q->blas, sd, fu, op, dg, m, n, &a.d, A, lda, B, ldb);
+        break;
+    case HYLA_C:
+        st = cublasCtrsm_64(q->blas, sd, fu, op, dg, m, n, &a.c, A, lda, B, ldb);
+        break;
+    default:
+        st = cublasZtrsm_64(q->blas, sd, fu, op, dg, m, n, &a.z, A, lda, B, ldb);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
+/* cuBLAS trmm is out of place (C := alpha op(A) B); C = B, ldc = ldb runs it
+ * in place, which cuBLAS allows. */
+static int cuda_trmm(hyla_queue *qb, hyla_dtype t, hyla_side side, hyla_uplo uplo, hyla_op ta,
+                     hyla_diag diag, int64_t m, int64_t n, const void *alpha, const void *A,
+                     int64_t lda, void *B, int64_t ldb) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int64_t ka = side == HYLA_LEFT ? m : n;
+    if (blas_enter(q, t, m >= 0 && n >= 0, m == 0 || n == 0,
+                   flag_ok(side) && flag_ok(uplo) && op_ok(ta) && flag_ok(diag) &&
+                       ld_ok(lda, ka) && ld_ok(ldb, m),
+                   &rc))
+        return rc;
+    const scalar a = load_scalar(t, alpha);
+    const cublasSideMode_t sd = side_of(side);
+    const cublasFillMode_t fu = fill_of(uplo);
+    const cublasOperation_t op = op_of(ta, t);
+    const cublasDiagType_t dg = diag_of(diag);
+    cublasStatus_t st;
+    switch (t) {
+    case HYLA_S:
+        st = cublasStrmm_64(q->blas, sd, fu, op, dg, m, n, &a.s, A, lda, B, ldb, B, ldb);
+        break;
+    case HYLA_D:
+        st = cublasDtrmm_64(q->blas, sd, fu, op, dg, m, n, &a.d, A, lda, B, ldb, B, ldb);
+        break;
+    case HYLA_C:
+        st = cublasCtrmm_64(q->blas, sd, fu, op, dg, m, n, &a.c, A, lda, B, ldb, B, ldb);
+        break;
+    default:
+        st = cublasZtrmm_64(q->blas, sd, fu, op, dg, m, n, &a.z, A, lda, B, ldb, B, ldb);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
+/* ---------------------------------------------------------------- custom kernels */
+
+/* Checks the arguments (HYLA_ERR_INVALID) and makes the device current;
+ * an empty matrix needs neither a valid lda nor the device. */
+static int kernel_enter(struct cuda_queue *q, hyla_dtype t, int64_t m, int64_t n, int64_t lda) {
+    int rc = 0;
+    if (!dtype_ok(t) || m < 0 || n < 0) rc = HYLA_ERR_INVALID;
+    else if (m == 0 || n == 0) return 0;
+    else if (!ld_ok(lda, m)) rc = HYLA_ERR_INVALID;
+    else rc = queue_enter(q);
+    return queue_fail(q, rc);
+}
+
+static int cuda_laset(hyla_queue *qb, hyla_dtype t, int uplo, int64_t m, int64_t n,
+                      const void *offdiag, const void *diag, void *A, int64_t lda) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if ((rc = kernel_enter(q, t, m, n, lda)) != 0 || m == 0 || n == 0) return rc;
+    return queue_fail(q, hyla_cuda_laset(q->stream, (int)t, uplo, m, n, offdiag, diag, A, lda));
+}
+
+static int cuda_scale(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, const void *alpha,
+                      void *A, int64_t lda) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if ((rc = kernel_enter(q, t, m, n, lda)) != 0 || m == 0 || n == 0) return rc;
+    return queue_fail(q, hyla_cuda_scale(q->stream, (int)t, m, n, alpha, A, lda));
+}
+
+/* ---------------------------------------------------------------- table and creation */
+
+static const hyla_backend_ops cuda_ops = {
+    .name = "cuda",
+    .dev_destroy = cuda_dev_destroy,
+    .mem_alloc = cuda_mem_alloc,
+    .mem_free = cuda_mem_free,
+    .mem_info = cuda_mem_info,
+    .host_is_pinned = cuda_host_is_pinned,
+    .queue_create = cuda_queue_create,
+    .queue_destroy = cuda_queue_destroy,
+    .queue_sync = cuda_queue_sync,
+    .event_create = cuda_event_create,
+    .event_destroy = cuda_event_destroy,
+    .event_record = cuda_event_record,
+    .queue_wait_event = cuda_queue_wait_event,
+    .event_sync = cuda_event_sync,
+    .event_elapsed_ms = cuda_event_elapsed_ms,
+    .host_fn = cuda_host_fn,
+    .copy_2d = cuda_copy_2d,
+    .copy_peer = cuda_copy_peer,
+    .gemm = cuda_gemm,
+    .syrk = cuda_syrk,
+    .syr2k = cuda_syr2k,
+    .symm = cuda_symm,
+    .trsm = cuda_trsm,
+    .trmm = cuda_trmm,
+    .laset = cuda_laset,
+    .scale = cuda_scale,
+};
+
+int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
+    struct cudaDeviceProp prop;
+    struct cuda_dev *dev;
+    int rc;
+    if (!out) return HYLA_ERR_INVALID;
+    *out = NULL;
+    if (mem_cap < 0) return HYLA_ERR_INVALID;
+    if (ordinal < 0 || ordinal >= hyla_cuda_device_count()) return HYLA_ERR_NO_DEVICE;
+    rc = set_device(ordinal);
+    if (!rc) rc = cuda_rc(cudaGetDeviceProperties(&prop, ordinal));
+    if (rc) return rc;
+
+    dev = hyla_calloc(1, sizeof *dev);
+    if (!dev) return HYLA_ERR_NO_MEMORY;
+    if (pthread_mutex_init(&dev->lock, NULL) != 0) {
+        hyla_free(dev);
+        return HYLA_ERR_DEVICE;
+    }
+    dev->base.ops = &cuda_ops;
+    dev->base.index = 0;
+    dev->ordinal = ordinal;
+    dev->mem_cap = mem_cap;
+
+    hyla_device_info *info = &dev->base.info;
+    info->kind = HYLA_DEVICE_CUDA;
+    info->ordinal = ordinal;
+    size_t nl = 0; /* prop.name may be longer than info->name: truncate */
+    while (nl + 1 < sizeof info->name && nl < sizeof prop.name && prop.name[nl]) nl++;
+    memcpy(info->name, prop.name, nl);
+    info->name[nl] = '\0';
+    int64_t total = (int64_t)prop.totalGlobalMem;
+    info->memory_bytes = (mem_cap > 0 && mem_cap < total) ? mem_cap : total;
+    info->compute_major = prop.major;
+    info->compute_minor = prop.minor;
+    info->multiprocessors = prop.multiProcessorCount;
+
+    *out = &dev->base;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- versions */
+
+void hyla_cuda_versions(char *buf, size_t len) {
+    int rt = 0, drv = 0, bmaj = 0, bmin = 0, bpatch = 0;
+    char rts[32], drvs[32];
+    if (!buf || len == 0) return;
+
+    if (cudaRuntimeGetVersion(&rt) == cudaSuccess && rt > 0)
+        snprintf(rts, sizeof rts, "%d.%d", rt / 1000, (rt % 1000) / 10);
+    else
+        snprintf(rts, sizeof rts, "unknown");
+    if (cudaDriverGetVersion(&drv) == cudaSuccess && drv > 0)
+        snprintf(drvs, sizeof drvs, "%d.%d", drv / 1000, (drv % 1000) / 10);
+    else
+        snprintf(drvs, sizeof drvs, "none");
+    (void)cudaGetLastError();
+
+    /* cublasGetProperty needs no handle (so no GPU); fall back to the headers */
+    if (cublasGetProperty(MAJOR_VERSION, &bmaj) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(MINOR_VERSION, &bmin) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(PATCH_LEVEL, &bpatch) != CUBLAS_STATUS_SUCCESS) {
+        bmaj = CUBLAS_VER_MAJOR;
+        bmin = CUBLAS_VER_MINOR;
+        bpatch = CUBLAS_VER_PATCH;
+    }
+    snprintf(buf, len, "CUDA runtime %s, driver %s, cuBLAS %d.%d.%d", rts, drvs, bmaj, bmin,
+             bpatch);
+}

@@ -1,0 +1,151 @@
+/* Custom kernels of the CUDA backend: laset and scale on column-major
+ * matrices of the four dtypes. Threads run along the rows of a column (the
+ * contiguous direction), so accesses coalesce; both grid dimensions stride,
+ * so any m and n work with a bounded grid. */
+#include <complex>
+#include <cstring>
+#include <cuComplex.h>
+#include <cuda_runtime.h>
+
+/* hyla.h's documented way to include it from C++ */
+#define hyla_complex_float std::complex<float>
+#define hyla_complex_double std::complex<double>
+#include "hyla.h"
+
+#include "backend/cuda/kernels.h"
+
+namespace {
+
+const int BLOCK_X = 64; /* threads along rows */
+const int BLOCK_Y = 4;  /* threads along columns */
+const int64_t GRID_X_MAX = 512;
+const int64_t GRID_Y_MAX = 4096; /* gridDim.y must stay <= 65535 */
+
+__device__ __forceinline__ float mul(float a, float x) { return a * x; }
+__device__ __forceinline__ double mul(double a, double x) { return a * x; }
+__device__ __forceinline__ float2 mul(float2 a, float2 x) {
+    return make_float2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+}
+__device__ __forceinline__ double2 mul(double2 a, double2 x) {
+    return make_double2(a.x * x.x - a.y * x.y, a.x * x.y + a.y * x.x);
+}
+
+inline bool is_value(float a, double re, double im) { return im == 0 && a == re; }
+inline bool is_value(double a, double re, double im) { return im == 0 && a == re; }
+inline bool is_value(float2 a, double re, double im) { return a.x == re && a.y == im; }
+inline bool is_value(double2 a, double re, double im) { return a.x == re && a.y == im; }
+
+template <typename T> T zero_value() {
+    T v;
+    std::memset(&v, 0, sizeof v);
+    return v;
+}
+
+template <typename T> T load(const void *p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Rows [lo, hi) of column j form the part of the column to touch. */
+__device__ __forceinline__ void part_rows(int uplo, int64_t m, int64_t j, int64_t *lo,
+                                          int64_t *hi) {
+    *lo = 0;
+    *hi = m;
+    if (uplo == 0) *lo = j;                         /* lower: i >= j */
+    else if (uplo == 1) *hi = (j + 1 < m) ? j + 1 : m; /* upper: i <= j */
+}
+
+template <typename T>
+__global__ void laset_kernel(int uplo, int64_t m, int64_t n, T offdiag, T diag, T *A,
+                             int64_t lda) {
+    const int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t istep = (int64_t)gridDim.x * blockDim.x;
+    const int64_t jstep = (int64_t)gridDim.y * blockDim.y;
+    for (int64_t j = (int64_t)blockIdx.y * blockDim.y + threadIdx.y; j < n; j += jstep) {
+        int64_t lo, hi;
+        part_rows(uplo, m, j, &lo, &hi);
+        T *col = A + j * lda;
+        for (int64_t i = lo + i0; i < hi; i += istep) col[i] = (i == j) ? diag : offdiag;
+    }
+}
+
+template <typename T>
+__global__ void scale_kernel(int64_t m, int64_t n, T alpha, T *A, int64_t lda) {
+    const int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t istep = (int64_t)gridDim.x * blockDim.x;
+    const int64_t jstep = (int64_t)gridDim.y * blockDim.y;
+    for (int64_t j = (int64_t)blockIdx.y * blockDim.y + threadIdx.y; j < n; j += jstep) {
+        T *col = A + j * lda;
+        for (int64_t i = i0; i < m; i += istep) col[i] = mul(alpha, col[i]);
+    }
+}
+
+dim3 grid_for(int64_t m, int64_t n) {
+    int64_t gx = (m + BLOCK_X - 1) / BLOCK_X, gy = (n + BLOCK_Y - 1) / BLOCK_Y;
+    if (gx > GRID_X_MAX) gx = GRID_X_MAX;
+    if (gy > GRID_Y_MAX) gy = GRID_Y_MAX;
+    return dim3((unsigned)gx, (unsigned)gy, 1);
+}
+
+/* Reports the launch just made; stale errors were cleared before it. */
+int launch_status() { return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE; }
+
+template <typename T>
+int laset_typed(cudaStream_t s, int uplo, int64_t m, int64_t n, T offdiag, T diag, void *A,
+                int64_t lda) {
+    (void)cudaGetLastError();
+    laset_kernel<T><<<grid_for(m, n), dim3(BLOCK_X, BLOCK_Y, 1), 0, s>>>(
+        uplo, m, n, offdiag, diag, static_cast<T *>(A), lda);
+    return launch_status();
+}
+
+template <typename T>
+int scale_typed(cudaStream_t s, int64_t m, int64_t n, const void *alpha_p, void *A,
+                int64_t lda) {
+    const T alpha = load<T>(alpha_p);
+    if (is_value(alpha, 1, 0)) return 0;
+    if (is_value(alpha, 0, 0)) { /* A is not read: NaN/Inf do not propagate */
+        const T z = zero_value<T>();
+        return laset_typed<T>(s, -1, m, n, z, z, A, lda);
+    }
+    (void)cudaGetLastError();
+    scale_kernel<T><<<grid_for(m, n), dim3(BLOCK_X, BLOCK_Y, 1), 0, s>>>(
+        m, n, alpha, static_cast<T *>(A), lda);
+    return launch_status();
+}
+
+} // namespace
+
+extern "C" int hyla_cuda_laset(cudaStream_t s, int dtype, int uplo, int64_t m, int64_t n,
+                               const void *offdiag, const void *diag, void *A, int64_t lda) {
+    if (uplo != 0 && uplo != 1 && uplo != -1) return HYLA_ERR_INVALID;
+    if (m <= 0 || n <= 0) return 0;
+    switch (dtype) {
+    case HYLA_S:
+        return laset_typed<float>(s, uplo, m, n, load<float>(offdiag), load<float>(diag), A, lda);
+    case HYLA_D:
+        return laset_typed<double>(s, uplo, m, n, load<double>(offdiag), load<double>(diag), A,
+                                   lda);
+    case HYLA_C:
+        return laset_typed<float2>(s, uplo, m, n, load<float2>(offdiag), load<float2>(diag), A,
+                                   lda);
+    case HYLA_Z:
+        return laset_typed<double2>(s, uplo, m, n, load<double2>(offdiag), load<double2>(diag),
+                                    A, lda);
+    default:
+        return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_scale(cudaStream_t s, int dtype, int64_t m, int64_t n,
+                               const void *alpha, void *A, int64_t lda) {
+    if (m <= 0 || n <= 0) return 0;
+    switch (dtype) {
+    case HYLA_S: return scale_typed<float>(s, m, n, alpha, A, lda);
+    case HYLA_D: return scale_typed<double>(s, m, n, alpha, A, lda);
+    case HYLA_C: return scale_typed<float2>(s, m, n, alpha, A, lda);
+    case HYLA_Z: return scale_typed<double2>(s, m, n, alpha, A, lda);
+    default: return HYLA_ERR_INVALID;
+    }
+}

@@ -1,0 +1,27 @@
+/* Custom CUDA kernels of the CUDA backend (kernels.cu), callable from C.
+ * dtype is a hyla_dtype value (0 s, 1 d, 2 c, 3 z); scalars point to host
+ * values of that dtype and are read before the call returns. Both return 0,
+ * HYLA_ERR_DEVICE (launch failed) or HYLA_ERR_INVALID (bad dtype or uplo). */
+#ifndef HYLA_CUDA_KERNELS_H
+#define HYLA_CUDA_KERNELS_H
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A := offdiag in the uplo part of A (0 lower: i >= j, 1 upper: i <= j,
+ * -1 all) and diag on its diagonal (LAPACK laset); A is m x n. */
+int hyla_cuda_laset(cudaStream_t s, int dtype, int uplo, int64_t m, int64_t n,
+                    const void *offdiag, const void *diag, void *A, int64_t lda);
+
+/* A := alpha * A; alpha == 0 writes zeros without reading A. */
+int hyla_cuda_scale(cudaStream_t s, int dtype, int64_t m, int64_t n, const void *alpha,
+                    void *A, int64_t lda);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,451 @@
+/* The host backend: virtual devices whose memory is host memory and whose
+ * queues each run on their own worker thread, in order. It is a real
+ * backend, not a mock: asynchrony, events and a missing wait behave as on a
+ * GPU, so every algorithm, multi-device ones included, runs without one. */
+#include "backend/host/host_blas.h"
+#include "core/internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    hyla_dev base;
+    int64_t mem_cap;            /* 0 = none */
+    atomic_llong allocated;     /* device bytes in use */
+} host_dev;
+
+typedef struct host_task host_task;
+struct host_task {
+    host_task *next;
+    void (*run)(host_task *t);
+    union {
+        host_blas_call blas;
+        struct { void *dst; const void *src; size_t dpitch, spitch, width, height; } copy;
+        struct { void (*fn)(void *); void *arg; } hostfn;
+        struct { struct host_event *ev; uint64_t gen; } event;
+    } u;
+};
+
+typedef struct {
+    hyla_queue base;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;          /* signalled on new work and on completion */
+    host_task *head, *tail;
+    uint64_t submitted, finished;
+    int stop;
+} host_queue;
+
+typedef struct host_event {
+    hyla_event base;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t recorded, completed; /* generations */
+    double t_complete;
+} host_event;
+
+/* ---------------------------------------------------------------- memory */
+
+/* Each buffer carries a 64-byte header holding its size, so that a free
+ * settles the device's account under the memory cap. */
+enum { HDR = 64 };
+
+static int host_mem_alloc(hyla_dev *d, hyla_mem_kind kind, size_t bytes, void **ptr) {
+    host_dev *hd = (host_dev *)d;
+    *ptr = NULL;
+    if (bytes == 0) return 0;
+    if (bytes > SIZE_MAX - HDR) return HYLA_ERR_DEVICE_MEMORY;
+    if (kind == HYLA_MEM_DEVICE) {
+        long long now = atomic_fetch_add(&hd->allocated, (long long)bytes) + (long long)bytes;
+        if (hd->mem_cap > 0 && now > hd->mem_cap) {
+            atomic_fetch_sub(&hd->allocated, (long long)bytes);
+            return HYLA_ERR_DEVICE_MEMORY;
+        }
+    }
+    void *p = NULL;
+    if (hyla_alloc_admit() != 0 || posix_memalign(&p, HDR, bytes + HDR) != 0) {
+        if (kind == HYLA_MEM_DEVICE) atomic_fetch_sub(&hd->allocated, (long long)bytes);
+        return HYLA_ERR_DEVICE_MEMORY;
+    }
+    hyla_alloc_note(+1);
+    *(size_t *)p = bytes;
+    *ptr = (unsigned char *)p + HDR;
+    return 0;
+}
+
+static void host_mem_free(hyla_dev *d, hyla_mem_kind kind, void *ptr) {
+    if (!ptr) return;
+    void *p = (unsigned char *)ptr - HDR;
+    if (kind == HYLA_MEM_DEVICE) atomic_fetch_sub(&((host_dev *)d)->allocated, (long long)*(size_t *)p);
+    free(p);
+    hyla_alloc_note(-1);
+}
+
+static int host_mem_info(hyla_dev *d, size_t *free_bytes, size_t *total_bytes) {
+    host_dev *hd = (host_dev *)d;
+    size_t total = (size_t)hd->base.info.memory_bytes;
+    long long used = atomic_load(&hd->allocated);
+    *total_bytes = total;
+    *free_bytes = (long long)total > used ? total - (size_t)used : 0;
+    return 0;
+}
+
+/* Host memory is always reachable from a virtual device. */
+static int host_is_pinned(hyla_dev *d, const void *p) { (void)d; (void)p; return 1; }
+
+/* ---------------------------------------------------------------- queues */
+
+static void *worker_main(void *arg) {
+    host_queue *q = arg;
+    pthread_mutex_lock(&q->mu);
+    for (;;) {
+        while (!q->head && !q->stop) pthread_cond_wait(&q->cv, &q->mu);
+        if (!q->head) break; /* stop requested and drained */
+        host_task *t = q->head;
+        q->head = t->next;
+        if (!q->head) q->tail = NULL;
+        pthread_mutex_unlock(&q->mu);
+        t->run(t);
+        hyla_free(t);
+        pthread_mutex_lock(&q->mu);
+        q->finished++;
+        pthread_cond_broadcast(&q->cv);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return NULL;
+}
+
+static host_task *task_new(void (*run)(host_task *)) {
+    host_task *t = hyla_calloc(1, sizeof *t);
+    if (t) t->run = run;
+    return t;
+}
+
+static void enqueue(hyla_queue *hq, host_task *t) {
+    host_queue *q = (host_queue *)hq;
+    pthread_mutex_lock(&q->mu);
+    if (q->tail) q->tail->next = t; else q->head = t;
+    q->tail = t;
+    q->submitted++;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
+static int host_queue_create(hyla_dev *d, hyla_queue **out) {
+    *out = NULL;
+    host_queue *q = hyla_calloc(1, sizeof *q);
+    if (!q) return HYLA_ERR_NO_MEMORY;
+    q->base.dev = d;
+    if (pthread_mutex_init(&q->mu, NULL) != 0) { hyla_free(q); return HYLA_ERR_DEVICE; }
+    if (pthread_cond_init(&q->cv, NULL) != 0) {
+        pthread_mutex_destroy(&q->mu);
+        hyla_free(q);
+        return HYLA_ERR_DEVICE;
+    }
+    if (pthread_create(&q->thread, NULL, worker_main, q) != 0) {
+        pthread_cond_destroy(&q->cv);
+        pthread_mutex_destroy(&q->mu);
+        hyla_free(q);
+        return HYLA_ERR_DEVICE;
+    }
+    *out = &q->base;
+    return 0;
+}
+
+static void host_queue_destroy(hyla_queue *hq) {
+    if (!hq) return;
+    host_queue *q = (host_queue *)hq;
+    pthread_mutex_lock(&q->mu);
+    q->stop = 1;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+    pthread_join(q->thread, NULL);
+    pthread_cond_destroy(&q->cv);
+    pthread_mutex_destroy(&q->mu);
+    hyla_free(q);
+}
+
+static int host_queue_sync(hyla_queue *hq) {
+    host_queue *q = (host_queue *)hq;
+    pthread_mutex_lock(&q->mu);
+    uint64_t target = q->submitted;
+    while (q->finished < target) pthread_cond_wait(&q->cv, &q->mu);
+    pthread_mutex_unlock(&q->mu);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- events */
+
+static int host_event_create(hyla_dev *d, int timing, hyla_event **out) {
+    (void)timing;
+    *out = NULL;
+    host_event *e = hyla_calloc(1, sizeof *e);
+    if (!e) return HYLA_ERR_NO_MEMORY;
+    e->base.dev = d;
+    if (pthread_mutex_init(&e->mu, NULL) != 0) { hyla_free(e); return HYLA_ERR_DEVICE; }
+    if (pthread_cond_init(&e->cv, NULL) != 0) {
+        pthread_mutex_destroy(&e->mu);
+        hyla_free(e);
+        return HYLA_ERR_DEVICE;
+    }
+    *out = &e->base;
+    return 0;
+}
+
+static void host_event_destroy(hyla_event *he) {
+    if (!he) return;
+    host_event *e = (host_event *)he;
+    pthread_cond_destroy(&e->cv);
+    pthread_mutex_destroy(&e->mu);
+    hyla_free(e);
+}
+
+static void run_event_complete(host_task *t) {
+    host_event *e = t->u.event.ev;
+    pthread_mutex_lock(&e->mu);
+    if (t->u.event.gen > e->completed) e->completed = t->u.event.gen;
+    e->t_complete = hyla_wtime();
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static int host_event_record(hyla_event *he, hyla_queue *q) {
+    host_event *e = (host_event *)he;
+    host_task *t = task_new(run_event_complete);
+    if (!t) return HYLA_ERR_NO_MEMORY;
+    pthread_mutex_lock(&e->mu);
+    t->u.event.gen = ++e->recorded;
+    pthread_mutex_unlock(&e->mu);
+    t->u.event.ev = e;
+    enqueue(q, t);
+    return 0;
+}
+
+static void wait_generation(host_event *e, uint64_t gen) {
+    pthread_mutex_lock(&e->mu);
+    while (e->completed < gen) pthread_cond_wait(&e->cv, &e->mu);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void run_event_wait(host_task *t) { wait_generation(t->u.event.ev, t->u.event.gen); }
+
+/* As in CUDA, the queue waits for the most recent record at the time of the call. */
+static int host_queue_wait_event(hyla_queue *q, hyla_event *he) {
+    host_event *e = (host_event *)he;
+    host_task *t = task_new(run_event_wait);
+    if (!t) return HYLA_ERR_NO_MEMORY;
+    pthread_mutex_lock(&e->mu);
+    t->u.event.gen = e->recorded;
+    pthread_mutex_unlock(&e->mu);
+    t->u.event.ev = e;
+    enqueue(q, t);
+    return 0;
+}
+
+static int host_event_sync(hyla_event *he) {
+    host_event *e = (host_event *)he;
+    pthread_mutex_lock(&e->mu);
+    uint64_t gen = e->recorded;
+    pthread_mutex_unlock(&e->mu);
+    wait_generation(e, gen);
+    return 0;
+}
+
+static int host_event_elapsed_ms(hyla_event *a, hyla_event *b, float *ms) {
+    host_event *ea = (host_event *)a, *eb = (host_event *)b;
+    if (ea->completed == 0 || eb->completed == 0) return HYLA_ERR_INVALID;
+    *ms = (float)((eb->t_complete - ea->t_complete) * 1e3);
+    return 0;
+}
+
+static void run_host_fn(host_task *t) { t->u.hostfn.fn(t->u.hostfn.arg); }
+
+static int host_host_fn(hyla_queue *q, void (*fn)(void *), void *arg) {
+    host_task *t = task_new(run_host_fn);
+    if (!t) return HYLA_ERR_NO_MEMORY;
+    t->u.hostfn.fn = fn;
+    t->u.hostfn.arg = arg;
+    enqueue(q, t);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- copies */
+
+static void run_copy(host_task *t) {
+    unsigned char *d = t->u.copy.dst;
+    const unsigned char *s = t->u.copy.src;
+    if (t->u.copy.dpitch == t->u.copy.width && t->u.copy.spitch == t->u.copy.width) {
+        memcpy(d, s, t->u.copy.width * t->u.copy.height);
+        return;
+    }
+    for (size_t j = 0; j < t->u.copy.height; j++)
+        memcpy(d + j * t->u.copy.dpitch, s + j * t->u.copy.spitch, t->u.copy.width);
+}
+
+static int host_copy_2d(hyla_queue *q, void *dst, size_t dpitch, const void *src, size_t spitch,
+                        size_t width, size_t height, hyla_copy_kind kind) {
+    (void)kind;
+    if (width == 0 || height == 0) return 0;
+    if (dpitch < width || spitch < width) return HYLA_ERR_INVALID;
+    host_task *t = task_new(run_copy);
+    if (!t) return HYLA_ERR_NO_MEMORY;
+    t->u.copy.dst = dst;
+    t->u.copy.src = src;
+    t->u.copy.dpitch = dpitch;
+    t->u.copy.spitch = spitch;
+    t->u.copy.width = width;
+    t->u.copy.height = height;
+    enqueue(q, t);
+    return 0;
+}
+
+static int host_copy_peer(hyla_queue *q, void *dst, hyla_dev *dd, const void *src, hyla_dev *sd,
+                          size_t bytes) {
+    (void)dd; (void)sd;
+    return host_copy_2d(q, dst, bytes, src, bytes, bytes, 1, HYLA_COPY_D2D);
+}
+
+/* ---------------------------------------------------------------- BLAS */
+
+static void run_blas(host_task *t) { host_blas_run(&t->u.blas); }
+
+static int submit_blas(hyla_queue *q, const host_blas_call *c) {
+    int rc = host_blas_check(c);
+    if (rc) return rc;
+    host_task *t = task_new(run_blas);
+    if (!t) return HYLA_ERR_NO_MEMORY;
+    t->u.blas = *c;
+    enqueue(q, t);
+    return 0;
+}
+
+static int host_gemm(hyla_queue *q, hyla_dtype t, hyla_op ta, hyla_op tb, int64_t m, int64_t n,
+                     int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
+                     int64_t ldb, const void *beta, void *C, int64_t ldc) {
+    host_blas_call c = {.kind = HB_GEMM, .t = t, .ta = ta, .tb = tb, .m = m, .n = n, .k = k,
+                        .lda = lda, .ldb = ldb, .ldc = ldc, .A = A, .B = B, .C = C};
+    host_blas_scalar(t, 0, alpha, c.alpha);
+    host_blas_scalar(t, 0, beta, c.beta);
+    return submit_blas(q, &c);
+}
+
+static int host_syrk(hyla_queue *q, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
+                     int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                     const void *beta, void *C, int64_t ldc) {
+    host_blas_call c = {.kind = HB_SYRK, .t = t, .herm = herm, .uplo = uplo, .ta = trans, .n = n,
+                        .k = k, .lda = lda, .ldc = ldc, .A = A, .C = C};
+    host_blas_scalar(t, herm, alpha, c.alpha);
+    host_blas_scalar(t, herm, beta, c.beta);
+    return submit_blas(q, &c);
+}
+
+static int host_syr2k(hyla_queue *q, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
+                      int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                      const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
+    host_blas_call c = {.kind = HB_SYR2K, .t = t, .herm = herm, .uplo = uplo, .ta = trans, .n = n,
+                        .k = k, .lda = lda, .ldb = ldb, .ldc = ldc, .A = A, .B = B, .C = C};
+    host_blas_scalar(t, 0, alpha, c.alpha);
+    host_blas_scalar(t, herm, beta, c.beta);
+    return submit_blas(q, &c);
+}
+
+static int host_symm(hyla_queue *q, hyla_dtype t, int herm, hyla_side side, hyla_uplo uplo,
+                     int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+                     const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
+    host_blas_call c = {.kind = HB_SYMM, .t = t, .herm = herm, .side = side, .uplo = uplo, .m = m,
+                        .n = n, .lda = lda, .ldb = ldb, .ldc = ldc, .A = A, .B = B, .C = C};
+    host_blas_scalar(t, 0, alpha, c.alpha);
+    host_blas_scalar(t, 0, beta, c.beta);
+    return submit_blas(q, &c);
+}
+
+static int host_tri(host_blas_kind kind, hyla_queue *q, hyla_dtype t, hyla_side side,
+                    hyla_uplo uplo, hyla_op ta, hyla_diag diag, int64_t m, int64_t n,
+                    const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb) {
+    host_blas_call c = {.kind = kind, .t = t, .side = side, .uplo = uplo, .ta = ta, .diag = diag,
+                        .m = m, .n = n, .lda = lda, .ldb = ldb, .A = A, .C = B};
+    host_blas_scalar(t, 0, alpha, c.alpha);
+    return submit_blas(q, &c);
+}
+
+static int host_trsm(hyla_queue *q, hyla_dtype t, hyla_side side, hyla_uplo uplo, hyla_op ta,
+                     hyla_diag diag, int64_t m, int64_t n, const void *alpha, const void *A,
+                     int64_t lda, void *B, int64_t ldb) {
+    return host_tri(HB_TRSM, q, t, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb);
+}
+
+static int host_trmm(hyla_queue *q, hyla_dtype t, hyla_side side, hyla_uplo uplo, hyla_op ta,
+                     hyla_diag diag, int64_t m, int64_t n, const void *alpha, const void *A,
+                     int64_t lda, void *B, int64_t ldb) {
+    return host_tri(HB_TRMM, q, t, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb);
+}
+
+/* laset: alpha holds the off-diagonal value, beta the diagonal one. */
+static int host_laset(hyla_queue *q, hyla_dtype t, int uplo, int64_t m, int64_t n,
+                      const void *offdiag, const void *diag, void *A, int64_t lda) {
+    host_blas_call c = {.kind = HB_LASET, .t = t, .uplo = uplo, .m = m, .n = n, .lda = lda, .C = A};
+    host_blas_scalar(t, 0, offdiag, c.alpha);
+    host_blas_scalar(t, 0, diag, c.beta);
+    return submit_blas(q, &c);
+}
+
+static int host_scale(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *alpha,
+                      void *A, int64_t lda) {
+    host_blas_call c = {.kind = HB_SCALE, .t = t, .m = m, .n = n, .lda = lda, .C = A};
+    host_blas_scalar(t, 0, alpha, c.alpha);
+    return submit_blas(q, &c);
+}
+
+/* ---------------------------------------------------------------- device */
+
+static void host_dev_destroy(hyla_dev *d) { hyla_free(d); }
+
+static const hyla_backend_ops host_ops = {
+    .name = "host",
+    .dev_destroy = host_dev_destroy,
+    .mem_alloc = host_mem_alloc,
+    .mem_free = host_mem_free,
+    .mem_info = host_mem_info,
+    .host_is_pinned = host_is_pinned,
+    .queue_create = host_queue_create,
+    .queue_destroy = host_queue_destroy,
+    .queue_sync = host_queue_sync,
+    .event_create = host_event_create,
+    .event_destroy = host_event_destroy,
+    .event_record = host_event_record,
+    .queue_wait_event = host_queue_wait_event,
+    .event_sync = host_event_sync,
+    .event_elapsed_ms = host_event_elapsed_ms,
+    .host_fn = host_host_fn,
+    .copy_2d = host_copy_2d,
+    .copy_peer = host_copy_peer,
+    .gemm = host_gemm,
+    .syrk = host_syrk,
+    .syr2k = host_syr2k,
+    .symm = host_symm,
+    .trsm = host_trsm,
+    .trmm = host_trmm,
+    .laset = host_laset,
+    .scale = host_scale,
+};
+
+/* Without a cap, a virtual device reports 1/4 of physical memory per device
+ * as its size, which algorithms use only for planning. */
+int hyla_host_dev_create(int index, int64_t mem_cap, hyla_dev **out) {
+    *out = NULL;
+    host_dev *d = hyla_calloc(1, sizeof *d);
+    if (!d) return HYLA_ERR_NO_MEMORY;
+    d->base.ops = &host_ops;
+    d->base.info.kind = HYLA_DEVICE_HOST;
+    d->base.info.ordinal = index;
+    snprintf(d->base.info.name, sizeof d->base.info.name, "host virtual device %d", index);
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    int64_t phys = (pages > 0 && psz > 0) ? (int64_t)pages * psz : (int64_t)1 << 32;
+    d->base.info.memory_bytes = mem_cap > 0 ? mem_cap : phys / 4;
+    d->base.info.multiprocessors = 1;
+    d->mem_cap = mem_cap;
+    atomic_init(&d->allocated, 0);
+    *out = &d->base;
+    return 0;
+}

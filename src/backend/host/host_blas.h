@@ -1,0 +1,30 @@
+/* BLAS-3 on host memory through CBLAS (OpenBLAS): the host backend's
+ * compute, also called directly by algorithms that give the CPU a share. */
+#ifndef HYLA_HOST_BLAS_H
+#define HYLA_HOST_BLAS_H
+#include "backend/backend.h"
+
+typedef enum {
+    HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE
+} host_blas_kind;
+
+/* One BLAS call, with its scalars copied in (so it can wait in a queue). */
+typedef struct {
+    host_blas_kind kind;
+    hyla_dtype t;
+    int herm;
+    int side, uplo, ta, tb, diag;
+    int64_t m, n, k, lda, ldb, ldc;
+    unsigned char alpha[16], beta[16];
+    const void *A, *B;
+    void *C;      /* output: C, or B for trsm/trmm, or A for laset/scale */
+} host_blas_call;
+
+/* Checks that the call's sizes fit CBLAS's int; 0 or HYLA_ERR_UNSUPPORTED. */
+int host_blas_check(const host_blas_call *c);
+/* Runs the call on the calling thread. */
+void host_blas_run(const host_blas_call *c);
+/* Stores a scalar of dtype t (or its real type when real_only) into dst. */
+void host_blas_scalar(hyla_dtype t, int real_only, const void *src, unsigned char dst[16]);
+
+#endif

@@ -1,0 +1,204 @@
+/* The context: the device set, options, and workspaces cached between calls. */
+#include "core/internal.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void destroy_devices(hyla_t *h) {
+    for (int i = 0; i < h->ndev; i++)
+        if (h->devs[i]) h->devs[i]->ops->dev_destroy(h->devs[i]);
+    hyla_free(h->devs);
+    h->devs = NULL;
+}
+
+static int create_devices(hyla_t *h, const hyla_device_spec *sp) {
+    int n = sp->count;
+    int ordinals[64] = {0};
+    if (sp->kind == HYLA_DEVICE_CUDA) {
+        int avail = hyla_cuda_device_count();
+#ifndef HYLA_HAVE_CUDA
+        return HYLA_ERR_UNSUPPORTED;
+#endif
+        if (sp->all) {
+            if (avail == 0) return HYLA_ERR_NO_DEVICE;
+            n = HYLA_MIN(avail, 64);
+            for (int i = 0; i < n; i++) ordinals[i] = i;
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (sp->ordinals[i] >= avail) return HYLA_ERR_NO_DEVICE;
+                ordinals[i] = sp->ordinals[i];
+            }
+        }
+    }
+    h->devs = hyla_calloc((size_t)n, sizeof *h->devs);
+    if (!h->devs) return HYLA_ERR_NO_MEMORY;
+    h->ndev = n;
+    for (int i = 0; i < n; i++) {
+        int rc = sp->kind == HYLA_DEVICE_CUDA ? hyla_cuda_dev_create(ordinals[i], sp->mem_cap, &h->devs[i])
+                                              : hyla_host_dev_create(i, sp->mem_cap, &h->devs[i]);
+        if (rc) return rc;
+        h->devs[i]->index = i;
+    }
+    return 0;
+}
+
+int hyla_create(hyla_t **ctx, const char *devices) {
+    if (!ctx) return -1;
+    *ctx = NULL;
+    hyla_device_spec sp;
+    const char *spec = devices;
+    if (!spec || !*spec) spec = getenv("HYLA_DEVICES");
+    if (!spec || !*spec) spec = hyla_cuda_device_count() > 0 ? "cuda" : "cpu";
+    int rc = hyla_parse_devices(spec, &sp);
+    if (rc) return rc;
+    hyla_t *h = hyla_calloc(1, sizeof *h);
+    if (!h) return HYLA_ERR_NO_MEMORY;
+    if (pthread_mutex_init(&h->lock, NULL) != 0) {
+        hyla_free(h);
+        return HYLA_ERR_DEVICE;
+    }
+    h->opt_cpu_share = -1;
+    rc = create_devices(h, &sp);
+    if (rc == 0) {
+        h->ws = hyla_calloc((size_t)h->ndev, sizeof *h->ws);
+        if (!h->ws) rc = HYLA_ERR_NO_MEMORY;
+    }
+    if (rc) {
+        hyla_destroy(&h);
+        return rc;
+    }
+    *ctx = h;
+    return 0;
+}
+
+static void workspace_free(hyla_dev *d, hyla_dev_workspace *w) {
+    if (w->q_in) d->ops->queue_destroy(w->q_in);
+    if (w->q_comp) d->ops->queue_destroy(w->q_comp);
+    if (w->q_out) d->ops->queue_destroy(w->q_out);
+    d->ops->mem_free(d, HYLA_MEM_DEVICE, w->dev_pool);
+    d->ops->mem_free(d, HYLA_MEM_PINNED, w->pinned);
+    memset(w, 0, sizeof *w);
+}
+
+int hyla_release_workspace(hyla_t *h) {
+    if (!h) return -1;
+    for (int i = 0; h->ws && i < h->ndev; i++) workspace_free(h->devs[i], &h->ws[i]);
+    return 0;
+}
+
+void hyla_destroy(hyla_t **ctx) {
+    if (!ctx || !*ctx) return;
+    hyla_t *h = *ctx;
+    hyla_release_workspace(h);
+    hyla_free(h->ws);
+    destroy_devices(h);
+    pthread_mutex_destroy(&h->lock);
+    hyla_free(h);
+    *ctx = NULL;
+}
+
+int hyla_device_count(const hyla_t *h) { return h ? h->ndev : 0; }
+
+int hyla_get_device_info(const hyla_t *h, int i, hyla_device_info *info) {
+    if (!h) return -1;
+    if (i < 0 || i >= h->ndev) return -2;
+    if (!info) return -3;
+    *info = h->devs[i]->info;
+    return 0;
+}
+
+int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
+    if (!h) return -1;
+    switch (opt) {
+    case HYLA_OPT_GEMM_TILE:
+        if (v < 0 || v > (1 << 20)) return -3;
+        h->opt_gemm_tile = v;
+        return 0;
+    case HYLA_OPT_GEMM_KBLOCK:
+        if (v < 0 || v > (1 << 20)) return -3;
+        h->opt_gemm_kblock = v;
+        return 0;
+    case HYLA_OPT_GEMM_CPU_SHARE:
+        if (v < -1 || v > 999) return -3;
+        h->opt_cpu_share = v;
+        return 0;
+    case HYLA_OPT_PACK_THREADS:
+        if (v < 0 || v > 256) return -3;
+        h->opt_pack_threads = v;
+        return 0;
+    }
+    return -2;
+}
+
+int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
+    if (!h) return -1;
+    if (!v) return -3;
+    switch (opt) {
+    case HYLA_OPT_GEMM_TILE: *v = h->opt_gemm_tile; return 0;
+    case HYLA_OPT_GEMM_KBLOCK: *v = h->opt_gemm_kblock; return 0;
+    case HYLA_OPT_GEMM_CPU_SHARE: *v = h->opt_cpu_share; return 0;
+    case HYLA_OPT_PACK_THREADS: *v = h->opt_pack_threads; return 0;
+    }
+    return -2;
+}
+
+void hyla_set_log(hyla_t *h, FILE *stream) {
+    if (h) h->log = stream;
+}
+
+void hyla_log(hyla_t *h, const char *fmt, ...) {
+    if (!h || !h->log) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hyla: ", h->log);
+    vfprintf(h->log, fmt, ap);
+    fputc('\n', h->log);
+    va_end(ap);
+}
+
+int hyla_get_gemm_stats(const hyla_t *h, hyla_gemm_stats *st) {
+    if (!h) return -1;
+    if (!st) return -2;
+    *st = h->gemm_stats;
+    return 0;
+}
+
+/* Keep 5% (at least 256 MiB on a GPU) of the device free for the runtime. */
+size_t hyla_workspace_budget(hyla_t *h, int i) {
+    hyla_dev *d = h->devs[i];
+    size_t free_b = 0, total_b = 0;
+    if (d->ops->mem_info(d, &free_b, &total_b) != 0) return 0;
+    free_b += h->ws[i].dev_pool_bytes; /* our own pool can be reused */
+    size_t margin = total_b / 20;
+    if (d->info.kind == HYLA_DEVICE_CUDA && margin < ((size_t)256 << 20)) margin = (size_t)256 << 20;
+    if (d->info.kind == HYLA_DEVICE_HOST) margin = 0;
+    return free_b > margin ? free_b - margin : 0;
+}
+
+int hyla_workspace_get(hyla_t *h, int i, size_t dev_bytes, size_t pinned_bytes,
+                       hyla_dev_workspace **out) {
+    hyla_dev *d = h->devs[i];
+    hyla_dev_workspace *w = &h->ws[i];
+    int rc = 0;
+    *out = NULL;
+    if (!w->q_in) HYLA_TRY(d->ops->queue_create(d, &w->q_in));
+    if (!w->q_comp) HYLA_TRY(d->ops->queue_create(d, &w->q_comp));
+    if (!w->q_out) HYLA_TRY(d->ops->queue_create(d, &w->q_out));
+    if (w->dev_pool_bytes < dev_bytes) {
+        d->ops->mem_free(d, HYLA_MEM_DEVICE, w->dev_pool);
+        w->dev_pool = NULL;
+        w->dev_pool_bytes = 0;
+        HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, dev_bytes, &w->dev_pool));
+        w->dev_pool_bytes = dev_bytes;
+    }
+    if (w->pinned_bytes < pinned_bytes) {
+        d->ops->mem_free(d, HYLA_MEM_PINNED, w->pinned);
+        w->pinned = NULL;
+        w->pinned_bytes = 0;
+        HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_PINNED, pinned_bytes, &w->pinned));
+        w->pinned_bytes = pinned_bytes;
+    }
+    *out = w;
+cleanup:
+    return rc;
+}

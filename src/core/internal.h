@@ -1,0 +1,90 @@
+/* Internal core of hyla: allocation accounting, the context, the shared
+ * status channel, logging and the tuning table. Not installed. */
+#ifndef HYLA_INTERNAL_H
+#define HYLA_INTERNAL_H
+
+#include "hyla.h"
+#include "backend/backend.h"
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* ---- allocation accounting (alloc.c) ----
+ * Every allocation hyla makes, host, pinned or device, passes through
+ * hyla_alloc_admit() so that tests can count leaks and inject failures. */
+int hyla_alloc_admit(void);      /* 0: go ahead; HYLA_ERR_NO_MEMORY: injected failure */
+void hyla_alloc_note(int delta); /* +1 after a successful allocation, -1 on free */
+void *hyla_malloc(size_t bytes);
+void *hyla_calloc(size_t count, size_t size);
+void hyla_free(void *p);
+
+/* ---- status channel (PLASMA's sequence): the first failure sticks ---- */
+typedef struct { atomic_int code; } hyla_status;
+static inline void hyla_status_init(hyla_status *s) { atomic_init(&s->code, 0); }
+static inline int hyla_status_get(hyla_status *s) { return atomic_load(&s->code); }
+/* keeps the first non-zero code; returns the code now in force */
+static inline int hyla_status_fail(hyla_status *s, int code) {
+    int zero = 0;
+    if (code != 0) atomic_compare_exchange_strong(&s->code, &zero, code);
+    return atomic_load(&s->code);
+}
+
+/* ---- tuning table (tuning.c): one row per device family ---- */
+typedef struct {
+    const char *family;      /* "host", "hopper", "cuda-generic" */
+    int64_t gemm_tile[4];    /* per dtype s, d, c, z */
+    int64_t gemm_kblock[4];
+    double gemm_rate[4];     /* expected device GEMM rate, flop/s, for the CPU split */
+    int staging_slots;       /* pinned staging buffers per device */
+} hyla_tuning;
+
+const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
+
+/* ---- per-device GEMM workspace kept between calls ---- */
+typedef struct {
+    void *dev_pool;   size_t dev_pool_bytes;     /* device memory */
+    void *pinned;     size_t pinned_bytes;       /* pinned host staging */
+    hyla_queue *q_in, *q_comp, *q_out;           /* copy-in, compute, copy-out */
+} hyla_dev_workspace;
+
+struct hyla_context {
+    int ndev;
+    hyla_dev **devs;
+    hyla_dev_workspace *ws;      /* ndev entries */
+    int64_t opt_gemm_tile, opt_gemm_kblock, opt_cpu_share, opt_pack_threads;
+    double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
+    FILE *log;
+    hyla_gemm_stats gemm_stats;
+    pthread_mutex_t lock;
+};
+
+void hyla_log(hyla_t *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Returns the per-device workspace of dev i with at least the given sizes,
+ * (re)allocating as needed; also creates its queues. */
+int hyla_workspace_get(hyla_t *ctx, int i, size_t dev_bytes, size_t pinned_bytes,
+                       hyla_dev_workspace **ws);
+/* Device memory that hyla may take on device i right now (free, less a margin). */
+size_t hyla_workspace_budget(hyla_t *ctx, int i);
+
+/* Monotonic wall clock in seconds. */
+double hyla_wtime(void);
+
+#define HYLA_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define HYLA_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define HYLA_CEILDIV(a, b) (((a) + (b) - 1) / (b))
+
+/* Return-on-failure helper used within one cleanup path: sets `rc` and jumps. */
+#define HYLA_TRY(expr)                       \
+    do {                                     \
+        int hyla_try_rc_ = (expr);           \
+        if (hyla_try_rc_ != 0) {             \
+            rc = hyla_try_rc_;               \
+            goto cleanup;                    \
+        }                                    \
+    } while (0)
+
+#endif

@@ -1,0 +1,19 @@
+/* The tuning table: block sizes and expected rates per device family,
+ * read at run time (BLIS's config registry idea). Values for "hopper" come
+ * from measurements on H100 (bench/results/); "host" sizes are small so the
+ * multi-tile paths run in tests. */
+#include "core/internal.h"
+#include <string.h>
+
+static const hyla_tuning table[] = {
+    /* family        tile s/d/c/z                 kblock s/d/c/z            rate (flop/s) s/d/c/z          slots */
+    {"hopper",       {8192, 8192, 8192, 8192},    {2048, 2048, 2048, 1024}, {50e12, 55e12, 55e12, 55e12},  4},
+    {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4},
+    {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3},
+};
+
+const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {
+    if (dev->info.kind == HYLA_DEVICE_HOST) return &table[2];
+    if (dev->info.compute_major >= 9) return &table[0];
+    return &table[1];
+}

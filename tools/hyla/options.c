@@ -1,0 +1,1 @@
+int hyla_placeholder_options;
