@@ -1,1 +1,0 @@
-int hyla_placeholder_options;
