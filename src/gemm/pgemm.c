@@ -14,8 +14,9 @@
  *
  * Per device, three queues: q_in (host -> device copies), q_comp (GEMMs),
  * q_out (device -> host copies of finished C tiles); events order them. One
- * host thread drives each device: it packs chunks into staging buffers,
- * enqueues copies and GEMMs, and unpacks finished C tiles into the caller's C.
+ * host thread drives each device: it packs chunks into staging buffers and
+ * enqueues copies and GEMMs; finished C tiles are unpacked into the caller's
+ * C by host functions on q_out, so packing and unpacking overlap.
  *
  * Tiles are shared dynamically: each worker (device or CPU) owns a
  * contiguous range of the row-major tile list, sized by its rate; it takes
@@ -187,7 +188,6 @@ typedef struct {
     int64_t stage_next;
     hyla_event *ev_cin, *ev_cready[2], *ev_cdone[2], *ev_cout[2];
     int cin_busy;
-    int64_t pending[2];          /* tile whose result waits in cout_stage[b], or -1 */
     int64_t cur_tile, cur_l;
 } dev_worker;
 
@@ -276,21 +276,25 @@ cleanup:
     return rc;
 }
 
-/* Writes a finished tile from cout_stage[b] into the caller's C. */
-static int finish_tile(dev_worker *dw, int b) {
-    plan *pl = dw->pl;
+/* A finished tile waiting in pinned memory, written into the caller's C by
+ * a host function on q_out, off the driver thread (which keeps packing). */
+typedef struct {
+    plan *pl;
+    int w;
+    int64_t t;
+    const unsigned char *stage;
+} unpack_job;
+
+static void unpack_tile(void *arg) {
+    unpack_job *j = arg;
+    plan *pl = j->pl;
     const hyla_gemm_problem *p = pl->p;
-    int64_t t = dw->pending[b];
-    if (t < 0) return 0;
-    int rc = dw->ops->event_sync(dw->ev_cout[b]);
-    dw->pending[b] = -1;
-    if (rc) return rc;
-    const int64_t i0 = (t / pl->nt) * pl->mb, j0 = (t % pl->nt) * pl->nb;
+    const int64_t i0 = (j->t / pl->nt) * pl->mb, j0 = (j->t % pl->nt) * pl->nb;
     const int64_t mi = HYLA_MIN(pl->mb, p->m - i0), nj = HYLA_MIN(pl->nb, p->n - j0);
     unsigned char *dst = (unsigned char *)p->C + (size_t)(i0 + j0 * p->ldc) * pl->esz;
-    pack_cols(dst, p->ldc, dw->cout_stage[b], mi, mi, nj, pl->esz, pl->pack_threads);
-    atomic_fetch_add(&pl->tiles_done[dw->w], 1);
-    return 0;
+    pack_cols(dst, p->ldc, j->stage, mi, mi, nj, pl->esz, pl->pack_threads);
+    atomic_fetch_add(&pl->tiles_done[j->w], 1);
+    hyla_free(j);
 }
 
 static int run_tile(dev_worker *dw, int64_t t, int64_t count) {
@@ -348,9 +352,13 @@ static int run_tile(dev_worker *dw, int64_t t, int64_t count) {
     HYLA_TRY(o->copy_2d(ws->q_out, dw->cout_stage[b], wc, dw->cbuf[b], wc, wc, (size_t)nj, HYLA_COPY_D2H));
     HYLA_TRY(o->event_record(dw->ev_cout[b], ws->q_out));
     atomic_fetch_add(&pl->bytes_d2h, (long long)(wc * (size_t)nj));
-    dw->pending[b] = t;
-    /* the previous tile has had the whole of this one's enqueueing to finish */
-    HYLA_TRY(finish_tile(dw, 1 - b));
+    /* q_out runs in order, so cout_stage[b] is unpacked before tile count+2
+     * copies into it */
+    unpack_job *job = hyla_malloc(sizeof *job);
+    if (!job) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    *job = (unpack_job){.pl = pl, .w = dw->w, .t = t, .stage = dw->cout_stage[b]};
+    rc = o->host_fn(ws->q_out, unpack_tile, job);
+    if (rc) hyla_free(job);
 cleanup:
     return rc;
 }
@@ -411,14 +419,11 @@ static void *device_main(void *arg) {
     plan *pl = dw->pl;
     int rc = setup_device(dw);
     int64_t count = 0;
-    dw->pending[0] = dw->pending[1] = -1;
     while (rc == 0 && hyla_status_get(&pl->status) == 0) {
         int64_t t = sched_take(&pl->sched, dw->w);
         if (t < 0) break;
         rc = run_tile(dw, t, count++);
     }
-    if (rc == 0) rc = finish_tile(dw, (int)(count % 2));
-    if (rc == 0) rc = finish_tile(dw, (int)((count + 1) % 2));
     hyla_status_fail(&pl->status, rc);
     /* drain every queue before the events and buffers go away */
     if (dw->ws) {
