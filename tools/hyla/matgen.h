@@ -17,6 +17,11 @@ double dtype_eps(hyla_dtype t);         /* unit roundoff of the real type */
 /* rows * cols elements of type t in bytes; false if it overflows size_t. */
 bool mat_bytes(hyla_dtype t, int64_t rows, int64_t cols, size_t *bytes);
 
+/* False, with a message, if `bytes` exceed the host's physical memory: with
+ * overcommit, malloc would succeed and filling the matrices get the process
+ * killed. */
+bool host_fits(double bytes, const char *what);
+
 /* A rows x cols matrix (leading dimension max(1, rows)), zeroed if `zero`.
  * On failure prints "cannot allocate <what> ..." on stderr and returns NULL. */
 void *mat_alloc(hyla_dtype t, int64_t rows, int64_t cols, bool zero, const char *what);

@@ -1,0 +1,19 @@
+/* The routines of the tester. Each runs every type and size of the options
+ * and prints one report row per run. */
+#ifndef HYLA_CLI_CMD_H
+#define HYLA_CLI_CMD_H
+
+#include "hyla.h"
+#include "options.h"
+#include "report.h"
+
+typedef enum {
+    CMD_OK,
+    CMD_FAILED,   /* a check FAILED; the other runs went on */
+    CMD_ERROR,    /* library, file or memory error: stopped (exit 1) */
+    CMD_USAGE     /* inconsistent input: stopped (exit 2) */
+} cmd_status;
+
+cmd_status cmd_gemm(hyla_t *ctx, const cli_opts *o, const report *r);
+
+#endif

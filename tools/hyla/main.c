@@ -1,0 +1,104 @@
+/* hyla: tester and benchmark for the hyla library. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "hyla.h"
+#include "options.h"
+#include "report.h"
+
+typedef cmd_status (*cmd_fn)(hyla_t *ctx, const cli_opts *o, const report *r);
+
+static const struct {
+    const char *name;
+    cmd_fn run;
+} commands[] = {{"gemm", cmd_gemm}};
+
+/* The default suite: GEMM sizes that fill the devices present. */
+static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
+    int64_t host_d[] = {512, 1000, 2000}, host_z[] = {500};
+    int64_t cuda_d[] = {8192, 16384}, cuda_z[] = {8192};
+    const struct {
+        hyla_dtype type;
+        cli_list n;
+    } jobs[2] = {{HYLA_D, r->cuda ? (cli_list){cuda_d, 2} : (cli_list){host_d, 3}},
+                 {HYLA_Z, r->cuda ? (cli_list){cuda_z, 1} : (cli_list){host_z, 1}}};
+    cmd_status worst = CMD_OK;
+    for (int j = 0; j < 2; j++) {
+        cli_opts job = *o; /* shallow copy: its lists are the arrays above, never freed */
+        job.types[0] = jobs[j].type;
+        job.ntypes = 1;
+        job.n = jobs[j].n;
+        cmd_status st = cmd_gemm(ctx, &job, r);
+        if (st == CMD_ERROR || st == CMD_USAGE) return st;
+        if (st == CMD_FAILED) worst = CMD_FAILED;
+    }
+    return worst;
+}
+
+/* Applies the tuning options; a value the library rejects is a usage error. */
+static int configure(hyla_t *ctx, const cli_opts *o) {
+    const struct {
+        const char *name;
+        hyla_option opt;
+        int64_t value;
+        int given;
+    } set[] = {{"--tile", HYLA_OPT_GEMM_TILE, o->tile, o->tile >= 0},
+               {"--kblock", HYLA_OPT_GEMM_KBLOCK, o->kblock, o->kblock >= 0},
+               {"--cpu-share", HYLA_OPT_GEMM_CPU_SHARE, o->cpu_share, o->cpu_share_set},
+               {"--pack-threads", HYLA_OPT_PACK_THREADS, o->pack_threads, o->pack_threads >= 0}};
+    if (o->verbose) hyla_set_log(ctx, stderr);
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+        if (!set[i].given) continue;
+        int rc = hyla_set_option(ctx, set[i].opt, set[i].value);
+        if (rc == -3) {
+            fprintf(stderr, "hyla: %s: value %lld is out of range\n", set[i].name,
+                    (long long)set[i].value);
+            return CLI_EXIT_USAGE;
+        }
+        if (rc) {
+            fprintf(stderr, "hyla: %s: %s\n", set[i].name, hyla_strerror(rc));
+            return CLI_EXIT_FAIL;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+    cli_opts o;
+    hyla_t *ctx = NULL;
+    int rc = cli_opts_parse(argc, argv, &o);
+    if (rc || o.help || o.version) {
+        if (!rc && o.help) cli_usage(stdout);
+        else if (!rc) printf("hyla %s\n", hyla_version());
+        cli_opts_free(&o);
+        return rc;
+    }
+    if (!o.routine) {
+        o.check = true;
+        o.vs_vendor = true;
+    }
+    int err = hyla_create(&ctx, o.devices);
+    if (err) {
+        const char *spec = o.devices ? o.devices : getenv("HYLA_DEVICES");
+        fprintf(stderr, "hyla: cannot use devices '%s': %s\n", spec ? spec : "(default)",
+                hyla_strerror(err));
+        rc = err == HYLA_ERR_DEVICE_SPEC ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    } else {
+        rc = configure(ctx, &o);
+    }
+    if (rc == CLI_EXIT_OK) {
+        report r;
+        report_init(&r, &o, ctx);
+        report_header(&r, &o, ctx);
+        cmd_status st = CMD_OK;
+        if (!o.routine) st = run_suite(ctx, &o, &r);
+        for (size_t i = 0; o.routine && i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(commands[i].name, o.routine) == 0) st = commands[i].run(ctx, &o, &r);
+        rc = st == CMD_OK ? CLI_EXIT_OK : st == CMD_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    hyla_destroy(&ctx);
+    cli_opts_free(&o);
+    return rc;
+}

@@ -1,0 +1,396 @@
+/* Command-line parsing shared by every routine: `hyla <routine> [options]`,
+ * options as "--name value", "--name=value" or "-n value". */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_LIST = 100000 };
+
+static const char *const routines[] = {"gemm"};
+
+typedef enum {
+    OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
+    OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
+    OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
+    OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION
+} opt_id;
+
+typedef struct {
+    const char *name;
+    opt_id id;
+    bool takes_value;
+} opt_spec;
+
+static const opt_spec specs[] = {
+    {"-n", OPT_N, true},           {"-m", OPT_M, true},
+    {"-k", OPT_K, true},           {"--type", OPT_TYPE, true},
+    {"--uplo", OPT_UPLO, true},    {"--jobz", OPT_JOBZ, true},
+    {"--devices", OPT_DEVICES, true}, {"--check", OPT_CHECK, false},
+    {"--vs", OPT_VS, true},        {"--repeat", OPT_REPEAT, true},
+    {"--warmup", OPT_WARMUP, true}, {"--json", OPT_JSON, false},
+    {"--input", OPT_INPUT, true},  {"--output", OPT_OUTPUT, true},
+    {"--transa", OPT_TRANSA, true}, {"--transb", OPT_TRANSB, true},
+    {"--alpha", OPT_ALPHA, true},  {"--beta", OPT_BETA, true},
+    {"--tile", OPT_TILE, true},    {"--kblock", OPT_KBLOCK, true},
+    {"--cpu-share", OPT_CPU_SHARE, true}, {"--pack-threads", OPT_PACK_THREADS, true},
+    {"--seed", OPT_SEED, true},    {"--xt-block", OPT_XT_BLOCK, true},
+    {"--verbose", OPT_VERBOSE, false}, {"--stats", OPT_STATS, false},
+    {"--help", OPT_HELP, false},   {"-h", OPT_HELP, false},
+    {"--version", OPT_VERSION, false},
+};
+
+void cli_usage(FILE *f) {
+    fputs(
+        "usage: hyla <routine> [options]   run and time a routine\n"
+        "       hyla [options]             default benchmark suite (GEMM) with --check --vs vendor\n"
+        "       hyla help | --help | --version\n"
+        "\n"
+        "routines:\n"
+        "  gemm                 C := alpha*op(A)*op(B) + beta*C\n"
+        "\n"
+        "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
+        "  -n LIST              sizes n (required unless --input)\n"
+        "  -m LIST, -k LIST     sizes m and k (default: equal to n, element-wise; one value: for every n)\n"
+        "  --type LIST          precisions among s,d,c,z (default d)\n"
+        "  --uplo L|U           triangle, for routines that take one\n"
+        "  --jobz N|V           eigenvectors, for routines that take them\n"
+        "  --devices SPEC       devices as in HYLA_DEVICES: cuda, cuda:0,2, cpu, cpu:3, optional @SIZE cap\n"
+        "  --check              check the result: scaled error, pass if < 10\n"
+        "  --vs vendor          also time the vendor routine (host: OpenBLAS; GPUs: cuBLASXt, and\n"
+        "                       cuBLAS on device-resident matrices) and print the ratio vendor/hyla time\n"
+        "  --repeat N           timed runs; the median is reported (default 3)\n"
+        "  --warmup N           untimed runs before them (default 1)\n"
+        "  --json               one JSON object per run, one per line\n"
+        "  --input F.npy[,...]  user matrices; sizes and type from the files\n"
+        "                       (gemm: A.npy,B.npy[,C.npy]; C starts as zeros when not given)\n"
+        "  --output F.npy       write the result of the first run (gemm: C)\n"
+        "  --seed N             seed of the random matrices (default 42)\n"
+        "  --verbose            library trace on stderr\n"
+        "\n"
+        "gemm options:\n"
+        "  --transa N|T|C, --transb N|T|C   op(A), op(B) (default N)\n"
+        "  --alpha X, --beta X  real scalars (default 1 and 1)\n"
+        "  --tile N, --kblock N tile edge and k-block (default: tuning table)\n"
+        "  --cpu-share S        host CPU share next to GPUs: auto, off or 0..0.999 (default: library)\n"
+        "  --pack-threads N     panel packing threads per device (0: automatic)\n"
+        "  --xt-block N         cuBLASXt block dimension for --vs vendor (default 8192)\n"
+        "  --stats              print tiles per device and bytes moved after each run\n"
+        "\n"
+        "exit status: 0 success, 1 FAILED check or library error, 2 bad usage\n",
+        f);
+}
+
+static int usage_error(const char *opt, const char *val, const char *why) {
+    if (val)
+        fprintf(stderr, "hyla: %s: bad value '%s': %s\n", opt, val, why);
+    else
+        fprintf(stderr, "hyla: %s: %s\n", opt, why);
+    fputs("hyla: see 'hyla --help'\n", stderr);
+    return CLI_EXIT_USAGE;
+}
+
+/* Reads a non-negative decimal integer at *p and advances *p past it. */
+static bool scan_size(const char **p, int64_t *out) {
+    const char *s = *p;
+    int64_t v = 0;
+    if (!isdigit((unsigned char)*s)) return false;
+    for (; isdigit((unsigned char)*s); s++) {
+        int d = *s - '0';
+        if (v > (INT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    *p = s;
+    return true;
+}
+
+static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out) {
+    int64_t v;
+    if (!scan_size(&s, &v) || *s != '\0' || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static int parse_list(const char *opt, const char *s, cli_list *out) {
+    cli_list l = {NULL, 0};
+    int cap = 0;
+    const char *p = s;
+    const char *why = "expected sizes and start:end:step ranges separated by commas";
+    for (;;) {
+        int64_t a, b, step = 1;
+        if (!scan_size(&p, &a)) goto bad;
+        b = a;
+        if (*p == ':') {
+            why = "a range is start:end:step";
+            p++;
+            if (!scan_size(&p, &b) || *p != ':') goto bad;
+            p++;
+            if (!scan_size(&p, &step) || (*p != ',' && *p != '\0')) goto bad;
+            if (step < 1 || b < a) {
+                why = "a range start:end:step needs start <= end and step >= 1";
+                goto bad;
+            }
+        }
+        if (*p != ',' && *p != '\0') goto bad;
+        int64_t cnt = (b - a) / step + 1;
+        if (cnt > MAX_LIST - l.count) {
+            why = "more than 100000 sizes";
+            goto bad;
+        }
+        if (l.count + cnt > cap) {
+            int ncap = (int)(l.count + cnt) * 2;
+            int64_t *nv = realloc(l.v, (size_t)ncap * sizeof *nv);
+            if (!nv) {
+                free(l.v);
+                fputs("hyla: out of memory\n", stderr);
+                return CLI_EXIT_FAIL;
+            }
+            l.v = nv;
+            cap = ncap;
+        }
+        for (int64_t i = 0; i < cnt; i++) l.v[l.count++] = a + i * step;
+        if (*p == '\0') break;
+        p++;
+    }
+    free(out->v);
+    *out = l;
+    return 0;
+bad:
+    free(l.v);
+    return usage_error(opt, s, why);
+}
+
+static int parse_types(const char *opt, const char *s, cli_opts *o) {
+    int n = 0;
+    for (const char *p = s;; p++) {
+        const char *pos = *p ? strchr("sdcz", tolower((unsigned char)*p)) : NULL;
+        if (!pos || (p[1] != ',' && p[1] != '\0'))
+            return usage_error(opt, s, "expected precisions among s,d,c,z separated by commas");
+        if (n == CLI_MAX_TYPES) return usage_error(opt, s, "too many precisions");
+        o->types[n++] = (hyla_dtype)(pos - "sdcz");
+        if (*++p == '\0') break;
+    }
+    o->ntypes = n;
+    return 0;
+}
+
+/* One letter out of `allowed` (upper case), any case accepted. */
+static int parse_letter(const char *opt, const char *s, const char *allowed, char *out) {
+    char c = (char)toupper((unsigned char)s[0]);
+    if (s[0] == '\0' || s[1] != '\0' || !strchr(allowed, c)) {
+        char why[64];
+        snprintf(why, sizeof why, "expected one of %s", allowed);
+        return usage_error(opt, s, why);
+    }
+    *out = c;
+    return 0;
+}
+
+static int parse_real(const char *opt, const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || isspace((unsigned char)s[0]) || errno == ERANGE || !isfinite(v))
+        return usage_error(opt, s, "expected a finite real number");
+    *out = v;
+    return 0;
+}
+
+static int parse_cpu_share(const char *opt, const char *s, cli_opts *o) {
+    if (strcmp(s, "auto") == 0) {
+        o->cpu_share = -1;
+    } else if (strcmp(s, "off") == 0) {
+        o->cpu_share = 0;
+    } else {
+        char *end;
+        double f = strtod(s, &end);
+        if (end == s || *end != '\0' || isspace((unsigned char)s[0]) || !(f >= 0 && f <= 0.999))
+            return usage_error(opt, s, "expected auto, off or a share between 0 and 0.999");
+        o->cpu_share = llround(f * 1000);
+    }
+    o->cpu_share_set = true;
+    return 0;
+}
+
+static int parse_inputs(const char *opt, const char *s, cli_opts *o) {
+    size_t len = strlen(s);
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        fputs("hyla: out of memory\n", stderr);
+        return CLI_EXIT_FAIL;
+    }
+    memcpy(buf, s, len + 1);
+    free(o->input_buf);
+    o->input_buf = buf;
+    o->ninputs = 0;
+    for (char *p = buf;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = '\0';
+        if (*p == '\0') return usage_error(opt, s, "empty file name");
+        if (o->ninputs == CLI_MAX_INPUTS) return usage_error(opt, s, "too many files");
+        o->inputs[o->ninputs++] = p;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+static int set_count(const char *opt, const char *s, int64_t lo, int64_t hi, int *out) {
+    int64_t v;
+    if (!parse_int(s, lo, hi, &v)) {
+        char why[64];
+        snprintf(why, sizeof why, "expected an integer from %lld to %lld", (long long)lo,
+                 (long long)hi);
+        return usage_error(opt, s, why);
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int set_nonneg(const char *opt, const char *s, int64_t *out) {
+    return parse_int(s, 0, INT64_MAX, out) ? 0 : usage_error(opt, s, "expected an integer >= 0");
+}
+
+static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
+    const char *opt = sp->name;
+    switch (sp->id) {
+    case OPT_N: return parse_list(opt, v, &o->n);
+    case OPT_M: return parse_list(opt, v, &o->m);
+    case OPT_K: return parse_list(opt, v, &o->k);
+    case OPT_TYPE: return parse_types(opt, v, o);
+    case OPT_UPLO: return parse_letter(opt, v, "LU", &o->uplo);
+    case OPT_JOBZ: return parse_letter(opt, v, "NV", &o->jobz);
+    case OPT_TRANSA: return parse_letter(opt, v, "NTC", &o->transa);
+    case OPT_TRANSB: return parse_letter(opt, v, "NTC", &o->transb);
+    case OPT_DEVICES:
+        if (*v == '\0') return usage_error(opt, v, "empty device list");
+        o->devices = v;
+        return 0;
+    case OPT_CHECK: o->check = true; return 0;
+    case OPT_JSON: o->json = true; return 0;
+    case OPT_VERBOSE: o->verbose = true; return 0;
+    case OPT_STATS: o->stats = true; return 0;
+    case OPT_HELP: o->help = true; return 0;
+    case OPT_VERSION: o->version = true; return 0;
+    case OPT_VS:
+        if (strcmp(v, "vendor") != 0) return usage_error(opt, v, "the only comparison is 'vendor'");
+        o->vs_vendor = true;
+        return 0;
+    case OPT_REPEAT: return set_count(opt, v, 1, 1000000, &o->repeat);
+    case OPT_WARMUP: return set_count(opt, v, 0, 1000000, &o->warmup);
+    case OPT_XT_BLOCK: return set_count(opt, v, 1, INT_MAX, &o->xt_block);
+    case OPT_INPUT: return parse_inputs(opt, v, o);
+    case OPT_OUTPUT:
+        if (*v == '\0') return usage_error(opt, v, "empty file name");
+        o->output = v;
+        return 0;
+    case OPT_ALPHA: return parse_real(opt, v, &o->alpha);
+    case OPT_BETA: return parse_real(opt, v, &o->beta);
+    case OPT_CPU_SHARE: return parse_cpu_share(opt, v, o);
+    case OPT_TILE: return set_nonneg(opt, v, &o->tile);
+    case OPT_KBLOCK: return set_nonneg(opt, v, &o->kblock);
+    case OPT_PACK_THREADS: return set_nonneg(opt, v, &o->pack_threads);
+    case OPT_SEED: {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno == ERANGE)
+            return usage_error(opt, v, "expected an integer from 0 to 2^64-1");
+        o->seed = s;
+        return 0;
+    }
+    }
+    return usage_error(opt, v, "internal error: unhandled option");
+}
+
+static const opt_spec *find_option(const char *arg, size_t len) {
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        if (strlen(specs[i].name) == len && strncmp(specs[i].name, arg, len) == 0) return &specs[i];
+    return NULL;
+}
+
+/* Checks that do not depend on the routine's own arguments. */
+static int validate(cli_opts *o) {
+    bool sizes = o->n.count || o->m.count || o->k.count;
+    if (!o->routine && (sizes || o->ntypes || o->ninputs || o->output)) {
+        fputs("hyla: the default suite picks its own sizes and types; name a routine to choose them "
+              "(e.g. 'hyla gemm -n 1000')\n", stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (o->ninputs && (sizes || o->ntypes))
+        return usage_error("--input", NULL, "sizes and type come from the files; drop -n, -m, -k and --type");
+    if (o->routine && !o->ninputs && o->n.count == 0)
+        return usage_error("-n", NULL, "sizes are required (or --input)");
+    const cli_list *mk[2] = {&o->m, &o->k};
+    for (int i = 0; i < 2; i++)
+        if (mk[i]->count > 1 && mk[i]->count != o->n.count) {
+            fprintf(stderr, "hyla: %s has %d sizes but -n has %d; give one or as many\n",
+                    i ? "-k" : "-m", mk[i]->count, o->n.count);
+            return CLI_EXIT_USAGE;
+        }
+    if (o->ntypes == 0) o->types[o->ntypes++] = HYLA_D;
+    if (o->output && !o->ninputs && (o->ntypes != 1 || o->n.count != 1))
+        return usage_error("--output", NULL, "writes one result: give one type and one size");
+    return 0;
+}
+
+int cli_opts_parse(int argc, char **argv, cli_opts *o) {
+    *o = (cli_opts){.uplo = 'L', .jobz = 'N', .repeat = 3, .warmup = 1, .transa = 'N',
+                    .transb = 'N', .alpha = 1, .beta = 1, .tile = -1, .kblock = -1,
+                    .pack_threads = -1, .cpu_share = -1, .seed = 42, .xt_block = 8192,
+                    .argc = argc, .argv = argv};
+    int i = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        if (strcmp(argv[1], "help") == 0) {
+            o->help = true;
+            return 0;
+        }
+        for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
+            if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
+        if (!o->routine) return usage_error(argv[1], NULL, "unknown routine (routines: gemm)");
+        i = 2;
+    }
+    for (; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const opt_spec *sp = arg[0] == '-' ? find_option(arg, len) : NULL;
+        if (!sp) {
+            fprintf(stderr, "hyla: unknown %s '%s'\n", arg[0] == '-' ? "option" : "argument", arg);
+            fputs("hyla: see 'hyla --help'\n", stderr);
+            return CLI_EXIT_USAGE;
+        }
+        const char *val = eq ? eq + 1 : NULL;
+        if (sp->takes_value && !val) {
+            if (i + 1 >= argc) return usage_error(sp->name, NULL, "needs a value");
+            val = argv[++i];
+        } else if (!sp->takes_value && val) {
+            return usage_error(sp->name, val, "takes no value");
+        }
+        int rc = set_option(o, sp, val);
+        if (rc) return rc;
+    }
+    return o->help || o->version ? 0 : validate(o);
+}
+
+void cli_opts_free(cli_opts *o) {
+    free(o->n.v);
+    free(o->m.v);
+    free(o->k.v);
+    free(o->input_buf);
+    *o = (cli_opts){0};
+}
+
+int64_t cli_n(const cli_opts *o, int i) { return o->n.v[i]; }
+
+static int64_t follow_n(const cli_list *l, const cli_opts *o, int i) {
+    return l->count == 0 ? o->n.v[i] : l->count == 1 ? l->v[0] : l->v[i];
+}
+
+int64_t cli_m(const cli_opts *o, int i) { return follow_n(&o->m, o, i); }
+int64_t cli_k(const cli_opts *o, int i) { return follow_n(&o->k, o, i); }

@@ -1,0 +1,59 @@
+/* Command-line options shared by every routine of the tester. */
+#ifndef HYLA_CLI_OPTIONS_H
+#define HYLA_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hyla.h"
+
+/* Exit status of the CLI. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+
+enum { CLI_MAX_TYPES = 16, CLI_MAX_INPUTS = 8 };
+
+/* A list of sizes: comma-separated values and start:end:step ranges. */
+typedef struct {
+    int64_t *v;
+    int count;
+} cli_list;
+
+typedef struct {
+    const char *routine;          /* NULL: the default benchmark suite */
+    bool help, version;
+    cli_list n, m, k;             /* m, k empty: equal to n; one value: for every n */
+    hyla_dtype types[CLI_MAX_TYPES];
+    int ntypes;                   /* 0 until --type; then defaults to d */
+    char uplo, jobz;              /* 'L'/'U', 'N'/'V' */
+    const char *devices;          /* NULL: HYLA_DEVICES or every GPU */
+    bool check, vs_vendor, json, verbose, stats;
+    int repeat, warmup;
+    char *input_buf;              /* --input, split in place at the commas */
+    const char *inputs[CLI_MAX_INPUTS];
+    int ninputs;
+    const char *output;
+    char transa, transb;
+    double alpha, beta;
+    int64_t tile, kblock, pack_threads; /* -1: not given */
+    int64_t cpu_share;            /* in 1/1000, -1 = auto; used if cpu_share_set */
+    bool cpu_share_set;
+    uint64_t seed;
+    int xt_block;
+    int argc;                     /* the command line, for the report header */
+    char **argv;
+} cli_opts;
+
+/* Parses argv into *o (defaults first). Returns 0, or CLI_EXIT_USAGE after
+ * printing the reason on stderr. Free with cli_opts_free in either case. */
+int cli_opts_parse(int argc, char **argv, cli_opts *o);
+void cli_opts_free(cli_opts *o);
+
+/* Size of run i (0 <= i < o->n.count), m and k following n when absent. */
+int64_t cli_n(const cli_opts *o, int i);
+int64_t cli_m(const cli_opts *o, int i);
+int64_t cli_k(const cli_opts *o, int i);
+
+void cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,172 @@
+/* Tester output. Human rows line up under a column header that starts with
+ * '%', like every header line, so tables can be read back by skipping '%'. */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "matgen.h"
+#include "vendor.h"
+
+double cli_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cli_median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void report_init(report *r, const cli_opts *o, const hyla_t *ctx) {
+    hyla_device_info info;
+    *r = (report){.json = o->json, .check = o->check, .vs = o->vs_vendor,
+                  .ndevices = hyla_device_count(ctx), .xt_block = o->xt_block};
+    r->cuda = hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA;
+    if (!r->cuda) {
+        snprintf(r->devices, sizeof r->devices, "cpu:%d", r->ndevices);
+        return;
+    }
+    size_t len = (size_t)snprintf(r->devices, sizeof r->devices, "cuda:");
+    for (int i = 0; i < r->ndevices && len < sizeof r->devices; i++) {
+        hyla_get_device_info(ctx, i, &info);
+        len += (size_t)snprintf(r->devices + len, sizeof r->devices - len, "%s%d", i ? "," : "",
+                                info.ordinal);
+    }
+}
+
+/* Prints an argument, quoted when the shell would split or expand it. */
+static void print_arg(const char *a) {
+    if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "-_=+,.:/@%") == strlen(a)) {
+        fputs(a, stdout);
+        return;
+    }
+    putchar('\'');
+    for (; *a; a++)
+        if (*a == '\'') fputs("'\\''", stdout);
+        else putchar(*a);
+    putchar('\'');
+}
+
+void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
+    if (r->json) return;
+    printf("%% hyla %s\n", hyla_version());
+    for (int i = 0; i < r->ndevices; i++) {
+        hyla_device_info d;
+        if (hyla_get_device_info(ctx, i, &d) != 0) continue;
+        printf("%% device %d: %s (%s %d), %.2f GiB", i, d.name,
+               d.kind == HYLA_DEVICE_CUDA ? "cuda" : "cpu", d.ordinal,
+               (double)d.memory_bytes / (1 << 30));
+        if (d.kind == HYLA_DEVICE_CUDA)
+            printf(", compute %d.%d, %d SMs", d.compute_major, d.compute_minor, d.multiprocessors);
+        putchar('\n');
+    }
+    vendor_print_versions(stdout);
+    if (r->vs && r->cuda)
+        printf("%% vendor: cuBLASXt (block %d) on the host matrices; cublas: cuBLAS on "
+               "device-resident copies, timed with CUDA events\n", r->xt_block);
+    else if (r->vs)
+        printf("%% vendor: OpenBLAS on the same host matrices\n");
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %z", localtime_r(&now, &tm));
+    printf("%% date: %s\n%% command:", date);
+    for (int i = 0; i < o->argc; i++) {
+        putchar(' ');
+        print_arg(o->argv[i]);
+    }
+    printf("\n%% %-7s %4s %2s %2s %9s %9s %9s %11s %10s", "routine", "type", "ta", "tb", "m", "n",
+           "k", "time(s)", "Gflop/s");
+    if (r->vs) printf(" %11s %10s %7s", "vendor(s)", "Gflop/s", "ratio");
+    if (r->vs && r->cuda) printf(" %11s %10s", "cublas(s)", "Gflop/s");
+    if (r->check) printf(" %9s", "error");
+    printf("  status\n");
+    fflush(stdout);
+}
+
+/* Writes v with fmt into buf, or "-" when v is NaN (not measured). */
+static const char *fmt_or_dash(char *buf, size_t len, const char *fmt, double v) {
+    if (isnan(v)) snprintf(buf, len, "-");
+    else snprintf(buf, len, fmt, v);
+    return buf;
+}
+
+static void json_number(const char *key, double v) {
+    if (isfinite(v)) printf(",\"%s\":%.9g", key, v);
+    else printf(",\"%s\":null", key);
+}
+
+static void print_stats(const report *r, const hyla_gemm_stats *s) {
+    int nd = r->ndevices < 16 ? r->ndevices : 16;
+    if (r->json) {
+        printf(",\"stats\":{\"tiles_total\":%lld,\"tiles_cpu\":%lld,\"tiles_per_device\":[",
+               (long long)s->tiles_total, (long long)s->tiles_cpu);
+        for (int i = 0; i < nd; i++)
+            printf("%s%lld", i ? "," : "", (long long)s->tiles_per_device[i]);
+        printf("],\"bytes_h2d\":%lld,\"bytes_d2h\":%lld,\"tile\":%lld,\"kblock\":%lld,"
+               "\"passes\":%d}", (long long)s->bytes_h2d, (long long)s->bytes_d2h,
+               (long long)s->tile, (long long)s->kblock, s->passes);
+        return;
+    }
+    printf("%%   stats: tiles %lld (cpu %lld; per device", (long long)s->tiles_total,
+           (long long)s->tiles_cpu);
+    for (int i = 0; i < nd; i++) printf(" %lld", (long long)s->tiles_per_device[i]);
+    printf("), h2d %.3f GB, d2h %.3f GB, tile %lld, kblock %lld, passes %d\n",
+           (double)s->bytes_h2d * 1e-9, (double)s->bytes_d2h * 1e-9, (long long)s->tile,
+           (long long)s->kblock, s->passes);
+}
+
+void report_print(const report *r, const report_row *w) {
+    double gflops = w->flops / w->time_s * 1e-9;
+    double vgflops = w->flops / w->vendor_time_s * 1e-9;
+    double dgflops = w->flops / w->vendor_dev_time_s * 1e-9;
+    double ratio = w->vendor_time_s / w->time_s;
+    if (r->json) {
+        printf("{\"routine\":\"%s\",\"type\":\"%c\",\"m\":%lld,\"n\":%lld,\"k\":%lld,"
+               "\"transa\":\"%c\",\"transb\":\"%c\",\"devices\":\"%s\"",
+               w->routine, dtype_char(w->type), (long long)w->m, (long long)w->n,
+               (long long)w->k, w->transa, w->transb, r->devices);
+        json_number("time_s", w->time_s);
+        json_number("gflops", gflops);
+        json_number("vendor_time_s", w->vendor_time_s);
+        json_number("vendor_gflops", vgflops);
+        json_number("ratio", ratio);
+        json_number("vendor_device_time_s", w->vendor_dev_time_s);
+        json_number("vendor_device_gflops", dgflops);
+        printf(",\"info\":%d", w->info);
+        json_number("error", w->has_error ? w->error : NAN);
+        printf(",\"status\":\"%s\"", w->status);
+        if (w->stats) print_stats(r, w->stats);
+        printf("}\n");
+        fflush(stdout);
+        return;
+    }
+    char b[6][32];
+    printf("  %-7s %4c %2c %2c %9lld %9lld %9lld %11s %10s", w->routine, dtype_char(w->type),
+           w->transa, w->transb, (long long)w->m, (long long)w->n, (long long)w->k,
+           fmt_or_dash(b[0], 32, "%.6f", w->time_s), fmt_or_dash(b[1], 32, "%.2f", gflops));
+    if (r->vs)
+        printf(" %11s %10s %7s", fmt_or_dash(b[2], 32, "%.6f", w->vendor_time_s),
+               fmt_or_dash(b[3], 32, "%.2f", vgflops), fmt_or_dash(b[4], 32, "%.2f", ratio));
+    if (r->vs && r->cuda)
+        printf(" %11s %10s", fmt_or_dash(b[2], 32, "%.6f", w->vendor_dev_time_s),
+               fmt_or_dash(b[3], 32, "%.2f", dgflops));
+    if (r->check) {
+        if (w->has_error) snprintf(b[5], 32, "%.2e", w->error);
+        printf(" %9s", w->has_error ? b[5] : "-");
+    }
+    printf("  %s\n", w->status);
+    if (w->stats) print_stats(r, w->stats);
+    fflush(stdout);
+}

@@ -1,0 +1,45 @@
+/* Tester output: the % header, one table row or JSON line per run, and the
+ * timing helpers every routine uses. */
+#ifndef HYLA_CLI_REPORT_H
+#define HYLA_CLI_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hyla.h"
+#include "options.h"
+
+typedef struct {
+    bool json, check, vs, cuda; /* cuda: the context's devices are GPUs */
+    int ndevices;
+    int xt_block;
+    char devices[256];          /* the context's devices, HYLA_DEVICES syntax */
+} report;
+
+typedef struct {
+    const char *routine;
+    hyla_dtype type;
+    char transa, transb;
+    int64_t m, n, k;
+    double flops;
+    int info;                       /* return value of the hyla call */
+    double time_s;                  /* median; NaN: not measured */
+    double vendor_time_s;           /* NaN: not run */
+    double vendor_dev_time_s;       /* device-resident cuBLAS; NaN: not run */
+    bool has_error;                 /* error holds a checked value */
+    double error;
+    const char *status;             /* ok, pass, FAILED, nocheck, error */
+    const hyla_gemm_stats *stats;   /* NULL: not printed */
+} report_row;
+
+void report_init(report *r, const cli_opts *o, const hyla_t *ctx);
+/* The % header and the column header (nothing with --json). */
+void report_header(const report *r, const cli_opts *o, const hyla_t *ctx);
+void report_print(const report *r, const report_row *row);
+
+/* Monotonic wall clock in seconds. */
+double cli_now(void);
+/* Median of v[0..n-1] (n >= 1); reorders v. */
+double cli_median(double *v, int n);
+
+#endif
