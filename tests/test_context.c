@@ -76,20 +76,24 @@ static void test_backend(hyla_t *h) {
     CHECK(o->event_create(d0, 0, &e0) == 0 && o->event_create(d1, 0, &e1) == 0, "events");
     CHECK(o->event_create(d0, 1, &t0) == 0 && o->event_create(d0, 1, &t1) == 0, "timing events");
     enum { N = 1000 };
-    double host[N], back[N];
-    void *dbuf0, *dbuf1;
-    CHECK(o->mem_alloc(d0, HYLA_MEM_DEVICE, sizeof host, &dbuf0) == 0 &&
-              d1->ops->mem_alloc(d1, HYLA_MEM_DEVICE, sizeof host, &dbuf1) == 0, "device buffers");
+    /* pinned: a copy from pageable memory may read it when enqueued (CUDA) */
+    double *host = NULL, back[N];
+    void *dbuf0, *dbuf1, *pin = NULL;
+    CHECK(o->mem_alloc(d0, HYLA_MEM_PINNED, N * sizeof(double), &pin) == 0, "pinned buffer");
+    if (!pin) return;
+    host = pin;
+    CHECK(o->mem_alloc(d0, HYLA_MEM_DEVICE, sizeof back, &dbuf0) == 0 &&
+              d1->ops->mem_alloc(d1, HYLA_MEM_DEVICE, sizeof back, &dbuf1) == 0, "device buffers");
     slow_arg arg = {host, N};
-    memset(host, 0, sizeof host);
+    memset(host, 0, sizeof back);
     /* q0: slow fill, then copy to d0, record e0; q1 waits e0, peer copy, copy back */
     o->event_record(t0, q0);
     o->host_fn(q0, slow_fill, &arg);
-    o->copy_2d(q0, dbuf0, sizeof host, host, sizeof host, sizeof host, 1, HYLA_COPY_H2D);
+    o->copy_2d(q0, dbuf0, sizeof back, host, sizeof back, sizeof back, 1, HYLA_COPY_H2D);
     o->event_record(e0, q0);
     o->event_record(t1, q0);
     o->queue_wait_event(q1, e0);
-    o->copy_peer(q1, dbuf1, d1, dbuf0, d0, sizeof host);
+    o->copy_peer(q1, dbuf1, d1, dbuf0, d0, sizeof back);
     o->copy_2d(q1, back, sizeof back, dbuf1, sizeof back, sizeof back, 1, HYLA_COPY_D2H);
     o->event_record(e1, q1);
     CHECK(o->event_sync(e1) == 0, "event sync");
@@ -164,6 +168,7 @@ static void test_backend(hyla_t *h) {
     o->queue_sync(q0);
     CHECK(L[0] == 0 && L[8] == 0, "scale by 0 clears NaN");
     o->mem_free(d0, HYLA_MEM_DEVICE, dbuf0);
+    o->mem_free(d0, HYLA_MEM_PINNED, pin);
     d1->ops->mem_free(d1, HYLA_MEM_DEVICE, dbuf1);
     o->event_destroy(e0);
     d1->ops->event_destroy(e1);

@@ -56,8 +56,6 @@ struct hyla_backend_ops {
     void (*mem_free)(hyla_dev *dev, hyla_mem_kind kind, void *ptr);
     /* free and total device memory (after the context's cap) */
     int (*mem_info)(hyla_dev *dev, size_t *free_bytes, size_t *total_bytes);
-    /* 1 if host_ptr lies in page-locked memory the device can DMA from, else 0 */
-    int (*host_is_pinned)(hyla_dev *dev, const void *host_ptr);
 
     /* queues and events */
     int (*queue_create)(hyla_dev *dev, hyla_queue **q);
@@ -73,7 +71,9 @@ struct hyla_backend_ops {
      * work of q waits for it. fn must not call the backend. */
     int (*host_fn)(hyla_queue *q, void (*fn)(void *), void *arg);
 
-    /* copies: height columns of width_bytes each, pitches in bytes */
+    /* copies: height columns of width_bytes each, pitches in bytes. Host
+     * memory must be pinned (HYLA_MEM_PINNED) for the copy to wait for earlier
+     * work of q: CUDA reads pageable memory when the copy is enqueued. */
     int (*copy_2d)(hyla_queue *q, void *dst, size_t dpitch, const void *src, size_t spitch,
                    size_t width_bytes, size_t height, hyla_copy_kind kind);
     /* device-to-device between two devices of the same backend */

@@ -3,7 +3,8 @@
  * with an optional CPU share (the CALDGEMM line of work).
  *
  * C is cut into tiles of mb x nb; each tile stays on one device for its
- * whole k loop. op(A) and op(B) are cut into chunks, A(i,l) of mb x kb and
+ * whole k loop, where it accumulates alpha op(A) op(B); the host adds beta C
+ * while it writes the tile back, so C crosses the link only once. op(A) and op(B) are cut into chunks, A(i,l) of mb x kb and
  * B(l,j) of kb x nb, that cross the host link through pinned staging buffers
  * (a ring of `slots`, so packing, copies and compute overlap) into a
  * per-device chunk cache. The cache evicts the chunk whose next use lies
@@ -27,6 +28,7 @@
  */
 #include "gemm/pgemm.h"
 #include "backend/host/host_blas.h"
+#include <complex.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,6 +141,39 @@ static void pack_cols(unsigned char *dst, int64_t ldd, const unsigned char *src,
         memcpy(dst + (size_t)j * (size_t)ldd * esz, src + (size_t)j * (size_t)lds * esz, w);
 }
 
+/* C := X + beta C for a tile X (contiguous, ld = rows) of the caller's C:
+ * the device computed X = alpha op(A) op(B), so C never crosses the link
+ * towards the device and is read once, here. */
+static void merge_cols(hyla_dtype t, unsigned char *C, int64_t ldc, const unsigned char *X,
+                       int64_t rows, int64_t cols, const void *beta, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && cols > 1)
+    for (int64_t j = 0; j < cols; j++) {
+        const size_t oc = (size_t)j * (size_t)ldc, ox = (size_t)j * (size_t)rows;
+        switch (t) {
+        case HYLA_S: {
+            float *c = (float *)C + oc, b = *(const float *)beta;
+            const float *x = (const float *)X + ox;
+            for (int64_t i = 0; i < rows; i++) c[i] = x[i] + b * c[i];
+        } break;
+        case HYLA_D: {
+            double *c = (double *)C + oc, b = *(const double *)beta;
+            const double *x = (const double *)X + ox;
+            for (int64_t i = 0; i < rows; i++) c[i] = x[i] + b * c[i];
+        } break;
+        case HYLA_C: {
+            float _Complex *c = (float _Complex *)C + oc, b = *(const float _Complex *)beta;
+            const float _Complex *x = (const float _Complex *)X + ox;
+            for (int64_t i = 0; i < rows; i++) c[i] = x[i] + b * c[i];
+        } break;
+        case HYLA_Z: {
+            double _Complex *c = (double _Complex *)C + oc, b = *(const double _Complex *)beta;
+            const double _Complex *x = (const double _Complex *)X + ox;
+            for (int64_t i = 0; i < rows; i++) c[i] = x[i] + b * c[i];
+        } break;
+        }
+    }
+}
+
 /* Where chunk (which = 0: A(i,l); 1: B(l,j)) lies in the caller's matrix. */
 typedef struct { const unsigned char *src; int64_t ld, rows, cols; } chunk_src;
 
@@ -182,12 +217,11 @@ typedef struct {
     slot *slots;
     int64_t nslots;
     unsigned char *cbuf[2];
-    unsigned char *cin_stage, *cout_stage[2], **stage;
+    unsigned char *cout_stage[2], **stage;
     hyla_event **stage_ev;
     int *stage_busy;
     int64_t stage_next;
-    hyla_event *ev_cin, *ev_cready[2], *ev_cdone[2], *ev_cout[2];
-    int cin_busy;
+    hyla_event *ev_cdone[2], *ev_cout[2];
     int64_t cur_tile, cur_l;
 } dev_worker;
 
@@ -292,7 +326,8 @@ static void unpack_tile(void *arg) {
     const int64_t i0 = (j->t / pl->nt) * pl->mb, j0 = (j->t % pl->nt) * pl->nb;
     const int64_t mi = HYLA_MIN(pl->mb, p->m - i0), nj = HYLA_MIN(pl->nb, p->n - j0);
     unsigned char *dst = (unsigned char *)p->C + (size_t)(i0 + j0 * p->ldc) * pl->esz;
-    pack_cols(dst, p->ldc, j->stage, mi, mi, nj, pl->esz, pl->pack_threads);
+    if (p->beta_zero) pack_cols(dst, p->ldc, j->stage, mi, mi, nj, pl->esz, pl->pack_threads);
+    else merge_cols(p->t, dst, p->ldc, j->stage, mi, nj, p->beta, pl->pack_threads);
     atomic_fetch_add(&pl->tiles_done[j->w], 1);
     hyla_free(j);
 }
@@ -307,7 +342,7 @@ static int run_tile(dev_worker *dw, int64_t t, int64_t count) {
     const int64_t i0 = ti * pl->mb, j0 = tj * pl->nb;
     const int64_t mi = HYLA_MIN(pl->mb, p->m - i0), nj = HYLA_MIN(pl->nb, p->n - j0);
     const size_t wc = (size_t)mi * pl->esz;
-    unsigned char one[16] = {0};
+    unsigned char one[16] = {0}, zero[16] = {0};
     int rc = 0;
     switch (p->t) {
     case HYLA_S: case HYLA_C: *(float *)one = 1.0f; break;
@@ -316,20 +351,7 @@ static int run_tile(dev_worker *dw, int64_t t, int64_t count) {
     dw->cur_tile = t;
     dw->cur_l = 0;
     /* cbuf[b] is free once the tile that used it two tiles ago left the device */
-    if (!p->beta_zero) {
-        if (count >= 2) HYLA_TRY(o->queue_wait_event(ws->q_in, dw->ev_cout[b]));
-        if (dw->cin_busy) HYLA_TRY(o->event_sync(dw->ev_cin));
-        const unsigned char *src = (const unsigned char *)p->C + (size_t)(i0 + j0 * p->ldc) * pl->esz;
-        pack_cols(dw->cin_stage, mi, src, p->ldc, mi, nj, pl->esz, pl->pack_threads);
-        HYLA_TRY(o->copy_2d(ws->q_in, dw->cbuf[b], wc, dw->cin_stage, wc, wc, (size_t)nj, HYLA_COPY_H2D));
-        HYLA_TRY(o->event_record(dw->ev_cin, ws->q_in));
-        dw->cin_busy = 1;
-        HYLA_TRY(o->event_record(dw->ev_cready[b], ws->q_in));
-        HYLA_TRY(o->queue_wait_event(ws->q_comp, dw->ev_cready[b]));
-        atomic_fetch_add(&pl->bytes_h2d, (long long)(wc * (size_t)nj));
-    } else if (count >= 2) {
-        HYLA_TRY(o->queue_wait_event(ws->q_comp, dw->ev_cout[b]));
-    }
+    if (count >= 2) HYLA_TRY(o->queue_wait_event(ws->q_comp, dw->ev_cout[b]));
     for (int64_t l = 0; l < pl->kt; l++) {
         if (hyla_status_get(&pl->status)) return hyla_status_get(&pl->status);
         slot *sa, *sb;
@@ -340,7 +362,8 @@ static int run_tile(dev_worker *dw, int64_t t, int64_t count) {
         HYLA_TRY(o->queue_wait_event(ws->q_comp, sb->ready));
         const int64_t kl = HYLA_MIN(pl->kb, p->k - l * pl->kb);
         const int64_t lda = p->ta == HYLA_NOTRANS ? mi : kl, ldb = p->tb == HYLA_NOTRANS ? kl : nj;
-        const void *beta = l == 0 ? p->beta : one;
+        /* the device forms alpha op(A) op(B); beta C is added on the host */
+        const void *beta = l == 0 ? zero : one;
         HYLA_TRY(o->gemm(ws->q_comp, p->t, p->ta, p->tb, mi, nj, kl, p->alpha, sa->mem, lda,
                          sb->mem, ldb, beta, dw->cbuf[b], mi));
         HYLA_TRY(o->event_record(sa->use, ws->q_comp));
@@ -371,9 +394,8 @@ static void destroy_events(dev_worker *dw) {
     }
     for (int64_t i = 0; dw->stage_ev && i < dw->pl->nstage; i++)
         if (dw->stage_ev[i]) o->event_destroy(dw->stage_ev[i]);
-    hyla_event *evs[7] = {dw->ev_cin, dw->ev_cready[0], dw->ev_cready[1], dw->ev_cdone[0],
-                          dw->ev_cdone[1], dw->ev_cout[0], dw->ev_cout[1]};
-    for (int i = 0; i < 7; i++)
+    hyla_event *evs[4] = {dw->ev_cdone[0], dw->ev_cdone[1], dw->ev_cout[0], dw->ev_cout[1]};
+    for (int i = 0; i < 4; i++)
         if (evs[i]) o->event_destroy(evs[i]);
 }
 
@@ -382,14 +404,13 @@ static int setup_device(dev_worker *dw) {
     const hyla_backend_ops *o = dw->ops;
     int rc = 0;
     const size_t cb = align_up(pl->ctile_bytes), sb = align_up(pl->slot_bytes);
-    const size_t pinned = 3 * cb + (size_t)pl->nstage * sb;
+    const size_t pinned = 2 * cb + (size_t)pl->nstage * sb;
     HYLA_TRY(hyla_workspace_get(pl->ctx, dw->w, 2 * cb + (size_t)dw->nslots * sb, pinned, &dw->ws));
     unsigned char *dp = dw->ws->dev_pool, *hp = dw->ws->pinned;
     dw->cbuf[0] = dp;
     dw->cbuf[1] = dp + cb;
-    dw->cin_stage = hp;
-    dw->cout_stage[0] = hp + cb;
-    dw->cout_stage[1] = hp + 2 * cb;
+    dw->cout_stage[0] = hp;
+    dw->cout_stage[1] = hp + cb;
     dw->slots = hyla_calloc((size_t)dw->nslots, sizeof *dw->slots);
     dw->stage = hyla_calloc((size_t)pl->nstage, sizeof *dw->stage);
     dw->stage_ev = hyla_calloc((size_t)pl->nstage, sizeof *dw->stage_ev);
@@ -401,12 +422,10 @@ static int setup_device(dev_worker *dw) {
         HYLA_TRY(o->event_create(dw->dev, 0, &dw->slots[i].use));
     }
     for (int64_t i = 0; i < pl->nstage; i++) {
-        dw->stage[i] = hp + 3 * cb + (size_t)i * sb;
+        dw->stage[i] = hp + 2 * cb + (size_t)i * sb;
         HYLA_TRY(o->event_create(dw->dev, 0, &dw->stage_ev[i]));
     }
-    HYLA_TRY(o->event_create(dw->dev, 0, &dw->ev_cin));
     for (int b = 0; b < 2; b++) {
-        HYLA_TRY(o->event_create(dw->dev, 0, &dw->ev_cready[b]));
         HYLA_TRY(o->event_create(dw->dev, 0, &dw->ev_cdone[b]));
         HYLA_TRY(o->event_create(dw->dev, 0, &dw->ev_cout[b]));
     }
@@ -544,6 +563,8 @@ int hyla_pgemm(hyla_t *ctx, const hyla_gemm_problem *p) {
     int64_t kblock = ctx->opt_gemm_kblock > 0 ? ctx->opt_gemm_kblock : tun->gemm_kblock[p->t];
     size_t budget = SIZE_MAX;
     for (int d = 0; d < nd; d++) budget = HYLA_MIN(budget, hyla_workspace_budget(ctx, d));
+    /* enough tiles per device that start-up and tail stay short */
+    while (tile > 2048 && HYLA_CEILDIV(p->m, tile) * HYLA_CEILDIV(p->n, tile) < 8 * nd) tile /= 2;
     for (;;) {
         set_blocks(pl, tile, kblock);
         if (min_dev_bytes(pl) <= budget) break;

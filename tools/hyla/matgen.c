@@ -1,7 +1,7 @@
 /* Host matrices for the tester. Random values come from splitmix64 used as a
  * counter-based generator: the state of column j is a hash of (seed, id, j)
- * and element i is the hash of state + i, so any block of any column can be
- * generated on its own, in parallel, with the same result. */
+ * and real component r of the column is a hash of state + r, so any block of
+ * any column can be generated on its own, in parallel, with the same result. */
 #include "matgen.h"
 
 #include <complex.h>
@@ -84,40 +84,27 @@ static inline float uniform_s(uint64_t state, uint64_t r) {
     return (float)(2 * x + 1 - (INT32_C(1) << 24)) * 0x1p-24f;
 }
 
-/* Elements i0 <= i < i1 of one column; complex entries use the counters 2i
- * (real part) and 2i + 1 (imaginary part). */
-static void fill_segment(hyla_dtype t, void *col, int64_t i0, int64_t i1, uint64_t state) {
-    switch (t) {
-    case HYLA_S:
-        for (int64_t i = i0; i < i1; i++) ((float *)col)[i] = uniform_s(state, (uint64_t)i);
-        break;
-    case HYLA_D:
-        for (int64_t i = i0; i < i1; i++) ((double *)col)[i] = uniform_d(state, (uint64_t)i);
-        break;
-    case HYLA_C:
-        for (int64_t i = i0; i < i1; i++)
-            ((hyla_complex_float *)col)[i] = CMPLXF(uniform_s(state, 2 * (uint64_t)i),
-                                                    uniform_s(state, 2 * (uint64_t)i + 1));
-        break;
-    case HYLA_Z:
-        for (int64_t i = i0; i < i1; i++)
-            ((hyla_complex_double *)col)[i] = CMPLX(uniform_d(state, 2 * (uint64_t)i),
-                                                    uniform_d(state, 2 * (uint64_t)i + 1));
-        break;
-    }
+/* Real components r0 <= r < r1 of one column: a complex entry i is the pair
+ * of components 2i (real part) and 2i + 1 (imaginary part). */
+static void fill_segment(hyla_dtype t, void *col, int64_t r0, int64_t r1, uint64_t state) {
+    if (t == HYLA_S || t == HYLA_C)
+        for (int64_t r = r0; r < r1; r++) ((float *)col)[r] = uniform_s(state, (uint64_t)r);
+    else
+        for (int64_t r = r0; r < r1; r++) ((double *)col)[r] = uniform_d(state, (uint64_t)r);
 }
 
 void mat_fill_random(hyla_dtype t, int64_t rows, int64_t cols, void *a, int64_t lda,
                      uint64_t seed, uint64_t id) {
     size_t es = dtype_size(t);
-    int64_t per_col = (rows + FILL_BLOCK - 1) / FILL_BLOCK;
+    int64_t reals = dtype_is_complex(t) ? 2 * rows : rows; /* per column */
+    int64_t per_col = (reals + FILL_BLOCK - 1) / FILL_BLOCK;
     int64_t blocks = per_col * cols;
     uint64_t base = mix64(mix64(seed) ^ (id + 1) * GOLDEN);
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < blocks; b++) {
-        int64_t j = b / per_col, i0 = (b % per_col) * FILL_BLOCK;
-        int64_t i1 = rows - i0 < FILL_BLOCK ? rows : i0 + FILL_BLOCK;
-        fill_segment(t, (char *)a + (size_t)j * (size_t)lda * es, i0, i1,
+        int64_t j = b / per_col, r0 = (b % per_col) * FILL_BLOCK;
+        int64_t r1 = reals - r0 < FILL_BLOCK ? reals : r0 + FILL_BLOCK;
+        fill_segment(t, (char *)a + (size_t)j * (size_t)lda * es, r0, r1,
                      mix64(base + (uint64_t)j * GOLDEN));
     }
 }

@@ -193,16 +193,6 @@ static int cuda_mem_info(hyla_dev *d, size_t *free_bytes, size_t *total_bytes) {
     return 0;
 }
 
-static int cuda_host_is_pinned(hyla_dev *d, const void *host_ptr) {
-    struct cudaPointerAttributes attr;
-    if (!host_ptr || set_device(cdev(d)->ordinal) != 0) return 0;
-    memset(&attr, 0, sizeof attr);
-    if (cudaPointerGetAttributes(&attr, host_ptr) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return attr.type == cudaMemoryTypeHost;
-}
 
 /* ---------------------------------------------------------------- queues */
 
@@ -692,7 +682,6 @@ static const hyla_backend_ops cuda_ops = {
     .mem_alloc = cuda_mem_alloc,
     .mem_free = cuda_mem_free,
     .mem_info = cuda_mem_info,
-    .host_is_pinned = cuda_host_is_pinned,
     .queue_create = cuda_queue_create,
     .queue_destroy = cuda_queue_destroy,
     .queue_sync = cuda_queue_sync,

@@ -91,8 +91,6 @@ static int host_mem_info(hyla_dev *d, size_t *free_bytes, size_t *total_bytes) {
     return 0;
 }
 
-/* Host memory is always reachable from a virtual device. */
-static int host_is_pinned(hyla_dev *d, const void *p) { (void)d; (void)p; return 1; }
 
 /* ---------------------------------------------------------------- queues */
 
@@ -407,7 +405,6 @@ static const hyla_backend_ops host_ops = {
     .mem_alloc = host_mem_alloc,
     .mem_free = host_mem_free,
     .mem_info = host_mem_info,
-    .host_is_pinned = host_is_pinned,
     .queue_create = host_queue_create,
     .queue_destroy = host_queue_destroy,
     .queue_sync = host_queue_sync,
