@@ -59,8 +59,14 @@ int main(void) {
     /* a CPU share next to the devices: the CPU takes and steals tiles */
     hyla_set_option(h, HYLA_OPT_GEMM_CPU_SHARE, 300);
     all_precisions(h, &seed, 1);
+    /* most of the tiles start in the CPU's range: it does some of them */
+    hyla_set_option(h, HYLA_OPT_GEMM_CPU_SHARE, 900);
+    int info;
+    double e = hyla_dt_case(h, 'T', 'N', 300, 200, 50, 1.0, 0.5, 0, 0, &seed, &info);
     hyla_get_gemm_stats(h, &st);
-    CHECK(st.tiles_cpu > 0, "CPU share did tiles (%lld)", (long long)st.tiles_cpu);
+    CHECK(info == 0 && e >= 0 && e < 10, "dgemm with CPU share: info %d err %g", info, e);
+    CHECK(st.tiles_cpu > 0, "CPU share did tiles (%lld of %lld)", (long long)st.tiles_cpu,
+          (long long)st.tiles_total);
     hyla_set_option(h, HYLA_OPT_GEMM_CPU_SHARE, 0);
 
     hyla_st_gpu(h, &seed);
@@ -81,8 +87,7 @@ int main(void) {
         if (rc == 0) {
             hyla_set_option(h, HYLA_OPT_GEMM_TILE, 64);
             hyla_set_option(h, HYLA_OPT_GEMM_KBLOCK, 64);
-            int info;
-            double e = hyla_dt_case(h, 'N', 'N', 300, 250, 400, 1.0, 1.0, 1, 0, &seed, &info);
+            e = hyla_dt_case(h, 'N', 'N', 300, 250, 400, 1.0, 1.0, 1, 0, &seed, &info);
             hyla_get_gemm_stats(h, &st);
             CHECK(info == 0 && e >= 0 && e < 10, "capped dgemm: info %d err %g", info, e);
             CHECK(st.passes == 0 && st.bytes_h2d > (int64_t)(300 * 400 + 400 * 250) * 8,

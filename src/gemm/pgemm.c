@@ -618,13 +618,8 @@ int hyla_pgemm(hyla_t *ctx, const hyla_gemm_problem *p) {
         dws[d].ops = ctx->devs[d]->ops;
         dws[d].nslots = pl->nslots;
     }
-    for (; started < nd; started++) {
-        if (pthread_create(&threads[started], NULL, device_main, &dws[started]) != 0) {
-            hyla_status_fail(&pl->status, HYLA_ERR_DEVICE);
-            break;
-        }
-    }
-    if (s->cpu >= 0 && hyla_status_get(&pl->status) == 0) {
+    /* the CPU starts first: its range would otherwise be stolen before it runs */
+    if (s->cpu >= 0) {
         if (pthread_create(&cpu_thread, NULL, cpu_main, pl) == 0) cpu_started = 1;
         else {
             /* no CPU thread: hand its range to the devices by emptying it into theirs */
@@ -632,6 +627,12 @@ int hyla_pgemm(hyla_t *ctx, const hyla_gemm_problem *p) {
             s->hi[nd - 1] = HYLA_MAX(s->hi[nd - 1], s->hi[nd]);
             s->lo[nd] = s->hi[nd];
             pthread_mutex_unlock(&s->mu);
+        }
+    }
+    for (; started < nd; started++) {
+        if (pthread_create(&threads[started], NULL, device_main, &dws[started]) != 0) {
+            hyla_status_fail(&pl->status, HYLA_ERR_DEVICE);
+            break;
         }
     }
     for (int d = 0; d < started; d++) pthread_join(threads[d], NULL);

@@ -193,9 +193,6 @@ static int cuda_mem_info(hyla_dev *d, size_t *free_bytes, size_t *total_bytes) {
     return 0;
 }
 
-
-/* ---------------------------------------------------------------- queues */
-
 static void cuda_queue_destroy(hyla_queue *qb) {
     struct cuda_queue *q = cqueue(qb);
     if (!q) return;
