@@ -141,8 +141,9 @@ static void test_backend(hyla_t *h) {
     CHECK(e < 1e-12 && fabs(C[0] - Cref[0]) < 1e-12, "syrk/syr2k/trsm/trmm/symm match CBLAS: %g", e);
     /* complex herk: real alpha/beta; the diagonal stays real */
     double _Complex Z[4] = {1 + 2 * I, 3 - I, 2, -1 + I}, H[4] = {0};
-    void *dZ = dbuf1;
-    double _Complex *dH = (double _Complex *)dbuf1 + 4;
+    /* on q0's own device: another GPU's memory is not reachable without peer access */
+    void *dZ = (unsigned char *)dbuf0 + 2048;
+    double _Complex *dH = (double _Complex *)dZ + 4;
     const double done = 1, dzero = 0;
     o->copy_2d(q0, dZ, 64, Z, 64, 64, 1, HYLA_COPY_H2D);
     o->syrk(q0, HYLA_Z, 1, HYLA_LOWER, HYLA_NOTRANS, 2, 2, &done, dZ, 2, &dzero, dH, 2);
