@@ -27,7 +27,7 @@ static void *vec_alloc(hyla_dtype t, int64_t len, const char *what) {
     return mat_alloc(t, len + VEC_PAD, 1, true, what);
 }
 
-/* Stored shape of op(X) = rows x cols under trans. */
+/* Shape of X as stored when op(X) is rows x cols; also the reverse map. */
 static void stored_shape(char trans, int64_t rows, int64_t cols, int64_t *r, int64_t *c) {
     *r = trans == 'N' ? rows : cols;
     *c = trans == 'N' ? cols : rows;
