@@ -136,7 +136,12 @@ typedef enum {
     HYLA_OPT_GEMM_CPU_SHARE = 3,
     /* Threads that pack host panels into pinned staging buffers, per
      * device; 0 = automatic. */
-    HYLA_OPT_PACK_THREADS = 4
+    HYLA_OPT_PACK_THREADS = 4,
+    /* Cholesky block width (columns of a factored panel); 0 = tuning table. */
+    HYLA_OPT_POTRF_NB = 5,
+    /* Cholesky memory mode: 0 = automatic (in-core when the factor fits on
+     * every device, else out-of-core), 1 = force the out-of-core path. */
+    HYLA_OPT_POTRF_OOC = 6
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
@@ -218,6 +223,106 @@ int hyla_zgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, in
                    int64_t k, hyla_complex_double alpha, const hyla_complex_double *dA,
                    int64_t lda, const hyla_complex_double *dB, int64_t ldb,
                    hyla_complex_double beta, hyla_complex_double *dC, int64_t ldc);
+
+/* Statistics of the last Cholesky call (potrf, potrs, posv) of this context. */
+typedef struct {
+    int out_of_core;             /* 1 when the factor did not stay whole on the devices */
+    int64_t nb;                  /* panel width used */
+    int64_t resident_cols;       /* leading columns of the factor kept on each device */
+    int64_t bytes_h2d, bytes_d2h;/* bytes moved over the host link, all devices */
+    int64_t bytes_peer;          /* bytes moved between devices */
+    int64_t panels_per_device[16];/* panels factored by each device (first 16) */
+} hyla_chol_stats;
+/* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
+int hyla_get_chol_stats(const hyla_t *ctx, hyla_chol_stats *stats);
+
+/* ---------------------------------------------------------------- Cholesky */
+
+/* Cholesky factorization A = L L^H (uplo 'L') or A = U^H U (uplo 'U') of a
+ * Hermitian (real: symmetric) positive definite host-resident matrix, using
+ * every device of the context. Left-looking by panels of HYLA_OPT_POTRF_NB
+ * columns dealt round-robin to the devices; each factored panel is sent to
+ * every device, so the next panel's update is one large GEMM, and the update
+ * from older panels overlaps the factorization of the newest (lookahead).
+ * Panels are copied to the devices once and back once, the copies
+ * overlapping the computation. When the factor does not fit in device memory
+ * (or HYLA_OPT_POTRF_OOC = 1), the leading columns stay resident and the rest
+ * stream through the devices (out-of-core).
+ *
+ *   uplo     'L' or 'U' (lower case accepted): the triangle of A referenced
+ *            and overwritten; the other triangle is neither read nor written.
+ *   n        order of A, >= 0.
+ *   A, lda   lda >= max(1, n).
+ * Returns 0; -i when argument i is bad (1 uplo, 2 n, 3 A NULL while n > 0,
+ * 4 lda); k > 0 when the leading minor of order k is not positive definite:
+ * the panels before the one holding column k then hold the factor and the
+ * rest of A is left as it was passed; a HYLA_ERR_* code on a resource or
+ * device failure (A may then be partly overwritten). A NULL ctx returns
+ * HYLA_ERR_INVALID.
+ * Workspace: device and pinned buffers cached in ctx, as for GEMM
+ * (hyla_release_workspace frees them). */
+int hyla_spotrf(hyla_t *ctx, char uplo, int64_t n, float *A, int64_t lda);
+int hyla_dpotrf(hyla_t *ctx, char uplo, int64_t n, double *A, int64_t lda);
+int hyla_cpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_float *A, int64_t lda);
+int hyla_zpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_double *A, int64_t lda);
+
+/* Solves A X = B with the factor from hyla_?potrf (LAPACK potrs).
+ *   uplo, n, A, lda   as passed to and returned by potrf; A is not modified.
+ *   nrhs              columns of B, >= 0.
+ *   B, ldb            n x nrhs right-hand sides, overwritten by X;
+ *                     ldb >= max(1, n).
+ * The right-hand sides are split by columns over the devices; the factor
+ * streams through each device by panels (kept resident when it fits).
+ * Returns 0; -i for a bad argument (1 uplo, 2 n, 3 nrhs, 4 A NULL, 5 lda,
+ * 6 B NULL, 7 ldb); a HYLA_ERR_* code on failure (B may be partly updated). */
+int hyla_spotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const float *A, int64_t lda,
+                float *B, int64_t ldb);
+int hyla_dpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const double *A, int64_t lda,
+                double *B, int64_t ldb);
+int hyla_cpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const hyla_complex_float *A,
+                int64_t lda, hyla_complex_float *B, int64_t ldb);
+int hyla_zpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const hyla_complex_double *A,
+                int64_t lda, hyla_complex_double *B, int64_t ldb);
+
+/* Factors A (as hyla_?potrf) and solves A X = B (LAPACK posv). When the
+ * factor stays on the devices, the solve uses it there without copying it
+ * again. Arguments and codes as potrs; A is overwritten by the factor; on
+ * info = k > 0, B is not modified. */
+int hyla_sposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, float *A, int64_t lda,
+               float *B, int64_t ldb);
+int hyla_dposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, double *A, int64_t lda,
+               double *B, int64_t ldb);
+int hyla_cposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_complex_float *A,
+               int64_t lda, hyla_complex_float *B, int64_t ldb);
+int hyla_zposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_complex_double *A,
+               int64_t lda, hyla_complex_double *B, int64_t ldb);
+
+/* Cholesky factorization of a matrix resident on device `dev` (memory from
+ * hyla_malloc_device or, on a GPU, cudaMalloc), on that device alone, with
+ * the same algorithm as hyla_?potrf and no host copies. Synchronous.
+ * Argument numbers as hyla_?potrf with dev as argument 0 (a bad dev returns
+ * HYLA_ERR_NO_DEVICE). On info = k > 0 the contents of dA from the panel
+ * holding column k on are unspecified. */
+int hyla_spotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, float *dA, int64_t ldda);
+int hyla_dpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, double *dA, int64_t ldda);
+int hyla_cpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, hyla_complex_float *dA,
+                    int64_t ldda);
+int hyla_zpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, hyla_complex_double *dA,
+                    int64_t ldda);
+
+/* Solves A X = B on device `dev` with a device-resident factor from
+ * hyla_?potrf_gpu; dB (lddb >= max(1, n)) is overwritten by X. Synchronous.
+ * Argument numbers as hyla_?potrs with dev as argument 0. */
+int hyla_spotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs, const float *dA,
+                    int64_t ldda, float *dB, int64_t lddb);
+int hyla_dpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs, const double *dA,
+                    int64_t ldda, double *dB, int64_t lddb);
+int hyla_cpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs,
+                    const hyla_complex_float *dA, int64_t ldda, hyla_complex_float *dB,
+                    int64_t lddb);
+int hyla_zpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs,
+                    const hyla_complex_double *dA, int64_t ldda, hyla_complex_double *dB,
+                    int64_t lddb);
 
 /* Device memory for the *_gpu entry points. hyla_malloc_device returns 0 and
  * sets *ptr, or HYLA_ERR_NO_DEVICE / HYLA_ERR_DEVICE_MEMORY (with *ptr NULL);

@@ -75,6 +75,7 @@ static void workspace_free(hyla_dev *d, hyla_dev_workspace *w) {
     if (w->q_in) d->ops->queue_destroy(w->q_in);
     if (w->q_comp) d->ops->queue_destroy(w->q_comp);
     if (w->q_out) d->ops->queue_destroy(w->q_out);
+    if (w->q_aux) d->ops->queue_destroy(w->q_aux);
     d->ops->mem_free(d, HYLA_MEM_DEVICE, w->dev_pool);
     d->ops->mem_free(d, HYLA_MEM_PINNED, w->pinned);
     memset(w, 0, sizeof *w);
@@ -126,6 +127,14 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
         if (v < 0 || v > 256) return -3;
         h->opt_pack_threads = v;
         return 0;
+    case HYLA_OPT_POTRF_NB:
+        if (v < 0 || v > (1 << 20)) return -3;
+        h->opt_potrf_nb = v;
+        return 0;
+    case HYLA_OPT_POTRF_OOC:
+        if (v < 0 || v > 1) return -3;
+        h->opt_potrf_ooc = v;
+        return 0;
     }
     return -2;
 }
@@ -138,6 +147,8 @@ int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     case HYLA_OPT_GEMM_KBLOCK: *v = h->opt_gemm_kblock; return 0;
     case HYLA_OPT_GEMM_CPU_SHARE: *v = h->opt_cpu_share; return 0;
     case HYLA_OPT_PACK_THREADS: *v = h->opt_pack_threads; return 0;
+    case HYLA_OPT_POTRF_NB: *v = h->opt_potrf_nb; return 0;
+    case HYLA_OPT_POTRF_OOC: *v = h->opt_potrf_ooc; return 0;
     }
     return -2;
 }
@@ -184,6 +195,7 @@ int hyla_workspace_get(hyla_t *h, int i, size_t dev_bytes, size_t pinned_bytes,
     if (!w->q_in) HYLA_TRY(d->ops->queue_create(d, &w->q_in));
     if (!w->q_comp) HYLA_TRY(d->ops->queue_create(d, &w->q_comp));
     if (!w->q_out) HYLA_TRY(d->ops->queue_create(d, &w->q_out));
+    if (!w->q_aux) HYLA_TRY(d->ops->queue_create_prio(d, 1, &w->q_aux));
     if (w->dev_pool_bytes < dev_bytes) {
         d->ops->mem_free(d, HYLA_MEM_DEVICE, w->dev_pool);
         w->dev_pool = NULL;
@@ -201,4 +213,11 @@ int hyla_workspace_get(hyla_t *h, int i, size_t dev_bytes, size_t pinned_bytes,
     *out = w;
 cleanup:
     return rc;
+}
+
+int hyla_get_chol_stats(const hyla_t *h, hyla_chol_stats *st) {
+    if (!h) return -1;
+    if (!st) return -2;
+    *st = h->chol_stats;
+    return 0;
 }

@@ -35,6 +35,8 @@ typedef struct {
     int64_t gemm_kblock[4];
     double gemm_rate[4];     /* expected device GEMM rate, flop/s, for the CPU split */
     int staging_slots;       /* pinned staging buffers per device */
+    int64_t potrf_nb[4];     /* Cholesky panel width per dtype */
+    size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
@@ -44,6 +46,7 @@ typedef struct {
     void *dev_pool;   size_t dev_pool_bytes;     /* device memory */
     void *pinned;     size_t pinned_bytes;       /* pinned host staging */
     hyla_queue *q_in, *q_comp, *q_out;           /* copy-in, compute, copy-out */
+    hyla_queue *q_aux;                           /* high priority: critical-path work */
 } hyla_dev_workspace;
 
 struct hyla_context {
@@ -51,6 +54,8 @@ struct hyla_context {
     hyla_dev **devs;
     hyla_dev_workspace *ws;      /* ndev entries */
     int64_t opt_gemm_tile, opt_gemm_kblock, opt_cpu_share, opt_pack_threads;
+    int64_t opt_potrf_nb, opt_potrf_ooc;
+    hyla_chol_stats chol_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;
     hyla_gemm_stats gemm_stats;

@@ -27,6 +27,7 @@
  * it can finish before their owner would reach them.
  */
 #include "gemm/pgemm.h"
+#include "core/xfer.h"
 #include "backend/host/host_blas.h"
 #include <complex.h>
 #include <limits.h>
@@ -119,27 +120,6 @@ static void set_blocks(plan *pl, int64_t tile, int64_t kblock) {
 }
 
 /* ---------------------------------------------------------------- packing */
-
-/* Copies `cols` columns of `rows` elements from a strided host matrix into a
- * contiguous buffer (or back), split over the pack threads. */
-static void pack_cols(unsigned char *dst, int64_t ldd, const unsigned char *src, int64_t lds,
-                      int64_t rows, int64_t cols, size_t esz, int threads) {
-    const size_t w = (size_t)rows * esz;
-    if (ldd == rows && lds == rows) {
-        /* one contiguous block: split it evenly */
-        const size_t total = w * (size_t)cols, piece = (size_t)1 << 22;
-        const int64_t np = (int64_t)HYLA_CEILDIV(total, piece);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && np > 1)
-        for (int64_t b = 0; b < np; b++) {
-            size_t off = (size_t)b * piece;
-            memcpy(dst + off, src + off, HYLA_MIN(piece, total - off));
-        }
-        return;
-    }
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && cols > 1)
-    for (int64_t j = 0; j < cols; j++)
-        memcpy(dst + (size_t)j * (size_t)ldd * esz, src + (size_t)j * (size_t)lds * esz, w);
-}
 
 /* C := X + beta C for a tile X (contiguous, ld = rows) of the caller's C:
  * the device computed X = alpha op(A) op(B), so C never crosses the link
@@ -294,7 +274,7 @@ static int load_chunk(dev_worker *dw, int which, int64_t panel, int64_t l, slot 
     chunk_src c = chunk_where(pl, which, panel, l);
     int64_t si;
     HYLA_TRY(stage_take(dw, &si));
-    pack_cols(dw->stage[si], c.rows, c.src, c.ld, c.rows, c.cols, pl->esz, pl->pack_threads);
+    hyla_pack_cols(dw->stage[si], c.rows, c.src, c.ld, c.rows, c.cols, pl->esz, pl->pack_threads);
     const size_t w = (size_t)c.rows * pl->esz;
     HYLA_TRY(o->copy_2d(dw->ws->q_in, s->mem, w, dw->stage[si], w, w, (size_t)c.cols, HYLA_COPY_H2D));
     HYLA_TRY(o->event_record(dw->stage_ev[si], dw->ws->q_in));
@@ -326,7 +306,7 @@ static void unpack_tile(void *arg) {
     const int64_t i0 = (j->t / pl->nt) * pl->mb, j0 = (j->t % pl->nt) * pl->nb;
     const int64_t mi = HYLA_MIN(pl->mb, p->m - i0), nj = HYLA_MIN(pl->nb, p->n - j0);
     unsigned char *dst = (unsigned char *)p->C + (size_t)(i0 + j0 * p->ldc) * pl->esz;
-    if (p->beta_zero) pack_cols(dst, p->ldc, j->stage, mi, mi, nj, pl->esz, pl->pack_threads);
+    if (p->beta_zero) hyla_pack_cols(dst, p->ldc, j->stage, mi, mi, nj, pl->esz, pl->pack_threads);
     else merge_cols(p->t, dst, p->ldc, j->stage, mi, nj, p->beta, pl->pack_threads);
     atomic_fetch_add(&pl->tiles_done[j->w], 1);
     hyla_free(j);
@@ -535,13 +515,6 @@ static double cpu_fraction(hyla_t *ctx, const hyla_gemm_problem *p, double dev_r
     return f >= 0.05 ? f : 0.0;
 }
 
-static int choose_pack_threads(hyla_t *ctx) {
-    if (ctx->opt_pack_threads > 0) return (int)ctx->opt_pack_threads;
-    if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST) return 1;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long t = (cores - ctx->ndev) / ctx->ndev;
-    return (int)HYLA_MAX(1, HYLA_MIN(t, 12));
-}
 
 int hyla_pgemm(hyla_t *ctx, const hyla_gemm_problem *p) {
     plan *pl = hyla_calloc(1, sizeof *pl);
@@ -555,7 +528,7 @@ int hyla_pgemm(hyla_t *ctx, const hyla_gemm_problem *p) {
     pl->ctx = ctx;
     pl->esz = hyla_dtype_size(p->t);
     pl->nstage = tun->staging_slots;
-    pl->pack_threads = choose_pack_threads(ctx);
+    pl->pack_threads = hyla_pack_threads(ctx);
     hyla_status_init(&pl->status);
 
     /* blocks: the tuning table's, shrunk until the minimum fits every device */

@@ -1,0 +1,190 @@
+/* Staged host <-> device transfers (see xfer.h). */
+#include "core/xfer.h"
+#include <string.h>
+#include <unistd.h>
+
+struct hyla_xfer_job {
+    hyla_xfer *x;
+    unsigned char *host;         /* element (sr, sc) of the piece, host side */
+    int64_t ldh, sr, sc, rows, cols;
+    int clip;
+    const unsigned char *slot;
+    hyla_xfer_skip_fn skip;
+    void *skip_arg;
+};
+
+int hyla_pack_threads(hyla_t *ctx) {
+    if (ctx->opt_pack_threads > 0) return (int)ctx->opt_pack_threads;
+    if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST) return 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long t = (cores - ctx->ndev) / ctx->ndev;
+    return (int)HYLA_MAX(1, HYLA_MIN(t, 12));
+}
+
+void hyla_pack_cols(unsigned char *dst, int64_t ldd, const unsigned char *src, int64_t lds,
+                    int64_t rows, int64_t cols, size_t esz, int threads) {
+    const size_t w = (size_t)rows * esz;
+    if ((ldd == rows && lds == rows) || cols == 1) {
+        /* one contiguous block: split it evenly */
+        const size_t total = w * (size_t)cols, piece = (size_t)1 << 22;
+        const int64_t np = (int64_t)HYLA_CEILDIV(total, piece);
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && np > 1)
+        for (int64_t b = 0; b < np; b++) {
+            size_t off = (size_t)b * piece;
+            memcpy(dst + off, src + off, HYLA_MIN(piece, total - off));
+        }
+        return;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && cols > 1)
+    for (int64_t j = 0; j < cols; j++)
+        memcpy(dst + (size_t)j * (size_t)ldd * esz, src + (size_t)j * (size_t)lds * esz, w);
+}
+
+/* Rows [*lo, *hi) of local column j of a region at (sr, sc) inside the clip. */
+static void clip_rows(int clip, int64_t sr, int64_t sc, int64_t rows, int64_t j, int64_t *lo,
+                      int64_t *hi) {
+    const int64_t gj = sc + j;
+    *lo = 0;
+    *hi = rows;
+    if (clip == HYLA_XFER_LOWER) *lo = HYLA_MIN(rows, HYLA_MAX(0, gj - sr));
+    else if (clip == HYLA_XFER_UPPER) *hi = HYLA_MAX(0, HYLA_MIN(rows, gj - sr + 1));
+}
+
+/* Copies the clipped part of a region between a strided matrix and a
+ * contiguous piece (ld = rows); to_piece selects the direction. */
+static void copy_clipped(unsigned char *piece, unsigned char *mat, int64_t ldm, int64_t sr,
+                         int64_t sc, int64_t rows, int64_t cols, int clip, size_t esz,
+                         int threads, int to_piece) {
+    if (clip == HYLA_XFER_ALL) {
+        if (to_piece) hyla_pack_cols(piece, rows, mat, ldm, rows, cols, esz, threads);
+        else hyla_pack_cols(mat, ldm, piece, rows, rows, cols, esz, threads);
+        return;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && cols > 1)
+    for (int64_t j = 0; j < cols; j++) {
+        int64_t lo, hi;
+        clip_rows(clip, sr, sc, rows, j, &lo, &hi);
+        if (hi <= lo) continue;
+        unsigned char *p = piece + (size_t)(lo + j * rows) * esz;
+        unsigned char *m = mat + (size_t)(lo + j * ldm) * esz;
+        if (to_piece) memcpy(p, m, (size_t)(hi - lo) * esz);
+        else memcpy(m, p, (size_t)(hi - lo) * esz);
+    }
+}
+
+int hyla_xfer_init(hyla_xfer *x, hyla_dev *dev, void *pinned, int nslots, size_t slot_bytes,
+                   size_t esz, int threads) {
+    memset(x, 0, sizeof *x);
+    x->dev = dev;
+    x->mem = pinned;
+    x->nslots = nslots;
+    x->slot_bytes = slot_bytes;
+    x->esz = esz;
+    x->threads = threads;
+    x->free_ev = hyla_calloc((size_t)nslots, sizeof *x->free_ev);
+    x->used = hyla_calloc((size_t)nslots, 1);
+    x->jobs = hyla_calloc((size_t)nslots, sizeof *x->jobs);
+    if (!x->free_ev || !x->used || !x->jobs) {
+        hyla_xfer_fini(x);
+        return HYLA_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < nslots; i++) {
+        int rc = dev->ops->event_create(dev, 0, &x->free_ev[i]);
+        if (rc) {
+            hyla_xfer_fini(x);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+void hyla_xfer_fini(hyla_xfer *x) {
+    if (x->free_ev)
+        for (int i = 0; i < x->nslots; i++)
+            if (x->free_ev[i]) x->dev->ops->event_destroy(x->free_ev[i]);
+    hyla_free(x->free_ev);
+    hyla_free(x->used);
+    hyla_free(x->jobs);
+    x->free_ev = NULL;
+    x->used = NULL;
+    x->jobs = NULL;
+}
+
+/* Next slot, waiting until its previous use is over. */
+static int take_slot(hyla_xfer *x, int *s) {
+    *s = x->next;
+    x->next = (x->next + 1) % x->nslots;
+    if (x->used[*s]) return x->dev->ops->event_sync(x->free_ev[*s]);
+    return 0;
+}
+
+/* Piece shape: whole columns when they fit a slot, else row blocks. */
+static void piece_shape(const hyla_xfer *x, int64_t rows, int64_t cols, int64_t *pr,
+                        int64_t *pc) {
+    const int64_t per_slot = (int64_t)(x->slot_bytes / x->esz);
+    *pr = HYLA_MIN(rows, per_slot);
+    *pc = HYLA_MAX(1, HYLA_MIN(cols, per_slot / *pr));
+}
+
+int hyla_xfer_up(hyla_xfer *x, hyla_queue *q, void *dev, int64_t ldd, const void *host,
+                 int64_t ldh, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip) {
+    if (rows <= 0 || cols <= 0) return 0;
+    const hyla_backend_ops *o = x->dev->ops;
+    const size_t es = x->esz;
+    int64_t pr, pc;
+    piece_shape(x, rows, cols, &pr, &pc);
+    for (int64_t c = 0; c < cols; c += pc)
+        for (int64_t r = 0; r < rows; r += pr) {
+            const int64_t mr = HYLA_MIN(pr, rows - r), mc = HYLA_MIN(pc, cols - c);
+            int s, rc = take_slot(x, &s);
+            if (rc) return rc;
+            unsigned char *slot = x->mem + (size_t)s * x->slot_bytes;
+            copy_clipped(slot, (unsigned char *)host + (size_t)(r + c * ldh) * es, ldh, sr + r,
+                         sc + c, mr, mc, clip, es, x->threads, 1);
+            rc = o->copy_2d(q, (unsigned char *)dev + (size_t)(r + c * ldd) * es,
+                            (size_t)ldd * es, slot, (size_t)mr * es, (size_t)mr * es,
+                            (size_t)mc, HYLA_COPY_H2D);
+            if (!rc) rc = o->event_record(x->free_ev[s], q);
+            if (rc) return rc;
+            x->used[s] = 1;
+            x->bytes += mr * mc * (int64_t)es;
+        }
+    return 0;
+}
+
+static void unpack_piece(void *arg) {
+    hyla_xfer_job *j = arg;
+    if (j->skip && j->skip(j->skip_arg)) return;
+    copy_clipped((unsigned char *)j->slot, j->host, j->ldh, j->sr, j->sc, j->rows, j->cols,
+                 j->clip, j->x->esz, j->x->threads, 0);
+}
+
+int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const void *dev,
+                   int64_t ldd, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip,
+                   hyla_xfer_skip_fn skip, void *skip_arg) {
+    if (rows <= 0 || cols <= 0) return 0;
+    const hyla_backend_ops *o = x->dev->ops;
+    const size_t es = x->esz;
+    int64_t pr, pc;
+    piece_shape(x, rows, cols, &pr, &pc);
+    for (int64_t c = 0; c < cols; c += pc)
+        for (int64_t r = 0; r < rows; r += pr) {
+            const int64_t mr = HYLA_MIN(pr, rows - r), mc = HYLA_MIN(pc, cols - c);
+            int s, rc = take_slot(x, &s);
+            if (rc) return rc;
+            unsigned char *slot = x->mem + (size_t)s * x->slot_bytes;
+            hyla_xfer_job *j = &x->jobs[s];
+            *j = (hyla_xfer_job){.x = x, .host = (unsigned char *)host + (size_t)(r + c * ldh) * es,
+                                 .ldh = ldh, .sr = sr + r, .sc = sc + c, .rows = mr, .cols = mc,
+                                 .clip = clip, .slot = slot, .skip = skip, .skip_arg = skip_arg};
+            rc = o->copy_2d(q, slot, (size_t)mr * es,
+                            (const unsigned char *)dev + (size_t)(r + c * ldd) * es,
+                            (size_t)ldd * es, (size_t)mr * es, (size_t)mc, HYLA_COPY_D2H);
+            if (!rc) rc = o->host_fn(q, unpack_piece, j);
+            if (!rc) rc = o->event_record(x->free_ev[s], q);
+            if (rc) return rc;
+            x->used[s] = 1;
+            x->bytes += mr * mc * (int64_t)es;
+        }
+    return 0;
+}

@@ -1,0 +1,62 @@
+/* Host <-> device transfers of sub-matrices of a caller's host matrix
+ * through a ring of pinned staging slots (the caller's memory is pageable,
+ * so it is packed by OpenMP threads into pinned slots, which the copy engine
+ * then moves; the reverse for downloads, unpacked by a host function on the
+ * queue). Regions may be clipped to one triangle of the matrix, so the
+ * other triangle is neither read nor written. Used by the factorizations;
+ * the packing helpers are shared with GEMM. */
+#ifndef HYLA_XFER_H
+#define HYLA_XFER_H
+#include "core/internal.h"
+
+/* Threads used to pack host panels per device (HYLA_OPT_PACK_THREADS or
+ * automatic: the cores divided among the devices, at most 12). */
+int hyla_pack_threads(hyla_t *ctx);
+
+/* Copies `cols` columns of `rows` elements from src (column stride lds
+ * elements) to dst (stride ldd), split over `threads` threads. */
+void hyla_pack_cols(unsigned char *dst, int64_t ldd, const unsigned char *src, int64_t lds,
+                    int64_t rows, int64_t cols, size_t esz, int threads);
+
+/* Triangle clip of a region: element (i, j) of the whole matrix is inside
+ * for XFER_ALL always, for XFER_LOWER when i >= j, for XFER_UPPER when i <= j. */
+enum { HYLA_XFER_ALL = 0, HYLA_XFER_LOWER = 1, HYLA_XFER_UPPER = 2 };
+
+typedef struct hyla_xfer_job hyla_xfer_job;
+
+/* One direction of one device: `nslots` pinned slots of `slot_bytes`. */
+typedef struct {
+    hyla_dev *dev;
+    unsigned char *mem;          /* nslots * slot_bytes pinned bytes (not owned) */
+    size_t slot_bytes, esz;
+    int nslots, next, threads;
+    hyla_event **free_ev;        /* recorded when a slot may be refilled */
+    unsigned char *used;         /* slot has a recorded free_ev */
+    hyla_xfer_job *jobs;         /* one unpack job per slot */
+    int64_t bytes;               /* bytes moved so far */
+} hyla_xfer;
+
+/* Skip test of a download, run on the host thread just before unpacking: a
+ * non-zero result leaves the caller's matrix untouched. */
+typedef int (*hyla_xfer_skip_fn)(void *arg);
+
+int hyla_xfer_init(hyla_xfer *x, hyla_dev *dev, void *pinned, int nslots, size_t slot_bytes,
+                   size_t esz, int threads);
+/* Destroys the events; the queues that used x must be synchronized first. */
+void hyla_xfer_fini(hyla_xfer *x);
+
+/* Host -> device on q: the rows x cols region whose top-left element is the
+ * element (sr, sc) of the host matrix (host points at that element, stride
+ * ldh) to dev (stride ldd elements), clipped to `clip`. May block the
+ * calling thread while a slot is still in use. */
+int hyla_xfer_up(hyla_xfer *x, hyla_queue *q, void *dev, int64_t ldd, const void *host,
+                 int64_t ldh, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip);
+
+/* Device -> host on q, the same region description; each piece is unpacked
+ * by a host function on q after its copy, unless skip(skip_arg) says not to.
+ * Later work on q starts after the unpacking. */
+int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const void *dev,
+                   int64_t ldd, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip,
+                   hyla_xfer_skip_fn skip, void *skip_arg);
+
+#endif
