@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# One call on the GPU host: build with CUDA, run the whole test suite, then the
-# GEMM benchmarks against cuBLASXt and device-resident cuBLAS. Logs go to $OUT.
-# Usage: bench/gpu_run.sh [tests|bench|all] [extra hyla gemm args for bench]
+# One call on the GPU host: build with CUDA, run the whole test suite, then
+# benchmark runs of the CLI (each against the vendor in the same run). Logs go
+# to $OUT.
+# Usage: bench/gpu_run.sh [tests|bench|all] [FILE | hyla args...]
+#   FILE: one hyla command line per line (the words after `hyla`); '#' starts a
+#   comment. Otherwise the remaining words are one hyla command line.
 set -uo pipefail
 OUT=${OUT:-/tmp/hyla-out}
 mkdir -p "$OUT"
@@ -20,6 +23,17 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   shift || true
-  ./build/bin/hyla gemm "$@" 2>&1 | tee -a "$OUT/bench.txt"
+  if [ $# -eq 1 ] && [ -f "$1" ]; then
+    while IFS= read -r line; do
+      line=${line%%#*}
+      [ -z "${line// }" ] && continue
+      echo "\$ hyla $line" | tee -a "$OUT/bench.txt"
+      # shellcheck disable=SC2086
+      ./build/bin/hyla $line 2>&1 | tee -a "$OUT/bench.txt"
+    done < "$1"
+  elif [ $# -gt 0 ]; then
+    echo "\$ hyla $*" | tee -a "$OUT/bench.txt"
+    ./build/bin/hyla "$@" 2>&1 | tee -a "$OUT/bench.txt"
+  fi
 fi
 exit $rc

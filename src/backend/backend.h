@@ -59,6 +59,12 @@ struct hyla_backend_ops {
 
     /* queues and events */
     int (*queue_create)(hyla_dev *dev, hyla_queue **q);
+    /* as queue_create; high != 0 asks for a queue whose work the device
+     * schedules ahead of that of normal queues (CUDA: the greatest stream
+     * priority), for short work on the critical path such as a panel
+     * factorization. A backend without priorities (host) gives a normal
+     * queue. Fails as queue_create. */
+    int (*queue_create_prio)(hyla_dev *dev, int high, hyla_queue **q);
     void (*queue_destroy)(hyla_queue *q);
     int (*queue_sync)(hyla_queue *q);
     int (*event_create)(hyla_dev *dev, int timing, hyla_event **ev);
@@ -74,6 +80,8 @@ struct hyla_backend_ops {
     /* copies: height columns of width_bytes each, pitches in bytes. Host
      * memory must be pinned (HYLA_MEM_PINNED) for the copy to wait for earlier
      * work of q: CUDA reads pageable memory when the copy is enqueued. */
+    /* HYLA_COPY_D2D may also copy between two devices of the same backend
+     * (peer memory); it is enqueued on q, which may belong to either. */
     int (*copy_2d)(hyla_queue *q, void *dst, size_t dpitch, const void *src, size_t spitch,
                    size_t width_bytes, size_t height, hyla_copy_kind kind);
     /* device-to-device between two devices of the same backend */
@@ -103,6 +111,28 @@ struct hyla_backend_ops {
     int (*trmm)(hyla_queue *q, hyla_dtype t, hyla_side side, hyla_uplo uplo, hyla_op ta,
                 hyla_diag diag, int64_t m, int64_t n, const void *alpha, const void *A,
                 int64_t lda, void *B, int64_t ldb);
+
+    /* LAPACK on a queue */
+    /* Cholesky factorization in place (LAPACK potrf) of the n x n Hermitian
+     * (real: symmetric) positive definite matrix A, in memory of q's device:
+     * A = L L^H with L in the lower triangle (uplo HYLA_LOWER) or A = U^H U
+     * with U in the upper one (HYLA_UPPER); the other triangle is neither
+     * read nor written. info points to one int in device memory of q's
+     * device (mem_alloc HYLA_MEM_DEVICE), into which the work writes, in
+     * order on q, 0 or k > 0 when the leading minor of order k is not
+     * positive definite (the factorization then stopped; A is partly
+     * overwritten). n == 0 writes 0. Workspace: the backend's own, kept
+     * with the queue (CUDA: cuSOLVER's, counted against the device's memory
+     * cap, freed by queue_destroy; growing it, on a call that needs more
+     * than any earlier call on q, waits for q's earlier work).
+     * Returns 0; HYLA_ERR_INVALID when t or uplo is not a valid value,
+     * n < 0, lda < max(1, n), info is NULL, or A is NULL while n > 0, in
+     * which case nothing is enqueued and the queue's status is untouched;
+     * HYLA_ERR_UNSUPPORTED when n or lda exceeds what the host LAPACK takes;
+     * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY (workspace) or
+     * HYLA_ERR_DEVICE (CUDA: these also stick to the queue). */
+    int (*potrf)(hyla_queue *q, hyla_dtype t, hyla_uplo uplo, int64_t n, void *A, int64_t lda,
+                 int *info);
 
     /* custom kernels (backend/cuda/kernels.cu on the GPU) */
     /* A := offdiag everywhere in the uplo part (HYLA_UPPER, HYLA_LOWER or -1 for

@@ -1,16 +1,18 @@
-/* The CUDA backend: devices, memory, streams, events, copies and cuBLAS
- * BLAS-3 behind hyla_backend_ops (backend.h).
+/* The CUDA backend: devices, memory, streams, events, copies, cuBLAS
+ * BLAS-3 and cuSOLVER potrf behind hyla_backend_ops (backend.h).
  *
  * Ops are called from several host threads, so every op first makes its
- * device current (cudaSetDevice). Every CUDA and cuBLAS status is checked:
- * allocation failures map to HYLA_ERR_DEVICE_MEMORY, other CUDA errors to
- * HYLA_ERR_DEVICE, cuBLAS errors to HYLA_ERR_BLAS. A failure of work
- * enqueued on a queue sticks to the queue (queue_sync returns it). */
+ * device current (cudaSetDevice). Every CUDA, cuBLAS and cuSOLVER status is
+ * checked: allocation failures map to HYLA_ERR_DEVICE_MEMORY, other CUDA
+ * and cuSOLVER errors to HYLA_ERR_DEVICE, cuBLAS errors to HYLA_ERR_BLAS. A
+ * failure of work enqueued on a queue sticks to the queue (queue_sync
+ * returns it). */
 #include "core/internal.h"
 #include "backend/cuda/kernels.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <cusolverDn.h>
 #include <library_types.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +39,14 @@ struct cuda_queue {
     cudaStream_t stream;
     cublasHandle_t blas;
     hyla_status status;      /* sticky first error */
+    /* cuSOLVER, created by the first potrf, and its workspaces, grown on
+     * demand; the device one is counted in the device's allocations */
+    cusolverDnHandle_t solver;
+    cusolverDnParams_t solver_params;
+    void *work;
+    size_t work_bytes;
+    void *host_work;
+    size_t host_work_bytes;
 };
 
 struct cuda_event {
@@ -62,6 +72,11 @@ static int cuda_rc(cudaError_t e) {
 static int blas_rc(cublasStatus_t s) {
     if (s == CUBLAS_STATUS_SUCCESS) return 0;
     return s == CUBLAS_STATUS_ALLOC_FAILED ? HYLA_ERR_DEVICE_MEMORY : HYLA_ERR_BLAS;
+}
+
+static int solver_rc(cusolverStatus_t s) {
+    if (s == CUSOLVER_STATUS_SUCCESS) return 0;
+    return s == CUSOLVER_STATUS_ALLOC_FAILED ? HYLA_ERR_DEVICE_MEMORY : HYLA_ERR_DEVICE;
 }
 
 static int set_device(int ordinal) { return cuda_rc(cudaSetDevice(ordinal)); }
@@ -131,6 +146,23 @@ static int alloc_device(struct cuda_dev *dev, size_t bytes, void **ptr) {
     return rc;
 }
 
+/* Frees a block of alloc_device; the device must be current. */
+static void free_device(struct cuda_dev *dev, void *ptr) {
+    if (!ptr) return;
+    pthread_mutex_lock(&dev->lock);
+    for (size_t i = 0; i < dev->nblocks; i++) {
+        if (dev->blocks[i].ptr == ptr) {
+            dev->allocated -= dev->blocks[i].bytes;
+            dev->blocks[i] = dev->blocks[--dev->nblocks];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    /* The pointer is dead to hyla even if the runtime reports an error. */
+    (void)cuda_rc(cudaFree(ptr));
+    hyla_alloc_note(-1);
+}
+
 static int cuda_mem_alloc(hyla_dev *d, hyla_mem_kind kind, size_t bytes, void **ptr) {
     struct cuda_dev *dev = cdev(d);
     if (!ptr) return HYLA_ERR_INVALID;
@@ -160,18 +192,7 @@ static void cuda_mem_free(hyla_dev *d, hyla_mem_kind kind, void *ptr) {
         hyla_alloc_note(-1);
         return;
     }
-    pthread_mutex_lock(&dev->lock);
-    for (size_t i = 0; i < dev->nblocks; i++) {
-        if (dev->blocks[i].ptr == ptr) {
-            dev->allocated -= dev->blocks[i].bytes;
-            dev->blocks[i] = dev->blocks[--dev->nblocks];
-            break;
-        }
-    }
-    pthread_mutex_unlock(&dev->lock);
-    /* The pointer is dead to hyla even if the runtime reports an error. */
-    (void)cuda_rc(cudaFree(ptr));
-    hyla_alloc_note(-1);
+    free_device(dev, ptr);
 }
 
 static int cuda_mem_info(hyla_dev *d, size_t *free_bytes, size_t *total_bytes) {
@@ -197,12 +218,28 @@ static void cuda_queue_destroy(hyla_queue *qb) {
     struct cuda_queue *q = cqueue(qb);
     if (!q) return;
     (void)queue_enter(q);
+    /* the workspaces may still be in use by the stream's last potrf */
+    if (q->work || q->host_work) (void)cuda_rc(cudaStreamSynchronize(q->stream));
+    if (q->solver_params) (void)cusolverDnDestroyParams(q->solver_params);
+    if (q->solver) (void)cusolverDnDestroy(q->solver);
+    free_device(cdev(q->base.dev), q->work);
+    hyla_free(q->host_work);
     if (q->blas) (void)cublasDestroy(q->blas);
     if (q->stream) (void)cuda_rc(cudaStreamDestroy(q->stream));
     hyla_free(q);
 }
 
-static int cuda_queue_create(hyla_dev *d, hyla_queue **out) {
+/* A non-blocking stream (no implicit wait on the legacy default stream), of
+ * the device's greatest priority when high. */
+static int create_stream(int high, cudaStream_t *s) {
+    int least = 0, greatest = 0, rc;
+    if (!high) return cuda_rc(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
+    rc = cuda_rc(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    if (!rc) rc = cuda_rc(cudaStreamCreateWithPriority(s, cudaStreamNonBlocking, greatest));
+    return rc;
+}
+
+static int cuda_queue_create_prio(hyla_dev *d, int high, hyla_queue **out) {
     struct cuda_dev *dev = cdev(d);
     struct cuda_queue *q;
     int rc;
@@ -214,7 +251,7 @@ static int cuda_queue_create(hyla_dev *d, hyla_queue **out) {
     if (!q) return HYLA_ERR_NO_MEMORY;
     q->base.dev = d;
     hyla_status_init(&q->status);
-    rc = cuda_rc(cudaStreamCreateWithFlags(&q->stream, cudaStreamNonBlocking));
+    rc = create_stream(high, &q->stream);
     if (rc) {
         q->stream = NULL;
         goto fail;
@@ -233,6 +270,10 @@ static int cuda_queue_create(hyla_dev *d, hyla_queue **out) {
 fail:
     cuda_queue_destroy(&q->base);
     return rc;
+}
+
+static int cuda_queue_create(hyla_dev *d, hyla_queue **out) {
+    return cuda_queue_create_prio(d, 0, out);
 }
 
 static int cuda_queue_sync(hyla_queue *qb) {
@@ -326,7 +367,7 @@ static int cuda_copy_2d(hyla_queue *qb, void *dst, size_t dpitch, const void *sr
     static const enum cudaMemcpyKind kinds[] = {
         [HYLA_COPY_H2D] = cudaMemcpyHostToDevice,
         [HYLA_COPY_D2H] = cudaMemcpyDeviceToHost,
-        [HYLA_COPY_D2D] = cudaMemcpyDeviceToDevice,
+        [HYLA_COPY_D2D] = cudaMemcpyDefault, /* the pointers tell the devices: peer copies too */
         [HYLA_COPY_H2H] = cudaMemcpyHostToHost,
     };
     struct cuda_queue *q = cqueue(qb);
@@ -671,6 +712,84 @@ static int cuda_scale(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, const 
     return queue_fail(q, hyla_cuda_scale(q->stream, (int)t, m, n, alpha, A, lda));
 }
 
+/* ---------------------------------------------------------------- cuSOLVER */
+
+static const cudaDataType solver_types[] = {
+    [HYLA_S] = CUDA_R_32F, [HYLA_D] = CUDA_R_64F, [HYLA_C] = CUDA_C_32F, [HYLA_Z] = CUDA_C_64F};
+
+/* The queue's cuSOLVER handle, bound to its stream, made on first use. */
+static int solver_get(struct cuda_queue *q) {
+    cusolverDnHandle_t h = NULL;
+    cusolverDnParams_t p = NULL;
+    int rc;
+    if (q->solver) return 0;
+    rc = solver_rc(cusolverDnCreate(&h));
+    if (rc) return rc;
+    rc = solver_rc(cusolverDnSetStream(h, q->stream));
+    if (!rc) rc = solver_rc(cusolverDnCreateParams(&p));
+    if (rc) {
+        (void)cusolverDnDestroy(h);
+        return rc;
+    }
+    q->solver = h;
+    q->solver_params = p;
+    return 0;
+}
+
+/* Grows the queue's workspaces to at least the given sizes. Work already on
+ * the stream may use the old buffers, so the stream drains before they go. */
+static int solver_workspace(struct cuda_queue *q, size_t dev_bytes, size_t host_bytes) {
+    int rc;
+    if (dev_bytes <= q->work_bytes && host_bytes <= q->host_work_bytes) return 0;
+    rc = cuda_rc(cudaStreamSynchronize(q->stream));
+    if (rc) return rc;
+    if (dev_bytes > q->work_bytes) {
+        free_device(cdev(q->base.dev), q->work);
+        q->work = NULL;
+        q->work_bytes = 0;
+        rc = alloc_device(cdev(q->base.dev), dev_bytes, &q->work);
+        if (rc) {
+            q->work = NULL;
+            return rc;
+        }
+        q->work_bytes = dev_bytes;
+    }
+    if (host_bytes > q->host_work_bytes) {
+        hyla_free(q->host_work);
+        q->host_work_bytes = 0;
+        q->host_work = hyla_malloc(host_bytes);
+        if (!q->host_work) return HYLA_ERR_NO_MEMORY;
+        q->host_work_bytes = host_bytes;
+    }
+    return 0;
+}
+
+/* Arguments are checked here: cuSOLVER prints on a bad one, and a bad
+ * argument enqueues nothing, so it leaves the queue's status alone. */
+static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, void *A,
+                      int64_t lda, int *info) {
+    struct cuda_queue *q = cqueue(qb);
+    size_t dev_bytes = 0, host_bytes = 0;
+    int rc;
+    if (!dtype_ok(t) || !flag_ok(uplo) || n < 0 || !ld_ok(lda, n) || !info || (n > 0 && !A))
+        return HYLA_ERR_INVALID;
+    rc = queue_enter(q);
+    if (rc) return queue_fail(q, rc);
+    if (n == 0) return queue_fail(q, cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream)));
+    const cudaDataType dt = solver_types[t];
+    const cublasFillMode_t fu = fill_of(uplo);
+    rc = solver_get(q);
+    if (!rc)
+        rc = solver_rc(cusolverDnXpotrf_bufferSize(q->solver, q->solver_params, fu, n, dt, A, lda,
+                                                   dt, &dev_bytes, &host_bytes));
+    if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
+    if (!rc)
+        rc = solver_rc(cusolverDnXpotrf(q->solver, q->solver_params, fu, n, dt, A, lda, dt,
+                                        q->work, q->work_bytes, q->host_work,
+                                        q->host_work_bytes, info));
+    return queue_fail(q, rc);
+}
+
 /* ---------------------------------------------------------------- table and creation */
 
 static const hyla_backend_ops cuda_ops = {
@@ -680,6 +799,7 @@ static const hyla_backend_ops cuda_ops = {
     .mem_free = cuda_mem_free,
     .mem_info = cuda_mem_info,
     .queue_create = cuda_queue_create,
+    .queue_create_prio = cuda_queue_create_prio,
     .queue_destroy = cuda_queue_destroy,
     .queue_sync = cuda_queue_sync,
     .event_create = cuda_event_create,
@@ -699,6 +819,7 @@ static const hyla_backend_ops cuda_ops = {
     .trmm = cuda_trmm,
     .laset = cuda_laset,
     .scale = cuda_scale,
+    .potrf = cuda_potrf,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
@@ -712,6 +833,14 @@ int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
     rc = set_device(ordinal);
     if (!rc) rc = cuda_rc(cudaGetDeviceProperties(&prop, ordinal));
     if (rc) return rc;
+    /* direct copies to every peer GPU (NVLink or PCIe P2P) where possible, so
+     * device-to-device copies between GPUs do not bounce through the host */
+    for (int j = 0, nd = hyla_cuda_device_count(); j < nd; j++) {
+        int can = 0;
+        if (j == ordinal || cudaDeviceCanAccessPeer(&can, ordinal, j) != cudaSuccess || !can)
+            continue;
+        if (cudaDeviceEnablePeerAccess(j, 0) != cudaSuccess) (void)cudaGetLastError();
+    }
 
     dev = hyla_calloc(1, sizeof *dev);
     if (!dev) return HYLA_ERR_NO_MEMORY;

@@ -151,6 +151,12 @@ static int host_queue_create(hyla_dev *d, hyla_queue **out) {
     return 0;
 }
 
+/* Worker threads have no priorities: every queue is a normal one. */
+static int host_queue_create_prio(hyla_dev *d, int high, hyla_queue **out) {
+    (void)high;
+    return host_queue_create(d, out);
+}
+
 static void host_queue_destroy(hyla_queue *hq) {
     if (!hq) return;
     host_queue *q = (host_queue *)hq;
@@ -395,6 +401,20 @@ static int host_scale(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const v
     return submit_blas(q, &c);
 }
 
+/* ---------------------------------------------------------------- LAPACK */
+
+/* Arguments are checked here, before anything is enqueued, so that LAPACK
+ * never sees a bad one (its xerbla would print). */
+static int host_potrf(hyla_queue *q, hyla_dtype t, hyla_uplo uplo, int64_t n, void *A,
+                      int64_t lda, int *info) {
+    if (hyla_dtype_size(t) == 0 || (uplo != HYLA_LOWER && uplo != HYLA_UPPER) || n < 0 ||
+        lda < HYLA_MAX(1, n) || !info || (n > 0 && !A))
+        return HYLA_ERR_INVALID;
+    host_blas_call c = {.kind = HB_POTRF, .t = t, .uplo = uplo, .n = n, .lda = lda, .C = A,
+                        .info = info};
+    return submit_blas(q, &c);
+}
+
 /* ---------------------------------------------------------------- device */
 
 static void host_dev_destroy(hyla_dev *d) { hyla_free(d); }
@@ -406,6 +426,7 @@ static const hyla_backend_ops host_ops = {
     .mem_free = host_mem_free,
     .mem_info = host_mem_info,
     .queue_create = host_queue_create,
+    .queue_create_prio = host_queue_create_prio,
     .queue_destroy = host_queue_destroy,
     .queue_sync = host_queue_sync,
     .event_create = host_event_create,
@@ -425,6 +446,7 @@ static const hyla_backend_ops host_ops = {
     .trmm = host_trmm,
     .laset = host_laset,
     .scale = host_scale,
+    .potrf = host_potrf,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device

@@ -1,8 +1,10 @@
-/* Host BLAS-3 dispatch: one switch per operation over the four dtypes. */
+/* Host BLAS-3 and potrf dispatch: one switch per operation over the four
+ * dtypes. */
 #include "backend/host/host_blas.h"
 #include "core/internal.h"
 #include <cblas.h>
 #include <complex.h>
+#include <lapacke.h>
 #include <limits.h>
 #include <string.h>
 
@@ -155,7 +157,30 @@ static void run_scale(const host_blas_call *c) {
     }
 }
 
+/* LAPACKE's _work variant: no NaN scan of A, and no copy (column major) */
+static void run_potrf(const host_blas_call *c) {
+    const char u = c->uplo == HYLA_UPPER ? 'U' : 'L';
+    const lapack_int n = (lapack_int)c->n, lda = (lapack_int)c->lda;
+    lapack_int info = 0;
+    if (n == 0) {
+        *c->info = 0;
+        return;
+    }
+    switch (c->t) {
+    case HYLA_S: info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, u, n, c->C, lda); break;
+    case HYLA_D: info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, u, n, c->C, lda); break;
+    case HYLA_C: info = LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, u, n, c->C, lda); break;
+    case HYLA_Z: info = LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, u, n, c->C, lda); break;
+    }
+    *c->info = (int)info;
+}
+
 void host_blas_run(const host_blas_call *c) {
+    /* potrf writes info even when n == 0 */
+    if (c->kind == HB_POTRF) {
+        run_potrf(c);
+        return;
+    }
     /* empty products: nothing to do, and CBLAS must not see them (it prints) */
     const int mn = c->kind == HB_GEMM || c->kind == HB_SYMM || c->kind == HB_TRSM || c->kind == HB_TRMM;
     if ((mn && (c->m == 0 || c->n == 0)) || c->n == 0) return;
@@ -168,5 +193,6 @@ void host_blas_run(const host_blas_call *c) {
     case HB_TRMM: run_tri(c); break;
     case HB_LASET: run_laset(c); break;
     case HB_SCALE: run_scale(c); break;
+    case HB_POTRF: break; /* handled above */
     }
 }

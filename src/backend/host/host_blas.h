@@ -1,11 +1,12 @@
-/* BLAS-3 on host memory through CBLAS (OpenBLAS): the host backend's
- * compute, also called directly by algorithms that give the CPU a share. */
+/* BLAS-3 on host memory through CBLAS (OpenBLAS), and LAPACK potrf through
+ * LAPACKE: the host backend's compute, also called directly by algorithms
+ * that give the CPU a share. */
 #ifndef HYLA_HOST_BLAS_H
 #define HYLA_HOST_BLAS_H
 #include "backend/backend.h"
 
 typedef enum {
-    HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE
+    HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE, HB_POTRF
 } host_blas_kind;
 
 /* One BLAS call, with its scalars copied in (so it can wait in a queue). */
@@ -17,10 +18,12 @@ typedef struct {
     int64_t m, n, k, lda, ldb, ldc;
     unsigned char alpha[16], beta[16];
     const void *A, *B;
-    void *C;      /* output: C, or B for trsm/trmm, or A for laset/scale */
+    void *C;      /* output: C, or B for trsm/trmm, or A for laset/scale/potrf */
+    int *info;    /* potrf: receives LAPACK's info */
 } host_blas_call;
 
-/* Checks that the call's sizes fit CBLAS's int; 0 or HYLA_ERR_UNSUPPORTED. */
+/* Checks that the call's sizes fit CBLAS's (and LAPACKE's) int; 0 or
+ * HYLA_ERR_UNSUPPORTED. */
 int host_blas_check(const host_blas_call *c);
 /* Runs the call on the calling thread. */
 void host_blas_run(const host_blas_call *c);
