@@ -1,0 +1,403 @@
+/* The backend's potrf and queue_create_prio on every device of HYLA_DEVICES:
+ * scaled residuals ‖A − L Lᴴ‖₁/(n‖A‖₁ε) (or Uᴴ U) for the four dtypes, both
+ * triangles, sizes 0, 1, 2, odd and past the block sizes, on a normal and a
+ * high-priority queue, with guard values around the triangle; info of a
+ * matrix whose leading minor of order k is not positive definite; argument
+ * checks; an injected allocation failure; and a chain of factorizations
+ * that alternates between two queues through events. Reaches the backend
+ * through the internal headers, as test_context does. */
+#include "core/internal.h"
+#include "backend/backend.h"
+#include "harness.h"
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef double _Complex zc;
+
+enum { MAXN = 100, PAD = 3, MAXLD = MAXN + PAD, NINFO = 16, SENTINEL = -77 };
+
+static const hyla_dtype dtypes[] = {HYLA_S, HYLA_D, HYLA_C, HYLA_Z};
+static const char dtype_char[] = "sdcz";
+
+static int is_cplx(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
+static double eps_of(hyla_dtype t) { return (t == HYLA_S || t == HYLA_C) ? FLT_EPSILON : DBL_EPSILON; }
+
+/* Elements of a buffer of any dtype, read and written through double complex. */
+static zc get(hyla_dtype t, const void *p, int64_t i) {
+    switch (t) {
+    case HYLA_S: return ((const float *)p)[i];
+    case HYLA_D: return ((const double *)p)[i];
+    case HYLA_C: return ((const float _Complex *)p)[i];
+    default: return ((const double _Complex *)p)[i];
+    }
+}
+
+static void put(hyla_dtype t, void *p, int64_t i, zc v) {
+    switch (t) {
+    case HYLA_S: ((float *)p)[i] = (float)creal(v); break;
+    case HYLA_D: ((double *)p)[i] = creal(v); break;
+    case HYLA_C: ((float _Complex *)p)[i] = (float _Complex)v; break;
+    default: ((double _Complex *)p)[i] = v; break;
+    }
+}
+
+static int in_tri(hyla_uplo uplo, int64_t i, int64_t j) { return uplo == HYLA_LOWER ? i >= j : i <= j; }
+
+/* One device's fixture: queues, pinned staging, device matrix and info slots. */
+typedef struct {
+    hyla_dev *dev;
+    const hyla_backend_ops *o;
+    hyla_queue *q[3];          /* queue_create, queue_create_prio high, and low */
+    void *hbuf;                /* pinned: MAXLD x MAXN elements of the widest dtype */
+    int *hinfo;                /* pinned: NINFO ints */
+    void *dA;
+    int *dinfo;                /* device: NINFO ints */
+} fixture;
+
+typedef enum { DIAG_DOMINANT, BADLY_SCALED, GRAM, NCLASS } mat_class;
+static const char *class_name[] = {"diag-dominant", "badly scaled", "gram"};
+
+/* A Hermitian positive definite n x n matrix, full, in A (ld n):
+ * diagonally dominant; D S D with S diagonally dominant and D spanning
+ * 10^±3 (s, c) or 10^±8 (d, z); or B Bᴴ/n + I/10 with B random. */
+static void make_hpd(hyla_dtype t, mat_class cls, int64_t n, zc *A, unsigned long long *seed) {
+    const int cplx = is_cplx(t);
+    if (cls == GRAM) {
+        zc *B = malloc(sizeof(zc) * (size_t)(n * n + 1));
+        for (int64_t i = 0; i < n * n; i++) B[i] = t_rand(seed) + (cplx ? t_rand(seed) * I : 0);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < n; i++) {
+                zc s = 0;
+                for (int64_t k = 0; k < n; k++) s += B[i + k * n] * conj(B[j + k * n]);
+                A[i + j * n] = s / (double)n + (i == j ? 0.1 : 0);
+            }
+        for (int64_t i = 0; i < n; i++) A[i + i * n] = creal(A[i + i * n]);
+        free(B);
+        return;
+    }
+    for (int64_t j = 0; j < n; j++) {
+        A[j + j * n] = (double)n + 1 + fabs(t_rand(seed));
+        for (int64_t i = j + 1; i < n; i++) {
+            zc v = t_rand(seed) + (cplx ? t_rand(seed) * I : 0);
+            A[i + j * n] = v;
+            A[j + i * n] = conj(v);
+        }
+    }
+    if (cls == BADLY_SCALED) {
+        const double span = (t == HYLA_S || t == HYLA_C) ? 3 : 8;
+        double *d = malloc(sizeof(double) * (size_t)(n + 1));
+        for (int64_t i = 0; i < n; i++) d[i] = pow(10.0, span * t_rand(seed));
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < n; i++) A[i + j * n] *= d[i] * d[j];
+        free(d);
+    }
+}
+
+/* Fills hbuf (ld lda) with A's uplo triangle, rounded to t, and NaN in the
+ * other triangle and the padding rows: guards that must come back bitwise
+ * unchanged, and that poison the factor if potrf reads them. */
+static void stage(hyla_dtype t, hyla_uplo uplo, int64_t n, int64_t lda, const zc *A, void *hbuf) {
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < lda; i++)
+            put(t, hbuf, i + j * lda, (i < n && in_tri(uplo, i, j)) ? A[i + j * n] : NAN);
+}
+
+/* Copies hbuf to the device, runs potrf on q with info in dinfo[0]
+ * (preset to SENTINEL), copies both back and waits. Returns potrf's code;
+ * *info receives the info read back. */
+static int run_potrf(fixture *f, hyla_queue *q, hyla_dtype t, hyla_uplo uplo, int64_t n,
+                     int64_t lda, int *info) {
+    const hyla_backend_ops *o = f->o;
+    const size_t bytes = (size_t)(lda * n) * hyla_dtype_size(t);
+    f->hinfo[0] = SENTINEL;
+    o->copy_2d(q, f->dA, bytes, f->hbuf, bytes, bytes, 1, HYLA_COPY_H2D);
+    o->copy_2d(q, f->dinfo, sizeof(int), f->hinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_H2D);
+    int rc = o->potrf(q, t, uplo, n, f->dA, lda, f->dinfo);
+    o->copy_2d(q, f->hbuf, bytes, f->dA, bytes, bytes, 1, HYLA_COPY_D2H);
+    o->copy_2d(q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_D2H);
+    int src = o->queue_sync(q);
+    CHECK(src == 0, "queue_sync after potrf: %s", hyla_strerror(src));
+    *info = f->hinfo[0];
+    return rc;
+}
+
+/* ‖A − L Lᴴ‖₁/(n‖A‖₁ε) (U: ‖A − Uᴴ U‖₁) with the factor in R's uplo
+ * triangle (ld lda, dtype t) and A full (ld n). */
+static double residual(hyla_dtype t, hyla_uplo uplo, int64_t n, const zc *A, const void *R,
+                       int64_t lda) {
+    zc *F = calloc((size_t)(n * n), sizeof(zc));
+    double anorm = 0, rnorm = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            if (in_tri(uplo, i, j)) F[i + j * n] = get(t, R, i + j * lda);
+    for (int64_t j = 0; j < n; j++) {
+        double acol = 0, rcol = 0;
+        for (int64_t i = 0; i < n; i++) {
+            zc s = 0;
+            if (uplo == HYLA_LOWER)
+                for (int64_t k = 0; k <= HYLA_MIN(i, j); k++) s += F[i + k * n] * conj(F[j + k * n]);
+            else
+                for (int64_t k = 0; k <= HYLA_MIN(i, j); k++) s += conj(F[k + i * n]) * F[k + j * n];
+            acol += cabs(A[i + j * n]);
+            rcol += cabs(A[i + j * n] - s);
+        }
+        anorm = fmax(anorm, acol);
+        rnorm = fmax(rnorm, rcol);
+    }
+    free(F);
+    return anorm > 0 ? rnorm / ((double)n * anorm * eps_of(t)) : rnorm;
+}
+
+/* The guards of stage(): bitwise NaN outside the triangle. */
+static int guards_intact(hyla_dtype t, hyla_uplo uplo, int64_t n, int64_t lda, const void *hbuf,
+                         const void *guard) {
+    const size_t esz = hyla_dtype_size(t);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < lda; i++)
+            if (!(i < n && in_tri(uplo, i, j)) &&
+                memcmp((const unsigned char *)hbuf + (size_t)(i + j * lda) * esz, guard, esz) != 0)
+                return 0;
+    return 1;
+}
+
+static void test_factor(fixture *f, unsigned long long *seed) {
+    static const int64_t sizes[] = {0, 1, 2, 7, 33, 100};
+    zc *A = malloc(sizeof(zc) * MAXN * MAXN);
+    unsigned char guard[16];
+    for (int d = 0; d < 4; d++) {
+        const hyla_dtype t = dtypes[d];
+        put(t, guard, 0, NAN);
+        for (int u = 0; u < 2; u++) {
+            const hyla_uplo uplo = u ? HYLA_UPPER : HYLA_LOWER;
+            for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+                const int64_t n = sizes[s];
+                for (int cls = 0; cls < NCLASS; cls++) {
+                    for (int qi = 0; qi < 2; qi++) {
+                        /* lda > n on the plain queue, lda = max(1, n) on the high one */
+                        const int64_t lda = qi == 0 ? n + PAD : HYLA_MAX(1, n);
+                        make_hpd(t, (mat_class)cls, n, A, seed);
+                        stage(t, uplo, n, lda, A, f->hbuf);
+                        /* the reference is A rounded to t, as potrf sees it */
+                        for (int64_t j = 0; j < n; j++)
+                            for (int64_t i = 0; i < n; i++) {
+                                const int64_t ii = in_tri(uplo, i, j) ? i : j, jj = in_tri(uplo, i, j) ? j : i;
+                                zc v = get(t, f->hbuf, ii + jj * lda);
+                                A[i + j * n] = in_tri(uplo, i, j) ? v : conj(v);
+                            }
+                        int info = SENTINEL;
+                        int rc = run_potrf(f, f->q[qi], t, uplo, n, lda, &info);
+                        double e = n > 0 ? residual(t, uplo, n, A, f->hbuf, lda) : 0;
+                        CHECK(rc == 0 && info == 0 && e < 30,
+                              "%cpotrf %c n=%lld %s q%d: rc %d info %d residual %g",
+                              dtype_char[d], "LU"[u], (long long)n, class_name[cls], qi, rc, info, e);
+                        CHECK(guards_intact(t, uplo, n, lda, f->hbuf, guard),
+                              "%cpotrf %c n=%lld %s q%d: other triangle or padding modified",
+                              dtype_char[d], "LU"[u], (long long)n, class_name[cls], qi);
+                    }
+                }
+            }
+        }
+    }
+    /* n = 0 with no matrix at all */
+    f->hinfo[0] = SENTINEL;
+    f->o->copy_2d(f->q[0], f->dinfo, sizeof(int), f->hinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_H2D);
+    int rc = f->o->potrf(f->q[0], HYLA_Z, HYLA_UPPER, 0, NULL, 1, f->dinfo);
+    f->o->copy_2d(f->q[0], f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_D2H);
+    f->o->queue_sync(f->q[0]);
+    CHECK(rc == 0 && f->hinfo[0] == 0, "n=0, A NULL: rc %d info %d", rc, f->hinfo[0]);
+    free(A);
+}
+
+/* A(k-1, k-1) = -1 in an otherwise diagonally dominant matrix: the leading
+ * minors of order < k are positive definite, the Schur complement at k is
+ * below -1, so info must be exactly k. */
+static void test_not_pd(fixture *f, unsigned long long *seed) {
+    static const int64_t sizes[] = {7, 33, 100};
+    zc *A = malloc(sizeof(zc) * MAXN * MAXN);
+    unsigned char guard[16];
+    for (int d = 0; d < 4; d++) {
+        const hyla_dtype t = dtypes[d];
+        put(t, guard, 0, NAN);
+        for (int u = 0; u < 2; u++) {
+            const hyla_uplo uplo = u ? HYLA_UPPER : HYLA_LOWER;
+            for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+                const int64_t n = sizes[s], ks[] = {5, 1, n};
+                for (int ki = 0; ki < 3; ki++) {
+                    const int64_t k = ks[ki], lda = n + PAD;
+                    make_hpd(t, DIAG_DOMINANT, n, A, seed);
+                    A[(k - 1) * (n + 1)] = -1;
+                    stage(t, uplo, n, lda, A, f->hbuf);
+                    int info = SENTINEL;
+                    hyla_queue *q = f->q[ki % 2];
+                    int rc = run_potrf(f, q, t, uplo, n, lda, &info);
+                    CHECK(rc == 0 && info == k, "%cpotrf %c n=%lld not PD at %lld: rc %d info %d",
+                          dtype_char[d], "LU"[u], (long long)n, (long long)k, rc, info);
+                    CHECK(guards_intact(t, uplo, n, lda, f->hbuf, guard),
+                          "%cpotrf %c n=%lld not PD: other triangle modified", dtype_char[d], "LU"[u],
+                          (long long)n);
+                }
+            }
+        }
+    }
+    free(A);
+}
+
+/* Bad arguments: HYLA_ERR_INVALID, nothing enqueued (info keeps its value),
+ * the queue's status untouched. Then an injected allocation failure. */
+static void test_bad_args(fixture *f) {
+    const hyla_backend_ops *o = f->o;
+    hyla_queue *q = f->q[0];
+    void *A = f->dA;
+    int *info = f->dinfo;
+    f->hinfo[0] = SENTINEL;
+    o->copy_2d(q, info, sizeof(int), f->hinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_H2D);
+    o->queue_sync(q); /* hinfo is reused below */
+    struct { hyla_dtype t; int uplo; int64_t n; void *A; int64_t lda; int *info; const char *what; } bad[] = {
+        {HYLA_D, HYLA_LOWER, -1, A, 4, info, "n < 0"},
+        {HYLA_D, HYLA_LOWER, 5, A, 4, info, "lda < n"},
+        {HYLA_S, HYLA_UPPER, 0, A, 0, info, "lda 0 with n 0"},
+        {HYLA_C, HYLA_LOWER, 5, NULL, 5, info, "A NULL"},
+        {HYLA_Z, HYLA_LOWER, 5, A, 5, NULL, "info NULL"},
+        {HYLA_Z, HYLA_LOWER, 0, A, 1, NULL, "info NULL, n 0"},
+        {(hyla_dtype)9, HYLA_LOWER, 5, A, 5, info, "dtype"},
+        {(hyla_dtype)-1, HYLA_LOWER, 5, A, 5, info, "dtype -1"},
+        {HYLA_D, 2, 5, A, 5, info, "uplo 2"},
+        {HYLA_D, -1, 5, A, 5, info, "uplo -1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int rc = o->potrf(q, bad[i].t, (hyla_uplo)bad[i].uplo, bad[i].n, bad[i].A, bad[i].lda,
+                          bad[i].info);
+        CHECK(rc == HYLA_ERR_INVALID, "bad argument (%s): %d", bad[i].what, rc);
+    }
+    f->hinfo[0] = 0;
+    o->copy_2d(q, f->hinfo, sizeof(int), info, sizeof(int), sizeof(int), 1, HYLA_COPY_D2H);
+    int rc = o->queue_sync(q);
+    CHECK(rc == 0 && f->hinfo[0] == SENTINEL, "bad arguments enqueue nothing: sync %d info %d", rc,
+          f->hinfo[0]);
+
+    /* the op's first allocation fails (host: its task; CUDA: the workspace
+     * of a fresh queue, unless it needs none): a clean error, no leak */
+    hyla_queue *qf = NULL;
+    CHECK(o->queue_create(f->dev, &qf) == 0, "queue for the injected failure");
+    if (!qf) return;
+    double one[4] = {1, 0, 0, 0};
+    o->copy_2d(qf, A, 32, one, 32, 32, 1, HYLA_COPY_H2D);
+    o->queue_sync(qf);
+    hyla_debug_fail_alloc(1);
+    rc = o->potrf(qf, HYLA_D, HYLA_LOWER, 2, A, 2, info);
+    hyla_debug_fail_alloc(0);
+    CHECK(rc == 0 || rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY,
+          "injected allocation failure: %d", rc);
+    int src = o->queue_sync(qf);
+    CHECK(src == 0 || src == rc, "status after the injected failure: %d", src);
+    o->queue_destroy(qf);
+}
+
+/* For the ordering test: a slow host fill, which the queues must wait for. */
+typedef struct { hyla_dtype t; int64_t n; void *buf; } fill_arg;
+
+/* diag(2^(16 (i mod 5 − 2))): four factorizations take it to diag(2^(i mod 5 − 2)), exactly */
+static double chain_diag(int64_t i, int power) { return ldexp(1.0, (int)(i % 5 - 2) * power); }
+
+static void slow_fill(void *p) {
+    fill_arg *a = p;
+    usleep(20000);
+    for (int64_t j = 0; j < a->n; j++)
+        for (int64_t i = 0; i < a->n; i++) put(a->t, a->buf, i + j * a->n, i == j ? chain_diag(i, 16) : 0);
+}
+
+/* Four potrf on one matrix, alternating between a high- and a low-priority
+ * queue, each waiting for the other's event; the last copy-back must see all
+ * four. A missing wait would factor zeros (info 1) or stop short of 2^(k). */
+static void test_order(fixture *f) {
+    const hyla_backend_ops *o = f->o;
+    hyla_queue *qa = f->q[1], *qb = f->q[2];
+    hyla_event *ea = NULL, *eb = NULL;
+    CHECK(o->event_create(f->dev, 0, &ea) == 0 && o->event_create(f->dev, 0, &eb) == 0, "events");
+    if (!ea || !eb) goto cleanup;
+    for (int d = 0; d < 4; d++) {
+        const hyla_dtype t = dtypes[d];
+        const int64_t n = 64;
+        const size_t bytes = (size_t)(n * n) * hyla_dtype_size(t);
+        fill_arg arg = {t, n, f->hbuf};
+        memset(f->hbuf, 0, bytes);
+        for (int i = 0; i < 4; i++) f->hinfo[i] = SENTINEL;
+        o->copy_2d(qa, f->dinfo, 4 * sizeof(int), f->hinfo, 4 * sizeof(int), 4 * sizeof(int), 1, HYLA_COPY_H2D);
+        o->host_fn(qa, slow_fill, &arg);
+        o->copy_2d(qa, f->dA, bytes, f->hbuf, bytes, bytes, 1, HYLA_COPY_H2D);
+        int rc = o->potrf(qa, t, HYLA_LOWER, n, f->dA, n, f->dinfo);
+        o->event_record(ea, qa);
+        o->queue_wait_event(qb, ea);
+        rc |= o->potrf(qb, t, HYLA_UPPER, n, f->dA, n, f->dinfo + 1);
+        o->event_record(eb, qb);
+        o->queue_wait_event(qa, eb);
+        rc |= o->potrf(qa, t, HYLA_LOWER, n, f->dA, n, f->dinfo + 2);
+        o->event_record(ea, qa);
+        o->queue_wait_event(qb, ea);
+        rc |= o->potrf(qb, t, HYLA_UPPER, n, f->dA, n, f->dinfo + 3);
+        o->copy_2d(qb, f->hbuf, bytes, f->dA, bytes, bytes, 1, HYLA_COPY_D2H);
+        o->copy_2d(qb, f->hinfo, 4 * sizeof(int), f->dinfo, 4 * sizeof(int), 4 * sizeof(int), 1, HYLA_COPY_D2H);
+        o->event_record(eb, qb);
+        int src = o->event_sync(eb);
+        int ok = 1;
+        for (int64_t i = 0; i < n; i++) ok &= get(t, f->hbuf, i * (n + 1)) == chain_diag(i, 1);
+        CHECK(rc == 0 && src == 0 && ok && f->hinfo[0] == 0 && f->hinfo[1] == 0 && f->hinfo[2] == 0 &&
+                  f->hinfo[3] == 0,
+              "%cpotrf chain over two queues: rc %d sync %d diag ok %d info %d %d %d %d", dtype_char[d],
+              rc, src, ok, f->hinfo[0], f->hinfo[1], f->hinfo[2], f->hinfo[3]);
+        o->queue_sync(qa);
+    }
+cleanup:
+    o->event_destroy(ea);
+    o->event_destroy(eb);
+}
+
+static void test_device(hyla_dev *dev, unsigned long long *seed) {
+    const hyla_backend_ops *o = dev->ops;
+    fixture f = {.dev = dev, .o = o};
+    const size_t mbytes = (size_t)MAXLD * MAXN * 16;
+    int rc = o->queue_create(dev, &f.q[0]);
+    CHECK(rc == 0, "queue_create: %d", rc);
+    rc = o->queue_create_prio(dev, 1, &f.q[1]);
+    CHECK(rc == 0, "queue_create_prio high: %d", rc);
+    rc = o->queue_create_prio(dev, 0, &f.q[2]);
+    CHECK(rc == 0, "queue_create_prio low: %d", rc);
+    rc = o->mem_alloc(dev, HYLA_MEM_PINNED, mbytes, &f.hbuf);
+    if (!rc) rc = o->mem_alloc(dev, HYLA_MEM_PINNED, NINFO * sizeof(int), (void **)&f.hinfo);
+    if (!rc) rc = o->mem_alloc(dev, HYLA_MEM_DEVICE, mbytes, &f.dA);
+    if (!rc) rc = o->mem_alloc(dev, HYLA_MEM_DEVICE, NINFO * sizeof(int), (void **)&f.dinfo);
+    CHECK(rc == 0, "buffers: %d", rc);
+    if (rc == 0 && f.q[0] && f.q[1] && f.q[2]) {
+        test_factor(&f, seed);
+        test_not_pd(&f, seed);
+        test_bad_args(&f);
+        test_order(&f);
+    }
+    o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
+    o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);
+    o->mem_free(dev, HYLA_MEM_PINNED, f.hinfo);
+    o->mem_free(dev, HYLA_MEM_PINNED, f.hbuf);
+    for (int i = 0; i < 3; i++) o->queue_destroy(f.q[i]);
+}
+
+int main(void) {
+    unsigned long long seed = 2024;
+    int64_t live0, live1;
+    hyla_debug_alloc_stats(&live0, NULL);
+    hyla_t *h = NULL;
+    int rc = hyla_create(&h, test_devices());
+    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
+        printf("devices %s not available: skipped\n", test_devices());
+        return 77;
+    }
+    CHECK(rc == 0, "create %s: %s", test_devices(), hyla_strerror(rc));
+    if (rc == 0)
+        for (int d = 0; d < h->ndev; d++) test_device(h->devs[d], &seed);
+    hyla_destroy(&h);
+    hyla_debug_alloc_stats(&live1, NULL);
+    CHECK(live1 == live0, "no leak: %lld", (long long)(live1 - live0));
+    return summary("backend");
+}
