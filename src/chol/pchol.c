@@ -29,6 +29,7 @@
  * blocked forward and backward sweep with streamed panels. */
 #include "chol/pchol.h"
 #include "core/xfer.h"
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -84,6 +85,13 @@ struct plan {
     hyla_event **ev_up, **ev_old, **ev_fact, **ev_bc, **ev_down;
     skip_arg *skips;
     int64_t bytes_peer;
+    int64_t *applied;            /* panels already applied to each panel (eager updates) */
+    /* the download thread: issues panel g's download once its compute is issued */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int64_t computed, downloaded; /* panels issued by the driver / by the downloader */
+    int dl_stop, dl_rc, dl_started, mu_ok;
+    pthread_t dl_thread;
 };
 
 /* ---------------------------------------------------------------- helpers */
@@ -207,6 +215,16 @@ static hyla_event *present(const plan *pl, const cdev *d, int64_t q) {
     return owner(pl, q) == d->idx ? pl->ev_fact[q] : pl->ev_bc[q];
 }
 
+/* Waits until the download of panel q is issued (its ev_down recorded). */
+static int wait_downloaded(plan *pl, int64_t q) {
+    if (!pl->dl_started) return 0;
+    pthread_mutex_lock(&pl->mu);
+    while (pl->downloaded <= q && !pl->dl_rc) pthread_cond_wait(&pl->cv, &pl->mu);
+    int rc = pl->downloaded > q ? 0 : pl->dl_rc;
+    pthread_mutex_unlock(&pl->mu);
+    return rc;
+}
+
 /* Streams rows r.. of the factored panel q from the caller's matrix into a
  * stream buffer of d; returns the buffer and the slot, whose s_ready the
  * consumer waits for and whose s_free it records. */
@@ -215,7 +233,8 @@ static int stream_panel(plan *pl, cdev *d, int64_t q, int64_t r, blk *out, int *
     int k = d->snext, rc;
     d->snext = (d->snext + 1) % NSTREAM;
     if (d->s_used[k] && (rc = o->queue_wait_event(d->q_in, d->s_free[k]))) return rc;
-    if (pl->job->factor && (rc = o->event_sync(pl->ev_down[q]))) return rc; /* on the host now */
+    if (pl->job->factor && ((rc = wait_downloaded(pl, q)) || (rc = o->event_sync(pl->ev_down[q]))))
+        return rc; /* on the host now */
     blk b = {d->strm[k], pl->lower ? pl->n - pl->cres : pl->nb, r, g0_of(pl, q)};
     if ((rc = panel_up(pl, d, d->q_in, b, q, r))) return rc;
     if ((rc = o->event_record(d->s_ready[k], d->q_in))) return rc;
@@ -239,6 +258,7 @@ static int issue_upload(plan *pl, int64_t g) {
         d->nwork_next = (k + 1) % NWORK;
         int64_t p = d->work_owner[k];
         if (p >= 0) { /* the previous occupant must be home and no longer read */
+            if ((rc = wait_downloaded(pl, p))) return rc;
             if ((rc = o->queue_wait_event(d->q_in, pl->ev_down[p]))) return rc;
             if (pl->nd == 1 && p + 1 < pl->ng &&
                 (rc = o->queue_wait_event(d->q_in, pl->ev_fact[p + 1])))
@@ -249,6 +269,27 @@ static int issue_upload(plan *pl, int64_t g) {
     }
     if ((rc = panel_up(pl, d, d->q_in, b, g, g0_of(pl, g)))) return rc;
     return o->event_record(pl->ev_up[g], d->q_in);
+}
+
+/* Early in the factorization the update of panel g+1 is too small to hide
+ * the factorization of panel g, so q_comp also applies the panels it has
+ * (0 .. nres-1) to later resident panels of this device, until it holds
+ * about twice the critical path's work. Device-resident matrices only: on
+ * host-resident ones the later panels are not on the device yet. */
+static int eager_updates(plan *pl, cdev *d, int64_t g, int64_t nres) {
+    if (pl->host || nres <= 0) return 0;
+    const double nb = (double)pl->nb, g0 = (double)g0_of(pl, g);
+    const double target = 8.0 * ((double)pl->n - g0) * nb * nb;
+    double have = 2.0 * HYLA_MAX(0.0, (double)pl->n - g0 - nb) * nb * (double)(nres - pl->applied[HYLA_MIN(g + 1, pl->ng - 1)] + 1) * nb;
+    for (int64_t j = g + 1; j < pl->gres && have < target; j++) {
+        if (owner(pl, j) != d->idx || pl->applied[j] >= nres) continue;
+        const int64_t a = pl->applied[j];
+        int rc = upd_panel(pl, d->q_comp, d->res, j, d->res, a * pl->nb, (nres - a) * pl->nb);
+        if (rc) return rc;
+        pl->applied[j] = nres;
+        have += 2.0 * ((double)pl->n - (double)g0_of(pl, j)) * nb * (double)(nres - a) * nb;
+    }
+    return 0;
 }
 
 static int issue_compute(plan *pl, int64_t g) {
@@ -271,7 +312,10 @@ static int issue_compute(plan *pl, int64_t g) {
                 if ((rc = o->queue_wait_event(d->q_comp, pl->ev_fact[q]))) return rc;
                 break;
             }
-        if ((rc = upd_panel(pl, d->q_comp, C, g, res_blk(d), 0, nres * pl->nb))) return rc;
+        const int64_t a = HYLA_MIN(pl->applied[g], nres);
+        if ((rc = upd_panel(pl, d->q_comp, C, g, res_blk(d), a * pl->nb, (nres - a) * pl->nb)))
+            return rc;
+        pl->applied[g] = nres;
     }
     for (int64_t q = pl->gres; q < nold; q++) {
         blk S;
@@ -282,6 +326,7 @@ static int issue_compute(plan *pl, int64_t g) {
         if ((rc = o->event_record(d->s_free[k], d->q_comp))) return rc;
     }
     if ((rc = o->event_record(pl->ev_old[g], d->q_comp))) return rc;
+    if ((rc = eager_updates(pl, d, g, nres))) return rc;
 
     /* q_aux: the update from panel g-1, then the factorization */
     if ((rc = o->queue_wait_event(d->q_aux, pl->ev_old[g]))) return rc;
@@ -346,18 +391,61 @@ static int failure_seen(const plan *pl, int64_t upto) {
     return 0;
 }
 
+/* The download thread: waiting for staging slots must not hold up the
+ * driver, which keeps uploading and issuing work meanwhile. */
+static void *downloader(void *arg) {
+    plan *pl = arg;
+    for (int64_t g = 0;; g++) {
+        pthread_mutex_lock(&pl->mu);
+        while (pl->computed <= g && !pl->dl_stop) pthread_cond_wait(&pl->cv, &pl->mu);
+        int go = pl->computed > g;
+        pthread_mutex_unlock(&pl->mu);
+        if (!go) break;
+        int rc = issue_download(pl, g);
+        pthread_mutex_lock(&pl->mu);
+        if (rc) pl->dl_rc = rc;
+        else pl->downloaded = g + 1;
+        pthread_cond_broadcast(&pl->cv);
+        pthread_mutex_unlock(&pl->mu);
+        if (rc) break;
+    }
+    return NULL;
+}
+
+static void set_computed(plan *pl, int64_t g, int stop) {
+    pthread_mutex_lock(&pl->mu);
+    if (g > pl->computed) pl->computed = g;
+    if (stop) pl->dl_stop = 1;
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->mu);
+}
+
 static int run_factor(plan *pl, int64_t *issued) {
     int rc = 0;
     *issued = 0;
-    if (pl->host) HYLA_TRY(issue_upload(pl, 0));
+    if (pl->host) {
+        if (pthread_create(&pl->dl_thread, NULL, downloader, pl) != 0) return HYLA_ERR_NO_MEMORY;
+        pl->dl_started = 1;
+        HYLA_TRY(issue_upload(pl, 0));
+    }
     for (int64_t g = 0; g < pl->ng; g++) {
         if (pl->host && g + 1 < pl->ng) HYLA_TRY(issue_upload(pl, g + 1));
         HYLA_TRY(issue_compute(pl, g));
         *issued = g + 1;
-        if (pl->host) HYLA_TRY(issue_download(pl, g));
+        set_computed(pl, g + 1, 0);
+        pthread_mutex_lock(&pl->mu);
+        rc = pl->dl_rc;
+        pthread_mutex_unlock(&pl->mu);
+        if (rc) goto cleanup;
         if (failure_seen(pl, g)) break;
     }
 cleanup:
+    if (pl->dl_started) {
+        set_computed(pl, 0, 1);
+        pthread_join(pl->dl_thread, NULL);
+        pl->dl_started = 0;
+        if (!rc) rc = pl->dl_rc;
+    }
     return rc;
 }
 
@@ -623,6 +711,16 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     pl->lower = job->lower;
     pl->n = job->n;
     pl->host = job->dev < 0;
+    if (pthread_mutex_init(&pl->mu, NULL) != 0) {
+        hyla_free(pl);
+        return HYLA_ERR_NO_MEMORY;
+    }
+    if (pthread_cond_init(&pl->cv, NULL) != 0) {
+        pthread_mutex_destroy(&pl->mu);
+        hyla_free(pl);
+        return HYLA_ERR_NO_MEMORY;
+    }
+    pl->mu_ok = 1;
     hyla_dev *first = ctx->devs[pl->host ? 0 : job->dev];
     pl->nb = choose_nb(ctx, first, job->t, job->n);
     pl->ng = HYLA_CEILDIV(pl->n, pl->nb);
@@ -641,7 +739,8 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     }
     HYLA_TRY(plan_memory(pl));
     pl->skips = hyla_calloc((size_t)pl->ng, sizeof *pl->skips);
-    if (!pl->skips) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    pl->applied = hyla_calloc((size_t)pl->ng, sizeof *pl->applied);
+    if (!pl->skips || !pl->applied) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, &pl->dv[e]));
     HYLA_TRY(create_events(pl));
     hyla_log(ctx, "potrf: n=%lld nb=%lld devices=%d %s resident=%lld", (long long)pl->n,
@@ -678,6 +777,11 @@ cleanup:
     }
     hyla_free(pl->dv);
     hyla_free(pl->skips);
+    hyla_free(pl->applied);
+    if (pl->mu_ok) {
+        pthread_mutex_destroy(&pl->mu);
+        pthread_cond_destroy(&pl->cv);
+    }
     hyla_free(pl);
     return rc ? rc : info;
 }
