@@ -652,6 +652,7 @@ static void destroy_device(plan *pl, cdev *d) {
 
 static int sync_all(plan *pl) {
     int rc = 0;
+    if (!pl->dv) return 0;
     for (int e = 0; e < pl->nd; e++) {
         cdev *d = &pl->dv[e];
         if (!d->ws) continue;
