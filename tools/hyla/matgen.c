@@ -4,11 +4,14 @@
  * any column can be generated on its own, in parallel, with the same result. */
 #include "matgen.h"
 
+#include <cblas.h>
 #include <complex.h>
 #include <float.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define GOLDEN 0x9e3779b97f4a7c15ULL
@@ -109,6 +112,105 @@ void mat_fill_random(hyla_dtype t, int64_t rows, int64_t cols, void *a, int64_t 
     }
 }
 
+void mat_copy(hyla_dtype t, int64_t rows, int64_t cols, const void *src, int64_t lds, void *dst,
+              int64_t ldd) {
+    size_t es = dtype_size(t);
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < cols; j++)
+        memcpy((char *)dst + (size_t)j * (size_t)ldd * es,
+               (const char *)src + (size_t)j * (size_t)lds * es, (size_t)rows * es);
+}
+
+/* Stores re + i im (im ignored for real types) as element i of a column. */
+static inline void store(hyla_dtype t, void *col, int64_t i, double re, double im) {
+    switch (t) {
+    case HYLA_S: ((float *)col)[i] = (float)re; break;
+    case HYLA_D: ((double *)col)[i] = re; break;
+    case HYLA_C: ((hyla_complex_float *)col)[i] = (float)re + (float)im * I; break;
+    case HYLA_Z: ((hyla_complex_double *)col)[i] = re + im * I; break;
+    }
+}
+
+void mat_fill_hpd(hyla_dtype t, int64_t n, void *a, int64_t lda, uint64_t seed, uint64_t id) {
+    size_t es = dtype_size(t);
+    bool cplx = dtype_is_complex(t), single = t == HYLA_S || t == HYLA_C;
+    const double scale = cplx ? 1 / sqrt(2.0) : 1.0;
+    uint64_t base = mix64(mix64(seed) ^ (id + 1) * GOLDEN);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t j = 0; j < n; j++) {
+        void *col = (char *)a + (size_t)j * (size_t)lda * es;
+        uint64_t sj = mix64(base + (uint64_t)j * GOLDEN);
+        for (int64_t i = 0; i < n; i++) {
+            /* entry (hi, lo) of the lower triangle comes from column lo's stream */
+            int64_t lo = i < j ? i : j, hi = i < j ? j : i;
+            uint64_t st = lo == j ? sj : mix64(base + (uint64_t)lo * GOLDEN);
+            uint64_t r = cplx ? 2 * (uint64_t)hi : (uint64_t)hi;
+            double re = single ? uniform_s(st, r) : uniform_d(st, r);
+            double im = !cplx ? 0 : single ? uniform_s(st, r + 1) : uniform_d(st, r + 1);
+            if (i == j)
+                store(t, col, i, (double)n + re, 0);
+            else
+                store(t, col, i, scale * re, i < j ? -scale * im : scale * im);
+        }
+    }
+}
+
+int mat_fill_hpd_cond(hyla_dtype t, int64_t n, void *a, int64_t lda, double cond, uint64_t seed,
+                      uint64_t id) {
+    if (n > MAT_COND_MAX_N) {
+        fprintf(stderr, "hyla: --cond builds A = Q D Q^H in O(n^3) time and takes n <= %d "
+                "(n = %lld)\n", MAT_COND_MAX_N, (long long)n);
+        return -1;
+    }
+    if (n == 0) return 0;
+    bool cplx = dtype_is_complex(t);
+    hyla_dtype wt = cplx ? HYLA_Z : HYLA_D;
+    size_t es = dtype_size(t), wes = dtype_size(wt);
+    int in = (int)n, rc = -1;
+    void *q = mat_alloc(wt, n, n, false, "the --cond unitary factor");
+    void *c = q ? mat_alloc(wt, n, n, false, "the --cond matrix") : NULL;
+    void *tau = c ? mat_alloc(wt, n, 1, false, "the --cond reflectors") : NULL;
+    if (!tau) goto out;
+    mat_fill_random(wt, n, n, q, n, seed, id);
+    lapack_int info = cplx ? LAPACKE_zgeqrf(LAPACK_COL_MAJOR, in, in, q, in, tau)
+                           : LAPACKE_dgeqrf(LAPACK_COL_MAJOR, in, in, q, in, tau);
+    if (!info)
+        info = cplx ? LAPACKE_zungqr(LAPACK_COL_MAJOR, in, in, in, q, in, tau)
+                    : LAPACKE_dorgqr(LAPACK_COL_MAJOR, in, in, in, q, in, tau);
+    if (info) {
+        fprintf(stderr, "hyla: --cond: the QR factorization of the random matrix failed (LAPACKE "
+                "info %d)\n", (int)info);
+        goto out;
+    }
+    /* W = Q D^(1/2), then A = W W^H in the lower triangle of c */
+    for (int64_t j = 0; j < n; j++) {
+        double sv = n > 1 ? pow(cond, -0.5 * (double)j / (double)(n - 1)) : 1;
+        void *qj = (char *)q + (size_t)j * (size_t)n * wes;
+        if (cplx) cblas_zdscal(in, sv, qj, 1);
+        else cblas_dscal(in, sv, qj, 1);
+    }
+    if (cplx) cblas_zherk(CblasColMajor, CblasLower, CblasNoTrans, in, in, 1.0, q, in, 0.0, c, in);
+    else cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, in, in, 1.0, q, in, 0.0, c, in);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t j = 0; j < n; j++) {
+        void *col = (char *)a + (size_t)j * (size_t)lda * es;
+        for (int64_t i = 0; i < n; i++) {
+            int64_t lo = i < j ? i : j, hi = i < j ? j : i;
+            size_t k = (size_t)hi + (size_t)lo * (size_t)n;
+            double complex v = cplx ? ((const double complex *)c)[k] : ((const double *)c)[k];
+            if (i == j) v = creal(v);
+            else if (i < j) v = conj(v);
+            store(t, col, i, creal(v), cimag(v));
+        }
+    }
+    rc = 0;
+out:
+    free(q);
+    free(c);
+    free(tau);
+    return rc;
+}
+
 /* acc[i] += |col[i]| for 0 <= i < len. */
 static void add_abs(hyla_dtype t, const void *col, int64_t len, double *acc) {
     switch (t) {
@@ -145,6 +247,61 @@ static double sum_abs(hyla_dtype t, const void *col, int64_t len) {
         break;
     }
     return s;
+}
+
+double mat_norm_herm_inf(hyla_dtype t, char uplo, int64_t n, const void *a, int64_t lda) {
+    size_t es = dtype_size(t);
+    bool lower = uplo == 'L' || uplo == 'l';
+    int64_t tasks = (n + NORM_BLOCK - 1) / NORM_BLOCK;
+    double best = 0;
+    int has_nan = 0;
+    /* Row i of A: its stored part in row i of the triangle (summed by row
+     * blocks across the columns) plus the stored part of column i (the
+     * mirror of the rest of the row). */
+#pragma omp parallel for schedule(dynamic) reduction(max : best) reduction(|| : has_nan)
+    for (int64_t b = 0; b < tasks; b++) {
+        double acc[NORM_BLOCK] = {0};
+        int64_t i0 = b * NORM_BLOCK, i1 = n - i0 < NORM_BLOCK ? n : i0 + NORM_BLOCK;
+        int64_t j0 = lower ? 0 : i0, j1 = lower ? i1 : n;
+        for (int64_t j = j0; j < j1; j++) {
+            /* rows of [i0, i1) in the stored triangle of column j */
+            int64_t r0 = lower ? (j > i0 ? j : i0) : i0;
+            int64_t r1 = lower ? i1 : (j + 1 < i1 ? j + 1 : i1);
+            if (r1 > r0)
+                add_abs(t, (const char *)a + ((size_t)j * (size_t)lda + (size_t)r0) * es, r1 - r0,
+                        acc + (r0 - i0));
+        }
+        for (int64_t i = i0; i < i1; i++) {
+            const char *col = (const char *)a + (size_t)i * (size_t)lda * es;
+            double s = acc[i - i0] + (lower ? sum_abs(t, col + (size_t)(i + 1) * es, n - i - 1)
+                                            : sum_abs(t, col, i));
+            has_nan = has_nan || isnan(s);
+            best = s > best ? s : best;
+        }
+    }
+    return has_nan ? NAN : best;
+}
+
+double mat_norm_herm_fro(hyla_dtype t, char uplo, int64_t n, const void *a, int64_t lda) {
+    size_t es = dtype_size(t);
+    bool lower = uplo == 'L' || uplo == 'l';
+    double ss = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : ss)
+    for (int64_t j = 0; j < n; j++) {
+        const char *col = (const char *)a + (size_t)j * (size_t)lda * es;
+        int64_t r0 = lower ? j : 0, r1 = lower ? n : j + 1;
+        for (int64_t i = r0; i < r1; i++) {
+            double v;
+            switch (t) {
+            case HYLA_S: v = ((const float *)col)[i]; v *= v; break;
+            case HYLA_D: v = ((const double *)col)[i]; v *= v; break;
+            case HYLA_C: v = cabsf(((const hyla_complex_float *)col)[i]); v *= v; break;
+            default: v = cabs(((const hyla_complex_double *)col)[i]); v *= v; break;
+            }
+            ss += i == j ? v : 2 * v;
+        }
+    }
+    return sqrt(ss);
 }
 
 double mat_norm_inf(hyla_dtype t, char trans, int64_t rows, int64_t cols, const void *a,

@@ -32,6 +32,37 @@ void *mat_alloc(hyla_dtype t, int64_t rows, int64_t cols, bool zero, const char 
 void mat_fill_random(hyla_dtype t, int64_t rows, int64_t cols, void *a, int64_t lda,
                      uint64_t seed, uint64_t id);
 
+/* dst := src, rows x cols, columns copied in parallel. */
+void mat_copy(hyla_dtype t, int64_t rows, int64_t cols, const void *src, int64_t lds, void *dst,
+              int64_t ldd);
+
+/* A random Hermitian (real: symmetric) positive definite n x n matrix, both
+ * triangles stored: off-diagonal entries uniform in (-1, 1) (complex: real
+ * and imaginary parts in (-1, 1)/sqrt(2), so |a_ij| < 1) and a real diagonal
+ * n + u, u in (-1, 1), which makes A strictly diagonally dominant. O(n^2),
+ * in parallel; entry (i, j) depends only on (seed, id, min(i,j), max(i,j)). */
+void mat_fill_hpd(hyla_dtype t, int64_t n, void *a, int64_t lda, uint64_t seed, uint64_t id);
+
+/* Largest n accepted by mat_fill_hpd_cond (it costs O(n^3) and 2 n^2 double
+ * or double complex elements of memory). */
+enum { MAT_COND_MAX_N = 8192 };
+
+/* A = Q D Q^H, both triangles stored, with Q the unitary factor of the QR
+ * factorization of a random matrix and D = diag(cond^(-i/(n-1))): ||A||_2 = 1
+ * and kappa_2(A) = cond (LAPACK dlatms mode 3). Built in double precision
+ * with LAPACKE and OpenBLAS, then rounded to t. Returns 0, or -1 after
+ * printing why (n > MAT_COND_MAX_N, out of memory, LAPACKE failure). */
+int mat_fill_hpd_cond(hyla_dtype t, int64_t n, void *a, int64_t lda, double cond, uint64_t seed,
+                      uint64_t id);
+
+/* Infinity norm (= 1-norm) of the Hermitian n x n matrix whose triangle uplo
+ * ('L' or 'U') is stored in a; the other triangle is not read. NaN entries
+ * give NaN. */
+double mat_norm_herm_inf(hyla_dtype t, char uplo, int64_t n, const void *a, int64_t lda);
+
+/* Frobenius norm of the same Hermitian matrix. */
+double mat_norm_herm_fro(hyla_dtype t, char uplo, int64_t n, const void *a, int64_t lda);
+
 /* Infinity norm (max row sum of moduli) of op(A), where A is rows x cols as
  * stored and op is 'N' or 'T'/'C'. NaN entries give NaN. */
 double mat_norm_inf(hyla_dtype t, char trans, int64_t rows, int64_t cols, const void *a,

@@ -11,13 +11,14 @@
 
 enum { MAX_LIST = 100000 };
 
-static const char *const routines[] = {"gemm"};
+static const char *const routines[] = {"gemm", "potrf", "potrs", "posv"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
-    OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION
+    OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
+    OPT_COND
 } opt_id;
 
 typedef struct {
@@ -42,33 +43,43 @@ static const opt_spec specs[] = {
     {"--verbose", OPT_VERBOSE, false}, {"--stats", OPT_STATS, false},
     {"--help", OPT_HELP, false},   {"-h", OPT_HELP, false},
     {"--version", OPT_VERSION, false},
+    {"--nrhs", OPT_NRHS, true},    {"--nb", OPT_NB, true},
+    {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
 };
 
 void cli_usage(FILE *f) {
     fputs(
         "usage: hyla <routine> [options]   run and time a routine\n"
-        "       hyla [options]             default benchmark suite (GEMM) with --check --vs vendor\n"
+        "       hyla [options]             default benchmark suite (GEMM, Cholesky) with --check --vs vendor\n"
         "       hyla help | --help | --version\n"
         "\n"
         "routines:\n"
         "  gemm                 C := alpha*op(A)*op(B) + beta*C\n"
+        "  potrf                Cholesky factorization A = L L^H (--uplo L) or U^H U (--uplo U)\n"
+        "  potrs                solve A X = B with the Cholesky factor of A\n"
+        "  posv                 factor A and solve A X = B\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
         "  -m LIST, -k LIST     sizes m and k (default: equal to n, element-wise; one value: for every n)\n"
         "  --type LIST          precisions among s,d,c,z (default d)\n"
-        "  --uplo L|U           triangle, for routines that take one\n"
+        "  --uplo L,U           triangles, for routines that take one (default L)\n"
         "  --jobz N|V           eigenvectors, for routines that take them\n"
         "  --devices SPEC       devices as in HYLA_DEVICES: cuda, cuda:0,2, cpu, cpu:3, optional @SIZE cap\n"
-        "  --check              check the result: scaled error, pass if < 10\n"
-        "  --vs vendor          also time the vendor routine (host: OpenBLAS; GPUs: cuBLASXt, and\n"
-        "                       cuBLAS on device-resident matrices) and print the ratio vendor/hyla time\n"
+        "  --check              check the result: scaled error, pass if < 10 (gemm) or < 60 (Cholesky)\n"
+        "  --vs vendor          also time the vendor routine and print the ratio vendor/hyla time\n"
+        "                       (gemm: OpenBLAS; GPUs: cuBLASXt, and cuBLAS on device-resident matrices;\n"
+        "                       Cholesky: LAPACKE; one GPU: cuSOLVER on a device-resident copy, and\n"
+        "                       hyla_?potrf_gpu on the same copy; several GPUs: cusolverMg)\n"
         "  --repeat N           timed runs; the median is reported (default 3)\n"
         "  --warmup N           untimed runs before them (default 1)\n"
         "  --json               one JSON object per run, one per line\n"
         "  --input F.npy[,...]  user matrices; sizes and type from the files\n"
-        "                       (gemm: A.npy,B.npy[,C.npy]; C starts as zeros when not given)\n"
-        "  --output F.npy       write the result of the first run (gemm: C)\n"
+        "                       (gemm: A.npy,B.npy[,C.npy]; C starts as zeros when not given;\n"
+        "                       potrf: A.npy; posv: A.npy,B.npy; potrs: L.npy,B.npy with the factor\n"
+        "                       in the --uplo triangle)\n"
+        "  --output F.npy       write the result of the first run (gemm: C; potrf: the factor, the\n"
+        "                       other triangle zeroed; potrs, posv: X)\n"
         "  --seed N             seed of the random matrices (default 42)\n"
         "  --verbose            library trace on stderr\n"
         "\n"
@@ -81,7 +92,18 @@ void cli_usage(FILE *f) {
         "  --xt-block N         cuBLASXt block dimension for --vs vendor (default 8192)\n"
         "  --stats              print tiles per device and bytes moved after each run\n"
         "\n"
-        "exit status: 0 success, 1 FAILED check or library error, 2 bad usage\n",
+        "Cholesky options (potrf, potrs, posv):\n"
+        "  --nrhs LIST          right-hand sides (default 1; one value or as many as -n, or several\n"
+        "                       with one -n)\n"
+        "  --nb N               panel width (default: tuning table)\n"
+        "  --ooc                force the out-of-core path\n"
+        "  --cond X             generated A = Q D Q^H with eigenvalues 1 .. 1/X in geometric\n"
+        "                       progression and a random unitary Q (O(n^3): n <= 8192); default: a\n"
+        "                       random Hermitian matrix, entries in (-1, 1), plus n on the diagonal\n"
+        "  --stats              print out-of-core mode, panel width, resident columns, bytes moved\n"
+        "\n"
+        "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
+        "             2 bad usage\n",
         f);
 }
 
@@ -191,6 +213,21 @@ static int parse_letter(const char *opt, const char *s, const char *allowed, cha
     return 0;
 }
 
+/* A comma list of triangles, each L or U, any case, no repeats. */
+static int parse_uplos(const char *opt, const char *s, cli_opts *o) {
+    int n = 0;
+    for (const char *p = s;; p += 2) {
+        char c = (char)toupper((unsigned char)*p);
+        if ((c != 'L' && c != 'U') || (p[1] != ',' && p[1] != '\0'))
+            return usage_error(opt, s, "expected L, U or L,U");
+        if (n == 2 || (n == 1 && o->uplo[0] == c)) return usage_error(opt, s, "each triangle once");
+        o->uplo[n++] = c;
+        if (p[1] == '\0') break;
+    }
+    o->nuplo = n;
+    return 0;
+}
+
 static int parse_real(const char *opt, const char *s, double *out) {
     char *end;
     errno = 0;
@@ -263,8 +300,14 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_M: return parse_list(opt, v, &o->m);
     case OPT_K: return parse_list(opt, v, &o->k);
     case OPT_TYPE: return parse_types(opt, v, o);
-    case OPT_UPLO: return parse_letter(opt, v, "LU", &o->uplo);
+    case OPT_UPLO: return parse_uplos(opt, v, o);
     case OPT_JOBZ: return parse_letter(opt, v, "NV", &o->jobz);
+    case OPT_NRHS: return parse_list(opt, v, &o->nrhs);
+    case OPT_NB: return set_nonneg(opt, v, &o->nb);
+    case OPT_OOC: o->ooc = true; return 0;
+    case OPT_COND:
+        if (parse_real(opt, v, &o->cond)) return CLI_EXIT_USAGE;
+        return o->cond >= 1 ? 0 : usage_error(opt, v, "a condition number is >= 1");
     case OPT_TRANSA: return parse_letter(opt, v, "NTC", &o->transa);
     case OPT_TRANSB: return parse_letter(opt, v, "NTC", &o->transb);
     case OPT_DEVICES:
@@ -316,14 +359,16 @@ static const opt_spec *find_option(const char *arg, size_t len) {
 
 /* Checks that do not depend on the routine's own arguments. */
 static int validate(cli_opts *o) {
-    bool sizes = o->n.count || o->m.count || o->k.count;
+    bool sizes = o->n.count || o->m.count || o->k.count || o->nrhs.count;
     if (!o->routine && (sizes || o->ntypes || o->ninputs || o->output)) {
         fputs("hyla: the default suite picks its own sizes and types; name a routine to choose them "
               "(e.g. 'hyla gemm -n 1000')\n", stderr);
         return CLI_EXIT_USAGE;
     }
     if (o->ninputs && (sizes || o->ntypes))
-        return usage_error("--input", NULL, "sizes and type come from the files; drop -n, -m, -k and --type");
+        return usage_error("--input", NULL,
+                           "sizes and type come from the files; drop -n, -m, -k, --nrhs and --type");
+    if (o->ninputs && o->cond > 0) return usage_error("--cond", NULL, "applies to generated matrices only");
     if (o->routine && !o->ninputs && o->n.count == 0)
         return usage_error("-n", NULL, "sizes are required (or --input)");
     const cli_list *mk[2] = {&o->m, &o->k};
@@ -333,14 +378,21 @@ static int validate(cli_opts *o) {
                     i ? "-k" : "-m", mk[i]->count, o->n.count);
             return CLI_EXIT_USAGE;
         }
+    if (o->nrhs.count > 1 && o->n.count > 1 && o->nrhs.count != o->n.count) {
+        fprintf(stderr, "hyla: --nrhs has %d values but -n has %d; give one, as many, or one -n\n",
+                o->nrhs.count, o->n.count);
+        return CLI_EXIT_USAGE;
+    }
     if (o->ntypes == 0) o->types[o->ntypes++] = HYLA_D;
-    if (o->output && !o->ninputs && (o->ntypes != 1 || o->n.count != 1))
+    if (o->output && o->nuplo > 1)
+        return usage_error("--output", NULL, "writes one result: give one --uplo");
+    if (o->output && !o->ninputs && (o->ntypes != 1 || o->n.count != 1 || o->nrhs.count > 1))
         return usage_error("--output", NULL, "writes one result: give one type and one size");
     return 0;
 }
 
 int cli_opts_parse(int argc, char **argv, cli_opts *o) {
-    *o = (cli_opts){.uplo = 'L', .jobz = 'N', .repeat = 3, .warmup = 1, .transa = 'N',
+    *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .jobz = 'N', .nb = -1, .repeat = 3, .warmup = 1, .transa = 'N',
                     .transb = 'N', .alpha = 1, .beta = 1, .tile = -1, .kblock = -1,
                     .pack_threads = -1, .cpu_share = -1, .seed = 42, .xt_block = 8192,
                     .argc = argc, .argv = argv};
@@ -352,7 +404,8 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         }
         for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
-        if (!o->routine) return usage_error(argv[1], NULL, "unknown routine (routines: gemm)");
+        if (!o->routine)
+            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv)");
         i = 2;
     }
     for (; i < argc; i++) {
@@ -382,6 +435,7 @@ void cli_opts_free(cli_opts *o) {
     free(o->n.v);
     free(o->m.v);
     free(o->k.v);
+    free(o->nrhs.v);
     free(o->input_buf);
     *o = (cli_opts){0};
 }
@@ -394,3 +448,13 @@ static int64_t follow_n(const cli_list *l, const cli_opts *o, int i) {
 
 int64_t cli_m(const cli_opts *o, int i) { return follow_n(&o->m, o, i); }
 int64_t cli_k(const cli_opts *o, int i) { return follow_n(&o->k, o, i); }
+
+int cli_nrhs_runs(const cli_opts *o) {
+    return o->nrhs.count > o->n.count ? o->nrhs.count : o->n.count;
+}
+
+int64_t cli_solve_n(const cli_opts *o, int i) { return o->n.v[o->n.count == 1 ? 0 : i]; }
+
+int64_t cli_solve_nrhs(const cli_opts *o, int i) {
+    return o->nrhs.count == 0 ? 1 : o->nrhs.v[o->nrhs.count == 1 ? 0 : i];
+}

@@ -23,9 +23,12 @@ typedef struct {
     const char *routine;          /* NULL: the default benchmark suite */
     bool help, version;
     cli_list n, m, k;             /* m, k empty: equal to n; one value: for every n */
+    cli_list nrhs;                /* right-hand sides (potrs, posv); empty: 1 */
     hyla_dtype types[CLI_MAX_TYPES];
     int ntypes;                   /* 0 until --type; then defaults to d */
-    char uplo, jobz;              /* 'L'/'U', 'N'/'V' */
+    char uplo[2];                 /* 'L' and/or 'U', in the order given */
+    int nuplo;
+    char jobz;                    /* 'N'/'V' */
     const char *devices;          /* NULL: HYLA_DEVICES or every GPU */
     bool check, vs_vendor, json, verbose, stats;
     int repeat, warmup;
@@ -36,6 +39,9 @@ typedef struct {
     char transa, transb;
     double alpha, beta;
     int64_t tile, kblock, pack_threads; /* -1: not given */
+    int64_t nb;                   /* Cholesky panel width; -1: not given */
+    bool ooc;                     /* force the out-of-core Cholesky */
+    double cond;                  /* condition number of generated SPD matrices; 0: default */
     int64_t cpu_share;            /* in 1/1000, -1 = auto; used if cpu_share_set */
     bool cpu_share_set;
     uint64_t seed;
@@ -53,6 +59,10 @@ void cli_opts_free(cli_opts *o);
 int64_t cli_n(const cli_opts *o, int i);
 int64_t cli_m(const cli_opts *o, int i);
 int64_t cli_k(const cli_opts *o, int i);
+/* Runs of the solvers: n and nrhs element-wise, either one broadcast. */
+int cli_nrhs_runs(const cli_opts *o);
+int64_t cli_solve_n(const cli_opts *o, int i);
+int64_t cli_solve_nrhs(const cli_opts *o, int i);
 
 void cli_usage(FILE *f);
 

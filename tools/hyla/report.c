@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd.h"
 #include "matgen.h"
 #include "vendor.h"
 
@@ -72,11 +73,29 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
         putchar('\n');
     }
     vendor_print_versions(stdout);
-    if (r->vs && r->cuda)
+    bool gemm = !o->routine || strcmp(o->routine, "gemm") == 0;
+    bool chol = !o->routine || strncmp(o->routine, "po", 2) == 0;
+    if (r->vs && gemm && r->cuda)
         printf("%% vendor: cuBLASXt (block %d) on the host matrices; cublas: cuBLAS on "
                "device-resident copies, timed with CUDA events\n", r->xt_block);
-    else if (r->vs)
+    else if (r->vs && gemm)
         printf("%% vendor: OpenBLAS on the same host matrices\n");
+    if (r->vs && chol && !r->cuda)
+        printf("%% vendor (Cholesky): LAPACKE ?potrf/?potrs/?posv (OpenBLAS) on copies of the same "
+               "host matrices; ratio = vendor time / hyla time\n");
+    else if (r->vs && chol && r->ndevices == 1)
+        printf("%% vendor (Cholesky): cuSOLVER cusolverDnXpotrf/Xpotrs on a DEVICE-RESIDENT copy, "
+               "factorization/solve only (copies excluded), CUDA events; ours-dev: hyla_?potrf_gpu/"
+               "?potrs_gpu on a device-resident copy, copies excluded; hyla's own time includes the "
+               "host<->device copies; ratio = vendor time / hyla time\n");
+    else if (r->vs && chol)
+        printf("%% vendor (Cholesky): cusolverMg (1-D block-cyclic columns, tile %d; uplo L only) on "
+               "DEVICE-RESIDENT copies, factorization/solve only (copies excluded); hyla's time "
+               "includes the host<->device copies; ratio = vendor time / hyla time\n", VENDOR_MG_TILE);
+    if (r->check && chol)
+        printf("%% check (Cholesky): potrf |A - L L^H|_F / (n |A|_F eps) for n <= %d, else "
+               "|(A - L L^H) x|_inf / (n |A|_inf |x|_inf eps) with a random x; potrs, posv "
+               "|B - A X|_inf / (n |A|_inf |X|_inf eps); pass < 60\n", CHOL_EXACT_CHECK_MAX);
     char date[64];
     time_t now = time(NULL);
     struct tm tm;
@@ -86,13 +105,33 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
         putchar(' ');
         print_arg(o->argv[i]);
     }
-    printf("\n%% %-7s %4s %2s %2s %9s %9s %9s %11s %10s", "routine", "type", "ta", "tb", "m", "n",
-           "k", "time(s)", "Gflop/s");
-    if (r->vs) printf(" %11s %10s %7s", "vendor(s)", "Gflop/s", "ratio");
-    if (r->vs && r->cuda) printf(" %11s %10s", "cublas(s)", "Gflop/s");
-    if (r->check) printf(" %9s", "error");
-    printf("  status\n");
+    putchar('\n');
     fflush(stdout);
+}
+
+/* Whether Cholesky rows carry the ours-dev columns: one GPU, with --vs. */
+static bool chol_dev_columns(const report *r) { return r->vs && r->cuda && r->ndevices == 1; }
+
+/* The column header of a layout, when it is not the one printed last. */
+static void print_columns(const report *r, report_layout layout) {
+    static int printed = -1;
+    if (r->json || printed == (int)layout) return;
+    printed = (int)layout;
+    if (layout == ROW_GEMM) {
+        printf("%% %-7s %4s %2s %2s %9s %9s %9s %11s %10s", "routine", "type", "ta", "tb", "m", "n",
+               "k", "time(s)", "Gflop/s");
+        if (r->vs) printf(" %11s %10s %7s", "vendor(s)", "Gflop/s", "ratio");
+        if (r->vs && r->cuda) printf(" %11s %10s", "cublas(s)", "Gflop/s");
+        if (r->check) printf(" %9s", "error");
+        printf("  status\n");
+        return;
+    }
+    printf("%% %-7s %4s %4s %9s %8s %11s %10s", "routine", "type", "uplo", "n", "nrhs", "time(s)",
+           "Tflop/s");
+    if (r->vs) printf(" %11s %10s %7s", "vendor(s)", "Tflop/s", "ratio");
+    if (chol_dev_columns(r)) printf(" %11s %10s", "ours-dev(s)", "Tflop/s");
+    if (r->check) printf(" %9s", "error");
+    printf(" %6s  status\n", "info");
 }
 
 /* Writes v with fmt into buf, or "-" when v is NaN (not measured). */
@@ -127,7 +166,79 @@ static void print_stats(const report *r, const hyla_gemm_stats *s) {
            (long long)s->kblock, s->passes);
 }
 
+static void print_chol_stats(const report *r, const hyla_chol_stats *s) {
+    int nd = r->ndevices < 16 ? r->ndevices : 16;
+    if (r->json) {
+        printf(",\"stats\":{\"out_of_core\":%d,\"nb\":%lld,\"resident_cols\":%lld,"
+               "\"bytes_h2d\":%lld,\"bytes_d2h\":%lld,\"bytes_peer\":%lld,\"panels_per_device\":[",
+               s->out_of_core, (long long)s->nb, (long long)s->resident_cols,
+               (long long)s->bytes_h2d, (long long)s->bytes_d2h, (long long)s->bytes_peer);
+        for (int i = 0; i < nd; i++)
+            printf("%s%lld", i ? "," : "", (long long)s->panels_per_device[i]);
+        printf("]}");
+        return;
+    }
+    printf("%%   stats: %s, nb %lld, resident columns %lld, h2d %.3f GB, d2h %.3f GB, peer %.3f GB, "
+           "panels per device", s->out_of_core ? "out-of-core" : "in-core", (long long)s->nb,
+           (long long)s->resident_cols, (double)s->bytes_h2d * 1e-9, (double)s->bytes_d2h * 1e-9,
+           (double)s->bytes_peer * 1e-9);
+    for (int i = 0; i < nd; i++) printf(" %lld", (long long)s->panels_per_device[i]);
+    putchar('\n');
+}
+
+static void print_chol(const report *r, const report_row *w) {
+    double tflops = w->flops / w->time_s * 1e-12;
+    double vtflops = w->flops / w->vendor_time_s * 1e-12;
+    double dtflops = w->flops / w->ours_dev_time_s * 1e-12;
+    double ratio = w->vendor_time_s / w->time_s;
+    if (r->json) {
+        printf("{\"routine\":\"%s\",\"type\":\"%c\",\"uplo\":\"%c\",\"n\":%lld",
+               w->routine, dtype_char(w->type), w->uplo, (long long)w->n);
+        if (w->nrhs >= 0) printf(",\"nrhs\":%lld", (long long)w->nrhs);
+        printf(",\"devices\":\"%s\"", r->devices);
+        json_number("time_s", w->time_s);
+        json_number("tflops", tflops);
+        if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
+        json_number("vendor_time_s", w->vendor_time_s);
+        json_number("vendor_tflops", vtflops);
+        json_number("ratio", ratio);
+        json_number("ours_device_time_s", w->ours_dev_time_s);
+        json_number("ours_device_tflops", dtflops);
+        printf(",\"info\":%d", w->info);
+        json_number("error", w->has_error ? w->error : NAN);
+        if (w->check) printf(",\"check\":\"%s\"", w->check);
+        printf(",\"status\":\"%s\"", w->status);
+        if (w->chol_stats) print_chol_stats(r, w->chol_stats);
+        printf("}\n");
+        fflush(stdout);
+        return;
+    }
+    char b[6][32], nrhs[24] = "-";
+    if (w->nrhs >= 0) snprintf(nrhs, sizeof nrhs, "%lld", (long long)w->nrhs);
+    printf("  %-7s %4c %4c %9lld %8s %11s %10s", w->routine, dtype_char(w->type), w->uplo,
+           (long long)w->n, nrhs, fmt_or_dash(b[0], 32, "%.6f", w->time_s),
+           fmt_or_dash(b[1], 32, "%.3f", tflops));
+    if (r->vs)
+        printf(" %11s %10s %7s", fmt_or_dash(b[2], 32, "%.6f", w->vendor_time_s),
+               fmt_or_dash(b[3], 32, "%.3f", vtflops), fmt_or_dash(b[4], 32, "%.2f", ratio));
+    if (chol_dev_columns(r))
+        printf(" %11s %10s", fmt_or_dash(b[2], 32, "%.6f", w->ours_dev_time_s),
+               fmt_or_dash(b[3], 32, "%.3f", dtflops));
+    if (r->check) {
+        if (w->has_error) snprintf(b[5], 32, "%.2e", w->error);
+        printf(" %9s", w->has_error ? b[5] : "-");
+    }
+    printf(" %6d  %s\n", w->info, w->status);
+    if (w->chol_stats) print_chol_stats(r, w->chol_stats);
+    fflush(stdout);
+}
+
 void report_print(const report *r, const report_row *w) {
+    print_columns(r, w->layout);
+    if (w->layout == ROW_CHOL) {
+        print_chol(r, w);
+        return;
+    }
     double gflops = w->flops / w->time_s * 1e-9;
     double vgflops = w->flops / w->vendor_time_s * 1e-9;
     double dgflops = w->flops / w->vendor_dev_time_s * 1e-9;

@@ -16,7 +16,12 @@ typedef struct {
     char devices[256];          /* the context's devices, HYLA_DEVICES syntax */
 } report;
 
+/* Column layout of a row: GEMM's (transposes, m, n, k, Gflop/s) or the
+ * Cholesky routines' (uplo, n, nrhs, Tflop/s, info). */
+typedef enum { ROW_GEMM = 0, ROW_CHOL = 1 } report_layout;
+
 typedef struct {
+    report_layout layout;
     const char *routine;
     hyla_dtype type;
     char transa, transb;
@@ -30,10 +35,18 @@ typedef struct {
     double error;
     const char *status;             /* ok, pass, FAILED, nocheck, error */
     const hyla_gemm_stats *stats;   /* NULL: not printed */
+    /* ROW_CHOL only */
+    char uplo;
+    int64_t nrhs;                   /* -1: none (potrf) */
+    double ours_dev_time_s;         /* hyla_?potrf_gpu etc. on a device-resident copy; NaN: not run */
+    const char *vendor;             /* vendor routine's name; NULL: none */
+    const char *check;              /* check method ("exact", "random"); NULL: none */
+    const hyla_chol_stats *chol_stats; /* NULL: not printed */
 } report_row;
 
 void report_init(report *r, const cli_opts *o, const hyla_t *ctx);
-/* The % header and the column header (nothing with --json). */
+/* The % header (nothing with --json). The column header of a layout is
+ * printed before its first row, and again when the layout changes. */
 void report_header(const report *r, const cli_opts *o, const hyla_t *ctx);
 void report_print(const report *r, const report_row *row);
 

@@ -1,5 +1,7 @@
-/* Vendor baselines for --vs vendor (OpenBLAS on the host; cuBLASXt and
- * device-resident cuBLAS on GPUs) and the vendor library versions. */
+/* Vendor baselines for --vs vendor (GEMM: OpenBLAS on the host; cuBLASXt and
+ * device-resident cuBLAS on GPUs. Cholesky: LAPACKE on the host; cuSOLVER on
+ * one GPU and cusolverMg on several, both on device-resident copies) and
+ * the vendor library versions. */
 #ifndef HYLA_CLI_VENDOR_H
 #define HYLA_CLI_VENDOR_H
 
@@ -22,9 +24,28 @@ typedef struct {
 
 /* Median seconds per call; NaN where the baseline could not run. */
 typedef struct {
-    double time_s;      /* OpenBLAS, or cuBLASXt on the host matrices */
+    double time_s;      /* OpenBLAS, or cuBLASXt on the host matrices; Cholesky: the vendor */
     double dev_time_s;  /* cuBLAS on device-resident copies (GPUs only) */
+    const char *name;   /* the vendor routine, for the report */
 } vendor_times;
+
+/* Column tile of the cusolverMg baseline (1-D block-cyclic columns). */
+enum { VENDOR_MG_TILE = 256 };
+
+typedef enum { CHOL_POTRF, CHOL_POTRS, CHOL_POSV } chol_routine;
+
+/* One Cholesky run on host matrices. The vendor reads A and B and works on
+ * copies: Aw and Bw are host scratch of the same shapes it may overwrite. */
+typedef struct {
+    chol_routine routine;
+    hyla_dtype dtype;
+    char uplo;                      /* 'L' or 'U' */
+    int64_t n, nrhs;
+    const void *A;                  /* potrf, posv: the matrix; potrs: its factor */
+    const void *B;                  /* potrs, posv: the right-hand sides */
+    int64_t lda, ldb;
+    void *Aw, *Bw;
+} chol_problem;
 
 CBLAS_TRANSPOSE cblas_trans(char op);
 
@@ -36,5 +57,10 @@ void vendor_print_versions(FILE *f);
  * and leave NaN. */
 void vendor_gemm(hyla_t *ctx, const gemm_problem *p, int warmup, int repeat, int xt_block,
                  vendor_times *out);
+
+/* Times the vendor Cholesky routine on the devices of ctx (see the header
+ * comment), warmup + repeat calls, each on a fresh copy of the input. Never
+ * touches p->A or p->B. Failures are reported on stderr and leave NaN. */
+void vendor_chol(hyla_t *ctx, const chol_problem *p, int warmup, int repeat, vendor_times *out);
 
 #endif
