@@ -13,9 +13,10 @@
  *           the other devices (NVLink on a multi-GPU host).
  * The old update of g+1 runs on q_comp while q_aux factors g: that is the
  * lookahead which hides the diagonal factorization and the panel solve.
- * q_in uploads panel g+1 (packed from the caller's pageable memory into
- * pinned slots) while g is computed; q_out downloads panel g as soon as it
- * is final, so both copy directions overlap the computation.
+ * q_in uploads the panels (packed from the caller's pageable memory into
+ * pinned slots by one upload thread per device, running ahead of the
+ * computation); q_out downloads panel g as soon as it is final (issued by a
+ * download thread), so both copy directions overlap the computation.
  *
  * In core, every device keeps all of L (n x n, column-major): resident
  * columns [0, cres) with cres = n. Out of core, only the leading cres
@@ -63,8 +64,11 @@ typedef struct {
     int64_t bcols;
     int *dinfo;                  /* device ints, one per panel */
     volatile int *pinfo;         /* pinned copies */
-    hyla_xfer up, down;
+    hyla_xfer up, down, sup;     /* panel uploads, downloads, streamed panels */
     int xfer_ok;
+    int64_t uploaded;
+    pthread_t up_thread;
+    int up_started;
     int64_t waited;              /* panels q_comp has waited for */
     int64_t panels;
 } cdev;
@@ -85,12 +89,14 @@ struct plan {
     hyla_event **ev_up, **ev_old, **ev_fact, **ev_bc, **ev_down;
     skip_arg *skips;
     int64_t bytes_peer;
-    int64_t *applied;            /* panels already applied to each panel (eager updates) */
+    int64_t *applied;
+    int *gbuf;            /* panels already applied to each panel (eager updates) */
     /* the download thread: issues panel g's download once its compute is issued */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int64_t computed, downloaded; /* panels issued by the driver / by the downloader */
     int dl_stop, dl_rc, dl_started, mu_ok;
+    int ul_stop, ul_rc;          /* upload threads: stop request, first failure */
     pthread_t dl_thread;
 };
 
@@ -177,10 +183,10 @@ static unsigned char *host_at(const plan *pl, int64_t sr, int64_t sc) {
 static int clip(const plan *pl) { return pl->lower ? HYLA_XFER_LOWER : HYLA_XFER_UPPER; }
 
 /* Uploads rows r.. of panel g from the caller's matrix into b on q. */
-static int panel_up(plan *pl, cdev *d, hyla_queue *q, blk b, int64_t g, int64_t r) {
+static int panel_up(plan *pl, hyla_xfer *x, hyla_queue *q, blk b, int64_t g, int64_t r) {
     int64_t sr, sc, rows, cols;
     region(pl, g, r, &sr, &sc, &rows, &cols);
-    return hyla_xfer_up(&d->up, q, at(pl, b, r, g0_of(pl, g)), b.ld, host_at(pl, sr, sc),
+    return hyla_xfer_up(x, q, at(pl, b, r, g0_of(pl, g)), b.ld, host_at(pl, sr, sc),
                         pl->job->lda, sr, sc, rows, cols, clip(pl));
 }
 
@@ -201,13 +207,11 @@ static blk work_blk(const plan *pl, unsigned char *p, int64_t g) {
     return b;
 }
 
-/* The buffer holding panel g on its owner (resident or a work buffer). */
+/* The buffer holding panel g on its owner (resident or a work buffer; the
+ * upload thread sets gbuf[g] before it publishes the upload). */
 static blk panel_blk(const plan *pl, const cdev *d, int64_t g) {
     if (g < pl->gres) return res_blk(d);
-    for (int k = 0; k < NWORK; k++)
-        if (d->work_owner[k] == g) return work_blk(pl, d->work[k], g);
-    blk none = {0};
-    return none;
+    return work_blk(pl, d->work[pl->gbuf[g]], g);
 }
 
 /* Event meaning "panel q is factored and present on device d". */
@@ -219,8 +223,27 @@ static hyla_event *present(const plan *pl, const cdev *d, int64_t q) {
 static int wait_downloaded(plan *pl, int64_t q) {
     if (!pl->dl_started) return 0;
     pthread_mutex_lock(&pl->mu);
-    while (pl->downloaded <= q && !pl->dl_rc) pthread_cond_wait(&pl->cv, &pl->mu);
-    int rc = pl->downloaded > q ? 0 : pl->dl_rc;
+    while (pl->downloaded <= q && !pl->dl_rc && !pl->ul_stop) pthread_cond_wait(&pl->cv, &pl->mu);
+    int rc = pl->downloaded > q ? 0 : pl->dl_rc ? pl->dl_rc : HYLA_ERR_INVALID;
+    pthread_mutex_unlock(&pl->mu);
+    return rc;
+}
+
+/* Upload thread: waits until the driver has issued the compute of panel q
+ * (its ev_fact recorded); non-zero when asked to stop. */
+static int wait_computed(plan *pl, int64_t q) {
+    pthread_mutex_lock(&pl->mu);
+    while (pl->computed <= q && !pl->ul_stop) pthread_cond_wait(&pl->cv, &pl->mu);
+    int rc = pl->computed > q ? 0 : HYLA_ERR_INVALID;
+    pthread_mutex_unlock(&pl->mu);
+    return rc;
+}
+
+/* Driver: waits until the upload of panel g is issued (ev_up recorded). */
+static int wait_uploaded(plan *pl, cdev *d, int64_t g) {
+    pthread_mutex_lock(&pl->mu);
+    while (d->uploaded <= g && !pl->ul_rc) pthread_cond_wait(&pl->cv, &pl->mu);
+    int rc = d->uploaded > g ? 0 : pl->ul_rc;
     pthread_mutex_unlock(&pl->mu);
     return rc;
 }
@@ -236,7 +259,7 @@ static int stream_panel(plan *pl, cdev *d, int64_t q, int64_t r, blk *out, int *
     if (pl->job->factor && ((rc = wait_downloaded(pl, q)) || (rc = o->event_sync(pl->ev_down[q]))))
         return rc; /* on the host now */
     blk b = {d->strm[k], pl->lower ? pl->n - pl->cres : pl->nb, r, g0_of(pl, q)};
-    if ((rc = panel_up(pl, d, d->q_in, b, q, r))) return rc;
+    if ((rc = panel_up(pl, &d->sup, d->q_in, b, q, r))) return rc;
     if ((rc = o->event_record(d->s_ready[k], d->q_in))) return rc;
     d->s_used[k] = 1;
     *out = b;
@@ -261,13 +284,15 @@ static int issue_upload(plan *pl, int64_t g) {
             if ((rc = wait_downloaded(pl, p))) return rc;
             if ((rc = o->queue_wait_event(d->q_in, pl->ev_down[p]))) return rc;
             if (pl->nd == 1 && p + 1 < pl->ng &&
-                (rc = o->queue_wait_event(d->q_in, pl->ev_fact[p + 1])))
+                ((rc = wait_computed(pl, p + 1)) ||
+                 (rc = o->queue_wait_event(d->q_in, pl->ev_fact[p + 1]))))
                 return rc;
         }
         d->work_owner[k] = g;
+        pl->gbuf[g] = k;
         b = work_blk(pl, d->work[k], g);
     }
-    if ((rc = panel_up(pl, d, d->q_in, b, g, g0_of(pl, g)))) return rc;
+    if ((rc = panel_up(pl, &d->up, d->q_in, b, g, g0_of(pl, g)))) return rc;
     return o->event_record(pl->ev_up[g], d->q_in);
 }
 
@@ -296,10 +321,12 @@ static int issue_compute(plan *pl, int64_t g) {
     cdev *d = &pl->dv[owner(pl, g)];
     const hyla_backend_ops *o = d->o;
     const int64_t g0 = g0_of(pl, g), gn = gn_of(pl, g);
-    blk C = panel_blk(pl, d, g);
     int rc;
     /* q_comp: the update from resident panels <= g-2, then streamed ones */
-    if (pl->host && (rc = o->queue_wait_event(d->q_comp, pl->ev_up[g]))) return rc;
+    if (pl->host && ((rc = wait_uploaded(pl, d, g)) ||
+                     (rc = o->queue_wait_event(d->q_comp, pl->ev_up[g]))))
+        return rc;
+    blk C = panel_blk(pl, d, g);
     const int64_t nold = HYLA_MAX(0, g - 1), nres = HYLA_MIN(nold, pl->gres);
     for (; d->waited < nres; d->waited++)
         if (owner(pl, d->waited) != d->idx &&
@@ -420,30 +447,72 @@ static void set_computed(plan *pl, int64_t g, int stop) {
     pthread_mutex_unlock(&pl->mu);
 }
 
+/* One upload thread per device: packing one device's panels never waits
+ * for another device's copies, and uploads run ahead of the computation
+ * (bounded by the staging slots and, out of core, by the work buffers). */
+static void *uploader(void *arg) {
+    cdev *d = arg;
+    plan *pl = d->pl;
+    for (int64_t g = d->idx; g < pl->ng; g += pl->nd) {
+        pthread_mutex_lock(&pl->mu);
+        int stop = pl->ul_stop;
+        pthread_mutex_unlock(&pl->mu);
+        if (stop) break;
+        int rc = issue_upload(pl, g);
+        pthread_mutex_lock(&pl->mu);
+        if (rc && !pl->ul_stop && !pl->ul_rc) pl->ul_rc = rc;
+        if (!rc) d->uploaded = g + 1;
+        pthread_cond_broadcast(&pl->cv);
+        pthread_mutex_unlock(&pl->mu);
+        if (rc) break;
+    }
+    return NULL;
+}
+
+static void stop_threads(plan *pl) {
+    pthread_mutex_lock(&pl->mu);
+    pl->ul_stop = 1;
+    pl->dl_stop = 1;
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->mu);
+    for (int e = 0; e < pl->nd; e++)
+        if (pl->dv[e].up_started) {
+            pthread_join(pl->dv[e].up_thread, NULL);
+            pl->dv[e].up_started = 0;
+        }
+    if (pl->dl_started) {
+        pthread_join(pl->dl_thread, NULL);
+        pl->dl_started = 0;
+    }
+}
+
 static int run_factor(plan *pl, int64_t *issued) {
     int rc = 0;
     *issued = 0;
     if (pl->host) {
         if (pthread_create(&pl->dl_thread, NULL, downloader, pl) != 0) return HYLA_ERR_NO_MEMORY;
         pl->dl_started = 1;
-        HYLA_TRY(issue_upload(pl, 0));
+        for (int e = 0; e < pl->nd; e++) {
+            if (pthread_create(&pl->dv[e].up_thread, NULL, uploader, &pl->dv[e]) != 0)
+                HYLA_TRY(HYLA_ERR_NO_MEMORY);
+            pl->dv[e].up_started = 1;
+        }
     }
     for (int64_t g = 0; g < pl->ng; g++) {
-        if (pl->host && g + 1 < pl->ng) HYLA_TRY(issue_upload(pl, g + 1));
         HYLA_TRY(issue_compute(pl, g));
         *issued = g + 1;
         set_computed(pl, g + 1, 0);
         pthread_mutex_lock(&pl->mu);
-        rc = pl->dl_rc;
+        rc = pl->dl_rc ? pl->dl_rc : pl->ul_rc;
         pthread_mutex_unlock(&pl->mu);
         if (rc) goto cleanup;
         if (failure_seen(pl, g)) break;
     }
+    /* every computed panel is downloaded before the threads stop */
+    if (pl->host) HYLA_TRY(wait_downloaded(pl, *issued - 1));
 cleanup:
-    if (pl->dl_started) {
-        set_computed(pl, 0, 1);
-        pthread_join(pl->dl_thread, NULL);
-        pl->dl_started = 0;
+    if (pl->host) {
+        stop_threads(pl);
         if (!rc) rc = pl->dl_rc;
     }
     return rc;
@@ -594,7 +663,7 @@ static int setup_device(plan *pl, cdev *d) {
     const size_t es = pl->es;
     const int64_t n = pl->n, c = HYLA_MIN(pl->cres, n);
     const size_t slot = hyla_tuning_for(d->dev)->xfer_slot_bytes;
-    const size_t pinned = pl->host ? 2 * NSLOTS * slot + align_up((size_t)pl->ng * sizeof(int))
+    const size_t pinned = pl->host ? 3 * NSLOTS * slot + align_up((size_t)pl->ng * sizeof(int))
                                    : align_up((size_t)pl->ng * sizeof(int));
     int rc = hyla_workspace_get(pl->ctx, d->dev->index, dev_bytes(pl, pl->cres, d->bcols), pinned,
                                 &d->ws);
@@ -628,6 +697,11 @@ static int setup_device(plan *pl, cdev *d) {
             hyla_xfer_fini(&d->up);
             return rc;
         }
+        if ((rc = hyla_xfer_init(&d->sup, d->dev, h + 2 * NSLOTS * slot, NSLOTS, slot, es, threads))) {
+            hyla_xfer_fini(&d->up);
+            hyla_xfer_fini(&d->down);
+            return rc;
+        }
         d->xfer_ok = 1;
     }
     hyla_event **evs[] = {&d->s_ready[0], &d->s_ready[1], &d->s_ready[2], &d->s_free[0],
@@ -647,6 +721,7 @@ static void destroy_device(plan *pl, cdev *d) {
     if (d->xfer_ok) {
         hyla_xfer_fini(&d->up);
         hyla_xfer_fini(&d->down);
+        hyla_xfer_fini(&d->sup);
     }
 }
 
@@ -741,7 +816,8 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     HYLA_TRY(plan_memory(pl));
     pl->skips = hyla_calloc((size_t)pl->ng, sizeof *pl->skips);
     pl->applied = hyla_calloc((size_t)pl->ng, sizeof *pl->applied);
-    if (!pl->skips || !pl->applied) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    pl->gbuf = hyla_calloc((size_t)pl->ng, sizeof *pl->gbuf);
+    if (!pl->skips || !pl->applied || !pl->gbuf) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, &pl->dv[e]));
     HYLA_TRY(create_events(pl));
     hyla_log(ctx, "potrf: n=%lld nb=%lld devices=%d %s resident=%lld", (long long)pl->n,
@@ -769,7 +845,7 @@ cleanup:
         st->resident_cols = HYLA_MIN(pl->cres, pl->n);
         st->bytes_peer = pl->bytes_peer;
         for (int e = 0; e < pl->nd; e++) {
-            st->bytes_h2d += pl->dv[e].up.bytes;
+            st->bytes_h2d += pl->dv[e].up.bytes + pl->dv[e].sup.bytes;
             st->bytes_d2h += pl->dv[e].down.bytes;
             if (e < 16) st->panels_per_device[e] = pl->dv[e].panels;
         }
@@ -779,6 +855,7 @@ cleanup:
     hyla_free(pl->dv);
     hyla_free(pl->skips);
     hyla_free(pl->applied);
+    hyla_free(pl->gbuf);
     if (pl->mu_ok) {
         pthread_mutex_destroy(&pl->mu);
         pthread_cond_destroy(&pl->cv);
