@@ -126,32 +126,6 @@ static void piece_shape(const hyla_xfer *x, int64_t rows, int64_t cols, int64_t 
     *pc = HYLA_MAX(1, HYLA_MIN(cols, per_slot / *pr));
 }
 
-int hyla_xfer_up(hyla_xfer *x, hyla_queue *q, void *dev, int64_t ldd, const void *host,
-                 int64_t ldh, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip) {
-    if (rows <= 0 || cols <= 0) return 0;
-    const hyla_backend_ops *o = x->dev->ops;
-    const size_t es = x->esz;
-    int64_t pr, pc;
-    piece_shape(x, rows, cols, &pr, &pc);
-    for (int64_t c = 0; c < cols; c += pc)
-        for (int64_t r = 0; r < rows; r += pr) {
-            const int64_t mr = HYLA_MIN(pr, rows - r), mc = HYLA_MIN(pc, cols - c);
-            int s, rc = take_slot(x, &s);
-            if (rc) return rc;
-            unsigned char *slot = x->mem + (size_t)s * x->slot_bytes;
-            copy_clipped(slot, (unsigned char *)host + (size_t)(r + c * ldh) * es, ldh, sr + r,
-                         sc + c, mr, mc, clip, es, x->threads, 1);
-            rc = o->copy_2d(q, (unsigned char *)dev + (size_t)(r + c * ldd) * es,
-                            (size_t)ldd * es, slot, (size_t)mr * es, (size_t)mr * es,
-                            (size_t)mc, HYLA_COPY_H2D);
-            if (!rc) rc = o->event_record(x->free_ev[s], q);
-            if (rc) return rc;
-            x->used[s] = 1;
-            x->bytes += mr * mc * (int64_t)es;
-        }
-    return 0;
-}
-
 static void unpack_piece(void *arg) {
     hyla_xfer_job *j = arg;
     if (j->skip && j->skip(j->skip_arg)) return;
@@ -159,9 +133,12 @@ static void unpack_piece(void *arg) {
                  j->clip, j->x->esz, j->x->threads, 0);
 }
 
-int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const void *dev,
-                   int64_t ldd, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip,
-                   hyla_xfer_skip_fn skip, void *skip_arg) {
+/* Both directions: the region is cut into slot-sized pieces; an upload
+ * packs a piece and copies it to the device, a download copies it to the
+ * slot and unpacks it by a host function on q. */
+static int xfer_run(hyla_xfer *x, hyla_queue *q, int up, unsigned char *dev, int64_t ldd,
+                    unsigned char *host, int64_t ldh, int64_t sr, int64_t sc, int64_t rows,
+                    int64_t cols, int clip, hyla_xfer_skip_fn skip, void *skip_arg) {
     if (rows <= 0 || cols <= 0) return 0;
     const hyla_backend_ops *o = x->dev->ops;
     const size_t es = x->esz;
@@ -173,18 +150,37 @@ int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const v
             int s, rc = take_slot(x, &s);
             if (rc) return rc;
             unsigned char *slot = x->mem + (size_t)s * x->slot_bytes;
-            hyla_xfer_job *j = &x->jobs[s];
-            *j = (hyla_xfer_job){.x = x, .host = (unsigned char *)host + (size_t)(r + c * ldh) * es,
-                                 .ldh = ldh, .sr = sr + r, .sc = sc + c, .rows = mr, .cols = mc,
-                                 .clip = clip, .slot = slot, .skip = skip, .skip_arg = skip_arg};
-            rc = o->copy_2d(q, slot, (size_t)mr * es,
-                            (const unsigned char *)dev + (size_t)(r + c * ldd) * es,
-                            (size_t)ldd * es, (size_t)mr * es, (size_t)mc, HYLA_COPY_D2H);
-            if (!rc) rc = o->host_fn(q, unpack_piece, j);
+            unsigned char *h = host + (size_t)(r + c * ldh) * es, *d = dev + (size_t)(r + c * ldd) * es;
+            if (up) {
+                copy_clipped(slot, h, ldh, sr + r, sc + c, mr, mc, clip, es, x->threads, 1);
+                rc = o->copy_2d(q, d, (size_t)ldd * es, slot, (size_t)mr * es, (size_t)mr * es,
+                                (size_t)mc, HYLA_COPY_H2D);
+            } else {
+                hyla_xfer_job *j = &x->jobs[s];
+                *j = (hyla_xfer_job){.x = x, .host = h, .ldh = ldh, .sr = sr + r, .sc = sc + c,
+                                     .rows = mr, .cols = mc, .clip = clip, .slot = slot,
+                                     .skip = skip, .skip_arg = skip_arg};
+                rc = o->copy_2d(q, slot, (size_t)mr * es, d, (size_t)ldd * es, (size_t)mr * es,
+                                (size_t)mc, HYLA_COPY_D2H);
+                if (!rc) rc = o->host_fn(q, unpack_piece, j);
+            }
             if (!rc) rc = o->event_record(x->free_ev[s], q);
             if (rc) return rc;
             x->used[s] = 1;
             x->bytes += mr * mc * (int64_t)es;
         }
     return 0;
+}
+
+int hyla_xfer_up(hyla_xfer *x, hyla_queue *q, void *dev, int64_t ldd, const void *host,
+                 int64_t ldh, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip) {
+    return xfer_run(x, q, 1, dev, ldd, (unsigned char *)host, ldh, sr, sc, rows, cols, clip,
+                    NULL, NULL);
+}
+
+int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const void *dev,
+                   int64_t ldd, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip,
+                   hyla_xfer_skip_fn skip, void *skip_arg) {
+    return xfer_run(x, q, 0, (unsigned char *)dev, ldd, host, ldh, sr, sc, rows, cols, clip,
+                    skip, skip_arg);
 }

@@ -262,15 +262,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
         fputs("hyla: gemm --input takes A.npy,B.npy or A.npy,B.npy,C.npy\n", stderr);
         return CMD_USAGE;
     }
-    for (int i = 0; i < o->ninputs; i++) {
-        char msg[256] = "";
-        int rc = hyla_npy_read(o->inputs[i], &in[i], msg, sizeof msg);
-        if (rc) {
-            fprintf(stderr, "hyla: %s: %s%s%s\n", o->inputs[i], hyla_strerror(rc), *msg ? ": " : "",
-                    msg);
-            goto out;
-        }
-    }
+    if (cli_read_inputs(o, in, o->ninputs)) goto out;
     st = CMD_USAGE;
     for (int i = 1; i < o->ninputs; i++)
         if (in[i].dtype != in[0].dtype) {

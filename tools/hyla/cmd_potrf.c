@@ -625,15 +625,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r, cho
         fprintf(stderr, "hyla: %s\n", usage[rt]);
         return CMD_USAGE;
     }
-    for (int i = 0; i < want; i++) {
-        char msg[256] = "";
-        int rc = hyla_npy_read(o->inputs[i], &in[i], msg, sizeof msg);
-        if (rc) {
-            fprintf(stderr, "hyla: %s: %s%s%s\n", o->inputs[i], hyla_strerror(rc), *msg ? ": " : "",
-                    msg);
-            goto out;
-        }
-    }
+    if (cli_read_inputs(o, in, want)) goto out;
     st = CMD_USAGE;
     int64_t n = in[0].rows;
     if (in[0].cols != n) {

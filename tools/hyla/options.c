@@ -458,3 +458,16 @@ int64_t cli_solve_n(const cli_opts *o, int i) { return o->n.v[o->n.count == 1 ? 
 int64_t cli_solve_nrhs(const cli_opts *o, int i) {
     return o->nrhs.count == 0 ? 1 : o->nrhs.v[o->nrhs.count == 1 ? 0 : i];
 }
+
+int cli_read_inputs(const cli_opts *o, hyla_npy *in, int count) {
+    for (int i = 0; i < count; i++) {
+        char msg[256] = "";
+        int rc = hyla_npy_read(o->inputs[i], &in[i], msg, sizeof msg);
+        if (rc) {
+            fprintf(stderr, "hyla: %s: %s%s%s\n", o->inputs[i], hyla_strerror(rc), *msg ? ": " : "",
+                    msg);
+            return rc;
+        }
+    }
+    return 0;
+}

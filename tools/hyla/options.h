@@ -66,4 +66,9 @@ int64_t cli_solve_nrhs(const cli_opts *o, int i);
 
 void cli_usage(FILE *f);
 
+/* Reads the first `count` --input files into in[] (the caller frees them
+ * with hyla_npy_free, also on failure); prints the reason and returns
+ * non-zero on the first file that cannot be read. */
+int cli_read_inputs(const cli_opts *o, hyla_npy *in, int count);
+
 #endif

@@ -207,6 +207,15 @@ static double run_dev(void *arg) {
     return ms * 1e-3;
 }
 
+/* CUDA ordinals of the context's devices (at most MAX_GPUS). */
+static int cuda_ordinals(hyla_t *ctx, int *gpus) {
+    hyla_device_info info;
+    int n = 0;
+    for (int i = 0; i < hyla_device_count(ctx) && n < MAX_GPUS; i++)
+        if (hyla_get_device_info(ctx, i, &info) == 0) gpus[n++] = info.ordinal;
+    return n;
+}
+
 static double vendor_xt(const gemm_problem *p, int *gpus, int ngpus, int warmup, int repeat,
                         int xt_block) {
     cuda_run c = {.p = p};
@@ -267,9 +276,7 @@ void vendor_gemm(hyla_t *ctx, const gemm_problem *p, int warmup, int repeat, int
 #ifdef HYLA_HAVE_CUDA
     hyla_device_info info;
     if (hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA) {
-        int gpus[MAX_GPUS], ngpus = 0;
-        for (int i = 0; i < hyla_device_count(ctx) && ngpus < MAX_GPUS; i++)
-            if (hyla_get_device_info(ctx, i, &info) == 0) gpus[ngpus++] = info.ordinal;
+        int gpus[MAX_GPUS], ngpus = cuda_ordinals(ctx, gpus);
         hyla_release_workspace(ctx); /* give cuBLAS the memory hyla keeps cached */
         out->time_s = vendor_xt(p, gpus, ngpus, warmup, repeat, xt_block);
         out->dev_time_s = vendor_device(p, gpus[0], warmup, repeat);
@@ -660,9 +667,7 @@ void vendor_chol(hyla_t *ctx, const chol_problem *p, int warmup, int repeat, ven
 #ifdef HYLA_HAVE_CUDA
     hyla_device_info info;
     if (hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA) {
-        int gpus[MAX_GPUS], ngpus = 0;
-        for (int i = 0; i < hyla_device_count(ctx) && ngpus < MAX_GPUS; i++)
-            if (hyla_get_device_info(ctx, i, &info) == 0) gpus[ngpus++] = info.ordinal;
+        int gpus[MAX_GPUS], ngpus = cuda_ordinals(ctx, gpus);
         hyla_release_workspace(ctx); /* give cuSOLVER the memory hyla keeps cached */
         if (ngpus == 1) {
             out->name = "cusolver";
