@@ -334,6 +334,18 @@ void hyla_free_device(hyla_t *ctx, int dev, void **ptr);
 int hyla_copy_to_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
 int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
 
+/* ---------------------------------------------------------------- LU (src/lu) */
+
+/* LU factorization with partial pivoting and its solvers: see below. */
+
+/* ---------------------------------------------------------------- RBT solver (src/lu) */
+
+/* The random butterfly transformation solver: see below. */
+
+/* ---------------------------------------------------------------- eigensolver (src/eig) */
+
+/* The two-stage symmetric/Hermitian eigensolver and its stages: see below. */
+
 /* ---------------------------------------------------------------- NumPy .npy */
 
 typedef enum { HYLA_S = 0, HYLA_D = 1, HYLA_C = 2, HYLA_Z = 3 } hyla_dtype;

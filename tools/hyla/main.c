@@ -14,7 +14,11 @@ static const struct {
     const char *name;
     cmd_fn run;
 } commands[] = {
-    {"gemm", cmd_gemm}, {"potrf", cmd_potrf}, {"potrs", cmd_potrs}, {"posv", cmd_posv}};
+    {"gemm", cmd_gemm},
+    {"potrf", cmd_potrf},
+    {"potrs", cmd_potrs},
+    {"posv", cmd_posv},
+};
 
 /* The default suite: GEMM and Cholesky sizes that fill the devices present. */
 static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
