@@ -63,7 +63,10 @@ enum {
     HYLA_ERR_IO = -108,               /* file could not be opened, read or written */
     HYLA_ERR_FORMAT = -109,           /* malformed input file (.npy) */
     HYLA_ERR_INVALID = -110,          /* invalid value of an option or handle */
-    HYLA_ERR_INTERNAL = -111          /* invariant broken inside hyla: please report */
+    HYLA_ERR_INTERNAL = -111,         /* invariant broken inside hyla: please report */
+    HYLA_ERR_NAN = -112,              /* the input holds NaN or Inf where a finite value
+                                         is needed (the routine stopped instead of looping) */
+    HYLA_ERR_MPI = -113               /* an MPI call failed (HPL) */
 };
 
 /* A static, human-readable description of any code returned by hyla

@@ -16,6 +16,8 @@ const char *hyla_strerror(int code) {
     case HYLA_ERR_FORMAT: return "malformed input file";
     case HYLA_ERR_INVALID: return "invalid option value or handle";
     case HYLA_ERR_INTERNAL: return "internal error in hyla";
+    case HYLA_ERR_NAN: return "the input holds NaN or Inf";
+    case HYLA_ERR_MPI: return "an MPI call failed";
     default: break;
     }
     if (code < 0 && code > -100) return "invalid argument (info = -i: argument i)";
