@@ -144,7 +144,14 @@ typedef enum {
     HYLA_OPT_POTRF_NB = 5,
     /* Cholesky memory mode: 0 = automatic (in-core when the factor fits on
      * every device, else out-of-core), 1 = force the out-of-core path. */
-    HYLA_OPT_POTRF_OOC = 6
+    HYLA_OPT_POTRF_OOC = 6,
+    /* Eigensolver stage 1 (dense -> band): half-bandwidth kd of the band,
+     * >= 1; 0 = tuning table. */
+    HYLA_OPT_EIG_KD = 20,
+    /* Eigensolver stage 1: columns per trailing update (panels of kd columns
+     * grouped; rounded down to a multiple of kd, at least kd); 0 = tuning
+     * table. */
+    HYLA_OPT_EIG_NB = 21
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
@@ -347,7 +354,72 @@ int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size
 
 /* ---------------------------------------------------------------- eigensolver (src/eig) */
 
-/* The two-stage symmetric/Hermitian eigensolver and its stages: see below. */
+/* Stage 1 of the two-stage eigensolver (dense -> band), on device 0 of the
+ * context: B = Q1^H A Q1 with B Hermitian (real: symmetric) of half-bandwidth
+ * kd. Panels of kd columns are factored on the host (LAPACK geqrf) while the
+ * device applies the two-sided update A := A - V W^H - W V^H, W = X - 1/2 V
+ * (T^H V^H X), X = A V T (HEMM, GEMM, HER2K), delayed over blocks of
+ * HYLA_OPT_EIG_NB columns, the next panel factored while the trailing
+ * update runs (lookahead).
+ *   uplo     'L' or 'U': the triangle of A that is read.
+ *   n        order of A, >= 0.
+ *   kd       half-bandwidth of B, >= 1 (kd >= n - 1: B = A, no reflector).
+ *   A, lda   the matrix, lda >= max(1, n). On exit, for j = 0 .. n-kd-2
+ *            (0-based), rows j+kd+1 .. n-1 of column j hold reflector j's
+ *            vector v (v has an implicit 1 in row j + kd and zeros above);
+ *            nothing else of A is written (for uplo U this is the strictly
+ *            lower triangle, which is not read).
+ *   AB, ldab B in LAPACK lower band storage, whatever uplo: AB[(i-j) +
+ *            j*ldab] = B(i, j) for j <= i <= min(n-1, j+kd); ldab >= kd+1.
+ *   tau      n scalars of the reflectors H_j = I - tau[j] v v^H (zero where
+ *            there is none). Q1 = H_0 H_1 ... H_{n-kd-2}.
+ * Returns 0; -i for a bad argument (1 uplo .. 8 tau); HYLA_ERR_NO_MEMORY,
+ * HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
+ * HYLA_ERR_UNSUPPORTED (n > INT_MAX). NULL ctx: HYLA_ERR_INVALID.
+ * Workspace: device memory for A, the reflectors (2 n^2 elements, 3 n^2 for
+ * uplo U) and n x nb; pinned n x (kd + 1). */
+int hyla_ssytrd_sy2sb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, float *A, int64_t lda,
+                      float *AB, int64_t ldab, float *tau);
+int hyla_dsytrd_sy2sb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, double *A, int64_t lda,
+                      double *AB, int64_t ldab, double *tau);
+int hyla_chetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hyla_complex_float *A,
+                      int64_t lda, hyla_complex_float *AB, int64_t ldab, hyla_complex_float *tau);
+int hyla_zhetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hyla_complex_double *A,
+                      int64_t lda, hyla_complex_double *AB, int64_t ldab,
+                      hyla_complex_double *tau);
+
+/* Applies Q1 from hyla_?sytrd_sy2sb / ?hetrd_he2hb to the host n x ncols
+ * matrix C on device 0: C := Q1 C (trans 'N') or Q1^H C ('T' or 'C'),
+ * block reflectors rebuilt from (A, tau) and applied GEMM, TRMM, GEMM.
+ *   n, kd, A, lda, tau  as passed to and returned by the reduction.
+ *   ncols >= 0; C, ldc  ldc >= max(1, n).
+ * Returns 0; -i for a bad argument (1 trans, 2 n, 3 kd, 4 ncols, 5 A, 6 lda,
+ * 7 tau, 8 C, 9 ldc); HYLA_ERR_* as the reduction. */
+int hyla_sormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+                      const float *A, int64_t lda, const float *tau, float *C, int64_t ldc);
+int hyla_dormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+                      const double *A, int64_t lda, const double *tau, double *C, int64_t ldc);
+int hyla_cunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+                      const hyla_complex_float *A, int64_t lda, const hyla_complex_float *tau,
+                      hyla_complex_float *C, int64_t ldc);
+int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+                      const hyla_complex_double *A, int64_t lda, const hyla_complex_double *tau,
+                      hyla_complex_double *C, int64_t ldc);
+
+/* Seconds spent in each stage by the last ?syevd / ?heevd call of a context
+ * (0 for a stage that did not run). */
+typedef struct {
+    double sy2sb;      /* stage 1, dense -> band (device + host panels) */
+    double sb2st;      /* stage 2, band -> tridiagonal (host cores) */
+    double tridiag;    /* sterf (eigenvalues) or stedc (eigenvectors) */
+    double back2;      /* Q2 back transformation (device) */
+    double back1;      /* Q1 back transformation (device) */
+    double transfers;  /* host <-> device copies of A, Z and the band */
+    double total;
+    int64_t kd, nb;    /* block sizes used */
+} hyla_eig_stats;
+/* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
+int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
 
 /* ---------------------------------------------------------------- NumPy .npy */
 

@@ -37,6 +37,8 @@ typedef struct {
     int staging_slots;       /* pinned staging buffers per device */
     int64_t potrf_nb[4];     /* Cholesky panel width per dtype */
     size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
+    int64_t eig_kd[4];       /* eigensolver band half-width per dtype */
+    int64_t eig_nb[4];       /* eigensolver stage-1 update block per dtype */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
@@ -56,6 +58,8 @@ struct hyla_context {
     int64_t opt_gemm_tile, opt_gemm_kblock, opt_cpu_share, opt_pack_threads;
     int64_t opt_potrf_nb, opt_potrf_ooc;
     hyla_chol_stats chol_stats;
+    int64_t opt_eig_kd, opt_eig_nb;
+    hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;
     hyla_gemm_stats gemm_stats;

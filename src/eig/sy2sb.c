@@ -1,0 +1,550 @@
+/* Stage 1 of the two-stage eigensolver: dense Hermitian -> band (sy2sb /
+ * he2hb) on one device, with the panel QR on the host, and its back
+ * transformation. The public wrappers are in t_sy2sb.c.
+ *
+ * Panel p covers columns j0 = p kd .. j0 + kd - 1. Its rows below the band,
+ * A[r0:n, j0:j0+kd] with r0 = j0 + kd, are downloaded and factored on the
+ * host (LAPACK geqrf + larft): A[r0:, panel] = Q_p R, Q_p = I - V T V^H.
+ * R and the kd x kd block above it are the panel's band columns. The
+ * trailing matrix A22 = A[r0:, r0:] then becomes Q_p^H A22 Q_p, written as a
+ * rank-2k update (the two-sided form of LAPACK sytrd / MAGMA's sy2sb):
+ *     X = A22 V T,   W = X - 1/2 V (T^H (V^H X)),   A22 := A22 - V W^H - W V^H.
+ * The update is delayed over a block of nb / kd panels (as LAPACK latrd does
+ * for the tridiagonal reduction): panel p's columns first receive the
+ * pending updates of the block's earlier panels (two GEMMs and a HER2K), and
+ * its X is corrected for them,
+ *     A22_true V = A22 V - Vacc (Wacc^H V) - Wacc (Vacc^H V),
+ * so the trailing HER2K runs once per block with k = nb.
+ *
+ * Queues: q_comp runs X, W and the trailing HER2K; q_aux (high priority)
+ * updates the next panel's columns as soon as the last W of a block exists,
+ * downloads the panel and uploads V and T. So the host QR of the next panel
+ * runs while the trailing HER2K of the block runs on the device (lookahead).
+ * Only the lower triangle of A is referenced. */
+#include "eig/sy2sb.h"
+#include <lapacke.h>
+#include <limits.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- helpers */
+
+enum { S_ONE, S_MONE, S_MHALF, S_ZERO };
+
+static const void *sc(hyla_dtype t, int which) {
+    static const float f[4][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}, {-0.5f, 0.0f}, {0.0f, 0.0f}};
+    static const double d[4][2] = {{1.0, 0.0}, {-1.0, 0.0}, {-0.5, 0.0}, {0.0, 0.0}};
+    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[which] : (const void *)d[which];
+}
+
+static int is_cplx(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
+
+static hyla_op ctrans(hyla_dtype t) { return is_cplx(t) ? HYLA_CONJTRANS : HYLA_TRANS; }
+
+/* address of element (i, j) of a column-major matrix of element size es */
+static void *el(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
+    return (unsigned char *)p + (size_t)(i + j * ld) * es;
+}
+
+/* writes the value 0 or 1 into one element of type t */
+static void put01(hyla_dtype t, void *p, int one) {
+    switch (t) {
+    case HYLA_S: *(float *)p = (float)one; break;
+    case HYLA_D: *(double *)p = (double)one; break;
+    case HYLA_C: ((float *)p)[0] = (float)one, ((float *)p)[1] = 0.0f; break;
+    case HYLA_Z: ((double *)p)[0] = (double)one, ((double *)p)[1] = 0.0; break;
+    }
+}
+
+static int lapack_rc(lapack_int info) {
+    if (info == 0) return 0;
+    return info == LAPACK_WORK_MEMORY_ERROR || info == LAPACK_TRANSPOSE_MEMORY_ERROR
+               ? HYLA_ERR_NO_MEMORY
+               : HYLA_ERR_INTERNAL;
+}
+
+/* Host QR of an m x k panel (LAPACK geqrf), work of lwork elements. */
+static int host_geqrf(hyla_dtype t, int64_t m, int64_t k, void *a, int64_t lda, void *tau,
+                      void *work, int64_t lwork) {
+    lapack_int M = (lapack_int)m, K = (lapack_int)k, L = (lapack_int)lda, W = (lapack_int)lwork;
+    switch (t) {
+    case HYLA_S: return lapack_rc(LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
+    case HYLA_D: return lapack_rc(LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
+    case HYLA_C: return lapack_rc(LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
+    case HYLA_Z: return lapack_rc(LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
+    }
+    return HYLA_ERR_INVALID;
+}
+
+/* T (k x k upper, ld ldt) of the forward, columnwise block reflector. */
+static int host_larft(hyla_dtype t, int64_t m, int64_t k, const void *v, int64_t ldv,
+                      const void *tau, void *T, int64_t ldt) {
+    lapack_int M = (lapack_int)m, K = (lapack_int)k, LV = (lapack_int)ldv, LT = (lapack_int)ldt;
+    switch (t) {
+    case HYLA_S: return lapack_rc(LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', M, K, v, LV, tau, T, LT));
+    case HYLA_D: return lapack_rc(LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', M, K, v, LV, tau, T, LT));
+    case HYLA_C: return lapack_rc(LAPACKE_clarft_work(LAPACK_COL_MAJOR, 'F', 'C', M, K, v, LV, tau, T, LT));
+    case HYLA_Z: return lapack_rc(LAPACKE_zlarft_work(LAPACK_COL_MAJOR, 'F', 'C', M, K, v, LV, tau, T, LT));
+    }
+    return HYLA_ERR_INVALID;
+}
+
+/* V (m x k, ld ldv) explicit from the geqrf output a: unit diagonal, zeros
+ * above, the stored vectors below. */
+static void explicit_v(hyla_dtype t, size_t es, int64_t m, int64_t k, const void *a, int64_t lda,
+                       void *v, int64_t ldv) {
+    for (int64_t j = 0; j < k; j++) {
+        for (int64_t i = 0; i < j && i < m; i++) put01(t, el(v, i, j, ldv, es), 0);
+        if (j < m) put01(t, el(v, j, j, ldv, es), 1);
+        if (m > j + 1)
+            memcpy(el(v, j + 1, j, ldv, es), el(a, j + 1, j, lda, es), (size_t)(m - j - 1) * es);
+    }
+}
+
+int64_t hyla_eig_sy2sb_npanels(int64_t n, int64_t kd) {
+    /* panel p exists while it has at least two rows below the band */
+    return n - kd - 1 > 0 ? HYLA_CEILDIV(n - kd - 1, kd) : 0;
+}
+
+void hyla_eig_sy2sb_sizes(const hyla_t *ctx, int dev, hyla_dtype t, int64_t *kd, int64_t *nb) {
+    const hyla_tuning *tu = hyla_tuning_for(ctx->devs[dev]);
+    int64_t k = ctx->opt_eig_kd > 0 ? ctx->opt_eig_kd : tu->eig_kd[t];
+    int64_t b = ctx->opt_eig_nb > 0 ? ctx->opt_eig_nb : tu->eig_nb[t];
+    if (k < 1) k = 1;
+    b = HYLA_MAX(k, b / k * k);
+    *kd = k;
+    *nb = b;
+}
+
+void hyla_eig_sy2sb_q_free(hyla_t *ctx, hyla_sy2sb_q **q) {
+    if (!q || !*q) return;
+    hyla_dev *d = ctx->devs[(*q)->dev];
+    d->ops->mem_free(d, HYLA_MEM_DEVICE, (*q)->dV);
+    d->ops->mem_free(d, HYLA_MEM_DEVICE, (*q)->dT);
+    hyla_free(*q);
+    *q = NULL;
+}
+
+static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hyla_sy2sb_q **out) {
+    hyla_dev *d = ctx->devs[dev];
+    size_t es = hyla_dtype_size(t);
+    hyla_sy2sb_q *q = hyla_calloc(1, sizeof *q);
+    if (!q) return HYLA_ERR_NO_MEMORY;
+    q->t = t, q->dev = dev, q->n = n, q->kd = kd, q->ldv = HYLA_MAX(1, n);
+    q->npanels = hyla_eig_sy2sb_npanels(n, kd);
+    int rc = 0;
+    if (q->npanels > 0) {
+        rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &q->dV);
+        if (!rc) rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * n) * es, &q->dT);
+    }
+    if (rc) hyla_eig_sy2sb_q_free(ctx, &q);
+    *out = q;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- stage 1 */
+
+typedef struct {
+    hyla_t *ctx;
+    hyla_dev *d;
+    const hyla_backend_ops *o;
+    hyla_queue *qc, *qa;
+    hyla_dtype t;
+    size_t es;
+    int64_t n, kd, nb, P;
+    void *dA;
+    int64_t lda;
+    hyla_sy2sb_q *q;
+    void *dW, *dS;               /* Wacc (n x nb, ld n), small products (ld nb) */
+    int64_t ldw, lds;
+} s1;
+
+/* Columns j0 .. j0 + kd - 1 (rows j0..) of A -= Vacc Wacc^H + Wacc Vacc^H,
+ * with the kp pending reflectors whose V starts at store column base. */
+static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, int64_t kp) {
+    const hyla_backend_ops *o = s->o;
+    const size_t es = s->es;
+    const int64_t kd = s->kd, r0 = j0 + kd, m = s->n - r0, ldv = s->q->ldv;
+    const void *m1 = sc(s->t, S_MONE), *p1 = sc(s->t, S_ONE);
+    int rc = o->syr2k(q, s->t, 1, HYLA_LOWER, HYLA_NOTRANS, kd, kp, m1,
+                      el(s->q->dV, j0, base, ldv, es), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw,
+                      p1, el(s->dA, j0, j0, s->lda, es), s->lda);
+    if (rc || m <= 0) return rc;
+    rc = o->gemm(q, s->t, HYLA_NOTRANS, ctrans(s->t), m, kd, kp, m1,
+                 el(s->q->dV, r0, base, ldv, es), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw, p1,
+                 el(s->dA, r0, j0, s->lda, es), s->lda);
+    if (rc) return rc;
+    return o->gemm(q, s->t, HYLA_NOTRANS, ctrans(s->t), m, kd, kp, m1,
+                   el(s->dW, r0, 0, s->ldw, es), s->ldw, el(s->q->dV, j0, base, ldv, es), ldv, p1,
+                   el(s->dA, r0, j0, s->lda, es), s->lda);
+}
+
+/* W of panel p (m x k, into Wacc column kacc, rows r0..), on q_comp:
+ * X = (A22 V - corrections) T, W = X - 1/2 V (T^H (V^H X)). */
+static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kacc) {
+    const hyla_backend_ops *o = s->o;
+    hyla_queue *q = s->qc;
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t r0 = j0 + s->kd, m = s->n - r0, ldv = s->q->ldv, ldw = s->ldw, lds = s->lds;
+    const void *V = el(s->q->dV, r0, j0, ldv, es), *Tp = el(s->q->dT, 0, j0, s->kd, es);
+    void *X = el(s->dW, r0, kacc, ldw, es);
+    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
+    int rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, p1, el(s->dA, r0, r0, s->lda, es),
+                     s->lda, V, ldv, z, X, ldw);
+    if (!rc && kacc > 0) {
+        const void *Va = el(s->q->dV, r0, base, ldv, es), *Wa = el(s->dW, r0, 0, ldw, es);
+        rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, kacc, k, m, p1, Wa, ldw, V, ldv, z, s->dS, lds);
+        if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, kacc, m1, Va, ldv, s->dS, lds,
+                              p1, X, ldw);
+        if (!rc) rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, kacc, k, m, p1, Va, ldv, V, ldv, z,
+                              s->dS, lds);
+        if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, kacc, m1, Wa, ldw, s->dS, lds,
+                              p1, X, ldw);
+    }
+    if (!rc) rc = o->trmm(q, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m, k, p1, Tp,
+                          s->kd, X, ldw);
+    if (!rc) rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, k, k, m, p1, V, ldv, X, ldw, z, s->dS, lds);
+    if (!rc) rc = o->trmm(q, t, HYLA_LEFT, HYLA_UPPER, ctrans(t), HYLA_NONUNIT, k, k, p1, Tp, s->kd,
+                          s->dS, lds);
+    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, sc(t, S_MHALF), V, ldv, s->dS,
+                          lds, p1, X, ldw);
+    return rc;
+}
+
+/* Band columns j of the trailing block [c, n) from the device into AB. */
+static int tail_band(const s1 *s, int64_t c, void *hbuf, void *AB, int64_t ldab) {
+    const int64_t nt = s->n - c;
+    const size_t es = s->es;
+    if (nt <= 0) return 0;
+    int rc = s->o->copy_2d(s->qa, hbuf, (size_t)nt * es, el(s->dA, c, c, s->lda, es),
+                           (size_t)s->lda * es, (size_t)nt * es, (size_t)nt, HYLA_COPY_D2H);
+    if (!rc) rc = s->o->queue_sync(s->qa);
+    if (rc) return rc;
+    for (int64_t j = 0; j < nt; j++) {
+        int64_t len = HYLA_MIN(s->kd + 1, nt - j);
+        memcpy(el(AB, 0, c + j, ldab, es), el(hbuf, j, j, nt, es), (size_t)len * es);
+    }
+    return 0;
+}
+
+int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
+                   void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **qout, void *Vh,
+                   int64_t ldvh, void *tau) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t);
+    const int64_t np = hyla_eig_sy2sb_npanels(n, kd);
+    s1 s = {.ctx = ctx, .d = d, .o = o, .t = t, .es = es, .n = n, .kd = kd, .nb = nb,
+            .P = HYLA_MAX(1, nb / kd), .dA = dA, .lda = ldda};
+    void *hp = NULL, *hv = NULL, *ht = NULL, *htau = NULL, *work = NULL;
+    hyla_event *ev_v = NULL, *ev_w = NULL;
+    hyla_dev_workspace *ws;
+    int64_t lwork = 0;
+    int rc = 0;
+    if (qout) *qout = NULL;
+    if (n > INT_MAX || ldda > INT_MAX) return HYLA_ERR_UNSUPPORTED;
+    if (tau) memset(tau, 0, (size_t)n * es);
+    HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+    s.qc = ws->q_comp, s.qa = ws->q_aux;
+    HYLA_TRY(q_alloc(ctx, dev, t, n, kd, &s.q));
+    /* host side: the panel with the kd rows above it (also the final
+     * trailing block, at most (kd + 1)^2, or n^2 when there is no panel),
+     * explicit V, T, tau and the geqrf workspace */
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
+    if (np > 0) {
+        s.ldw = n, s.lds = s.nb;
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * s.nb) * es, &s.dW));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(s.nb * kd) * es, &s.dS));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(n * kd) * es, &hv));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
+        lwork = kd * 64;
+        htau = hyla_malloc((size_t)kd * es);
+        work = hyla_malloc((size_t)lwork * es);
+        if (!htau || !work) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        HYLA_TRY(o->event_create(d, 0, &ev_v));
+        HYLA_TRY(o->event_create(d, 0, &ev_w));
+    }
+
+    for (int64_t p = 0; p < np; p++) {
+        const int64_t j0 = p * kd, r0 = j0 + kd, m = n - r0, k = HYLA_MIN(m, kd);
+        const int64_t J = p / s.P * s.P * kd, kacc = (p % s.P) * kd;
+        const int last_in_block = p % s.P == s.P - 1 || p == np - 1;
+        /* this panel's columns receive the updates still pending for them:
+         * the block's earlier panels, or at a block start the previous block
+         * (whose HER2K left these columns out) */
+        if (p > 0) {
+            int64_t base = kacc > 0 ? J : J - s.P * kd, kp = kacc > 0 ? kacc : s.P * kd;
+            HYLA_TRY(o->queue_wait_event(s.qa, ev_w));
+            HYLA_TRY(panel_catch_up(&s, s.qa, j0, base, kp));
+        }
+        HYLA_TRY(o->copy_2d(s.qa, hp, (size_t)n * es, el(dA, j0, j0, ldda, es), (size_t)ldda * es,
+                            (size_t)(n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
+        HYLA_TRY(o->queue_sync(s.qa));
+
+        /* host: QR of the rows below the band, band columns, V and T */
+        void *pa = el(hp, kd, 0, n, es);
+        HYLA_TRY(host_geqrf(t, m, kd, pa, n, htau, work, lwork));
+        for (int64_t jj = 0; jj < kd; jj++)
+            memcpy(el(AB, 0, j0 + jj, ldab, es), el(hp, jj, jj, n, es),
+                   (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
+        if (Vh) {
+            for (int64_t jj = 0; jj < k; jj++)
+                if (m > jj + 1)
+                    memcpy(el(Vh, r0 + jj + 1, j0 + jj, ldvh, es), el(pa, jj + 1, jj, n, es),
+                           (size_t)(m - jj - 1) * es);
+            memcpy(el(tau, j0, 0, 1, es), htau, (size_t)k * es);
+        }
+        explicit_v(t, es, m, k, pa, n, hv, n);
+        memset(ht, 0, (size_t)(kd * kd) * es);
+        HYLA_TRY(host_larft(t, m, k, hv, n, htau, ht, kd));
+        HYLA_TRY(o->copy_2d(s.qa, el(s.q->dV, r0, j0, s.q->ldv, es), (size_t)s.q->ldv * es, hv,
+                            (size_t)n * es, (size_t)m * es, (size_t)k, HYLA_COPY_H2D));
+        HYLA_TRY(o->copy_2d(s.qa, el(s.q->dT, 0, j0, kd, es), (size_t)kd * es, ht, (size_t)kd * es,
+                            (size_t)kd * es, (size_t)k, HYLA_COPY_H2D));
+        HYLA_TRY(o->event_record(ev_v, s.qa));
+
+        /* device: W of this panel, then at the end of a block the trailing
+         * HER2K, leaving out the next panel's columns (q_aux updates them) */
+        HYLA_TRY(o->queue_wait_event(s.qc, ev_v));
+        HYLA_TRY(panel_w(&s, j0, k, J, kacc));
+        HYLA_TRY(o->event_record(ev_w, s.qc));
+        if (last_in_block) {
+            int64_t c = p + 1 < np ? r0 + kd : r0;
+            if (n - c > 0)
+                HYLA_TRY(o->syr2k(s.qc, t, 1, HYLA_LOWER, HYLA_NOTRANS, n - c, kacc + k,
+                                  sc(t, S_MONE), el(s.q->dV, c, J, s.q->ldv, es), s.q->ldv,
+                                  el(s.dW, c, 0, s.ldw, es), s.ldw, sc(t, S_ONE),
+                                  el(dA, c, c, ldda, es), ldda));
+        }
+    }
+    HYLA_TRY(o->queue_sync(s.qc));
+    HYLA_TRY(tail_band(&s, np * kd, hp, AB, ldab));
+    if (qout) *qout = s.q, s.q = NULL;
+
+cleanup:
+    if (rc) {
+        o->queue_sync(s.qc);
+        o->queue_sync(s.qa);
+    }
+    if (ev_v) o->event_destroy(ev_v);
+    if (ev_w) o->event_destroy(ev_w);
+    hyla_free(htau);
+    hyla_free(work);
+    o->mem_free(d, HYLA_MEM_PINNED, hp);
+    o->mem_free(d, HYLA_MEM_PINNED, hv);
+    o->mem_free(d, HYLA_MEM_PINNED, ht);
+    o->mem_free(d, HYLA_MEM_DEVICE, s.dW);
+    o->mem_free(d, HYLA_MEM_DEVICE, s.dS);
+    hyla_eig_sy2sb_q_free(ctx, &s.q);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- Q1 */
+
+int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
+                        int64_t lddz) {
+    if (q->npanels == 0 || ncols == 0) return 0;
+    hyla_dev *d = ctx->devs[q->dev];
+    const hyla_backend_ops *o = d->ops;
+    const hyla_dtype t = q->t;
+    const size_t es = hyla_dtype_size(t);
+    const int64_t kd = q->kd, ldv = q->ldv;
+    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
+    hyla_dev_workspace *ws;
+    void *dWk = NULL;
+    int rc = 0;
+    HYLA_TRY(hyla_workspace_get(ctx, q->dev, 0, 0, &ws));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * ncols) * es, &dWk));
+    /* Q1 Z = Q_0 (Q_1 (... Q_last Z)): reverse order; Q1^H Z: forward, T^H */
+    for (int64_t i = 0; i < q->npanels; i++) {
+        const int64_t p = conj ? i : q->npanels - 1 - i;
+        const int64_t j0 = p * kd, r0 = j0 + kd, m = q->n - r0, k = HYLA_MIN(m, kd);
+        const void *V = el(q->dV, r0, j0, ldv, es), *Tp = el(q->dT, 0, j0, kd, es);
+        void *Zp = el(dZ, r0, 0, lddz, es);
+        HYLA_TRY(o->gemm(ws->q_comp, t, ctrans(t), HYLA_NOTRANS, k, ncols, m, p1, V, ldv, Zp, lddz,
+                         z, dWk, kd));
+        HYLA_TRY(o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, conj ? ctrans(t) : HYLA_NOTRANS,
+                         HYLA_NONUNIT, k, ncols, p1, Tp, kd, dWk, kd));
+        HYLA_TRY(o->gemm(ws->q_comp, t, HYLA_NOTRANS, HYLA_NOTRANS, m, ncols, k, m1, V, ldv, dWk,
+                         kd, p1, Zp, lddz));
+    }
+    rc = o->queue_sync(ws->q_comp);
+cleanup:
+    if (rc && ws) o->queue_sync(ws->q_comp);
+    o->mem_free(d, HYLA_MEM_DEVICE, dWk);
+    return rc;
+}
+
+int hyla_eig_sy2sb_q_from_host(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
+                               const void *Vh, int64_t ldvh, const void *tau,
+                               hyla_sy2sb_q **out) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t);
+    hyla_sy2sb_q *q = NULL;
+    hyla_dev_workspace *ws;
+    void *hv = NULL, *ht = NULL;
+    int rc = 0;
+    *out = NULL;
+    if (n > INT_MAX || ldvh > INT_MAX) return HYLA_ERR_UNSUPPORTED;
+    HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+    HYLA_TRY(q_alloc(ctx, dev, t, n, kd, &q));
+    if (q->npanels > 0) {
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(n * kd) * es, &hv));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
+    }
+    for (int64_t p = 0; p < q->npanels; p++) {
+        const int64_t j0 = p * kd, r0 = j0 + kd, m = n - r0, k = HYLA_MIN(m, kd);
+        /* the geqrf layout of the panel: vector jj below row jj of column jj */
+        explicit_v(t, es, m, k, el(Vh, r0, j0, ldvh, es), ldvh, hv, n);
+        memset(ht, 0, (size_t)(kd * kd) * es);
+        HYLA_TRY(host_larft(t, m, k, hv, n, el(tau, j0, 0, 1, es), ht, kd));
+        HYLA_TRY(o->copy_2d(ws->q_in, el(q->dV, r0, j0, q->ldv, es), (size_t)q->ldv * es, hv,
+                            (size_t)n * es, (size_t)m * es, (size_t)k, HYLA_COPY_H2D));
+        HYLA_TRY(o->copy_2d(ws->q_in, el(q->dT, 0, j0, kd, es), (size_t)kd * es, ht,
+                            (size_t)kd * es, (size_t)kd * es, (size_t)k, HYLA_COPY_H2D));
+        HYLA_TRY(o->queue_sync(ws->q_in));
+    }
+    *out = q, q = NULL;
+cleanup:
+    if (rc && ws) o->queue_sync(ws->q_in);
+    o->mem_free(d, HYLA_MEM_PINNED, hv);
+    o->mem_free(d, HYLA_MEM_PINNED, ht);
+    hyla_eig_sy2sb_q_free(ctx, &q);
+    return rc;
+}
+
+int hyla_eig_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const void *dU,
+                              int64_t lddu, void *dL, int64_t lddl) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    hyla_dev_workspace *ws;
+    int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
+    if (rc || n == 0) return rc;
+    rc = o->laset(ws->q_comp, t, -1, n, n, sc(t, S_ZERO), sc(t, S_ONE), dL, lddl);
+    if (!rc) rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, ctrans(t), HYLA_NONUNIT, n, n,
+                          sc(t, S_ONE), dU, lddu, dL, lddl);
+    int rs = o->queue_sync(ws->q_comp);
+    return rc ? rc : rs;
+}
+
+/* ---------------------------------------------------------------- public */
+
+static int parse_uplo(char c, int *lower) {
+    switch (c) {
+    case 'L': case 'l': *lower = 1; return 0;
+    case 'U': case 'u': *lower = 0; return 0;
+    default: return -1;
+    }
+}
+
+/* Uploads the n x n host matrix A to a new device buffer holding its lower
+ * triangle (for uplo U, rebuilt from the upper one). */
+int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
+                          const void *A, int64_t lda, void **dA) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t);
+    hyla_dev_workspace *ws;
+    void *dU = NULL;
+    int rc = 0;
+    *dA = NULL;
+    HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, dA));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, lower ? 1 : (size_t)(n * n) * es, &dU));
+    HYLA_TRY(o->copy_2d(ws->q_in, lower ? *dA : dU, (size_t)n * es, A, (size_t)lda * es,
+                        (size_t)n * es, (size_t)n, HYLA_COPY_H2D));
+    HYLA_TRY(o->queue_sync(ws->q_in));
+    if (!lower) HYLA_TRY(hyla_eig_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
+cleanup:
+    o->mem_free(d, HYLA_MEM_DEVICE, dU);
+    if (rc) {
+        o->mem_free(d, HYLA_MEM_DEVICE, *dA);
+        *dA = NULL;
+    }
+    return rc;
+}
+
+/* sytrd_sy2sb: 1 uplo, 2 n, 3 kd, 4 A, 5 lda, 6 AB, 7 ldab, 8 tau */
+static int sy2sb_public(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, int64_t kd, void *A,
+                        int64_t lda, void *AB, int64_t ldab, void *tau) {
+    int lower;
+    if (!ctx) return HYLA_ERR_INVALID;
+    if (parse_uplo(uplo, &lower)) return -1;
+    if (n < 0) return -2;
+    if (kd < 1) return -3;
+    if (!A && n > 0) return -4;
+    if (lda < HYLA_MAX(1, n)) return -5;
+    if (!AB && n > 0) return -6;
+    if (ldab < kd + 1) return -7;
+    if (!tau && n > 0) return -8;
+    if (n == 0) return 0;
+    int64_t kd0, nb;
+    hyla_eig_sy2sb_sizes(ctx, 0, t, &kd0, &nb);
+    nb = HYLA_MAX(kd, nb / kd * kd);
+    void *dA = NULL;
+    int rc = hyla_eig_upload_lower(ctx, 0, t, lower, n, A, lda, &dA);
+    if (!rc) rc = hyla_eig_sy2sb(ctx, 0, t, n, kd, nb, dA, n, AB, ldab, NULL, A, lda, tau);
+    ctx->devs[0]->ops->mem_free(ctx->devs[0], HYLA_MEM_DEVICE, dA);
+    return rc;
+}
+
+/* ormtr_sy2sb: 1 trans, 2 n, 3 kd, 4 ncols, 5 A, 6 lda, 7 tau, 8 C, 9 ldc */
+static int ormtr_public(hyla_t *ctx, hyla_dtype t, char trans, int64_t n, int64_t kd,
+                        int64_t ncols, const void *A, int64_t lda, const void *tau, void *C,
+                        int64_t ldc) {
+    int conj;
+    if (!ctx) return HYLA_ERR_INVALID;
+    switch (trans) {
+    case 'N': case 'n': conj = 0; break;
+    case 'T': case 't': case 'C': case 'c': conj = 1; break;
+    default: return -1;
+    }
+    if (n < 0) return -2;
+    if (kd < 1) return -3;
+    if (ncols < 0) return -4;
+    if (!A && n > 0) return -5;
+    if (lda < HYLA_MAX(1, n)) return -6;
+    if (!tau && n > 0) return -7;
+    if (!C && n > 0 && ncols > 0) return -8;
+    if (ldc < HYLA_MAX(1, n)) return -9;
+    if (hyla_eig_sy2sb_npanels(n, kd) == 0 || ncols == 0) return 0;
+    hyla_dev *d = ctx->devs[0];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t);
+    hyla_sy2sb_q *q = NULL;
+    hyla_dev_workspace *ws;
+    void *dC = NULL;
+    int rc = 0;
+    HYLA_TRY(hyla_workspace_get(ctx, 0, 0, 0, &ws));
+    HYLA_TRY(hyla_eig_sy2sb_q_from_host(ctx, 0, t, n, kd, A, lda, tau, &q));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * ncols) * es, &dC));
+    HYLA_TRY(o->copy_2d(ws->q_in, dC, (size_t)n * es, C, (size_t)ldc * es, (size_t)n * es,
+                        (size_t)ncols, HYLA_COPY_H2D));
+    HYLA_TRY(o->queue_sync(ws->q_in));
+    HYLA_TRY(hyla_eig_sy2sb_back(ctx, q, conj, ncols, dC, n));
+    HYLA_TRY(o->copy_2d(ws->q_in, C, (size_t)ldc * es, dC, (size_t)n * es, (size_t)n * es,
+                        (size_t)ncols, HYLA_COPY_D2H));
+    HYLA_TRY(o->queue_sync(ws->q_in));
+cleanup:
+    o->mem_free(d, HYLA_MEM_DEVICE, dC);
+    hyla_eig_sy2sb_q_free(ctx, &q);
+    return rc;
+}
+
+#define HYLA_PREC_S
+#include "core/prec.h"
+#include "eig/t_sy2sb.c"
+#undef HYLA_PREC_S
+#define HYLA_PREC_D
+#include "core/prec.h"
+#include "eig/t_sy2sb.c"
+#undef HYLA_PREC_D
+#define HYLA_PREC_C
+#include "core/prec.h"
+#include "eig/t_sy2sb.c"
+#undef HYLA_PREC_C
+#define HYLA_PREC_Z
+#include "core/prec.h"
+#include "eig/t_sy2sb.c"
+#undef HYLA_PREC_Z

@@ -1,0 +1,76 @@
+/* Stage 1 of the two-stage eigensolver: reduction of a Hermitian (real:
+ * symmetric) matrix on one device to Hermitian band form, B = Q1^H A Q1, and
+ * the back transformation Z := Q1 Z. Internal to hyla (src/eig). */
+#ifndef HYLA_SY2SB_H
+#define HYLA_SY2SB_H
+#include "core/internal.h"
+
+/* The reflectors of stage 1, kept on device `dev` of the context. Panel p
+ * (0 <= p < npanels) covers columns j0 = p kd .. j0 + kd - 1; its block
+ * reflector Q_p = I - V_p T_p V_p^H acts on rows r0 = j0 + kd .. n - 1.
+ *   dV  n x n (ld ldv): V_p explicitly (unit diagonal, zeros above it) in
+ *       rows r0.., columns j0 .. j0 + k_p - 1, k_p = min(kd, n - r0);
+ *       entries outside these blocks are not referenced.
+ *   dT  kd x n (ld kd): T_p (upper triangular, k_p x k_p) in columns j0...
+ * Q1 = Q_0 Q_1 ... Q_{npanels-1}. */
+typedef struct {
+    hyla_dtype t;
+    int dev;
+    int64_t n, kd, npanels;
+    void *dV, *dT;
+    int64_t ldv;
+} hyla_sy2sb_q;
+
+/* Panels of stage 1 for order n and half-bandwidth kd: those with at least
+ * two rows below the band. */
+int64_t hyla_eig_sy2sb_npanels(int64_t n, int64_t kd);
+
+/* Block sizes of stage 1 on device dev for type t: the context's options
+ * HYLA_OPT_EIG_KD / HYLA_OPT_EIG_NB, or the tuning table; nb is rounded
+ * down to a multiple of kd (at least kd). */
+void hyla_eig_sy2sb_sizes(const hyla_t *ctx, int dev, hyla_dtype t, int64_t *kd, int64_t *nb);
+
+/* Reduces the n x n Hermitian matrix dA (memory of device dev; lower triangle
+ * referenced; destroyed) to band form with half-bandwidth kd >= 1, panels
+ * grouped by nb (a multiple of kd) for the trailing update. Writes the band
+ * into the host array AB in LAPACK lower band storage ((kd+1) x n, ldab >=
+ * kd+1). If q is non-NULL, *q receives the reflector store (free it with
+ * hyla_eig_sy2sb_q_free). If Vh is non-NULL (host, ld ldvh >= n), the
+ * reflectors are also written LAPACK-style: the vector of reflector j
+ * (column j0 + jj of panel p) has an implicit 1 in row j + kd, rows j + kd
+ * + 1 .. n - 1 are stored in Vh(:, j); tau[j] (tau: n entries, zero where
+ * there is no reflector) is its scalar. Synchronous. Returns 0,
+ * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE,
+ * HYLA_ERR_BLAS, HYLA_ERR_UNSUPPORTED (n beyond LAPACK's int). */
+int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
+                   void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q, void *Vh,
+                   int64_t ldvh, void *tau);
+
+/* dZ := Q1 dZ (conj = 0) or Q1^H dZ (conj = 1) for the n x ncols matrix dZ
+ * in memory of device q->dev; blocks applied GEMM, TRMM, GEMM. Synchronous.
+ * Returns 0 or a HYLA_ERR_* code. */
+int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
+                        int64_t lddz);
+
+/* Builds a device reflector store from the LAPACK-style form written by
+ * hyla_eig_sy2sb (Vh, tau on the host): V uploaded, T rebuilt (larft). */
+int hyla_eig_sy2sb_q_from_host(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
+                               const void *Vh, int64_t ldvh, const void *tau,
+                               hyla_sy2sb_q **q);
+
+void hyla_eig_sy2sb_q_free(hyla_t *ctx, hyla_sy2sb_q **q);
+
+/* *dA := a new n x n device buffer (ld n) on device dev holding the lower
+ * triangle of the host matrix A (uplo L: copied; uplo U: rebuilt from the
+ * upper triangle with hyla_eig_lower_from_upper). Synchronous. */
+int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
+                          const void *A, int64_t lda, void **dA);
+
+/* dL := the lower triangle of the Hermitian matrix whose upper triangle is
+ * stored in dU (device dev): dL = I, then dL := U^H dL (one TRMM, n^3/3
+ * flops, no transpose kernel needed). dL (ld lddl >= n) must not overlap dU.
+ * Synchronous. */
+int hyla_eig_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const void *dU,
+                              int64_t lddu, void *dL, int64_t lddl);
+
+#endif

@@ -1,0 +1,86 @@
+/* Stage 1 of the eigensolver (dense -> band) on the devices of HYLA_DEVICES:
+ * hyla_?sytrd_sy2sb / ?hetrd_he2hb and the back transformation
+ * ?ormtr_sy2sb / ?unmtr_he2hb, all precisions, both triangles, sizes 0, 1,
+ * 2, odd and not multiples of kd or nb, kd >= n - 1 (already band), against
+ * LAPACKE ?syev/?heev; no leaks; injected allocation failures. */
+#include "hyla.h"
+#include "harness.h"
+#include <complex.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#define THRESH 60.0
+#define SENTINEL 777.0
+#define HYLA_T_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CH "sdcz"[DT]
+
+static int64_t live_base;
+
+static void leak_check(hyla_t *h, const char *what) {
+    int64_t live;
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live, NULL);
+    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
+          (long long)(live - live_base));
+    live_base = live;
+}
+
+#define HYLA_PREC_S
+#include "../src/core/prec.h"
+#include "t_test_sy2sb.c"
+#undef HYLA_PREC_S
+#define HYLA_PREC_D
+#include "../src/core/prec.h"
+#include "t_test_sy2sb.c"
+#undef HYLA_PREC_D
+#define HYLA_PREC_C
+#include "../src/core/prec.h"
+#include "t_test_sy2sb.c"
+#undef HYLA_PREC_C
+#define HYLA_PREC_Z
+#include "../src/core/prec.h"
+#include "t_test_sy2sb.c"
+#undef HYLA_PREC_Z
+
+/* every allocation of a reduction fails in turn: clean error, no leak */
+static void alloc_failures(hyla_t *h) {
+    const int64_t n = 23;
+    double A0[23 * 23], A[23 * 23], AB[5 * 23], tau[23];
+    unsigned long long s = 7;
+    hyla_dte_make(TE_RANDOM, n, A0, &s);
+    hyla_set_option(h, HYLA_OPT_EIG_NB, 8);
+    for (int64_t k = 1; k < 60; k++) {
+        memcpy(A, A0, sizeof A);
+        hyla_debug_fail_alloc(k);
+        int rc = hyla_dsytrd_sy2sb(h, 'U', n, 4, A, n, AB, 5, tau);
+        hyla_debug_fail_alloc(0);
+        int64_t live;
+        hyla_release_workspace(h);
+        hyla_debug_alloc_stats(&live, NULL);
+        CHECK(live == live_base, "leak after failing allocation %lld (rc %d)", (long long)k, rc);
+        CHECK(rc == 0 || rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY,
+              "allocation failure %lld: rc %d", (long long)k, rc);
+        if (rc == 0) break;
+    }
+}
+
+int main(void) {
+    hyla_t *h = NULL;
+    int rc = hyla_create(&h, test_devices());
+    if (rc) {
+        printf("hyla_create(%s): %s\n", test_devices(), hyla_strerror(rc));
+        return rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED ? 77 : 1;
+    }
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live_base, NULL);
+    unsigned long long s = 1;
+    hyla_sts_all(h, &s);
+    hyla_dts_all(h, &s);
+    hyla_cts_all(h, &s);
+    hyla_zts_all(h, &s);
+    alloc_failures(h);
+    hyla_destroy(&h);
+    return summary("test_sy2sb");
+}
