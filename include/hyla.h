@@ -421,6 +421,87 @@ typedef struct {
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
 int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
 
+/* Stage 2: Hermitian band -> real symmetric tridiagonal (src/eig/sb2st.c). */
+
+/* Householder reflectors of a band-to-tridiagonal reduction (Q2), kept in
+ * host memory in the grouped layout that the back transformation applies as
+ * block reflectors. Made by hyla_?sytrd_sb2st / hyla_?hetrd_hb2st with vect
+ * 'V', used by hyla_?ormtr_sb2st / hyla_?unmtr_hb2st, freed with
+ * hyla_sb2st_q_free. Holds about n^2 elements of the type for band width
+ * kd >= 1 (the vectors and one kd x kd triangular factor per group). */
+typedef struct hyla_sb2st_q hyla_sb2st_q;
+
+/* Frees a reflector store. Accepts NULL and *q == NULL; sets *q to NULL. */
+void hyla_sb2st_q_free(hyla_sb2st_q **q);
+
+/* Reduces the Hermitian (real: symmetric) band matrix B to a real symmetric
+ * tridiagonal T = Q2^H B Q2 by bulge chasing (LAPACK ?sytrd_sb2st /
+ * ?hetrd_hb2st) on the host CPU cores (OpenMP threads; sweeps pipelined).
+ *   vect   'N': eigenvalues only, no reflectors kept; 'V': *q receives the
+ *          reflectors Q2 (lower case accepted).
+ *   n      order of B, >= 0.
+ *   kd     number of subdiagonals of B, >= 0 (kd >= n is allowed).
+ *   AB     B in LAPACK lower band storage: AB[(i-j) + j*ldab] = B(i, j) for
+ *          j <= i <= min(n-1, j+kd); the imaginary parts of the diagonal
+ *          are taken as zero. Not modified.
+ *   ldab   >= kd + 1.
+ *   d      out, n entries: the diagonal of T.
+ *   e      out, n-1 entries: the off-diagonal of T (real for complex B:
+ *          the phases are folded into Q2).
+ *   q      vect 'V': out, the new reflector store (NULL on failure); vect
+ *          'N': ignored (set to NULL when not NULL).
+ * Returns 0; -i when argument i is bad (1 vect, 2 n, 3 kd, 4 AB NULL while
+ * n > 0, 5 ldab, 6 d, 7 e NULL while needed, 8 q NULL with vect 'V');
+ * HYLA_ERR_NAN when B holds NaN or Inf (nothing is computed);
+ * HYLA_ERR_NO_MEMORY. A NULL ctx returns HYLA_ERR_INVALID.
+ * Workspace: a working copy of the band with room for the bulge
+ * (2*kd*n elements), allocated inside. */
+int hyla_ssytrd_sb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd, const float *AB,
+                      int64_t ldab, float *d, float *e, hyla_sb2st_q **q);
+int hyla_dsytrd_sb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd, const double *AB,
+                      int64_t ldab, double *d, double *e, hyla_sb2st_q **q);
+int hyla_chetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
+                      const hyla_complex_float *AB, int64_t ldab, float *d, float *e,
+                      hyla_sb2st_q **q);
+int hyla_zhetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
+                      const hyla_complex_double *AB, int64_t ldab, double *d, double *e,
+                      hyla_sb2st_q **q);
+
+/* Z := Q2 Z for the host-resident n x ncols matrix Z (n = the order of the
+ * reduction that made q), e.g. eigenvectors of T into eigenvectors of B.
+ * The reflectors are applied in groups as block reflectors I - V T V^H
+ * (GEMM, TRMM, GEMM) on device 0 of the context; Z passes through it in
+ * column chunks that fit its memory.
+ *   q      the store from hyla_?sytrd_sb2st / hyla_?hetrd_hb2st of the same
+ *          type.
+ *   ncols  columns of Z, >= 0.
+ *   Z, ldz ldz >= max(1, n).
+ * Returns 0; -i when argument i is bad (1 q NULL or of another type,
+ * 2 ncols, 3 Z NULL while read, 4 ldz); HYLA_ERR_DEVICE_MEMORY,
+ * HYLA_ERR_DEVICE, HYLA_ERR_BLAS, HYLA_ERR_NO_MEMORY (Z may then be partly
+ * updated). A NULL ctx returns HYLA_ERR_INVALID.
+ * Workspace: device memory for the reflectors (about n^2 elements), a
+ * chunk of Z and kd x ncols elements. */
+int hyla_sormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, float *Z, int64_t ldz);
+int hyla_dormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, double *Z,
+                      int64_t ldz);
+int hyla_cunmtr_hb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, hyla_complex_float *Z,
+                      int64_t ldz);
+int hyla_zunmtr_hb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols,
+                      hyla_complex_double *Z, int64_t ldz);
+
+/* The same on a matrix resident on device `dev` (memory from
+ * hyla_malloc_device), synchronous. Argument numbers as above with dev as
+ * argument 0 (a bad dev returns HYLA_ERR_NO_DEVICE). */
+int hyla_sormtr_sb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, float *dZ,
+                          int64_t lddz);
+int hyla_dormtr_sb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+                          double *dZ, int64_t lddz);
+int hyla_cunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+                          hyla_complex_float *dZ, int64_t lddz);
+int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+                          hyla_complex_double *dZ, int64_t lddz);
+
 /* ---------------------------------------------------------------- NumPy .npy */
 
 typedef enum { HYLA_S = 0, HYLA_D = 1, HYLA_C = 2, HYLA_Z = 3 } hyla_dtype;

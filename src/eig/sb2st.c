@@ -1,0 +1,222 @@
+/* Stage 2 of the two-stage eigensolver: Hermitian band -> real symmetric
+ * tridiagonal by bulge chasing on the host cores, and the back
+ * transformation Q2 on a device.
+ *
+ * Bulge chasing (Lang's successive band reduction with one column per sweep,
+ * in the task form of Haidar, Ltaief and Dongarra, SC'11): sweep i
+ * annihilates column i below the subdiagonal with one reflector of length
+ * <= kd and chases the bulge this creates down the band in steps of kd rows.
+ * Step m of sweep i works on rows st = i+1+m*kd .. st+kd-1 (block m):
+ *   m = 0   generate H from B(st.., i); B(block, block) := H^H B H;
+ *   m >= 1  the off-diagonal block X = B(block m, block m-1) := X H_{m-1}
+ *           (this fills X: the bulge); generate H_m from X(:, 0) and
+ *           X(:, 1..) := H_m^H X(:, 1..) (the rest of the bulge is
+ *           annihilated by the next sweeps); B(block m, block m) := H_m^H B H_m.
+ * Every subdiagonal entry ends up as the real beta of a reflector, so T is
+ * real also for complex types (the phases are in Q2).
+ * The band is copied into a working band with 2*kd rows (room for the
+ * bulge); with ld = 2*kd - 1, B(r, c) = W[r + c*ld] for 0 <= r-c < 2*kd, so
+ * every block is a plain column-major matrix with leading dimension ld.
+ *
+ * Parallel: step m of sweep i touches only rows and columns
+ * [i+1+(m-1)kd, i+(m+1)kd]; step m' of sweep i-1 touches
+ * [i+(m'-1)kd, i+(m'+1)kd-1]; these overlap for m' <= m+2. So sweep i may
+ * run step m once sweep i-1 has finished its steps 0..m+2 (or all of them).
+ * Threads take sweeps round robin and wait on a progress table (steps done
+ * per sweep); each step does the same operations in the same order as the
+ * serial sweep-after-sweep loop, so the result is bitwise the same.
+ *
+ * Reflector store, grouped for the BLAS-3 back transformation (the
+ * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
+ * holds the reflectors of step m of the nb sweeps a = s*nb .. a+nb-1. Their
+ * rows start at a+1+m*kd and shift by one per sweep, so V is a staircase
+ * (kd+nb-1) x nb matrix (unit first entries stored, zeros elsewhere) and the
+ * group's product H_a H_{a+1} ... = I - V T V^H (T upper, LAPACK larft
+ * forward columnwise). Q2 is the product of all reflectors in the order they
+ * were made. A reflector of sweep i step m is disjoint from any of sweep
+ * i' <= i step m' < m (it starts past the other's end), so within a sweep
+ * group the product reorders to G(s, M) ... G(s, 1) G(s, 0), and
+ * Q2 = Q_0 Q_1 ... with Q_s that product. Hence Q2 Z applies the sweep
+ * groups last first, and within one, G(s, 0), G(s, 1), ... in this order. */
+#include "eig/sb2st.h"
+#include <complex.h>
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+
+struct hyla_sb2st_q {
+    hyla_dtype t;
+    int64_t n, kd;     /* order and band width actually chased (kd <= n-1) */
+    int64_t nb, ldv;   /* sweeps per group; rows of a group's V (kd+nb-1) */
+    int64_t nsg;       /* sweep groups */
+    int64_t *goff;     /* nsg+1 offsets (in elements) of each sweep group's groups */
+    int64_t gsz;       /* elements of one group: V (ldv*nb), then T (nb*nb) */
+    void *data;        /* goff[nsg] elements of type t */
+};
+
+/* Steps of sweep i (0 <= i <= n-2): blocks of kd rows below row i. */
+static inline int64_t sweep_steps(int64_t n, int64_t kd, int64_t i) {
+    return HYLA_CEILDIV(n - 1 - i, kd);
+}
+
+void hyla_sb2st_q_free(hyla_sb2st_q **q) {
+    if (!q || !*q) return;
+    hyla_free((*q)->goff);
+    hyla_free((*q)->data);
+    hyla_free(*q);
+    *q = NULL;
+}
+
+int64_t hyla_sb2st_q_order(const hyla_sb2st_q *q) { return q ? q->n : 0; }
+hyla_dtype hyla_sb2st_q_dtype(const hyla_sb2st_q *q) { return q ? q->t : HYLA_S; }
+
+/* An empty store for order n and band width kd (kd >= 1 when n >= 2), its
+ * groups zeroed. */
+static int q_create(hyla_dtype t, int64_t n, int64_t kd, hyla_sb2st_q **out) {
+    int rc = 0;
+    hyla_sb2st_q *q = hyla_calloc(1, sizeof *q);
+    if (!q) return HYLA_ERR_NO_MEMORY;
+    q->t = t;
+    q->n = n;
+    q->kd = kd;
+    q->nb = HYLA_MAX(kd, 1);
+    q->ldv = kd + q->nb - 1;
+    q->nsg = n >= 2 && kd >= 1 ? HYLA_CEILDIV(n - 1, q->nb) : 0;
+    q->gsz = q->ldv * q->nb + q->nb * q->nb;
+    q->goff = hyla_malloc(sizeof *q->goff * (size_t)(q->nsg + 1));
+    if (!q->goff) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    q->goff[0] = 0;
+    for (int64_t s = 0; s < q->nsg; s++)
+        q->goff[s + 1] = q->goff[s] + sweep_steps(n, kd, s * q->nb) * q->gsz;
+    q->data = hyla_calloc((size_t)HYLA_MAX(q->goff[q->nsg], 1), hyla_dtype_size(t));
+    if (!q->data) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    *out = q;
+    return 0;
+cleanup:
+    hyla_sb2st_q_free(&q);
+    return rc;
+}
+
+/* Busy wait, yielding the core after a while (the host may be shared). */
+static void wait_progress(atomic_int *p, int need) {
+    int spins = 0;
+    while (atomic_load_explicit(p, memory_order_acquire) < need)
+        if (++spins > 64) sched_yield();
+}
+
+/* Threads to use: OpenMP's maximum, limited so that each has sweeps to
+ * pipeline; 1 for a small band, where starting threads costs more. */
+static int auto_threads(int64_t n, int64_t kd) {
+    int nt = omp_get_max_threads();
+    if (n * kd < 40000) return 1;
+    return (int)HYLA_MAX(1, HYLA_MIN((int64_t)nt, (n - 1) / 4));
+}
+
+#define TS(x) x##_s
+#define HYLA_PREC_S
+#include "core/prec.h"
+#include "eig/t_sb2st.c"
+#undef HYLA_PREC_S
+#undef TS
+#define TS(x) x##_d
+#define HYLA_PREC_D
+#include "core/prec.h"
+#include "eig/t_sb2st.c"
+#undef HYLA_PREC_D
+#undef TS
+#define TS(x) x##_c
+#define HYLA_PREC_C
+#include "core/prec.h"
+#include "eig/t_sb2st.c"
+#undef HYLA_PREC_C
+#undef TS
+#define TS(x) x##_z
+#define HYLA_PREC_Z
+#include "core/prec.h"
+#include "eig/t_sb2st.c"
+#undef HYLA_PREC_Z
+#undef TS
+
+int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                           int64_t ldab, void *d, void *e, hyla_sb2st_q **q, int nthreads) {
+    (void)ctx;
+    if (q) *q = NULL;
+    if (n < 0 || kd < 0 || ldab < kd + 1 || nthreads < 0 || (n > 0 && (!AB || !d)) ||
+        (n > 1 && !e))
+        return HYLA_ERR_INVALID;
+    switch (t) {
+    case HYLA_S: return chase_s(n, kd, AB, ldab, d, e, q, nthreads);
+    case HYLA_D: return chase_d(n, kd, AB, ldab, d, e, q, nthreads);
+    case HYLA_C: return chase_c(n, kd, AB, ldab, d, e, q, nthreads);
+    case HYLA_Z: return chase_z(n, kd, AB, ldab, d, e, q, nthreads);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+int hyla_eig_sb2st(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
+                   void *d, void *e, hyla_sb2st_q **q) {
+    return hyla_eig_sb2st_threads(ctx, t, n, kd, AB, ldab, d, e, q, 0);
+}
+
+/* A scalar of dtype t with real value v, as the backend reads it. */
+static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
+    memset(out, 0, 16);
+    switch (t) {
+    case HYLA_S: case HYLA_C: { float f = (float)v; memcpy(out, &f, sizeof f); break; }
+    case HYLA_D: case HYLA_Z: memcpy(out, &v, sizeof v); break;
+    }
+}
+
+/* Q2 dZ by groups: W = V^H Z(rows), W := T W, Z(rows) -= V W (LAPACK larfb,
+ * forward columnwise, on the backend). The store is uploaded once. */
+int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
+                        int64_t lddz) {
+    if (!ctx || !q) return HYLA_ERR_INVALID;
+    if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
+    if (ncols < 0 || lddz < HYLA_MAX(1, q->n) || (!dZ && ncols > 0 && q->n > 0))
+        return HYLA_ERR_INVALID;
+    if (ncols == 0 || q->nsg == 0) return 0;
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(q->t);
+    const int64_t n = q->n, kd = q->kd, nb = q->nb, ldv = q->ldv;
+    void *dq = NULL, *dw = NULL;
+    hyla_dev_workspace *ws;
+    unsigned char one[16], mone[16], zero[16];
+    scalar_of(q->t, 1, one);
+    scalar_of(q->t, -1, mone);
+    scalar_of(q->t, 0, zero);
+    int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
+    if (rc) return rc;
+    hyla_queue *qc = ws->q_comp;
+    const size_t qbytes = (size_t)q->goff[q->nsg] * es;
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qbytes, &dq));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * ncols) * es, &dw));
+    HYLA_TRY(o->copy_2d(qc, dq, qbytes, q->data, qbytes, qbytes, 1, HYLA_COPY_H2D));
+    for (int64_t s = q->nsg - 1; s >= 0; s--) {
+        const int64_t a = s * nb, nbs = HYLA_MIN(nb, n - 1 - a);
+        const int64_t ng = (q->goff[s + 1] - q->goff[s]) / q->gsz;
+        for (int64_t m = 0; m < ng; m++) {
+            const char *V = (const char *)dq + (size_t)(q->goff[s] + m * q->gsz) * es;
+            const char *Tm = V + (size_t)(ldv * nb) * es;
+            const int64_t r0 = a + 1 + m * kd, h = HYLA_MIN(ldv, n - r0);
+            char *Z = (char *)dZ + (size_t)r0 * es;
+            HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nbs, ncols, h, one, V, ldv,
+                             Z, lddz, zero, dw, nb));
+            HYLA_TRY(o->trmm(qc, q->t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, nbs,
+                             ncols, one, Tm, nb, dw, nb));
+            HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, ncols, nbs, mone, V, ldv,
+                             dw, nb, one, Z, lddz));
+        }
+    }
+cleanup:;
+    int rs = o->queue_sync(qc);
+    if (!rc) rc = rs;
+    o->mem_free(d, HYLA_MEM_DEVICE, dw);
+    o->mem_free(d, HYLA_MEM_DEVICE, dq);
+    return rc;
+}

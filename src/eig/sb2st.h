@@ -1,0 +1,41 @@
+/* Stage 2 of the two-stage eigensolver: Hermitian band -> real symmetric
+ * tridiagonal by bulge chasing on the host cores (sb2st.c), and its back
+ * transformation applied on a device (Q2). Signatures fixed by the shared
+ * eigensolver contract. Band storage: LAPACK lower band storage, always:
+ * AB[(i-j) + j*ldab] = B(i, j) for j <= i <= min(n-1, j+kd), 0-based. */
+#ifndef HYLA_EIG_SB2ST_H
+#define HYLA_EIG_SB2ST_H
+#include "core/internal.h"
+
+typedef struct hyla_sb2st_q hyla_sb2st_q; /* opaque: Householder vectors of stage 2, host memory */
+
+/* Reduces the Hermitian band B (n, kd, AB as above; AB is destroyed) to a
+ * real symmetric tridiagonal T = Q2^H B Q2: d[0..n-1] diagonal, e[0..n-2]
+ * off-diagonal (R type). If q != NULL, *q receives the reflectors (allocated
+ * with hyla_malloc; free with hyla_sb2st_q_free). For complex types any
+ * phases needed to make T real are folded into Q2. Uses the host CPU cores
+ * (OpenMP). Returns 0, HYLA_ERR_NAN if the band holds NaN/Inf,
+ * HYLA_ERR_NO_MEMORY, HYLA_ERR_INVALID. */
+int hyla_eig_sb2st(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
+                   void *d, void *e, hyla_sb2st_q **q);
+
+/* dZ := Q2 dZ for the n x ncols matrix dZ (type t) in memory of device
+ * `dev` of ctx (host backend: its "device memory"), through the backend
+ * (queues of that device); synchronous. */
+int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
+                        int64_t lddz);
+
+void hyla_sb2st_q_free(hyla_sb2st_q **q);
+
+/* hyla_eig_sb2st with a given number of host threads: 1 runs the serial
+ * reference order (sweep after sweep), more run the pipelined sweeps; the
+ * result is bitwise the same. nthreads = 0 chooses (OpenMP's maximum, or 1
+ * for a small band). For tests and benchmarks. */
+int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                           int64_t ldab, void *d, void *e, hyla_sb2st_q **q, int nthreads);
+
+/* Order n and dtype of a reflector store (0 / HYLA_S for NULL). */
+int64_t hyla_sb2st_q_order(const hyla_sb2st_q *q);
+hyla_dtype hyla_sb2st_q_dtype(const hyla_sb2st_q *q);
+
+#endif

@@ -1,0 +1,376 @@
+/* Bulge-chasing kernels and driver of stage 2, one source for s, d, c, z
+ * (included by sb2st.c with TS(x) naming the precision's static functions),
+ * and the public wrappers. */
+
+#undef TCONJ
+#undef TRE
+#undef TIM
+#undef RSQRT
+#undef RABS
+#undef RMIN
+#undef REPS
+#if IS_CPLX
+#if defined(HYLA_PREC_C)
+#define TCONJ(x) conjf(x)
+#define TRE(x) crealf(x)
+#define TIM(x) cimagf(x)
+#else
+#define TCONJ(x) conj(x)
+#define TRE(x) creal(x)
+#define TIM(x) cimag(x)
+#endif
+#else
+#define TCONJ(x) (x)
+#define TRE(x) (x)
+#define TIM(x) ((R)0)
+#endif
+#if defined(HYLA_PREC_S) || defined(HYLA_PREC_C)
+#define RSQRT sqrtf
+#define RABS fabsf
+#define RMIN FLT_MIN
+#define REPS FLT_EPSILON
+#else
+#define RSQRT sqrt
+#define RABS fabs
+#define RMIN DBL_MIN
+#define REPS DBL_EPSILON
+#endif
+
+/* sqrt(a^2 + b^2 + c^2) without overflow */
+static R TS(lapy3)(R a, R b, R c) {
+    R w = HYLA_MAX(RABS(a), HYLA_MAX(RABS(b), RABS(c)));
+    if (w == 0) return 0;
+    a /= w;
+    b /= w;
+    c /= w;
+    return w * RSQRT(a * a + b * b + c * c);
+}
+
+/* 2-norm of x[0..len-1] without overflow */
+static R TS(nrm2)(int64_t len, const T *x) {
+    R scale = 0, ssq = 0;
+    for (int64_t k = 0; k < len; k++)
+        scale = HYLA_MAX(scale, HYLA_MAX(RABS(TRE(x[k])), RABS(TIM(x[k]))));
+    if (scale == 0) return 0;
+    for (int64_t k = 0; k < len; k++) {
+        R re = TRE(x[k]) / scale, im = TIM(x[k]) / scale;
+        ssq += re * re + im * im;
+    }
+    return scale * RSQRT(ssq);
+}
+
+/* Householder reflector (LAPACK larfg): H^H (alpha; x) = (beta; 0) with
+ * H = I - tau (1; v)(1; v)^H, beta real; x[0..len-2] is overwritten by v
+ * and *alpha by beta. tau = 0 (H = I) when x = 0 and alpha is real. */
+static T TS(larfg)(int64_t len, T *alpha, T *x) {
+    R xnorm = TS(nrm2)(len - 1, x);
+    R ar = TRE(*alpha), ai = TIM(*alpha);
+    if (xnorm == 0 && ai == 0) return T_ZERO;
+    R beta = -copysign(TS(lapy3)(ar, ai, xnorm), ar);
+    const R safmin = RMIN / REPS, rsafmin = 1 / safmin;
+    int knt = 0;
+    if (RABS(beta) < safmin) {
+        /* xnorm and beta may be inaccurate: scale up and recompute */
+        do {
+            knt++;
+            for (int64_t k = 0; k < len - 1; k++) x[k] *= rsafmin;
+            beta *= rsafmin;
+            *alpha *= rsafmin;
+        } while (RABS(beta) < safmin && knt < 20);
+        xnorm = TS(nrm2)(len - 1, x);
+        ar = TRE(*alpha);
+        ai = TIM(*alpha);
+        beta = -copysign(TS(lapy3)(ar, ai, xnorm), ar);
+    }
+#if IS_CPLX
+    T tau = ((beta - ar) - ai * I) / beta;
+#else
+    T tau = (beta - ar) / beta;
+#endif
+    T scal = T_ONE / (*alpha - beta);
+    for (int64_t k = 0; k < len - 1; k++) x[k] *= scal;
+    for (int k = 0; k < knt; k++) beta *= safmin;
+    *alpha = beta;
+    return tau;
+}
+
+/* The lower triangle of the Hermitian nv x nv block A (leading dimension
+ * ld) := H^H A H with H = I - tau v v^H: w = tau A v,
+ * w -= 1/2 tau (w^H v) v, A -= v w^H + w v^H (the real correction
+ * |tau|^2 (v^H A v) v v^H is split evenly between the two rank-1 terms).
+ * The diagonal stays real. w: nv elements of workspace. */
+static void TS(hupdate)(int64_t nv, T *A, int64_t ld, const T *v, T tau, T *w) {
+    if (tau == T_ZERO) return;
+    for (int64_t r = 0; r < nv; r++) w[r] = T_ZERO;
+    for (int64_t c = 0; c < nv; c++) {
+        const T *a = A + c * ld;
+        T vc = v[c], acc = T_ZERO;
+        w[c] += TRE(a[c]) * vc;
+        for (int64_t r = c + 1; r < nv; r++) {
+            w[r] += a[r] * vc;
+            acc += TCONJ(a[r]) * v[r];
+        }
+        w[c] += acc;
+    }
+    T wv = T_ZERO;
+    for (int64_t r = 0; r < nv; r++) {
+        w[r] *= tau;
+        wv += TCONJ(w[r]) * v[r];
+    }
+    const T alpha = -(R)0.5 * tau * wv;
+    for (int64_t r = 0; r < nv; r++) w[r] += alpha * v[r];
+    for (int64_t c = 0; c < nv; c++) {
+        T *a = A + c * ld;
+        const T vc = TCONJ(v[c]), wc = TCONJ(w[c]);
+        for (int64_t r = c; r < nv; r++) a[r] -= v[r] * wc + w[r] * vc;
+        a[c] = TRE(a[c]);
+    }
+}
+
+/* What the steps of one chase share. */
+typedef struct {
+    int64_t n, kd, ld;  /* order, band width, leading dimension of the blocks */
+    T *W;               /* working band: B(r, c) = W[r + c*ld] */
+    hyla_sb2st_q *q;    /* reflector store, or NULL */
+} TS(chase_plan);
+
+/* Step m of sweep i (see sb2st.c). buf: 3*kd + 2 elements kept by the
+ * thread across the steps of one sweep: the reflectors of the last two
+ * steps (by parity of m), workspace, their taus. */
+static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
+    const int64_t kd = p->kd, ld = p->ld, st = i + 1 + m * kd, nv = HYLA_MIN(kd, p->n - st);
+    T *vcur = buf + (m & 1) * kd, *vprev = buf + ((m + 1) & 1) * kd, *w = buf + 2 * kd;
+    T *taus = buf + 3 * kd;
+    T tau;
+    vcur[0] = T_ONE;
+    if (m == 0) {
+        T *x = p->W + st + i * ld; /* B(st.., i) */
+        tau = TS(larfg)(nv, x, x + 1);
+        for (int64_t r = 1; r < nv; r++) {
+            vcur[r] = x[r];
+            x[r] = T_ZERO;
+        }
+    } else {
+        const int64_t sp = st - kd; /* block m-1 had kd rows: it was not the last */
+        const T taup = taus[(m + 1) & 1];
+        T *X = p->W + st + sp * ld; /* B(block m, block m-1), nv x kd */
+        if (taup != T_ZERO) {
+            /* X := X (I - taup vprev vprev^H) */
+            for (int64_t r = 0; r < nv; r++) w[r] = T_ZERO;
+            for (int64_t c = 0; c < kd; c++) {
+                const T *x = X + c * ld, vc = vprev[c];
+                for (int64_t r = 0; r < nv; r++) w[r] += x[r] * vc;
+            }
+            for (int64_t c = 0; c < kd; c++) {
+                T *x = X + c * ld;
+                const T f = taup * TCONJ(vprev[c]);
+                for (int64_t r = 0; r < nv; r++) x[r] -= w[r] * f;
+            }
+        }
+        tau = TS(larfg)(nv, X, X + 1);
+        for (int64_t r = 1; r < nv; r++) {
+            vcur[r] = X[r];
+            X[r] = T_ZERO;
+        }
+        if (tau != T_ZERO) {
+            /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..) */
+            const T taub = TCONJ(tau);
+            for (int64_t c = 1; c < kd; c++) {
+                T *x = X + c * ld, s = T_ZERO;
+                for (int64_t r = 0; r < nv; r++) s += TCONJ(vcur[r]) * x[r];
+                s *= taub;
+                for (int64_t r = 0; r < nv; r++) x[r] -= vcur[r] * s;
+            }
+        }
+    }
+    taus[m & 1] = tau;
+    TS(hupdate)(nv, p->W + st + st * ld, ld, vcur, tau, w);
+    if (p->q) {
+        const hyla_sb2st_q *q = p->q;
+        const int64_t s = i / q->nb, j = i % q->nb;
+        T *V = (T *)q->data + q->goff[s] + m * q->gsz;
+        T *Tm = V + q->ldv * q->nb;
+        for (int64_t r = 0; r < nv; r++) V[j + j * q->ldv + r] = vcur[r];
+        Tm[j + j * q->nb] = tau;
+    }
+}
+
+/* T of every group from V and the taus on T's diagonal (LAPACK larft,
+ * forward columnwise): T(0:j, j) = -tau_j T(0:j, 0:j) V(:, 0:j)^H V(:, j).
+ * Column k of V is nonzero in rows k..k+kd-1 only. */
+static void TS(build_t)(hyla_sb2st_q *q) {
+    const int64_t nb = q->nb, ldv = q->ldv, kd = q->kd;
+    const int64_t ngroups = q->goff[q->nsg] / q->gsz;
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t g = 0; g < ngroups; g++) {
+        T *V = (T *)q->data + g * q->gsz, *Tm = V + ldv * nb;
+        for (int64_t j = 1; j < nb; j++) {
+            const T tau = Tm[j + j * nb];
+            T *t = Tm + j * nb;
+            if (tau == T_ZERO) continue; /* column stays zero */
+            const T *vj = V + j * ldv;
+            for (int64_t k = 0; k < j; k++) {
+                const T *vk = V + k * ldv;
+                T s = T_ZERO;
+                for (int64_t r = j; r < k + kd; r++) s += TCONJ(vk[r]) * vj[r];
+                t[k] = -tau * s;
+            }
+            /* t(0:j) := T(0:j, 0:j) t(0:j), upper triangular, in place top down */
+            for (int64_t k = 0; k < j; k++) {
+                T s = T_ZERO;
+                for (int64_t l = k; l < j; l++) s += Tm[k + l * nb] * t[l];
+                t[k] = s;
+            }
+        }
+    }
+}
+
+static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *e,
+                     hyla_sb2st_q **qout, int nthreads) {
+    int rc = 0;
+    T *W = NULL, *bufs = NULL;
+    atomic_int *prog = NULL;
+    hyla_sb2st_q *q = NULL;
+    for (int64_t j = 0; j < n; j++) {
+        const T *a = AB + j * ldab;
+        for (int64_t r = 0; r <= HYLA_MIN(kd, n - 1 - j); r++)
+            if (!isfinite(TRE(a[r])) || !isfinite(TIM(a[r]))) return HYLA_ERR_NAN;
+    }
+    const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
+    if (qout) HYLA_TRY(q_create(DT, n, kde, &q));
+    if (kde == 0) {
+        for (int64_t j = 0; j < n; j++) d[j] = TRE(AB[j * ldab]);
+        for (int64_t j = 0; j + 1 < n; j++) e[j] = 0;
+        goto done;
+    }
+    const int64_t ldw = 2 * kde, ld = ldw - 1;
+    W = hyla_calloc((size_t)(ldw * n), sizeof *W);
+    if (!W) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    for (int64_t j = 0; j < n; j++) {
+        for (int64_t r = 0; r <= HYLA_MIN(kde, n - 1 - j); r++) W[r + j * ldw] = AB[r + j * ldab];
+        W[j * ldw] = TRE(W[j * ldw]);
+    }
+    TS(chase_plan) p = {.n = n, .kd = kde, .ld = ld, .W = W, .q = q};
+    int nt = nthreads ? nthreads : auto_threads(n, kde);
+    nt = (int)HYLA_MIN((int64_t)nt, n - 1);
+    const int64_t bsz = 3 * kde + 2;
+    bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * nt));
+    if (!bufs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    if (nt == 1) {
+        for (int64_t i = 0; i + 1 < n; i++)
+            for (int64_t m = 0, M = sweep_steps(n, kde, i); m < M; m++) TS(step)(&p, i, m, bufs);
+    } else {
+        prog = hyla_malloc(sizeof *prog * (size_t)(n - 1));
+        if (!prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        for (int64_t i = 0; i + 1 < n; i++) atomic_init(&prog[i], 0);
+#pragma omp parallel num_threads(nt)
+        {
+            const int tid = omp_get_thread_num(), nth = omp_get_num_threads();
+            T *buf = bufs + tid * bsz;
+            for (int64_t i = tid; i + 1 < n; i += nth) {
+                const int64_t M = sweep_steps(n, kde, i);
+                const int64_t Mp = i > 0 ? sweep_steps(n, kde, i - 1) : 0;
+                for (int64_t m = 0; m < M; m++) {
+                    if (i > 0) wait_progress(&prog[i - 1], (int)HYLA_MIN(m + 3, Mp));
+                    TS(step)(&p, i, m, buf);
+                    atomic_store_explicit(&prog[i], (int)(m + 1), memory_order_release);
+                }
+            }
+        }
+    }
+    for (int64_t j = 0; j < n; j++) d[j] = TRE(W[j * ldw]);
+    for (int64_t j = 0; j + 1 < n; j++) e[j] = TRE(W[1 + j * ldw]);
+    if (q) TS(build_t)(q);
+done:
+    if (qout) {
+        *qout = q;
+        q = NULL;
+    }
+cleanup:
+    hyla_free(prog);
+    hyla_free(bufs);
+    hyla_free(W);
+    hyla_sb2st_q_free(&q);
+    return rc;
+}
+
+/* ---- public wrappers: argument checks in LAPACK order, then the above */
+
+#undef SB2ST_NAME
+#undef ORMTR_NAME
+#if IS_CPLX
+#define SB2ST_NAME(x) PN(hetrd_hb2st##x)
+#define ORMTR_NAME(x) PN(unmtr_hb2st##x)
+#else
+#define SB2ST_NAME(x) PN(sytrd_sb2st##x)
+#define ORMTR_NAME(x) PN(ormtr_sb2st##x)
+#endif
+
+int SB2ST_NAME()(hyla_t *ctx, char vect, int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d,
+                 R *e, hyla_sb2st_q **q) {
+    if (!ctx) return HYLA_ERR_INVALID;
+    const char v = (char)toupper((unsigned char)vect);
+    if (v != 'N' && v != 'V') return -1;
+    if (n < 0) return -2;
+    if (kd < 0) return -3;
+    if (!AB && n > 0) return -4;
+    if (ldab < kd + 1) return -5;
+    if (!d && n > 0) return -6;
+    if (!e && n > 1) return -7;
+    if (v == 'V' && !q) return -8;
+    if (q) *q = NULL;
+    return hyla_eig_sb2st(ctx, DT, n, kd, (void *)AB, ldab, d, e, v == 'V' ? q : NULL);
+}
+
+/* 0 or -i for (q, ncols, Z, ldz) numbered 1..4 */
+static int TS(ormtr_check)(const hyla_sb2st_q *q, int64_t ncols, const T *Z, int64_t ldz) {
+    if (!q || q->t != DT) return -1;
+    if (ncols < 0) return -2;
+    if (!Z && ncols > 0 && q->n > 0) return -3;
+    if (ldz < HYLA_MAX(1, q->n)) return -4;
+    return 0;
+}
+
+int ORMTR_NAME(_gpu)(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, T *dZ,
+                     int64_t lddz) {
+    if (!ctx) return HYLA_ERR_INVALID;
+    if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
+    int info = TS(ormtr_check)(q, ncols, dZ, lddz);
+    if (info) return info;
+    return hyla_eig_sb2st_back(ctx, dev, q, ncols, dZ, lddz);
+}
+
+/* Host Z: columns in chunks through device 0 (as many as its memory takes
+ * next to the uploaded reflectors). */
+int ORMTR_NAME()(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, T *Z, int64_t ldz) {
+    if (!ctx) return HYLA_ERR_INVALID;
+    int info = TS(ormtr_check)(q, ncols, Z, ldz);
+    if (info) return info;
+    const int64_t n = q->n;
+    if (ncols == 0 || q->nsg == 0) return 0;
+    hyla_dev *d = ctx->devs[0];
+    const size_t es = sizeof(T), qbytes = (size_t)q->goff[q->nsg] * es;
+    const size_t percol = (size_t)(n + q->nb) * es;
+    size_t budget = hyla_workspace_budget(ctx, 0);
+    int64_t cb = ncols;
+    if (budget > 0 && budget < qbytes + percol * (size_t)ncols)
+        cb = budget > qbytes + percol ? (int64_t)((budget - qbytes) / percol) : 1;
+    void *dZ = NULL;
+    int rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * cb) * es, &dZ);
+    if (rc) return rc;
+    for (int64_t c0 = 0; c0 < ncols && !rc; c0 += cb) {
+        const int64_t nc = HYLA_MIN(cb, ncols - c0);
+        T *Zc = Z + c0 * ldz;
+        hyla_dev_workspace *ws;
+        rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
+        if (!rc) rc = d->ops->copy_2d(ws->q_in, dZ, (size_t)n * es, Zc, (size_t)ldz * es,
+                                      (size_t)n * es, (size_t)nc, HYLA_COPY_H2D);
+        if (!rc) rc = d->ops->queue_sync(ws->q_in);
+        if (!rc) rc = hyla_eig_sb2st_back(ctx, 0, q, nc, dZ, n);
+        if (!rc) rc = d->ops->copy_2d(ws->q_out, Zc, (size_t)ldz * es, dZ, (size_t)n * es,
+                                      (size_t)n * es, (size_t)nc, HYLA_COPY_D2H);
+        if (!rc) rc = d->ops->queue_sync(ws->q_out);
+    }
+    d->ops->mem_free(d, HYLA_MEM_DEVICE, dZ);
+    return rc;
+}

@@ -1,0 +1,273 @@
+/* Stage 2 tests, one source for s, d, c, z (included by test_sb2st.c). */
+
+#undef TST
+#undef SB2ST
+#undef ORMTR
+#undef ORMTR_GPU
+#undef LSTERF
+#undef LBEV
+#undef RSCAL
+#if defined(HYLA_PREC_S)
+#define TST(x) x##_s
+#define LSTERF LAPACKE_ssterf
+#define LBEV LAPACKE_ssbev
+#elif defined(HYLA_PREC_D)
+#define TST(x) x##_d
+#define LSTERF LAPACKE_dsterf
+#define LBEV LAPACKE_dsbev
+#elif defined(HYLA_PREC_C)
+#define TST(x) x##_c
+#define LSTERF LAPACKE_ssterf
+#define LBEV LAPACKE_chbev
+#else
+#define TST(x) x##_z
+#define LSTERF LAPACKE_dsterf
+#define LBEV LAPACKE_zhbev
+#endif
+#if IS_CPLX
+#define SB2ST PN(hetrd_hb2st)
+#define ORMTR PN(unmtr_hb2st)
+#define ORMTR_GPU PN(unmtr_hb2st_gpu)
+#else
+#define SB2ST PN(sytrd_sb2st)
+#define ORMTR PN(ormtr_sb2st)
+#define ORMTR_GPU PN(ormtr_sb2st_gpu)
+#endif
+#define RSCAL (sizeof(R) == sizeof(float) ? (double)FLT_EPSILON : DBL_EPSILON)
+
+static double TST(abs)(T x) {
+#if IS_CPLX
+    return cabs((double complex)x);
+#else
+    return fabs((double)x);
+#endif
+}
+
+static T TST(conj)(T x) {
+#if IS_CPLX
+    return (T)conj((double complex)x);
+#else
+    return x;
+#endif
+}
+
+/* A random Hermitian band in lower band storage with ldab rows (padding
+ * rows past kd hold a sentinel that must not matter). */
+static void TST(make_band)(T *AB, int64_t n, int64_t kd, int64_t ldab, unsigned long long *s) {
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t r = 0; r < ldab; r++) {
+            T v = (T)t_rand(s);
+#if IS_CPLX
+            v += (T)(t_rand(s) * I);
+#endif
+            if (r == 0) v = (T)t_rand(s);
+            AB[r + j * ldab] = r <= kd ? v : (T)777;
+        }
+}
+
+/* The dense n x n B from its band */
+static void TST(band_to_dense)(const T *AB, int64_t n, int64_t kd, int64_t ldab, T *B) {
+    for (int64_t i = 0; i < n * n; i++) B[i] = T_ZERO;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = j; i <= HYLA_TMIN(n - 1, j + kd); i++) {
+            T v = AB[(i - j) + j * ldab];
+            if (i == j) v = (T)creal((double complex)v);
+            B[i + j * n] = v;
+            B[j + i * n] = TST(conj)(v);
+        }
+}
+
+static double TST(norm1)(const T *A, int64_t m, int64_t n, int64_t lda) {
+    double nrm = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double s = 0;
+        for (int64_t i = 0; i < m; i++) s += TST(abs)(A[i + j * lda]);
+        nrm = fmax(nrm, s);
+    }
+    return nrm;
+}
+
+/* Q2 explicitly: the identity through the back transformation on device dev. */
+static int TST(explicit_q)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n, T *Q) {
+    void *dQ = NULL;
+    for (int64_t i = 0; i < n * n; i++) Q[i] = T_ZERO;
+    for (int64_t i = 0; i < n; i++) Q[i + i * n] = T_ONE;
+    size_t bytes = sizeof(T) * (size_t)(n * n);
+    int rc = hyla_malloc_device(h, dev, bytes, &dQ);
+    if (!rc) rc = hyla_copy_to_device(h, dev, dQ, Q, bytes);
+    if (!rc) rc = ORMTR_GPU(h, dev, q, n, dQ, n);
+    if (!rc) rc = hyla_copy_from_device(h, dev, Q, dQ, bytes);
+    hyla_free_device(h, dev, &dQ);
+    return rc;
+}
+
+/* One band: eigenvalues of T against LAPACK's of B; with vectors,
+ * |B - Q T Q^H| and |I - Q^H Q|; serial == pipelined, bitwise. */
+static void TST(case)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect,
+                      unsigned long long *s) {
+    const int64_t ldab = kd + 1 + pad;
+    const int ndev = hyla_device_count(h);
+    T *AB = malloc(sizeof *AB * (size_t)HYLA_TMAX(1, ldab * n));
+    T *B = malloc(sizeof *B * (size_t)HYLA_TMAX(1, n * n));
+    R *d = malloc(sizeof *d * (size_t)HYLA_TMAX(1, n)), *e = malloc(sizeof *e * (size_t)HYLA_TMAX(1, n));
+    R *d1 = malloc(sizeof *d * (size_t)HYLA_TMAX(1, n)), *e1 = malloc(sizeof *e * (size_t)HYLA_TMAX(1, n));
+    R *w = malloc(sizeof *w * (size_t)HYLA_TMAX(1, n));
+    hyla_sb2st_q *q = NULL, *q1 = NULL;
+    TST(make_band)(AB, n, kd, ldab, s);
+    TST(band_to_dense)(AB, n, kd, ldab, B);
+    const double eps = RSCAL, nrmB = TST(norm1)(B, n, n, n);
+    char what[128];
+    snprintf(what, sizeof what, "%c n %lld kd %lld vect %c", "sdcz"[DT], (long long)n,
+             (long long)kd, vect ? 'V' : 'N');
+
+    int rc = SB2ST(h, vect ? 'V' : 'N', n, kd, AB, ldab, d, e, vect ? &q : NULL);
+    CHECK(rc == 0, "%s: %d (%s)", what, rc, hyla_strerror(rc));
+    if (rc) goto out;
+    if (n > 0) {
+        /* eigenvalues: LAPACK's band solver on a copy with kd clipped */
+        const int64_t kde = HYLA_TMIN(kd, n - 1);
+        T *ABl = malloc(sizeof *ABl * (size_t)((kde + 1) * n));
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t r = 0; r <= kde; r++) ABl[r + j * (kde + 1)] = AB[r + j * ldab];
+        int info = LBEV(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, (lapack_int)kde, ABl,
+                        (lapack_int)(kde + 1), w, NULL, 1);
+        free(ABl);
+        memcpy(d1, d, sizeof *d * (size_t)n);
+        memcpy(e1, e, sizeof *e * (size_t)n);
+        info |= LSTERF((lapack_int)n, d1, e1);
+        CHECK(info == 0, "%s: LAPACK sbev/sterf info %d", what, info);
+        double diff = 0;
+        for (int64_t i = 0; i < n; i++) diff = fmax(diff, fabs((double)d1[i] - (double)w[i]));
+        double ratio = nrmB > 0 ? diff / ((double)n * eps * nrmB) : diff;
+        CHECK(ratio < THRESH, "%s: eigenvalues differ from LAPACK's by %g (n eps |B|)", what, ratio);
+    }
+    /* the reference serial order and the pipeline with three threads */
+    for (int nt = 1; nt <= 3; nt += 2) {
+        rc = hyla_eig_sb2st_threads(h, DT, n, kd, AB, ldab, d1, e1, vect ? &q1 : NULL, nt);
+        CHECK(rc == 0, "%s, %d threads: %d", what, nt, rc);
+        CHECK(n == 0 || memcmp(d, d1, sizeof *d * (size_t)n) == 0, "%s: d with %d threads differs", what, nt);
+        CHECK(n <= 1 || memcmp(e, e1, sizeof *e * (size_t)(n - 1)) == 0, "%s: e with %d threads differs", what, nt);
+        if (vect && n > 0 && q1) {
+            T *Q = malloc(sizeof *Q * (size_t)(n * n)), *Q1 = malloc(sizeof *Q * (size_t)(n * n));
+            rc = TST(explicit_q)(h, 0, q, n, Q);
+            rc = rc ? rc : TST(explicit_q)(h, 0, q1, n, Q1);
+            CHECK(rc == 0 && memcmp(Q, Q1, sizeof *Q * (size_t)(n * n)) == 0,
+                  "%s: Q2 with %d threads differs (rc %d)", what, nt, rc);
+            free(Q);
+            free(Q1);
+        }
+        hyla_sb2st_q_free(&q1);
+    }
+    if (vect && n > 0) {
+        T *Q = malloc(sizeof *Q * (size_t)(n * n)), *R1 = malloc(sizeof *Q * (size_t)(n * n));
+        T *Z = malloc(sizeof *Z * (size_t)(n * 3 + 3));
+        for (int dev = 0; dev < ndev; dev += HYLA_TMAX(1, ndev - 1)) {
+            rc = TST(explicit_q)(h, dev, q, n, Q);
+            CHECK(rc == 0, "%s: back transformation on device %d: %d", what, dev, rc);
+            if (rc) continue;
+            /* R1 = B - Q T Q^H, with (T Q^H)(k, j) from the tridiagonal */
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t i = 0; i < n; i++) {
+                    T acc = B[i + j * n];
+                    for (int64_t k = 0; k < n; k++) {
+                        T tq = d[k] * TST(conj)(Q[j + k * n]);
+                        if (k > 0) tq += e[k - 1] * TST(conj)(Q[j + (k - 1) * n]);
+                        if (k + 1 < n) tq += e[k] * TST(conj)(Q[j + (k + 1) * n]);
+                        acc -= Q[i + k * n] * tq;
+                    }
+                    R1[i + j * n] = acc;
+                }
+            double res = TST(norm1)(R1, n, n, n) / ((double)n * eps * HYLA_TMAX(nrmB, 1e-300));
+            CHECK(res < THRESH, "%s: |B - Q T Q^H| / (n |B| eps) = %g on device %d", what, res, dev);
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t i = 0; i < n; i++) {
+                    T acc = i == j ? T_ONE : T_ZERO;
+                    for (int64_t k = 0; k < n; k++) acc -= TST(conj)(Q[k + i * n]) * Q[k + j * n];
+                    R1[i + j * n] = acc;
+                }
+            double orth = TST(norm1)(R1, n, n, n) / ((double)n * eps);
+            CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g on device %d", what, orth, dev);
+        }
+        /* the host entry on three columns with ldz > n equals Q2 applied to them */
+        const int64_t ldz = n + 1;
+        for (int64_t i = 0; i < ldz * 3; i++) Z[i] = (T)t_rand(s);
+        T *Z0 = malloc(sizeof *Z0 * (size_t)(ldz * 3));
+        memcpy(Z0, Z, sizeof *Z0 * (size_t)(ldz * 3));
+        rc = ORMTR(h, q, 3, Z, ldz);
+        CHECK(rc == 0, "%s: host back transformation: %d", what, rc);
+        rc = TST(explicit_q)(h, 0, q, n, Q);
+        double diff = 0, zn = 0;
+        for (int64_t j = 0; j < 3; j++) {
+            for (int64_t i = 0; i < n; i++) {
+                T acc = T_ZERO;
+                for (int64_t k = 0; k < n; k++) acc += Q[i + k * n] * Z0[k + j * ldz];
+                diff = fmax(diff, TST(abs)(acc - Z[i + j * ldz]));
+                zn = fmax(zn, TST(abs)(acc));
+            }
+            CHECK(Z[n + j * ldz] == Z0[n + j * ldz], "%s: host back transformation wrote past n", what);
+        }
+        CHECK(diff <= 10 * n * eps * fmax(zn, 1), "%s: host back transformation differs by %g", what, diff);
+        free(Z0);
+        free(Q);
+        free(R1);
+        free(Z);
+    }
+out:
+    hyla_sb2st_q_free(&q);
+    leak_check(h, what);
+    free(AB);
+    free(B);
+    free(d);
+    free(e);
+    free(d1);
+    free(e1);
+    free(w);
+}
+
+/* NaN/Inf input, bad arguments. */
+static void TST(errors)(hyla_t *h) {
+    enum { N = 6, KD = 2 };
+    T AB[(KD + 1) * N];
+    R d[N], e[N];
+    T Z[N * 2];
+    hyla_sb2st_q *q = NULL;
+    unsigned long long s = 5;
+    TST(make_band)(AB, N, KD, KD + 1, &s);
+    AB[1 + 3 * (KD + 1)] = (T)NAN;
+    CHECK(SB2ST(h, 'V', N, KD, AB, KD + 1, d, e, &q) == HYLA_ERR_NAN && !q, "NaN input");
+    AB[1 + 3 * (KD + 1)] = (T)INFINITY;
+    CHECK(SB2ST(h, 'N', N, KD, AB, KD + 1, d, e, NULL) == HYLA_ERR_NAN, "Inf input");
+    AB[1 + 3 * (KD + 1)] = T_ONE;
+    CHECK(SB2ST(NULL, 'N', N, KD, AB, KD + 1, d, e, NULL) == HYLA_ERR_INVALID, "NULL ctx");
+    CHECK(SB2ST(h, 'X', N, KD, AB, KD + 1, d, e, NULL) == -1, "bad vect");
+    CHECK(SB2ST(h, 'N', -1, KD, AB, KD + 1, d, e, NULL) == -2, "bad n");
+    CHECK(SB2ST(h, 'N', N, -1, AB, KD + 1, d, e, NULL) == -3, "bad kd");
+    CHECK(SB2ST(h, 'N', N, KD, NULL, KD + 1, d, e, NULL) == -4, "NULL AB");
+    CHECK(SB2ST(h, 'N', N, KD, AB, KD, d, e, NULL) == -5, "bad ldab");
+    CHECK(SB2ST(h, 'N', N, KD, AB, KD + 1, NULL, e, NULL) == -6, "NULL d");
+    CHECK(SB2ST(h, 'N', N, KD, AB, KD + 1, d, NULL, NULL) == -7, "NULL e");
+    CHECK(SB2ST(h, 'V', N, KD, AB, KD + 1, d, e, NULL) == -8, "NULL q");
+    CHECK(SB2ST(h, 'v', N, KD, AB, KD + 1, d, e, &q) == 0 && q, "lower case vect");
+    CHECK(ORMTR(NULL, q, 2, Z, N) == HYLA_ERR_INVALID, "ormtr NULL ctx");
+    CHECK(ORMTR(h, NULL, 2, Z, N) == -1, "ormtr NULL q");
+    CHECK(ORMTR(h, q, -1, Z, N) == -2, "ormtr bad ncols");
+    CHECK(ORMTR(h, q, 2, NULL, N) == -3, "ormtr NULL Z");
+    CHECK(ORMTR(h, q, 2, Z, N - 1) == -4, "ormtr bad ldz");
+    CHECK(ORMTR_GPU(h, hyla_device_count(h), q, 2, Z, N) == HYLA_ERR_NO_DEVICE, "ormtr_gpu bad dev");
+    CHECK(ORMTR(h, q, 0, NULL, N) == 0, "ormtr no columns");
+    hyla_sb2st_q_free(&q);
+    hyla_sb2st_q_free(&q);
+    leak_check(h, "errors");
+}
+
+static void TST(suite)(hyla_t *h, unsigned long long *s) {
+    static const int64_t ns[] = {0, 1, 2, 3, 7, 20, 33};
+    static const int64_t kds[] = {0, 1, 2, 5, 8, 16};
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (size_t b = 0; b < sizeof kds / sizeof kds[0]; b++)
+            TST(case)(h, ns[a], kds[b], (int64_t)(a % 2), (int)((a + b) % 2 == 0 || ns[a] < 8), s);
+    TST(case)(h, 90, 16, 1, 1, s);
+    TST(case)(h, 61, 5, 0, 1, s);
+    TST(case)(h, 150, 8, 0, 0, s);
+    TST(errors)(h);
+}

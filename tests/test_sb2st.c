@@ -1,0 +1,168 @@
+/* Stage 2 of the eigensolver on the devices of HYLA_DEVICES (default one
+ * virtual host device): hyla_?sytrd_sb2st / ?hetrd_hb2st (band ->
+ * tridiagonal by bulge chasing) and the back transformations
+ * ?ormtr_sb2st / ?unmtr_hb2st for the four precisions: the tridiagonal's
+ * eigenvalues (LAPACK sterf) against the band's (LAPACK sbev/hbev);
+ * B = Q2 T Q2^H and Q2 unitary with Q2 from the back transformation on the
+ * first and on the last device; the serial and the pipelined chase give
+ * bitwise the same d, e and Q2; n = 0, 1, 2, 3, odd, n <= kd, kd = 0, 1, 2,
+ * 5, 8, 16; NaN and Inf input; bad arguments; no leak; injected allocation
+ * failures.
+ *
+ * `test_sb2st --bench N KD` times dsytrd_sb2st against LAPACK's (not a test). */
+#include "hyla.h"
+#include "harness.h"
+#include "eig/sb2st.h"
+#include <complex.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+
+#define THRESH 60.0
+#define HYLA_TMIN(a, b) ((a) < (b) ? (a) : (b))
+#define HYLA_TMAX(a, b) ((a) > (b) ? (a) : (b))
+
+static int64_t live_base;
+
+static void leak_check(hyla_t *h, const char *what) {
+    int64_t live;
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live, NULL);
+    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
+          (long long)(live - live_base));
+    live_base = live;
+}
+
+#define HYLA_PREC_S
+#include "../src/core/prec.h"
+#include "t_test_sb2st.c"
+#undef HYLA_PREC_S
+#define HYLA_PREC_D
+#include "../src/core/prec.h"
+#include "t_test_sb2st.c"
+#undef HYLA_PREC_D
+#define HYLA_PREC_C
+#include "../src/core/prec.h"
+#include "t_test_sb2st.c"
+#undef HYLA_PREC_C
+#define HYLA_PREC_Z
+#include "../src/core/prec.h"
+#include "t_test_sb2st.c"
+#undef HYLA_PREC_Z
+
+/* Allocation failure k = 1, 2, ... in the reduction with vectors and the
+ * host back transformation until a run has no failure: each failure is a
+ * clean HYLA_ERR_NO_MEMORY (or device memory) and leaks nothing. */
+static void injection(hyla_t *h) {
+    enum { N = 40, KD = 4 };
+    double AB[(KD + 1) * N], d[N], e[N], Z[N * 2];
+    unsigned long long s = 11;
+    make_band_d(AB, N, KD, KD + 1, &s);
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live_base, NULL);
+    int64_t k, failures = 0;
+    int rc = 0;
+    for (k = 1; k < 1000; k++) {
+        hyla_sb2st_q *q = NULL;
+        for (int i = 0; i < N * 2; i++) Z[i] = 1;
+        hyla_debug_fail_alloc(k);
+        rc = hyla_dsytrd_sb2st(h, 'V', N, KD, AB, KD + 1, d, e, &q);
+        if (!rc) rc = hyla_dormtr_sb2st(h, q, 2, Z, N);
+        hyla_debug_fail_alloc(0);
+        hyla_sb2st_q_free(&q);
+        int64_t live;
+        hyla_release_workspace(h);
+        hyla_debug_alloc_stats(&live, NULL);
+        if (live != live_base) {
+            CHECK(0, "leak after failing allocation %lld: %lld live (rc %d)", (long long)k,
+                  (long long)(live - live_base), rc);
+            break;
+        }
+        if (rc == 0) break;
+        failures++;
+        if (rc != HYLA_ERR_NO_MEMORY && rc != HYLA_ERR_DEVICE_MEMORY) {
+            CHECK(0, "failing allocation %lld gave %d (%s)", (long long)k, rc, hyla_strerror(rc));
+            break;
+        }
+    }
+    CHECK(rc == 0 && failures >= 3, "injection: %lld failures, last rc %d", (long long)failures, rc);
+}
+
+/* LAPACK's dsytrd_sb2st (LAPACKE has no wrapper before 3.12) */
+extern void dsytrd_sb2st_(const char *stage1, const char *vect, const char *uplo, const int *n,
+                          const int *kd, double *ab, const int *ldab, double *d, double *e,
+                          double *hous, const int *lhous, double *work, const int *lwork,
+                          int *info);
+
+static int bench(int64_t n, int64_t kd) {
+    hyla_t *h = NULL;
+    if (hyla_create(&h, "cpu")) return 1;
+    unsigned long long s = 3;
+    int64_t ldab = kd + 1;
+    double *AB = malloc(sizeof *AB * (size_t)(ldab * n)), *A2 = malloc(sizeof *AB * (size_t)(ldab * n));
+    double *d = malloc(sizeof *d * (size_t)n), *e = malloc(sizeof *e * (size_t)n);
+    make_band_d(AB, n, kd, ldab, &s);
+    printf("%% n %lld kd %lld, %d OpenMP threads\n", (long long)n, (long long)kd, omp_get_max_threads());
+    for (int vect = 0; vect < 2; vect++) {
+        hyla_sb2st_q *q = NULL;
+        double t0 = omp_get_wtime();
+        int rc = hyla_dsytrd_sb2st(h, vect ? 'V' : 'N', n, kd, AB, ldab, d, e, vect ? &q : NULL);
+        double t1 = omp_get_wtime();
+        printf("hyla  dsytrd_sb2st vect %c: %.3f s (rc %d)\n", vect ? 'V' : 'N', t1 - t0, rc);
+        hyla_sb2st_q_free(&q);
+        t0 = omp_get_wtime();
+        rc = hyla_eig_sb2st_threads(h, HYLA_D, n, kd, AB, ldab, d, e, vect ? &q : NULL, 1);
+        t1 = omp_get_wtime();
+        printf("hyla  serial       vect %c: %.3f s (rc %d)\n", vect ? 'V' : 'N', t1 - t0, rc);
+        hyla_sb2st_q_free(&q);
+    }
+    int ni = (int)n, kdi = (int)kd, ldi = (int)ldab, info, lh = -1, lw = -1;
+    double qh, qw;
+    dsytrd_sb2st_("N", "N", "L", &ni, &kdi, A2, &ldi, d, e, &qh, &lh, &qw, &lw, &info);
+    lh = (int)qh;
+    lw = (int)qw;
+    double *hous = malloc(sizeof *hous * (size_t)lh), *work = malloc(sizeof *work * (size_t)lw);
+    memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
+    double t0 = omp_get_wtime();
+    dsytrd_sb2st_("N", "N", "L", &ni, &kdi, A2, &ldi, d, e, hous, &lh, work, &lw, &info);
+    printf("LAPACK dsytrd_sb2st vect N: %.3f s (info %d)\n", omp_get_wtime() - t0, info);
+    free(hous);
+    free(work);
+    free(AB);
+    free(A2);
+    free(d);
+    free(e);
+    hyla_destroy(&h);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "--bench") == 0) return bench(atoll(argv[2]), atoll(argv[3]));
+    const char *devices = test_devices();
+    unsigned long long seed = 2026;
+    hyla_t *h = NULL;
+    int64_t live0, live1;
+    hyla_debug_alloc_stats(&live0, NULL);
+    int rc = hyla_create(&h, devices);
+    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
+        printf("devices %s not available: skipped\n", devices);
+        return 77;
+    }
+    CHECK(rc == 0, "hyla_create(%s): %s", devices, hyla_strerror(rc));
+    if (rc) return summary("sb2st");
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live_base, NULL);
+    suite_s(h, &seed);
+    suite_d(h, &seed);
+    suite_c(h, &seed);
+    suite_z(h, &seed);
+    hyla_device_info info;
+    hyla_get_device_info(h, 0, &info);
+    if (info.kind == HYLA_DEVICE_HOST) injection(h);
+    hyla_destroy(&h);
+    hyla_debug_alloc_stats(&live1, NULL);
+    CHECK(live1 == live0, "no leak: %lld live allocations", (long long)(live1 - live0));
+    return summary("sb2st");
+}
