@@ -37,6 +37,9 @@ typedef struct {
     int staging_slots;       /* pinned staging buffers per device */
     int64_t potrf_nb[4];     /* Cholesky panel width per dtype */
     size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
+    int64_t stedc_leaf;      /* divide and conquer: largest subproblem solved by QL */
+    int64_t stedc_gemm_min;  /* divide and conquer: merges (non-deflated columns) from
+                                this size on do their GEMMs on the devices */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
