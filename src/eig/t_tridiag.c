@@ -254,9 +254,12 @@ static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
 
 /* ------------------------------------------------------------ divide and conquer */
 
-/* idx := the permutation sorting key ascending (stable merge sort; tmp n). */
-static void TRI(argsort)(int64_t n, const R *key, int64_t *idx, int64_t *tmp) {
-    for (int64_t i = 0; i < n; i++) idx[i] = i;
+
+/* idx := the permutation sorting key[0..n-1] ascending (stable merge sort of
+ * the initial idx order when keep != 0, else from the identity; tmp: n). */
+static void TRI(argsort)(int64_t n, const R *key, int64_t *idx, int64_t *tmp, int keep) {
+    if (!keep)
+        for (int64_t i = 0; i < n; i++) idx[i] = i;
     for (int64_t w = 1; w < n; w *= 2) {
         for (int64_t lo = 0; lo < n; lo += 2 * w) {
             int64_t mid = HYLA_MIN(lo + w, n), hi = HYLA_MIN(lo + 2 * w, n);
@@ -269,21 +272,17 @@ static void TRI(argsort)(int64_t n, const R *key, int64_t *idx, int64_t *tmp) {
     }
 }
 
-/* d and the columns of the rows x n matrix Z sorted ascending by d, in place
- * by cycles of the permutation. Needs an int64 workspace of 2n, a byte
- * workspace of n and a column of rows entries. */
-static void TRI(sort_pairs)(int64_t n, R *d, R *Z, int64_t ldz, int64_t rows, int64_t *iw,
-                            unsigned char *seen, R *col) {
+/* d[p] := d[idx[p]] and column p of the rows x n matrix Z := column idx[p], in
+ * place by the cycles of the permutation (seen: n bytes, col: rows entries). */
+static void TRI(permute)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t ldz, int64_t rows,
+                         unsigned char *seen, R *col) {
     if (n <= 1) return;
-    int64_t *idx = iw, *tmp = iw + n;
-    TRI(argsort)(n, d, idx, tmp);
     memset(seen, 0, (size_t)n);
     for (int64_t s0 = 0; s0 < n; s0++) {
         if (seen[s0] || idx[s0] == s0) continue;
         R dv = d[s0];
         memcpy(col, Z + s0 * ldz, sizeof *col * (size_t)rows);
-        int64_t p = s0;
-        for (;;) {
+        for (int64_t p = s0;;) {
             seen[p] = 1;
             int64_t q = idx[p];
             if (q == s0) {
@@ -427,33 +426,51 @@ static int TRI(gemm)(hyla_t *ctx, int dev, int64_t m, int64_t n, int64_t kk, con
     return 0;
 }
 
+/* Workspace of divide and conquer on a block of order nb, allocated once; the
+ * merge of rows [lo, hi) uses the slices at lo, disjoint from those of the
+ * merges running beside it. */
+typedef struct {
+    int64_t nb;
+    R *qn, *u;            /* nb x nb each: packed eigenvectors, secular vectors */
+    R *rw;                /* 5 nb */
+    int64_t *iw;          /* 4 nb */
+    int64_t *ord;         /* nb: ascending order of each solved subproblem */
+    unsigned char *kind;  /* nb */
+} TRI(dc_ws);
+
 /* Merges two solved halves: on entry d[0..n1-1] and d[n1..n-1] hold the
- * ascending eigenvalues of the torn halves and Q (ldq) their eigenvectors as
- * diag(Q1, Q2); the matrix is diag(Q1, Q2) (diag(d) + |rho| v v^T) diag(Q1, Q2)^T
- * with z = (last row of Q1, sign(rho) first row of Q2). On return d holds the
- * ascending eigenvalues of the whole and Q its eigenvectors. par: use the
- * OpenMP team for the roots and allow the devices of ctx for the GEMMs when
- * the non-deflated columns number gemm_min or more. */
+ * eigenvalues of the torn halves, ord[0..n1-1] and ord[n1..n-1] their
+ * ascending orders (indices local to each half), and Q (ldq) their
+ * eigenvectors as diag(Q1, Q2); the matrix is
+ * diag(Q1, Q2) (diag(d) + |rho| v v^T) diag(Q1, Q2)^T with
+ * z = (last row of Q1, sign(rho) first row of Q2). On return d and the columns
+ * of Q hold the eigenpairs of the whole and ord[0..n-1] their ascending order.
+ * par: use the OpenMP team inside and the devices of ctx for the GEMMs when
+ * at least gemm_min columns do not deflate. lo: the offset of the merge in the
+ * block, for its workspace slices. */
 static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
-                      int64_t gemm_min) {
+                      int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
     int rc = 0;
-    R *rw = hyla_malloc(sizeof *rw * (size_t)(5 * n));
-    int64_t *iw = hyla_malloc(sizeof *iw * (size_t)(4 * n));
-    unsigned char *kind = hyla_malloc((size_t)n);
-    R *Qn = NULL, *U = NULL;
-    if (!rw || !iw || !kind) {
-        rc = HYLA_ERR_NO_MEMORY;
-        goto cleanup;
-    }
+    R *Qn = ws->qn + lo * ws->nb, *U = ws->u + lo * ws->nb, *rw = ws->rw + 5 * lo;
     R *z = rw, *dl = rw + n, *w = rw + 2 * n, *zh = rw + 3 * n, *lam = rw + 4 * n;
+    int64_t *iw = ws->iw + 4 * lo, *ord = ws->ord + lo;
     int64_t *perm = iw, *nd = iw + n, *defl = iw + 2 * n, *gpos = iw + 3 * n;
+    unsigned char *kind = ws->kind + lo;
 
     /* z = diag(Q1, Q2)^T v / sqrt(2), |z| = 1, and the weight 2 |rho| */
     const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
     for (int64_t j = 0; j < n1; j++) z[j] = Q[(n1 - 1) + j * ldq] * is2;
     for (int64_t j = n1; j < n; j++) z[j] = sg * Q[n1 + j * ldq] * is2;
-    for (int64_t a = 0, b = n1, p = 0; p < n; p++)
-        perm[p] = (b >= n || (a < n1 && d[a] <= d[b])) ? a++ : b++;
+    for (int64_t a = 0, b = n1, p = 0; p < n; p++) {
+        const int64_t ia = a < n1 ? ord[a] : 0, ib = b < n ? n1 + ord[b] : 0;
+        if (b >= n || (a < n1 && d[ia] <= d[ib])) {
+            perm[p] = ia;
+            a++;
+        } else {
+            perm[p] = ib;
+            b++;
+        }
+    }
     R dmax = 0, zmax = 0;
     for (int64_t j = 0; j < n; j++) {
         dmax = HYLA_MAX(dmax, RF(fabs)(d[j]));
@@ -510,27 +527,18 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         dl[m] = d[nd[m]];
         w[m] = z[nd[m]];
     }
-    Qn = hyla_malloc(sizeof *Qn * (size_t)n * (size_t)n);
-    U = hyla_malloc(sizeof *U * (size_t)HYLA_MAX(k * k, 1));
-    if (!Qn || !U) {
-        rc = HYLA_ERR_NO_MEMORY;
-        goto cleanup;
-    }
-    for (int64_t m = 0; m < k; m++)
-        memcpy(Qn + gpos[m] * n, Q + nd[m] * ldq, sizeof *Qn * (size_t)n);
-    for (int64_t t = 0; t < nde; t++) {
-        memcpy(Qn + (k + t) * n, Q + defl[t] * ldq, sizeof *Qn * (size_t)n);
-        lam[k + t] = d[defl[t]];
+    for (int64_t t = 0; t < nde; t++) lam[k + t] = d[defl[t]];
+#pragma omp parallel for if (par && n > 256) schedule(static)
+    for (int64_t c = 0; c < n; c++) {
+        const int64_t src = c < k ? nd[c] : defl[c - k], dst = c < k ? gpos[c] : c;
+        memcpy(Qn + dst * n, Q + src * ldq, sizeof *Qn * (size_t)n);
     }
 
     /* the roots; column i of U holds dl - lam_i in grouped row order */
     int fail = 0;
 #pragma omp parallel for if (par && k > 64) schedule(dynamic, 16) reduction(| : fail)
     for (int64_t i = 0; i < k; i++) fail |= TRI(secular)(k, i, dl, w, r2, &lam[i], U + i * k, gpos);
-    if (fail) {
-        rc = 1;
-        goto cleanup;
-    }
+    if (fail) return 1;
 
     /* Gu and Eisenstat: the z for which the computed roots are exact (Loewner),
      * zh_m^2 = (lam_m - dl_m)/rho * prod_{j != m} (lam_j - dl_m)/(dl_j - dl_m),
@@ -559,24 +567,29 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         for (int64_t m = 0; m < k; m++) u[m] *= nrm;
     }
 
-    /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
+    /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U; the deflated
+     * columns follow unchanged */
     const int dev = par && ctx && k >= gemm_min;
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
-    HYLA_TRY(TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq));
-    HYLA_TRY(TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
-                       Q + n1, ldq));
-    for (int64_t t = 0; t < nde; t++)
-        memcpy(Q + (k + t) * ldq, Qn + (k + t) * n, sizeof *Q * (size_t)n);
+    if ((rc = TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq))) return rc;
+    if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
+                        Q + n1, ldq)))
+        return rc;
+#pragma omp parallel for if (par && n > 256) schedule(static)
+    for (int64_t c = k; c < n; c++)
+        memcpy(Q + c * ldq, Qn + c * n, sizeof *Q * (size_t)n);
     memcpy(d, lam, sizeof *d * (size_t)n);
-    TRI(sort_pairs)(n, d, Q, ldq, n, iw, kind, Qn);
 
-cleanup:
-    hyla_free(U);
-    hyla_free(Qn);
-    hyla_free(kind);
-    hyla_free(iw);
-    hyla_free(rw);
-    return rc;
+    /* ascending order: the roots (ascending) merged with the sorted deflated */
+    int64_t *dord = perm, *tmp = perm + nde;
+    TRI(argsort)(nde, lam + k, dord, tmp, 0);
+    for (int64_t a = 0, b = 0, p = 0; p < n; p++) {
+        if (b >= nde || (a < k && lam[a] <= lam[k + dord[b]]))
+            ord[p] = a++;
+        else
+            ord[p] = k + dord[b++];
+    }
+    return 0;
 }
 
 /* Divide and conquer on one unreduced block of order n > leaf with entries of
@@ -584,26 +597,39 @@ cleanup:
  * at most `leaf` rows (Cuppen's rank-one tearing at every boundary), the leaves
  * are solved in parallel, then merged level by level: in parallel over the
  * merges while there are at least as many as threads, else one after the other
- * with the team inside each merge. */
+ * with the team inside each merge. On return d and Z are sorted ascending. */
 static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
                          int64_t gemm_min) {
     int64_t nleaf = 1;
     while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
+    TRI(dc_ws) ws = {.nb = n};
     int64_t *b = hyla_malloc(sizeof *b * (size_t)(nleaf + 1));
-    if (!b) return HYLA_ERR_NO_MEMORY;
+    ws.qn = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
+    ws.u = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
+    ws.rw = hyla_malloc(sizeof(R) * (size_t)(5 * n));
+    ws.iw = hyla_malloc(sizeof(int64_t) * (size_t)(5 * n));
+    ws.kind = hyla_malloc((size_t)n);
+    hyla_status st;
+    hyla_status_init(&st);
+    if (!b || !ws.qn || !ws.u || !ws.rw || !ws.iw || !ws.kind) {
+        hyla_status_fail(&st, HYLA_ERR_NO_MEMORY);
+        goto cleanup;
+    }
+    ws.ord = ws.iw + 4 * n;
     for (int64_t i = 0; i <= nleaf; i++) b[i] = i * n / nleaf;
     for (int64_t i = 1; i < nleaf; i++) {
         R r = RF(fabs)(e[b[i] - 1]);
         d[b[i] - 1] -= r;
         d[b[i]] -= r;
     }
-    hyla_status st;
-    hyla_status_init(&st);
 #pragma omp parallel for schedule(dynamic)
     for (int64_t i = 0; i < nleaf; i++) {
         const int64_t s = b[i], m = b[i + 1] - s;
         R *Zl = Z + s + s * ldz;
-        for (int64_t j = 0; j < m; j++) Zl[j + j * ldz] = 1;
+        for (int64_t j = 0; j < m; j++) {
+            Zl[j + j * ldz] = 1;
+            ws.ord[s + j] = j;
+        }
         if (TRI(steqr)(m, d + s, e + s, Zl, ldz, m)) hyla_status_fail(&st, (int)s + 1);
     }
     const int nth = omp_get_max_threads();
@@ -615,10 +641,18 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
             int r = TRI(merge)(ctx, hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
-                               !outer, gemm_min);
+                               !outer, gemm_min, &ws, lo);
             if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
         }
     }
+    if (!hyla_status_get(&st)) TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
+
+cleanup:
+    hyla_free(ws.kind);
+    hyla_free(ws.iw);
+    hyla_free(ws.rw);
+    hyla_free(ws.u);
+    hyla_free(ws.qn);
     hyla_free(b);
     return hyla_status_get(&st);
 }
@@ -639,7 +673,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
         if (len == 1) {
             Zb[0] = 1;
         } else {
-            /* scale the block to max |entry| in [1/2, 1) by a power of two */
+            /* scale the block to max |entry| of order one by a power of two */
             const R s = TRI(pow2_scale)(TRI(tri_max)(len, db, eb), (R)0.5, (R)0.5);
             for (int64_t i = 0; i < len; i++) db[i] *= s;
             for (int64_t i = 0; i + 1 < len; i++) eb[i] *= s;
@@ -657,13 +691,16 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
         l0 = end + 1;
     }
     if (nblk > 1) {
+        /* the blocks' eigenpairs into one ascending order */
         int64_t *iw = hyla_malloc(sizeof *iw * (size_t)(2 * n));
         unsigned char *seen = hyla_malloc((size_t)n);
         R *col = hyla_malloc(sizeof *col * (size_t)n);
-        if (iw && seen && col)
-            TRI(sort_pairs)(n, d, Z, ldz, n, iw, seen, col);
-        else
+        if (iw && seen && col) {
+            TRI(argsort)(n, d, iw, iw + n, 0);
+            TRI(permute)(n, iw, d, Z, ldz, n, seen, col);
+        } else {
             rc = HYLA_ERR_NO_MEMORY;
+        }
         hyla_free(col);
         hyla_free(seen);
         hyla_free(iw);
