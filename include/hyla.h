@@ -502,6 +502,42 @@ int hyla_cunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
 int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
                           hyla_complex_double *dZ, int64_t lddz);
 
+/* -- tridiagonal eigensolvers (src/eig/tridiag.c; real types only) -- */
+
+/* Eigenvalues of the real symmetric tridiagonal matrix T with diagonal d and
+ * off-diagonal e (LAPACK sterf): the root-free QL/QR iteration of Pal, Walker
+ * and Kahan with implicit shifts, run on the host CPU (no context needed).
+ *   n   order of T, >= 0.
+ *   d   in: the n diagonal entries; out: the eigenvalues, ascending.
+ *   e   the n-1 off-diagonal entries (may be NULL when n <= 1); destroyed.
+ * Returns 0; -1 (n < 0), -2 (d NULL while n > 0), -3 (e NULL while n > 1);
+ * k > 0 when the iteration (at most 30 n sweeps) left k off-diagonals
+ * unconverged (d then holds unordered approximations); HYLA_ERR_NAN when d or
+ * e holds NaN or Inf (nothing is computed). Workspace: none. */
+int hyla_ssterf(int64_t n, float *d, float *e);
+int hyla_dsterf(int64_t n, double *d, double *e);
+
+/* Eigenvalues and, optionally, eigenvectors of the real symmetric tridiagonal
+ * T = (d, e) (LAPACK stedc): Cuppen's divide and conquer with Gu and
+ * Eisenstat's deflation and orthogonal eigenvectors, on the host CPU cores
+ * (OpenMP); the GEMMs of large merges run on the devices of ctx.
+ *   compz  'N': eigenvalues only (as hyla_?sterf); 'I': eigenvectors of T too.
+ *   n      order of T, >= 0.
+ *   d      in: the diagonal; out: the eigenvalues, ascending.
+ *   e      the n-1 off-diagonal entries (may be NULL when n <= 1); destroyed.
+ *   Z, ldz compz 'I': out, the n x n orthonormal eigenvectors (column j for
+ *          d[j]), host memory, ldz >= max(1, n); compz 'N': not referenced
+ *          (may be NULL), ldz >= 1.
+ * Returns 0; -i for a bad argument (1 compz, 2 n, 3 d, 4 e, 5 Z, 6 ldz);
+ * k > 0 when an iteration failed to converge (compz 'N': as ?sterf; 'I': k - 1
+ * is the first row of the subproblem that failed); HYLA_ERR_NAN when d or e
+ * holds NaN or Inf; HYLA_ERR_NO_MEMORY; device codes of hyla_?gemm; a NULL ctx
+ * returns HYLA_ERR_INVALID. Workspace: allocated inside, at most about
+ * 2 n^2 + 10 n entries (the largest merge). */
+int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
+int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
+                int64_t ldz);
+
 /* ---------------------------------------------------------------- NumPy .npy */
 
 typedef enum { HYLA_S = 0, HYLA_D = 1, HYLA_C = 2, HYLA_Z = 3 } hyla_dtype;

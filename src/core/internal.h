@@ -39,6 +39,9 @@ typedef struct {
     size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
     int64_t eig_kd[4];       /* eigensolver band half-width per dtype */
     int64_t eig_nb[4];       /* eigensolver stage-1 update block per dtype */
+    int64_t stedc_leaf;      /* divide and conquer: largest subproblem solved by QL */
+    int64_t stedc_gemm_min;  /* divide and conquer: merges (non-deflated columns) from
+                                this size on do their GEMMs on the devices */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);

@@ -1,0 +1,709 @@
+/* Tridiagonal eigensolvers, one source for s and d (included by tridiag.c with
+ * prec.h set and TRI(x), R_EPS, R_SAFMIN, R_GEMM, RF(f) defined).
+ *
+ * sterf: the root-free QL iteration of Pal, Walker and Kahan (Parlett, "The
+ * Symmetric Eigenvalue Problem", 8.15) on the squared off-diagonals.
+ * steqr: the implicit QL iteration with Wilkinson shifts and Givens
+ * rotations accumulated into eigenvectors (the leaves of divide and conquer).
+ * In both, a block whose last diagonal entry is smaller in magnitude than the
+ * first is reversed before the QL sweeps, which is the QR iteration on the
+ * original order (the eigenvalue of smaller magnitude converges first, as
+ * LAPACK's choice between QL and QR).
+ * stedc: Cuppen's divide and conquer with Gu and Eisenstat's deflation and
+ * recomputed z (SIAM J. Matrix Anal. Appl. 16 (1995) 172-191), the secular
+ * equation solved by Li's "middle way" rational interpolation relative to the
+ * nearest pole (LAPACK Working Note 89). */
+
+/* Magnitude of the largest entry of d[0..n-1] and e[0..n-2]. */
+static R TRI(tri_max)(int64_t n, const R *d, const R *e) {
+    R m = 0;
+    for (int64_t i = 0; i < n; i++) m = HYLA_MAX(m, RF(fabs)(d[i]));
+    for (int64_t i = 0; i + 1 < n; i++) m = HYLA_MAX(m, RF(fabs)(e[i]));
+    return m;
+}
+
+static int TRI(tri_finite)(int64_t n, const R *d, const R *e) {
+    for (int64_t i = 0; i < n; i++)
+        if (!isfinite(d[i])) return 0;
+    for (int64_t i = 0; i + 1 < n; i++)
+        if (!isfinite(e[i])) return 0;
+    return 1;
+}
+
+/* |e| negligible next to its two diagonal neighbours: the matrix splits. */
+static int TRI(negligible)(R e, R d0, R d1) {
+    R a = RF(fabs)(e);
+    return a <= R_EPS * RF(sqrt)(RF(fabs)(d0)) * RF(sqrt)(RF(fabs)(d1)) || a <= R_SAFMIN;
+}
+
+/* Eigenvalues rt1 >= rt2 (rt1 the larger in value) of [[a, b], [b, c]]; the
+ * smaller in magnitude from the determinant, to keep its relative accuracy. */
+static void TRI(eig2)(R a, R b, R c, R *rt1, R *rt2) {
+    R sm = a + c, rt = RF(hypot)(a - c, 2 * b);
+    R big = RF(fabs)(a) > RF(fabs)(c) ? a : c, small = RF(fabs)(a) > RF(fabs)(c) ? c : a;
+    if (sm > 0) {
+        *rt1 = (R)0.5 * (sm + rt);
+        *rt2 = (big / *rt1) * small - (b / *rt1) * b;
+    } else if (sm < 0) {
+        *rt2 = (R)0.5 * (sm - rt);
+        *rt1 = (big / *rt2) * small - (b / *rt2) * b;
+    } else {
+        *rt1 = (R)0.5 * rt;
+        *rt2 = -(R)0.5 * rt;
+    }
+}
+
+/* Power of two s such that s * m lies in [lo, hi] (m > 0), or 1 when m
+ * already does: scaling by s is exact. */
+static R TRI(pow2_scale)(R m, R lo, R hi) {
+    int ex;
+    if (m > hi) {
+        RF(frexp)(hi / m, &ex);
+        return RF(ldexp)(1, ex - 1);
+    }
+    if (m < lo) {
+        RF(frexp)(lo / m, &ex);
+        return RF(ldexp)(1, ex);
+    }
+    return 1;
+}
+
+static void TRI(reverse)(R *x, int64_t n) {
+    for (int64_t i = 0, j = n - 1; i < j; i++, j--) {
+        R t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+}
+
+static int TRI(cmp)(const void *a, const void *b) {
+    R x = *(const R *)a, y = *(const R *)b;
+    return (x > y) - (x < y);
+}
+
+/* ------------------------------------------------------------ sterf */
+
+static int TRI(sterf)(int64_t n, R *d, R *e) {
+    if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
+    if (n <= 1) return 0;
+    const R eps2 = R_EPS * R_EPS;
+    /* keep the squares e^2 and products d_i d_{i+1} in range */
+    const R ssfmax = RF(sqrt)(1 / R_SAFMIN) / 3, ssfmin = RF(sqrt)(R_SAFMIN) / eps2;
+    const int64_t maxit = 30 * n;
+    int64_t iters = 0;
+    int failed = 0;
+
+    for (int64_t l0 = 0; l0 < n && !failed;) {
+        int64_t end = l0;
+        while (end < n - 1 && !TRI(negligible)(e[end], d[end], d[end + 1])) end++;
+        if (end < n - 1) e[end] = 0;
+        const int64_t len = end - l0 + 1, next = end + 1;
+        if (len == 1) {
+            l0 = next;
+            continue;
+        }
+        R *db = d + l0, *eb = e + l0;
+        const R s = TRI(pow2_scale)(TRI(tri_max)(len, db, eb), ssfmin, ssfmax);
+        for (int64_t i = 0; i < len; i++) db[i] *= s;
+        for (int64_t i = 0; i + 1 < len; i++) eb[i] = (eb[i] * s) * (eb[i] * s);
+        if (RF(fabs)(db[len - 1]) < RF(fabs)(db[0])) {
+            TRI(reverse)(db, len);
+            TRI(reverse)(eb, len - 1);
+        }
+        /* QL on db[0..len-1], eb holding the squares */
+        for (int64_t l = 0; l < len - 1;) {
+            int64_t m = l;
+            while (m < len - 1 && !(RF(fabs)(eb[m]) <= eps2 * RF(fabs)(db[m] * db[m + 1]))) m++;
+            if (m < len - 1) eb[m] = 0;
+            if (m == l) {
+                l++;
+                continue;
+            }
+            if (m == l + 1) {
+                R r1, r2;
+                TRI(eig2)(db[l], RF(sqrt)(eb[l]), db[l + 1], &r1, &r2);
+                db[l] = r1;
+                db[l + 1] = r2;
+                eb[l] = 0;
+                l += 2;
+                continue;
+            }
+            if (iters++ >= maxit) {
+                failed = 1;
+                break;
+            }
+            /* Wilkinson shift from the leading 2 x 2 */
+            R rte = RF(sqrt)(eb[l]);
+            R sig = (db[l + 1] - db[l]) / (2 * rte);
+            R r = RF(hypot)(sig, 1);
+            sig = db[l] - rte / (sig + RF(copysign)(r, sig));
+            /* one root-free sweep from the bottom: gamma = c^2 (d - sigma) - s^2 gamma_old
+             * carried in the form of Parlett's "PWK" recurrences */
+            R c = 1, sn = 0, gam = db[m] - sig, p = gam * gam;
+            for (int64_t i = m - 1; i >= l; i--) {
+                R bb = eb[i];
+                r = p + bb;
+                if (i != m - 1) eb[i + 1] = sn * r;
+                R oldc = c;
+                c = p / r;
+                sn = bb / r;
+                R oldgam = gam, alpha = db[i];
+                gam = c * (alpha - sig) - sn * oldgam;
+                db[i + 1] = oldgam + (alpha - gam);
+                p = c != 0 ? (gam * gam) / c : oldc * bb;
+            }
+            eb[l] = sn * p;
+            db[l] = sig + gam;
+        }
+        for (int64_t i = 0; i < len; i++) db[i] /= s;
+        l0 = next;
+    }
+    if (failed) {
+        int64_t k = 0;
+        for (int64_t i = 0; i + 1 < n; i++) k += e[i] != 0;
+        return (int)HYLA_MAX(k, 1);
+    }
+    qsort(d, (size_t)n, sizeof *d, TRI(cmp));
+    return 0;
+}
+
+/* ------------------------------------------------------------ steqr (leaves) */
+
+static void TRI(swap_cols)(R *Z, int64_t ldz, int64_t rows, int64_t a, int64_t b) {
+    R *x = Z + a * ldz, *y = Z + b * ldz;
+    for (int64_t r = 0; r < rows; r++) {
+        R t = x[r];
+        x[r] = y[r];
+        y[r] = t;
+    }
+}
+
+/* Eigenpairs of the tridiagonal (d, e) of order n with entries of order one
+ * (the caller scales): the rotations are applied to the columns of the rows x n
+ * matrix Z (the identity for the eigenvectors of T itself). d comes back
+ * ascending with Z's columns. Returns 0 or the number of unconverged e. */
+static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
+    const int64_t maxit = 30 * n;
+    int64_t iters = 0;
+    for (int64_t l0 = 0; l0 < n;) {
+        int64_t end = l0;
+        while (end < n - 1 && !TRI(negligible)(e[end], d[end], d[end + 1])) end++;
+        if (end < n - 1) e[end] = 0;
+        const int64_t len = end - l0 + 1, next = end + 1;
+        R *db = d + l0, *eb = e + l0, *Zb = Z + l0 * ldz;
+        if (len > 1 && RF(fabs)(db[len - 1]) < RF(fabs)(db[0])) {
+            TRI(reverse)(db, len);
+            TRI(reverse)(eb, len - 1);
+            for (int64_t j = 0; j < len / 2; j++) TRI(swap_cols)(Zb, ldz, rows, j, len - 1 - j);
+        }
+        for (int64_t l = 0; l < len - 1;) {
+            int64_t m = l;
+            while (m < len - 1 && !TRI(negligible)(eb[m], db[m], db[m + 1])) m++;
+            if (m < len - 1) eb[m] = 0;
+            if (m == l) {
+                l++;
+                continue;
+            }
+            if (iters++ >= maxit) {
+                int64_t k = 0;
+                for (int64_t i = 0; i + 1 < n; i++) k += e[i] != 0;
+                return (int)HYLA_MAX(k, 1);
+            }
+            R g = (db[l + 1] - db[l]) / (2 * eb[l]);
+            R r = RF(hypot)(g, 1);
+            g = db[m] - db[l] + eb[l] / (g + RF(copysign)(r, g));
+            R s = 1, c = 1, p = 0;
+            for (int64_t i = m - 1; i >= l; i--) {
+                R f = s * eb[i], b = c * eb[i];
+                /* the rotation [c s; -s c] with c g + s f = r, -s g + c f = 0 */
+                r = RF(hypot)(f, g);
+                if (i != m - 1) eb[i + 1] = r;
+                s = r != 0 ? f / r : 0;
+                c = r != 0 ? g / r : 1;
+                g = db[i + 1] - p;
+                r = (db[i] - g) * s + 2 * c * b;
+                p = s * r;
+                db[i + 1] = g + p;
+                g = c * r - b;
+                R *zi = Zb + i * ldz, *zj = zi + ldz;
+                for (int64_t k = 0; k < rows; k++) {
+                    R h = zj[k];
+                    zj[k] = s * zi[k] + c * h;
+                    zi[k] = c * zi[k] - s * h;
+                }
+            }
+            db[l] -= p;
+            eb[l] = g;
+        }
+        l0 = next;
+    }
+    /* selection sort: n is small here */
+    for (int64_t i = 0; i + 1 < n; i++) {
+        int64_t k = i;
+        for (int64_t j = i + 1; j < n; j++)
+            if (d[j] < d[k]) k = j;
+        if (k != i) {
+            R t = d[i];
+            d[i] = d[k];
+            d[k] = t;
+            TRI(swap_cols)(Z, ldz, rows, i, k);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ divide and conquer */
+
+
+/* idx := the permutation sorting key[0..n-1] ascending (stable merge sort of
+ * the initial idx order when keep != 0, else from the identity; tmp: n). */
+static void TRI(argsort)(int64_t n, const R *key, int64_t *idx, int64_t *tmp, int keep) {
+    if (!keep)
+        for (int64_t i = 0; i < n; i++) idx[i] = i;
+    for (int64_t w = 1; w < n; w *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * w) {
+            int64_t mid = HYLA_MIN(lo + w, n), hi = HYLA_MIN(lo + 2 * w, n);
+            int64_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi) tmp[o++] = key[idx[b]] < key[idx[a]] ? idx[b++] : idx[a++];
+            while (a < mid) tmp[o++] = idx[a++];
+            while (b < hi) tmp[o++] = idx[b++];
+        }
+        memcpy(idx, tmp, sizeof *idx * (size_t)n);
+    }
+}
+
+/* d[p] := d[idx[p]] and column p of the rows x n matrix Z := column idx[p], in
+ * place by the cycles of the permutation (seen: n bytes, col: rows entries). */
+static void TRI(permute)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t ldz, int64_t rows,
+                         unsigned char *seen, R *col) {
+    if (n <= 1) return;
+    memset(seen, 0, (size_t)n);
+    for (int64_t s0 = 0; s0 < n; s0++) {
+        if (seen[s0] || idx[s0] == s0) continue;
+        R dv = d[s0];
+        memcpy(col, Z + s0 * ldz, sizeof *col * (size_t)rows);
+        for (int64_t p = s0;;) {
+            seen[p] = 1;
+            int64_t q = idx[p];
+            if (q == s0) {
+                d[p] = dv;
+                memcpy(Z + p * ldz, col, sizeof *col * (size_t)rows);
+                break;
+            }
+            d[p] = d[q];
+            memcpy(Z + p * ldz, Z + q * ldz, sizeof *col * (size_t)rows);
+            p = q;
+        }
+    }
+}
+
+/* Root i (0-based) of the secular equation 1/rho + sum_j w_j^2 / (dl_j - x) = 0,
+ * dl strictly ascending, rho > 0: lam = the root and delta[gpos[j]] = dl_j - lam,
+ * each computed from the pole nearest the root (Gu and Eisenstat's accuracy
+ * condition). Returns 0, or 1 when the iteration did not converge. */
+static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
+                        const int64_t *gpos) {
+    const R rhoinv = 1 / rho;
+    if (k == 1) {
+        *lam = dl[0] + rho * w[0] * w[0];
+        delta[gpos[0]] = -rho * w[0] * w[0];
+        return 0;
+    }
+    const int last = i == k - 1;
+    int64_t org;
+    R lo, hi, tau;
+    if (!last) {
+        /* which half of (dl_i, dl_i+1) holds the root: the sign of f at its middle */
+        const R mid = (dl[i + 1] - dl[i]) / 2;
+        R f = rhoinv;
+        for (int64_t j = 0; j < k; j++) f += w[j] * (w[j] / ((dl[j] - dl[i]) - mid));
+        if (f >= 0) {
+            org = i;
+            lo = 0;
+            hi = mid;
+        } else {
+            org = i + 1;
+            lo = -mid;
+            hi = 0;
+        }
+        tau = f >= 0 ? hi : lo;
+    } else {
+        /* lam - dl_{k-1} lies in (0, rho |w|^2] */
+        R ww = 0;
+        for (int64_t j = 0; j < k; j++) ww += w[j] * w[j];
+        org = i;
+        lo = 0;
+        hi = rho * ww * (1 + 4 * R_EPS);
+        tau = hi;
+    }
+    const R dorg = dl[org];
+    R fprev = 0;
+    int bisect = 0, conv = 0;
+    for (int it = 0; it < 400; it++) {
+        R psi = 0, dpsi = 0, phi = 0, dphi = 0, sabs = 0;
+        for (int64_t j = 0; j < k; j++) {
+            R t = w[j] / ((dl[j] - dorg) - tau), term = w[j] * t;
+            sabs += RF(fabs)(term);
+            if (j <= i) {
+                psi += term;
+                dpsi += t * t;
+            } else {
+                phi += term;
+                dphi += t * t;
+            }
+        }
+        const R f = rhoinv + psi + phi;
+        /* rounding error bound of f (as LAPACK's erretm) */
+        const R errb = 8 * (sabs + rhoinv) + 3 * RF(fabs)(tau) * (dpsi + dphi);
+        if (RF(fabs)(f) <= R_EPS * errb) {
+            conv = 1;
+            break;
+        }
+        if (f < 0)
+            lo = tau;
+        else
+            hi = tau;
+        if (hi - lo <= 2 * R_EPS * HYLA_MAX(RF(fabs)(lo), RF(fabs)(hi))) {
+            conv = 1;
+            break;
+        }
+        const R di = (dl[i] - dorg) - tau;
+        R tn = 0;
+        int ok = 0;
+        if (!bisect && !last) {
+            /* model c + di^2 dpsi / (di - eta) + di1^2 dphi / (di1 - eta), exact in
+             * f and f' at tau: c eta^2 - a eta + b = 0, the root of smaller size */
+            const R di1 = (dl[i + 1] - dorg) - tau;
+            const R c = f - di * dpsi - di1 * dphi;
+            const R a = (di + di1) * f - di * di1 * (dpsi + dphi);
+            const R b = di * di1 * f;
+            R eta;
+            if (c == 0) {
+                eta = b / a;
+            } else {
+                R disc = RF(sqrt)(RF(fabs)(a * a - 4 * b * c));
+                eta = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
+            }
+            tn = tau + eta;
+            ok = isfinite(tn);
+        } else if (!bisect) {
+            /* the last root: one pole, c + di^2 dpsi / (di - eta) */
+            const R c = f - di * dpsi;
+            if (c > 0) {
+                tn = tau + di + di * di * dpsi / c;
+                ok = isfinite(tn);
+            }
+        }
+        if (!ok || !(tn > lo && tn < hi)) tn = lo / 2 + hi / 2;
+        /* a step that did not halve |f| is followed by a bisection */
+        bisect = it > 0 && RF(fabs)(f) > RF(fabs)(fprev) / 2 && !bisect;
+        fprev = f;
+        tau = tn;
+    }
+    *lam = dorg + tau;
+    for (int64_t j = 0; j < k; j++) delta[gpos[j]] = (dl[j] - dorg) - tau;
+    return conv ? 0 : 1;
+}
+
+/* C (m x n) := A (m x kk) B (kk x n): on the devices of ctx when dev != 0
+ * (streamed from host memory by hyla_pgemm), else by the host BLAS. */
+static int TRI(gemm)(hyla_t *ctx, int dev, int64_t m, int64_t n, int64_t kk, const R *A,
+                     int64_t lda, const R *B, int64_t ldb, R *C, int64_t ldc) {
+    if (m == 0 || n == 0) return 0;
+    if (kk == 0) {
+        for (int64_t j = 0; j < n; j++) memset(C + j * ldc, 0, sizeof *C * (size_t)m);
+        return 0;
+    }
+    const R one = 1, zero = 0;
+    if (dev) {
+        hyla_gemm_problem p = {.t = DT, .ta = HYLA_NOTRANS, .tb = HYLA_NOTRANS, .m = m, .n = n,
+                               .k = kk, .alpha = &one, .beta = &zero, .beta_zero = 1, .A = A,
+                               .B = B, .C = C, .lda = lda, .ldb = ldb, .ldc = ldc};
+        return hyla_pgemm(ctx, &p);
+    }
+    R_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)kk, one, A, (int)lda,
+           B, (int)ldb, zero, C, (int)ldc);
+    return 0;
+}
+
+/* Workspace of divide and conquer on a block of order nb, allocated once; the
+ * merge of rows [lo, hi) uses the slices at lo, disjoint from those of the
+ * merges running beside it. */
+typedef struct {
+    int64_t nb;
+    R *qn, *u;            /* nb x nb each: packed eigenvectors, secular vectors */
+    R *rw;                /* 5 nb */
+    int64_t *iw;          /* 4 nb */
+    int64_t *ord;         /* nb: ascending order of each solved subproblem */
+    unsigned char *kind;  /* nb */
+} TRI(dc_ws);
+
+/* Merges two solved halves: on entry d[0..n1-1] and d[n1..n-1] hold the
+ * eigenvalues of the torn halves, ord[0..n1-1] and ord[n1..n-1] their
+ * ascending orders (indices local to each half), and Q (ldq) their
+ * eigenvectors as diag(Q1, Q2); the matrix is
+ * diag(Q1, Q2) (diag(d) + |rho| v v^T) diag(Q1, Q2)^T with
+ * z = (last row of Q1, sign(rho) first row of Q2). On return d and the columns
+ * of Q hold the eigenpairs of the whole and ord[0..n-1] their ascending order.
+ * par: use the OpenMP team inside and the devices of ctx for the GEMMs when
+ * at least gemm_min columns do not deflate. lo: the offset of the merge in the
+ * block, for its workspace slices. */
+static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
+                      int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
+    int rc = 0;
+    R *Qn = ws->qn + lo * ws->nb, *U = ws->u + lo * ws->nb, *rw = ws->rw + 5 * lo;
+    R *z = rw, *dl = rw + n, *w = rw + 2 * n, *zh = rw + 3 * n, *lam = rw + 4 * n;
+    int64_t *iw = ws->iw + 4 * lo, *ord = ws->ord + lo;
+    int64_t *perm = iw, *nd = iw + n, *defl = iw + 2 * n, *gpos = iw + 3 * n;
+    unsigned char *kind = ws->kind + lo;
+
+    /* z = diag(Q1, Q2)^T v / sqrt(2), |z| = 1, and the weight 2 |rho| */
+    const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
+    for (int64_t j = 0; j < n1; j++) z[j] = Q[(n1 - 1) + j * ldq] * is2;
+    for (int64_t j = n1; j < n; j++) z[j] = sg * Q[n1 + j * ldq] * is2;
+    for (int64_t a = 0, b = n1, p = 0; p < n; p++) {
+        const int64_t ia = a < n1 ? ord[a] : 0, ib = b < n ? n1 + ord[b] : 0;
+        if (b >= n || (a < n1 && d[ia] <= d[ib])) {
+            perm[p] = ia;
+            a++;
+        } else {
+            perm[p] = ib;
+            b++;
+        }
+    }
+    R dmax = 0, zmax = 0;
+    for (int64_t j = 0; j < n; j++) {
+        dmax = HYLA_MAX(dmax, RF(fabs)(d[j]));
+        zmax = HYLA_MAX(zmax, RF(fabs)(z[j]));
+        kind[j] = j < n1 ? COL_TOP : COL_BOTTOM;
+    }
+    const R tol = 8 * R_EPS * HYLA_MAX(dmax, zmax);
+
+    /* deflation in ascending order: a negligible z_j, or two poles so close that
+     * a rotation zeroing one z component leaves a negligible coupling */
+    int64_t k = 0, nde = 0, pj = -1;
+    for (int64_t p = 0; p < n; p++) {
+        const int64_t j = perm[p];
+        if (r2 * RF(fabs)(z[j]) <= tol) {
+            defl[nde++] = j;
+            continue;
+        }
+        if (pj < 0) {
+            pj = j;
+            continue;
+        }
+        R tau = RF(hypot)(z[pj], z[j]), c = z[pj] / tau, s = z[j] / tau;
+        if (RF(fabs)((d[j] - d[pj]) * c * s) <= tol) {
+            z[j] = tau;
+            z[pj] = 0;
+            int64_t r0 = 0, r1 = n;
+            if (kind[pj] == COL_TOP && kind[j] == COL_TOP) r1 = n1;
+            if (kind[pj] == COL_BOTTOM && kind[j] == COL_BOTTOM) r0 = n1;
+            R *qp = Q + pj * ldq, *qj = Q + j * ldq;
+            for (int64_t r = r0; r < r1; r++) {
+                R a = qp[r], b = qj[r];
+                qj[r] = c * a + s * b;
+                qp[r] = c * b - s * a;
+            }
+            if (kind[pj] != kind[j]) kind[pj] = kind[j] = COL_DENSE;
+            R dp = d[pj], dj = d[j];
+            d[j] = c * c * dp + s * s * dj;
+            d[pj] = s * s * dp + c * c * dj;
+            defl[nde++] = pj;
+        } else {
+            nd[k++] = pj;
+        }
+        pj = j;
+    }
+    if (pj >= 0) nd[k++] = pj;
+
+    /* non-deflated columns grouped top | dense | bottom (each ascending) so that
+     * the update is two GEMMs that skip the zero blocks of diag(Q1, Q2) */
+    int64_t cnt[3] = {0, 0, 0};
+    for (int64_t m = 0; m < k; m++) cnt[kind[nd[m]]]++;
+    int64_t at[3] = {0, cnt[0], cnt[0] + cnt[1]};
+    for (int64_t m = 0; m < k; m++) {
+        gpos[m] = at[kind[nd[m]]]++;
+        dl[m] = d[nd[m]];
+        w[m] = z[nd[m]];
+    }
+    for (int64_t t = 0; t < nde; t++) lam[k + t] = d[defl[t]];
+#pragma omp parallel for if (par && n > 256) schedule(static)
+    for (int64_t c = 0; c < n; c++) {
+        const int64_t src = c < k ? nd[c] : defl[c - k], dst = c < k ? gpos[c] : c;
+        memcpy(Qn + dst * n, Q + src * ldq, sizeof *Qn * (size_t)n);
+    }
+
+    /* the roots; column i of U holds dl - lam_i in grouped row order */
+    int fail = 0;
+#pragma omp parallel for if (par && k > 64) schedule(dynamic, 16) reduction(| : fail)
+    for (int64_t i = 0; i < k; i++) fail |= TRI(secular)(k, i, dl, w, r2, &lam[i], U + i * k, gpos);
+    if (fail) return 1;
+
+    /* Gu and Eisenstat: the z for which the computed roots are exact (Loewner),
+     * zh_m^2 = (lam_m - dl_m)/rho * prod_{j != m} (lam_j - dl_m)/(dl_j - dl_m),
+     * every factor positive by interlacing; rows in blocks, roots in order */
+    const int64_t rb = 256;
+#pragma omp parallel for if (par && k > rb) schedule(dynamic)
+    for (int64_t m0 = 0; m0 < k; m0 += rb) {
+        const int64_t m1 = HYLA_MIN(m0 + rb, k);
+        for (int64_t m = m0; m < m1; m++) zh[m] = -U[gpos[m] + m * k] / r2;
+        for (int64_t j = 0; j < k; j++) {
+            const R *uj = U + j * k;
+            for (int64_t m = m0; m < m1; m++)
+                if (m != j) zh[m] *= -uj[gpos[m]] / (dl[j] - dl[m]);
+        }
+        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
+    }
+    /* eigenvectors of diag(dl) + rho zh zh^T: u_i = zh / (dl - lam_i), normalized */
+#pragma omp parallel for if (par && k > 64) schedule(static)
+    for (int64_t i = 0; i < k; i++) {
+        R *u = U + i * k, nrm = 0;
+        for (int64_t m = 0; m < k; m++) {
+            u[gpos[m]] = zh[m] / u[gpos[m]];
+            nrm += u[gpos[m]] * u[gpos[m]];
+        }
+        nrm = 1 / RF(sqrt)(nrm);
+        for (int64_t m = 0; m < k; m++) u[m] *= nrm;
+    }
+
+    /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U; the deflated
+     * columns follow unchanged */
+    const int dev = par && ctx && k >= gemm_min;
+    const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
+    if ((rc = TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq))) return rc;
+    if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
+                        Q + n1, ldq)))
+        return rc;
+#pragma omp parallel for if (par && n > 256) schedule(static)
+    for (int64_t c = k; c < n; c++)
+        memcpy(Q + c * ldq, Qn + c * n, sizeof *Q * (size_t)n);
+    memcpy(d, lam, sizeof *d * (size_t)n);
+
+    /* ascending order: the roots (ascending) merged with the sorted deflated */
+    int64_t *dord = perm, *tmp = perm + nde;
+    TRI(argsort)(nde, lam + k, dord, tmp, 0);
+    for (int64_t a = 0, b = 0, p = 0; p < n; p++) {
+        if (b >= nde || (a < k && lam[a] <= lam[k + dord[b]]))
+            ord[p] = a++;
+        else
+            ord[p] = k + dord[b++];
+    }
+    return 0;
+}
+
+/* Divide and conquer on one unreduced block of order n > leaf with entries of
+ * order one; Z (ldz) holds zeros on entry. The block is torn into 2^L leaves of
+ * at most `leaf` rows (Cuppen's rank-one tearing at every boundary), the leaves
+ * are solved in parallel, then merged level by level: in parallel over the
+ * merges while there are at least as many as threads, else one after the other
+ * with the team inside each merge. On return d and Z are sorted ascending. */
+static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
+                         int64_t gemm_min) {
+    int64_t nleaf = 1;
+    while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
+    TRI(dc_ws) ws = {.nb = n};
+    int64_t *b = hyla_malloc(sizeof *b * (size_t)(nleaf + 1));
+    ws.qn = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
+    ws.u = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
+    ws.rw = hyla_malloc(sizeof(R) * (size_t)(5 * n));
+    ws.iw = hyla_malloc(sizeof(int64_t) * (size_t)(5 * n));
+    ws.kind = hyla_malloc((size_t)n);
+    hyla_status st;
+    hyla_status_init(&st);
+    if (!b || !ws.qn || !ws.u || !ws.rw || !ws.iw || !ws.kind) {
+        hyla_status_fail(&st, HYLA_ERR_NO_MEMORY);
+        goto cleanup;
+    }
+    ws.ord = ws.iw + 4 * n;
+    for (int64_t i = 0; i <= nleaf; i++) b[i] = i * n / nleaf;
+    for (int64_t i = 1; i < nleaf; i++) {
+        R r = RF(fabs)(e[b[i] - 1]);
+        d[b[i] - 1] -= r;
+        d[b[i]] -= r;
+    }
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t i = 0; i < nleaf; i++) {
+        const int64_t s = b[i], m = b[i + 1] - s;
+        R *Zl = Z + s + s * ldz;
+        for (int64_t j = 0; j < m; j++) {
+            Zl[j + j * ldz] = 1;
+            ws.ord[s + j] = j;
+        }
+        if (TRI(steqr)(m, d + s, e + s, Zl, ldz, m)) hyla_status_fail(&st, (int)s + 1);
+    }
+    const int nth = omp_get_max_threads();
+    for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
+        const int64_t ng = nleaf / (2 * width);
+        const int outer = ng > 1 && ng >= nth;
+#pragma omp parallel for if (outer) schedule(dynamic)
+        for (int64_t g = 0; g < ng; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            int r = TRI(merge)(ctx, hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
+                               !outer, gemm_min, &ws, lo);
+            if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
+        }
+    }
+    if (!hyla_status_get(&st)) TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
+
+cleanup:
+    hyla_free(ws.kind);
+    hyla_free(ws.iw);
+    hyla_free(ws.rw);
+    hyla_free(ws.u);
+    hyla_free(ws.qn);
+    hyla_free(b);
+    return hyla_status_get(&st);
+}
+
+static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
+                      int64_t gemm_min) {
+    if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
+    if (n == 0) return 0;
+    for (int64_t j = 0; j < n; j++) memset(Z + j * ldz, 0, sizeof *Z * (size_t)n);
+    int rc = 0;
+    int64_t nblk = 0;
+    for (int64_t l0 = 0; l0 < n; nblk++) {
+        int64_t end = l0;
+        while (end < n - 1 && !TRI(negligible)(e[end], d[end], d[end + 1])) end++;
+        if (end < n - 1) e[end] = 0;
+        const int64_t len = end - l0 + 1;
+        R *db = d + l0, *eb = e + l0, *Zb = Z + l0 + l0 * ldz;
+        if (len == 1) {
+            Zb[0] = 1;
+        } else {
+            /* scale the block to max |entry| of order one by a power of two */
+            const R s = TRI(pow2_scale)(TRI(tri_max)(len, db, eb), (R)0.5, (R)0.5);
+            for (int64_t i = 0; i < len; i++) db[i] *= s;
+            for (int64_t i = 0; i + 1 < len; i++) eb[i] *= s;
+            if (len <= leaf) {
+                for (int64_t j = 0; j < len; j++) Zb[j + j * ldz] = 1;
+                rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
+                if (rc > 0) rc = (int)l0 + 1;
+            } else {
+                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min);
+                if (rc > 0) rc += (int)l0;
+            }
+            for (int64_t i = 0; i < len; i++) db[i] /= s;
+            if (rc) return rc;
+        }
+        l0 = end + 1;
+    }
+    if (nblk > 1) {
+        /* the blocks' eigenpairs into one ascending order */
+        int64_t *iw = hyla_malloc(sizeof *iw * (size_t)(2 * n));
+        unsigned char *seen = hyla_malloc((size_t)n);
+        R *col = hyla_malloc(sizeof *col * (size_t)n);
+        if (iw && seen && col) {
+            TRI(argsort)(n, d, iw, iw + n, 0);
+            TRI(permute)(n, iw, d, Z, ldz, n, seen, col);
+        } else {
+            rc = HYLA_ERR_NO_MEMORY;
+        }
+        hyla_free(col);
+        hyla_free(seen);
+        hyla_free(iw);
+    }
+    return rc;
+}

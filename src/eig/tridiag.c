@@ -1,0 +1,130 @@
+/* Tridiagonal eigensolvers (eig3): public drivers hyla_{s,d}sterf and
+ * hyla_{s,d}stedc, the internal entry points of tridiag.h, and t_tridiag.c
+ * once per real precision. */
+#include "eig/tridiag.h"
+#include "gemm/pgemm.h"
+#include <cblas.h>
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Smallest subproblem of divide and conquer and merge size for the device
+ * GEMMs, from the tuning table of device 0 (host defaults without ctx). */
+static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
+    const hyla_tuning *tu = ctx && ctx->ndev > 0 ? hyla_tuning_for(ctx->devs[0]) : NULL;
+    if (*leaf <= 0) *leaf = tu ? tu->stedc_leaf : 32;
+    if (*gemm_min <= 0) *gemm_min = tu ? tu->stedc_gemm_min : INT64_MAX;
+    if (*leaf < 2) *leaf = 2;
+}
+
+/* Column kinds of a merge: nonzero only in the top n1 rows, in both halves
+ * (mixed by a deflating rotation), or only in the bottom rows. */
+enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
+
+#define HYLA_PREC_S
+#include "core/prec.h"
+#define TRI(x) x##_s
+#define RF(fn) fn##f
+#define R_EPS (FLT_EPSILON / 2)
+#define R_SAFMIN FLT_MIN
+#define R_GEMM cblas_sgemm
+#include "eig/t_tridiag.c"
+#undef TRI
+#undef RF
+#undef R_EPS
+#undef R_SAFMIN
+#undef R_GEMM
+#undef HYLA_PREC_S
+
+#define HYLA_PREC_D
+#include "core/prec.h"
+#define TRI(x) x##_d
+#define RF(fn) fn
+#define R_EPS (DBL_EPSILON / 2)
+#define R_SAFMIN DBL_MIN
+#define R_GEMM cblas_dgemm
+#include "eig/t_tridiag.c"
+#undef TRI
+#undef RF
+#undef R_EPS
+#undef R_SAFMIN
+#undef R_GEMM
+#undef HYLA_PREC_D
+
+int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
+    if (n < 0 || (n > 0 && !d) || (n > 1 && !e)) return HYLA_ERR_INVALID;
+    switch (rt) {
+    case HYLA_S: return sterf_s(n, d, e);
+    case HYLA_D: return sterf_d(n, d, e);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                         int64_t ldz, int64_t leaf, int64_t gemm_min) {
+    if (n < 0 || (n > 0 && (!d || !Z)) || (n > 1 && !e) || ldz < HYLA_MAX(1, n))
+        return HYLA_ERR_INVALID;
+    stedc_tuning(ctx, &leaf, &gemm_min);
+    switch (rt) {
+    case HYLA_S: return stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min);
+    case HYLA_D: return stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                   int64_t ldz) {
+    return hyla_eig_stedc_tuned(ctx, rt, n, d, e, Z, ldz, 0, 0);
+}
+
+/* sterf: 1 n, 2 d, 3 e */
+static int sterf_check(int64_t n, const void *d, const void *e) {
+    if (n < 0) return -1;
+    if (!d && n > 0) return -2;
+    if (!e && n > 1) return -3;
+    return 0;
+}
+
+/* stedc: 1 compz, 2 n, 3 d, 4 e, 5 Z, 6 ldz */
+static int stedc_check(char compz, int64_t n, const void *d, const void *e, const void *Z,
+                       int64_t ldz, int *vectors) {
+    switch (toupper((unsigned char)compz)) {
+    case 'N': *vectors = 0; break;
+    case 'I': *vectors = 1; break;
+    default: return -1;
+    }
+    if (n < 0) return -2;
+    if (!d && n > 0) return -3;
+    if (!e && n > 1) return -4;
+    if (*vectors && !Z && n > 0) return -5;
+    if (ldz < 1 || (*vectors && ldz < n)) return -6;
+    return 0;
+}
+
+int hyla_ssterf(int64_t n, float *d, float *e) {
+    int info = sterf_check(n, d, e);
+    return info ? info : sterf_s(n, d, e);
+}
+
+int hyla_dsterf(int64_t n, double *d, double *e) {
+    int info = sterf_check(n, d, e);
+    return info ? info : sterf_d(n, d, e);
+}
+
+int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz) {
+    if (!ctx) return HYLA_ERR_INVALID;
+    int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
+    if (info) return info;
+    return vectors ? hyla_eig_stedc(ctx, HYLA_S, n, d, e, Z, ldz) : sterf_s(n, d, e);
+}
+
+int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
+                int64_t ldz) {
+    if (!ctx) return HYLA_ERR_INVALID;
+    int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
+    if (info) return info;
+    return vectors ? hyla_eig_stedc(ctx, HYLA_D, n, d, e, Z, ldz) : sterf_d(n, d, e);
+}

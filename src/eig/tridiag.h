@@ -1,0 +1,30 @@
+/* Tridiagonal eigensolvers of the two-stage eigensolver (eig3): the root-free
+ * QR iteration for eigenvalues only (sterf class) and divide and conquer for
+ * eigenpairs (stedc class). Internal interface shared with the driver (see
+ * the eig contract); real types only (rt is HYLA_S or HYLA_D). */
+#ifndef HYLA_EIG_TRIDIAG_H
+#define HYLA_EIG_TRIDIAG_H
+#include "core/internal.h"
+
+/* Eigenvalues of the symmetric tridiagonal (d, e), ascending in d; e destroyed.
+ * Returns 0, k > 0 if k off-diagonals failed to converge (LAPACK sterf),
+ * HYLA_ERR_NAN on NaN/Inf input, HYLA_ERR_INVALID for a bad rt. */
+int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e);
+
+/* Eigenvalues (ascending, in d) and orthonormal eigenvectors Z (n x n, host
+ * memory, ldz >= n, type rt) of the tridiagonal by divide and conquer; e
+ * destroyed; the merge GEMMs of size >= the tuning table's stedc_gemm_min go
+ * through the devices of ctx (hyla_pgemm; ctx may be NULL: host BLAS only).
+ * Returns 0, k > 0 when an iteration failed to converge (k - 1 = first row of
+ * the subproblem that failed), HYLA_ERR_NAN, HYLA_ERR_NO_MEMORY, device codes. */
+int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                   int64_t ldz);
+
+/* hyla_eig_stedc with explicit tuning, for tests: leaf = largest subproblem
+ * solved by the QL iteration (>= 2), gemm_min = smallest merge (non-deflated
+ * columns) whose GEMMs go through the devices of ctx; 0 takes the tuning
+ * table's value for either. */
+int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                         int64_t ldz, int64_t leaf, int64_t gemm_min);
+
+#endif

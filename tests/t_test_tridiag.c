@@ -1,0 +1,236 @@
+/* Tridiagonal eigensolver tests for one real precision (included by
+ * test_tridiag.c with prec.h set). Reference: LAPACKE ?sterf / ?stedc. */
+
+#if defined(HYLA_PREC_S)
+#define LP(x) LAPACKE_s##x
+#define HUGE_SCALE 1e30
+#else
+#define LP(x) LAPACKE_d##x
+#define HUGE_SCALE 1e150
+#endif
+#define EPS ((double)(sizeof(R) == 4 ? FLT_EPSILON : DBL_EPSILON) / 2)
+
+/* The test matrices: class c of order n into (d, e). */
+static void PN(tt_make)(int c, int64_t n, R *d, R *e, unsigned long long *s) {
+    for (int64_t i = 0; i < n; i++) {
+        double x = 0, y = 0;
+        switch (c) {
+        case MAT_RANDOM: x = t_rand(s); y = t_rand(s); break;
+        case MAT_WILKINSON: x = fabs((double)i - (double)(n - 1) / 2); y = 1; break;
+        case MAT_GLUED: /* W21+ blocks glued by 1e-7 (heavy deflation) */
+            x = fabs((double)(i % 21) - 10);
+            y = i % 21 == 20 ? 1e-7 : 1;
+            break;
+        case MAT_CLUSTER: x = 1; y = 1e3 * EPS * t_rand(s); break;
+        case MAT_GRADED: x = pow(10, -(double)i); y = 0.5 * pow(10, -(double)i - 0.5); break;
+        case MAT_DIAG: x = t_rand(s); y = 0; break;
+        case MAT_ZERO: x = 0; y = 0; break;
+        case MAT_TOEPLITZ: x = 2; y = -1; break;
+        case MAT_HUGE: x = HUGE_SCALE * t_rand(s); y = HUGE_SCALE * t_rand(s); break;
+        case MAT_TINY: x = t_rand(s) / HUGE_SCALE; y = t_rand(s) / HUGE_SCALE; break;
+        }
+        d[i] = (R)x;
+        if (i + 1 < n) e[i] = (R)y;
+    }
+}
+
+/* max column sum of T */
+static double PN(tt_norm)(int64_t n, const R *d, const R *e) {
+    double m = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double c = fabs((double)d[j]);
+        if (j > 0) c += fabs((double)e[j - 1]);
+        if (j + 1 < n) c += fabs((double)e[j]);
+        m = fmax(m, c);
+    }
+    return m;
+}
+
+/* Eigenvalues w (ascending) against the reference: max |w - wref| / (n |T| eps). */
+static double PN(tt_eig_err)(int64_t n, const R *w, const double *wref, double tnorm) {
+    double m = 0;
+    for (int64_t i = 0; i < n; i++) m = fmax(m, fabs((double)w[i] - wref[i]));
+    if (m == 0) return 0;
+    if (tnorm == 0) return INFINITY;
+    return m / ((double)n * tnorm * EPS);
+}
+
+/* |T - Z L Z^T|_1 / (n |T|_1 eps) and |I - Z^T Z|_1 / (n eps), in double. */
+static void PN(tt_resid)(int64_t n, const R *d, const R *e, const R *w, const R *Z, int64_t ldz,
+                          double *res, double *orth) {
+    double *A = calloc((size_t)(n * n), sizeof *A), *Zd = malloc(sizeof *Zd * (size_t)(n * n)),
+           *W = malloc(sizeof *W * (size_t)(n * n));
+    /* T and Z scaled by a power of two so that 1e+-150 norms stay in range */
+    double tn = PN(tt_norm)(n, d, e), sc = tn > 0 ? pow(2, -ceil(log2(tn))) : 1;
+    for (int64_t j = 0; j < n; j++) {
+        A[j + j * n] = d[j] * sc;
+        if (j + 1 < n) A[j + 1 + j * n] = A[j + (j + 1) * n] = e[j] * sc;
+        for (int64_t i = 0; i < n; i++) {
+            Zd[i + j * n] = Z[i + j * ldz];
+            W[i + j * n] = Zd[i + j * n] * (double)w[j] * sc;
+        }
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)n, (int)n, (int)n, -1.0, W, (int)n,
+                Zd, (int)n, 1.0, A, (int)n);
+    double num = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double c = 0;
+        for (int64_t i = 0; i < n; i++) c += fabs(A[i + j * n]);
+        num = fmax(num, c);
+    }
+    double den = tn * sc;
+    *res = num == 0 ? 0 : den == 0 ? INFINITY : num / ((double)n * den * EPS);
+    for (int64_t i = 0; i < n * n; i++) A[i] = 0;
+    for (int64_t i = 0; i < n; i++) A[i + i * n] = 1;
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, (int)n, (int)n, -1.0, Zd, (int)n,
+                Zd, (int)n, 1.0, A, (int)n);
+    num = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double c = 0;
+        for (int64_t i = 0; i < n; i++) c += fabs(A[i + j * n]);
+        num = fmax(num, c);
+    }
+    *orth = num / ((double)n * EPS);
+    free(A);
+    free(Zd);
+    free(W);
+}
+
+/* One matrix: sterf and stedc ('N' and 'I', given leaf and device threshold)
+ * against LAPACKE. */
+static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_min,
+                        unsigned long long *s) {
+    const int64_t ldz = n + 3;
+    R *d0 = malloc(sizeof(R) * (size_t)(n + 1)), *e0 = malloc(sizeof(R) * (size_t)(n + 1));
+    R *d = malloc(sizeof(R) * (size_t)(n + 1)), *e = malloc(sizeof(R) * (size_t)(n + 1));
+    R *Z = malloc(sizeof(R) * (size_t)(ldz * n + 1));
+    double *wref = malloc(sizeof(double) * (size_t)(n + 1));
+    R *wr = malloc(sizeof(R) * (size_t)(n + 1)), *Zr = malloc(sizeof(R) * (size_t)(n * n + 1));
+    PN(tt_make)(c, n, d0, e0, s);
+    const double tn = PN(tt_norm)(n, d0, e0);
+    char what[96];
+    snprintf(what, sizeof what, "%c n=%lld %s leaf=%lld gemm_min=%lld", CH, (long long)n,
+             mat_name[c], (long long)leaf, (long long)gemm_min);
+
+    /* reference: LAPACK divide and conquer */
+    memcpy(wr, d0, sizeof(R) * (size_t)n);
+    memcpy(e, e0, sizeof(R) * (size_t)(n > 0 ? n - 1 : 0));
+    int ri = n > 0 ? LP(stedc)(LAPACK_COL_MAJOR, 'I', (lapack_int)n, wr, e, Zr, (lapack_int)n) : 0;
+    CHECK(ri == 0, "%s: LAPACKE stedc info %d", what, ri);
+    for (int64_t i = 0; i < n; i++) wref[i] = wr[i];
+    if (c == MAT_TOEPLITZ)
+        for (int64_t i = 0; i < n; i++)
+            wref[i] = 2 - 2 * cos((double)(i + 1) * M_PI / (double)(n + 1));
+
+    /* sterf */
+    memcpy(d, d0, sizeof(R) * (size_t)n);
+    memcpy(e, e0, sizeof(R) * (size_t)(n > 0 ? n - 1 : 0));
+    int rc = PN(sterf)(n, d, e);
+    double err = PN(tt_eig_err)(n, d, wref, tn);
+    CHECK(rc == 0 && err < THRESH, "%s: sterf rc %d, eigenvalue error %.3g", what, rc, err);
+    for (int64_t i = 0; i + 1 < n; i++)
+        if (d[i] > d[i + 1]) {
+            CHECK(0, "%s: sterf eigenvalues not ascending at %lld", what, (long long)i);
+            break;
+        }
+    leak_check(h, what);
+
+    /* stedc with vectors */
+    memcpy(d, d0, sizeof(R) * (size_t)n);
+    memcpy(e, e0, sizeof(R) * (size_t)(n > 0 ? n - 1 : 0));
+    for (int64_t i = 0; i < ldz * n; i++) Z[i] = (R)SENTINEL;
+    if (leaf == 0 && gemm_min == 0)
+        rc = PN(stedc)(h, 'I', n, d, e, Z, ldz);
+    else
+        rc = hyla_eig_stedc_tuned(h, DT, n, d, e, Z, ldz, leaf, gemm_min);
+    err = PN(tt_eig_err)(n, d, wref, tn);
+    CHECK(rc == 0 && err < THRESH, "%s: stedc rc %d, eigenvalue error %.3g", what, rc, err);
+    int sorted = 1, pad = 1;
+    for (int64_t i = 0; i + 1 < n; i++) sorted &= d[i] <= d[i + 1];
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = n; i < ldz; i++) pad &= Z[i + j * ldz] == (R)SENTINEL;
+    CHECK(sorted && pad, "%s: stedc ascending %d, padding kept %d", what, sorted, pad);
+    if (rc == 0 && n > 0) {
+        double res, orth;
+        PN(tt_resid)(n, d0, e0, d, Z, ldz, &res, &orth);
+        CHECK(res < THRESH && orth < THRESH, "%s: stedc |T - Z L Z^T| %.3g, |I - Z^T Z| %.3g",
+              what, res, orth);
+    }
+    leak_check(h, what);
+
+    /* stedc 'N' */
+    memcpy(d, d0, sizeof(R) * (size_t)n);
+    memcpy(e, e0, sizeof(R) * (size_t)(n > 0 ? n - 1 : 0));
+    rc = PN(stedc)(h, 'N', n, d, e, NULL, 1);
+    err = PN(tt_eig_err)(n, d, wref, tn);
+    CHECK(rc == 0 && err < THRESH, "%s: stedc 'N' rc %d, eigenvalue error %.3g", what, rc, err);
+    free(d0);
+    free(e0);
+    free(d);
+    free(e);
+    free(Z);
+    free(wref);
+    free(wr);
+    free(Zr);
+}
+
+/* NaN / Inf input, bad arguments, quick returns. */
+static void PN(tt_bad)(hyla_t *h) {
+    R d[8], e[8], Z[64];
+    for (int where = 0; where < 4; where++) {
+        for (int i = 0; i < 8; i++) d[i] = e[i] = (R)1;
+        R bad = where & 1 ? (R)INFINITY : (R)NAN;
+        if (where < 2)
+            d[5] = bad;
+        else
+            e[6] = bad;
+        R dd[8], ee[8];
+        memcpy(dd, d, sizeof d);
+        memcpy(ee, e, sizeof e);
+        int rc = PN(sterf)(8, dd, ee);
+        CHECK(rc == HYLA_ERR_NAN, "%c sterf non-finite input (%d): %d", CH, where, rc);
+        memcpy(dd, d, sizeof d);
+        memcpy(ee, e, sizeof e);
+        rc = PN(stedc)(h, 'I', 8, dd, ee, Z, 8);
+        CHECK(rc == HYLA_ERR_NAN, "%c stedc non-finite input (%d): %d", CH, where, rc);
+        memcpy(dd, d, sizeof d);
+        memcpy(ee, e, sizeof e);
+        rc = PN(stedc)(h, 'N', 8, dd, ee, NULL, 1);
+        CHECK(rc == HYLA_ERR_NAN, "%c stedc 'N' non-finite input (%d): %d", CH, where, rc);
+    }
+    d[0] = (R)NAN;
+    CHECK(PN(sterf)(1, d, NULL) == HYLA_ERR_NAN, "%c sterf n=1 NaN", CH);
+    d[0] = 3;
+    CHECK(PN(sterf)(1, d, NULL) == 0 && d[0] == 3, "%c sterf n=1", CH);
+    CHECK(PN(stedc)(h, 'I', 1, d, NULL, Z, 1) == 0 && d[0] == 3 && Z[0] == 1, "%c stedc n=1", CH);
+    CHECK(PN(sterf)(0, NULL, NULL) == 0, "%c sterf n=0", CH);
+    CHECK(PN(stedc)(h, 'I', 0, NULL, NULL, NULL, 1) == 0, "%c stedc n=0", CH);
+    CHECK(PN(sterf)(-1, d, e) == -1, "%c sterf n<0", CH);
+    CHECK(PN(sterf)(2, NULL, e) == -2, "%c sterf d NULL", CH);
+    CHECK(PN(sterf)(2, d, NULL) == -3, "%c sterf e NULL", CH);
+    CHECK(PN(stedc)(h, 'V', 2, d, e, Z, 2) == -1, "%c stedc compz", CH);
+    CHECK(PN(stedc)(h, 'I', -1, d, e, Z, 2) == -2, "%c stedc n<0", CH);
+    CHECK(PN(stedc)(h, 'I', 2, NULL, e, Z, 2) == -3, "%c stedc d NULL", CH);
+    CHECK(PN(stedc)(h, 'I', 2, d, NULL, Z, 2) == -4, "%c stedc e NULL", CH);
+    CHECK(PN(stedc)(h, 'I', 2, d, e, NULL, 2) == -5, "%c stedc Z NULL", CH);
+    CHECK(PN(stedc)(h, 'I', 3, d, e, Z, 2) == -6, "%c stedc ldz", CH);
+    CHECK(PN(stedc)(h, 'N', 3, d, e, NULL, 0) == -6, "%c stedc ldz 0", CH);
+    CHECK(PN(stedc)(NULL, 'I', 2, d, e, Z, 2) == HYLA_ERR_INVALID, "%c stedc NULL ctx", CH);
+}
+
+static void PN(tt_all)(hyla_t *h, unsigned long long *s) {
+    static const int64_t sizes[] = {0, 1, 2, 3, 7, 25, 31, 32, 33, 64, 65, 100, 129, 300};
+    for (int c = 0; c < MAT_COUNT; c++)
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            PN(tt_case)(h, c, sizes[k], 0, 0, s);
+            /* many levels of merges, every merge GEMM on the devices */
+            if (sizes[k] >= 25 && sizes[k] <= 129) PN(tt_case)(h, c, sizes[k], 5, 1, s);
+        }
+    PN(tt_case)(h, MAT_RANDOM, 400, 25, 100, s);
+    PN(tt_case)(h, MAT_GLUED, 420, 0, 1, s);
+    PN(tt_bad)(h);
+}
+
+#undef LP
+#undef HUGE_SCALE
+#undef EPS

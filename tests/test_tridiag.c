@@ -1,0 +1,87 @@
+/* The tridiagonal eigensolvers hyla_?sterf and hyla_?stedc (s and d) on the
+ * devices of HYLA_DEVICES, against LAPACKE ?stedc: eigenvalues within
+ * 60 n eps |T|, |T - Z L Z^T| / (n |T| eps) < 60 and |I - Z^T Z| / (n eps) < 60
+ * for random, Wilkinson, glued Wilkinson, clustered, graded, diagonal, zero,
+ * 1-2-1 Toeplitz (exact eigenvalues), huge and tiny matrices; sizes around the
+ * leaf size; small leaves with every merge GEMM forced on the devices; NaN and
+ * Inf input; bad arguments; no leak; injected allocation failures. */
+#include "hyla.h"
+#include "harness.h"
+#include "eig/tridiag.h"
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#define THRESH 60.0
+#define SENTINEL 777.0
+#define CH "sdcz"[DT]
+
+enum { MAT_RANDOM, MAT_WILKINSON, MAT_GLUED, MAT_CLUSTER, MAT_GRADED, MAT_DIAG, MAT_ZERO,
+       MAT_TOEPLITZ, MAT_HUGE, MAT_TINY, MAT_COUNT };
+static const char *mat_name[] = {"random", "wilkinson", "glued", "cluster", "graded",
+                                 "diagonal", "zero", "toeplitz", "huge", "tiny"};
+
+static int64_t live_base;
+
+static void leak_check(hyla_t *h, const char *what) {
+    int64_t live;
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live, NULL);
+    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
+          (long long)(live - live_base));
+    live_base = live;
+}
+
+#define HYLA_PREC_S
+#include "../src/core/prec.h"
+#include "t_test_tridiag.c"
+#undef HYLA_PREC_S
+#define HYLA_PREC_D
+#include "../src/core/prec.h"
+#include "t_test_tridiag.c"
+#undef HYLA_PREC_D
+
+/* Allocation failure k = 1, 2, ... inside one stedc call until a call runs
+ * with no injection firing: each failure is a clean error and leaks nothing. */
+static void injection(hyla_t *h, unsigned long long *s) {
+    enum { N = 90 };
+    double d0[N], e0[N], d[N], e[N], Z[N * N];
+    hyla_dtt_make(MAT_RANDOM, N, d0, e0, s);
+    for (int64_t k = 1; k < 1000; k++) {
+        memcpy(d, d0, sizeof d);
+        memcpy(e, e0, sizeof e);
+        hyla_debug_fail_alloc(k);
+        int rc = hyla_eig_stedc_tuned(h, HYLA_D, N, d, e, Z, N, 8, 30);
+        hyla_debug_fail_alloc(0);
+        char what[64];
+        snprintf(what, sizeof what, "injected failure %lld", (long long)k);
+        leak_check(h, what);
+        if (rc == 0) break;
+        CHECK(rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY, "%s: %d", what, rc);
+    }
+}
+
+int main(void) {
+    const char *devices = test_devices();
+    unsigned long long seed = 2026;
+    hyla_t *h = NULL;
+    int rc = hyla_create(&h, devices);
+    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
+        printf("devices %s not available: skipped\n", devices);
+        return 77;
+    }
+    CHECK(rc == 0, "hyla_create(%s): %s", devices, hyla_strerror(rc));
+    if (rc) return summary("tridiag");
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live_base, NULL);
+    hyla_stt_all(h, &seed);
+    hyla_dtt_all(h, &seed);
+    injection(h, &seed);
+    hyla_destroy(&h);
+    int64_t live;
+    hyla_debug_alloc_stats(&live, NULL);
+    CHECK(live == 0, "%lld allocations left after hyla_destroy", (long long)live);
+    return summary("tridiag");
+}
