@@ -406,6 +406,50 @@ int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t nc
                       const hyla_complex_double *A, int64_t lda, const hyla_complex_double *tau,
                       hyla_complex_double *C, int64_t ldc);
 
+/* All eigenvalues and optionally the eigenvectors of a Hermitian (real:
+ * symmetric) host-resident matrix A = Z diag(w) Z^H (LAPACK syevd/heevd),
+ * by the two-stage method: dense -> band on device 0 of the context
+ * (hyla_?sytrd_sy2sb), band -> real tridiagonal on the host cores (bulge
+ * chasing), then root-free QR (jobz 'N') or divide and conquer ('V') on the
+ * host cores, and for 'V' the two back transformations on device 0.
+ *   jobz     'N': eigenvalues only; 'V': eigenvalues and eigenvectors.
+ *   uplo     'L' or 'U': the triangle of A that is read.
+ *   n        order of A, >= 0.
+ *   A, lda   lda >= max(1, n). jobz 'V': overwritten by the orthonormal
+ *            eigenvectors (column k belongs to w[k]); jobz 'N': not written.
+ *   w        n eigenvalues in ascending order (real type).
+ * Returns 0; -i for a bad argument (1 jobz, 2 uplo, 3 n, 4 A, 5 lda, 6 w);
+ * HYLA_ERR_NAN when the referenced triangle holds NaN or Inf; k > 0 when
+ * the tridiagonal eigensolver failed to converge (LAPACK meaning);
+ * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
+ * HYLA_ERR_UNSUPPORTED (n > INT_MAX). NULL ctx: HYLA_ERR_INVALID.
+ * Workspace: device memory about 2 n^2 elements (+ n^2 for uplo U), host
+ * n^2 real elements for the tridiagonal eigenvectors (2 n^2 complex). The
+ * seconds of each stage: hyla_get_eig_stats. */
+int hyla_ssyevd(hyla_t *ctx, char jobz, char uplo, int64_t n, float *A, int64_t lda, float *w);
+int hyla_dsyevd(hyla_t *ctx, char jobz, char uplo, int64_t n, double *A, int64_t lda,
+                double *w);
+int hyla_cheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_float *A,
+                int64_t lda, float *w);
+int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_double *A,
+                int64_t lda, double *w);
+
+/* The same on a matrix resident on device `dev` (memory from
+ * hyla_malloc_device or, on a GPU, cudaMalloc); w is a host array. jobz 'V':
+ * dA is overwritten by the eigenvectors; jobz 'N' with uplo 'L': the lower
+ * triangle of dA is destroyed (uplo 'U': dA is not written). Synchronous.
+ * Argument numbers as hyla_?syevd with dev as argument 0 (a bad dev returns
+ * HYLA_ERR_NO_DEVICE). NaN or Inf in dA are detected in the band after
+ * stage 1 (HYLA_ERR_NAN), not scanned on input. */
+int hyla_ssyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, float *dA,
+                    int64_t ldda, float *w);
+int hyla_dsyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, double *dA,
+                    int64_t ldda, double *w);
+int hyla_cheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
+                    hyla_complex_float *dA, int64_t ldda, float *w);
+int hyla_zheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
+                    hyla_complex_double *dA, int64_t ldda, double *w);
+
 /* Seconds spent in each stage by the last ?syevd / ?heevd call of a context
  * (0 for a stage that did not run). */
 typedef struct {

@@ -84,11 +84,13 @@ static const char *te_class_name[] = {"random", "clustered", "geometric", "arith
 /* Full Hermitian A (ld n, both triangles) of class c. */
 static void PN(te_make)(int c, int64_t n, T *A, unsigned long long *s) {
     if (n == 0) return;
-    if (c == TE_RANDOM) {
+    if (c == TE_RANDOM || c == TE_GRADED) {
+        /* graded: entry (i, j) scaled by g_i g_j, g_i = 1e6^(-i/(2(n-1))) */
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = j; i < n; i++) {
                 T v = PN(te_rand)(s);
                 if (i == j) v = (T)creal((double complex)v);
+                if (c == TE_GRADED && n > 1) v *= (R)pow(1e6, -(double)(i + j) / (double)(2 * (n - 1)));
                 A[i + j * n] = v;
                 A[j + i * n] = PN(te_conj)(v);
             }
@@ -98,11 +100,10 @@ static void PN(te_make)(int c, int64_t n, T *A, unsigned long long *s) {
     for (int64_t k = 0; k < n; k++) {
         double x = n > 1 ? (double)k / (double)(n - 1) : 0;
         switch (c) {
-        case TE_CLUSTERED: d[k] = k == n - 1 ? 1.0 : 1e-6; break;
+        case TE_CLUSTERED: d[k] = k == n - 1 ? 1e-6 : 1.0; break;
         case TE_GEOMETRIC: d[k] = pow(1e-6, x); break;
         case TE_ARITHMETIC: d[k] = 1.0 - x * (1 - 1e-6); break;
         case TE_ONELARGE: d[k] = k == 0 ? 1.0 : 1e-6; break;
-        case TE_GRADED: d[k] = pow(10.0, -8 * x) * (k % 2 ? -1 : 1); break;
         case TE_DIAGONAL: d[k] = t_rand(s); break;
         default: d[k] = 0; break;
         }

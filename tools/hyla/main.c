@@ -18,9 +18,11 @@ static const struct {
     {"potrf", cmd_potrf},
     {"potrs", cmd_potrs},
     {"posv", cmd_posv},
+    {"syevd", cmd_syevd},
+    {"heevd", cmd_syevd},
 };
 
-/* The default suite: GEMM and Cholesky sizes that fill the devices present. */
+/* The default suite: GEMM, Cholesky and eigensolver sizes that fill the devices present. */
 static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     int64_t host_d[] = {512, 1000, 2000}, host_z[] = {500};
     int64_t cuda_d[] = {8192, 16384}, cuda_z[] = {8192};
@@ -41,6 +43,18 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
         job.ntypes = 1;
         job.n = jobs[j].n;
         cmd_status st = jobs[j].run(ctx, &job, r);
+        if (st == CMD_ERROR || st == CMD_USAGE) return st;
+        if (st == CMD_FAILED) worst = CMD_FAILED;
+    }
+    /* the eigensolver, d, with and without eigenvectors */
+    int64_t host_ed[] = {500, 1000}, cuda_ed[] = {8192, 16384};
+    for (int v = 0; v < 2; v++) {
+        cli_opts job = *o;
+        job.types[0] = HYLA_D;
+        job.ntypes = 1;
+        job.n = r->cuda ? (cli_list){cuda_ed, 2} : (cli_list){host_ed, 2};
+        job.jobz = "VN"[v];
+        cmd_status st = cmd_syevd(ctx, &job, r);
         if (st == CMD_ERROR || st == CMD_USAGE) return st;
         if (st == CMD_FAILED) worst = CMD_FAILED;
     }

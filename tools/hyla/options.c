@@ -2,6 +2,8 @@
  * options as "--name value", "--name=value" or "-n value". */
 #include "options.h"
 
+#include "matgen_eig.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -11,14 +13,15 @@
 
 enum { MAX_LIST = 100000 };
 
-static const char *const routines[] = {"gemm", "potrf", "potrs", "posv"};
+static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "syevd", "heevd"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND
+    OPT_COND,
+    OPT_MATRIX, OPT_TIMERS, OPT_KD
 } opt_id;
 
 typedef struct {
@@ -45,6 +48,8 @@ static const opt_spec specs[] = {
     {"--version", OPT_VERSION, false},
     {"--nrhs", OPT_NRHS, true},    {"--nb", OPT_NB, true},
     {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
+    {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
+    {"--kd", OPT_KD, true},
 };
 
 void cli_usage(FILE *f) {
@@ -58,6 +63,7 @@ void cli_usage(FILE *f) {
         "  potrf                Cholesky factorization A = L L^H (--uplo L) or U^H U (--uplo U)\n"
         "  potrs                solve A X = B with the Cholesky factor of A\n"
         "  posv                 factor A and solve A X = B\n"
+        "  syevd, heevd         eigenvalues (--jobz N) and eigenvectors (--jobz V) of a Hermitian A\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -101,6 +107,20 @@ void cli_usage(FILE *f) {
         "                       progression and a random unitary Q (O(n^3): n <= 8192); default: a\n"
         "                       random Hermitian matrix, entries in (-1, 1), plus n on the diagonal\n"
         "  --stats              print out-of-core mode, panel width, resident columns, bytes moved\n"
+        "\n"
+        "eigensolver options (syevd, heevd; real types run syevd, complex ones heevd):\n"
+        "  --jobz N|V           eigenvalues only, or eigenvectors too (default N)\n"
+        "  --matrix CLASS       random (default), clustered, geometric, arithmetic, onelarge (eigenvalue\n"
+        "                       distributions of LAPACK dlatms, cond 1e6), graded, diagonal, zero\n"
+        "  --kd N, --nb N       band half-width and stage-1 update block (default: tuning table)\n"
+        "  --timers             print the seconds of each stage after each run\n"
+        "  --input A.npy        the matrix (its --uplo triangle is read)\n"
+        "  --output W.npy[,Z.npy]  eigenvalues, and with --jobz V the eigenvectors\n"
+        "  --check              |A - Z L Z^H|_1/(n |A|_1 eps), |I - Z^H Z|_1/(n eps) and eigenvalues vs\n"
+        "                       LAPACKE ?syevd within 60 n eps |A| for n <= 2048; beyond, random-vector\n"
+        "                       probes |A Z x - Z L x| and |Z^H Z x - x| (V), trace and Frobenius norm (N)\n"
+        "  --vs vendor          LAPACKE ?syevd/?heevd on host devices; one GPU: cusolverDnXsyevd on a\n"
+        "                       device-resident copy, and hyla_?syevd_gpu on the same copy\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -305,6 +325,12 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_NRHS: return parse_list(opt, v, &o->nrhs);
     case OPT_NB: return set_nonneg(opt, v, &o->nb);
     case OPT_OOC: o->ooc = true; return 0;
+    case OPT_MATRIX:
+        o->matrix = eig_class_parse(v);
+        return o->matrix >= 0 ? 0 : usage_error(opt, v, "expected random, clustered, geometric, "
+                                                "arithmetic, onelarge, graded, diagonal or zero");
+    case OPT_TIMERS: o->timers = true; return 0;
+    case OPT_KD: return set_nonneg(opt, v, &o->kd);
     case OPT_COND:
         if (parse_real(opt, v, &o->cond)) return CLI_EXIT_USAGE;
         return o->cond >= 1 ? 0 : usage_error(opt, v, "a condition number is >= 1");
@@ -396,6 +422,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
                     .transb = 'N', .alpha = 1, .beta = 1, .tile = -1, .kblock = -1,
                     .pack_threads = -1, .cpu_share = -1, .seed = 42, .xt_block = 8192,
                     .argc = argc, .argv = argv};
+    o->kd = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (strcmp(argv[1], "help") == 0) {
@@ -405,7 +432,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
-            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv)");
+            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, syevd, heevd)");
         i = 2;
     }
     for (; i < argc; i++) {

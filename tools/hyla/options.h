@@ -46,6 +46,9 @@ typedef struct {
     bool cpu_share_set;
     uint64_t seed;
     int xt_block;
+    int matrix;                   /* eigensolver: eig_class of generated matrices */
+    bool timers;                  /* eigensolver: print the stage times */
+    int64_t kd;                   /* eigensolver band half-width; -1: not given */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;

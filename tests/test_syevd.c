@@ -1,0 +1,99 @@
+/* The eigensolver drivers hyla_?syevd / ?heevd and their _gpu variants on
+ * the devices of HYLA_DEVICES: all precisions, both triangles, jobz N and V,
+ * sizes 0, 1, 2, odd and not multiples of kd or nb (kd and nb set small so
+ * that many panels and blocks run), the dlatms-like matrix classes, NaN and
+ * Inf input, bad arguments, no leaks, injected allocation failures. */
+#include "hyla.h"
+#include "harness.h"
+#include <complex.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#define THRESH 60.0
+#define SENTINEL 777.0
+#define HYLA_T_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CH "sdcz"[DT]
+
+static int64_t live_base;
+
+static void leak_check(hyla_t *h, const char *what) {
+    int64_t live;
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live, NULL);
+    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
+          (long long)(live - live_base));
+    live_base = live;
+}
+
+#define HYLA_PREC_S
+#include "../src/core/prec.h"
+#include "t_test_syevd.c"
+#undef HYLA_PREC_S
+#define HYLA_PREC_D
+#include "../src/core/prec.h"
+#include "t_test_syevd.c"
+#undef HYLA_PREC_D
+#define HYLA_PREC_C
+#include "../src/core/prec.h"
+#include "t_test_syevd.c"
+#undef HYLA_PREC_C
+#define HYLA_PREC_Z
+#include "../src/core/prec.h"
+#include "t_test_syevd.c"
+#undef HYLA_PREC_Z
+
+/* every allocation of a driver call fails in turn: clean error, no leak */
+static void alloc_failures(hyla_t *h) {
+    const int64_t n = 29;
+    double A0[29 * 29], A[29 * 29], w[29];
+    unsigned long long s = 11;
+    hyla_dte_make(TE_RANDOM, n, A0, &s);
+    for (int64_t k = 1; k < 200; k++) {
+        memcpy(A, A0, sizeof A);
+        hyla_debug_fail_alloc(k);
+        int rc = hyla_dsyevd(h, 'V', 'U', n, A, n, w);
+        hyla_debug_fail_alloc(0);
+        int64_t live;
+        hyla_release_workspace(h);
+        hyla_debug_alloc_stats(&live, NULL);
+        CHECK(live == live_base, "leak after failing allocation %lld (rc %d)", (long long)k, rc);
+        CHECK(rc == 0 || rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY,
+              "allocation failure %lld: rc %d", (long long)k, rc);
+        if (rc == 0) break;
+    }
+}
+
+int main(void) {
+    hyla_t *h = NULL;
+    int rc = hyla_create(&h, test_devices());
+    if (rc) {
+        printf("hyla_create(%s): %s\n", test_devices(), hyla_strerror(rc));
+        return rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED ? 77 : 1;
+    }
+    /* small blocks: many panels and several update blocks per matrix */
+    hyla_set_option(h, HYLA_OPT_EIG_KD, 4);
+    hyla_set_option(h, HYLA_OPT_EIG_NB, 12);
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live_base, NULL);
+    unsigned long long s = 3;
+    hyla_stv_all(h, &s);
+    hyla_dtv_all(h, &s);
+    hyla_ctv_all(h, &s);
+    hyla_ztv_all(h, &s);
+    /* the tuning table's sizes */
+    hyla_set_option(h, HYLA_OPT_EIG_KD, 0);
+    hyla_set_option(h, HYLA_OPT_EIG_NB, 0);
+    hyla_dtv_case(h, 0, 'V', 'L', 70, TE_RANDOM, &s);
+    hyla_ztv_case(h, 1, 'V', 'U', 45, TE_GEOMETRIC, &s);
+    hyla_eig_stats st;
+    CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd > 0 && st.nb >= st.kd && st.total > 0,
+          "eig stats: kd %lld nb %lld total %g", (long long)st.kd, (long long)st.nb, st.total);
+    CHECK(hyla_get_eig_stats(NULL, &st) == -1 && hyla_get_eig_stats(h, NULL) == -2, "stats args");
+    hyla_set_option(h, HYLA_OPT_EIG_KD, 3);
+    hyla_set_option(h, HYLA_OPT_EIG_NB, 6);
+    alloc_failures(h);
+    hyla_destroy(&h);
+    return summary("test_syevd");
+}

@@ -1,0 +1,637 @@
+/* hyla syevd, heevd: the two-stage eigensolver on generated or user
+ * matrices, timed, checked and compared with the vendor.
+ *
+ * Checks (LAPACK's measures; pass below 60): for n <= EIG_EXACT_CHECK_MAX,
+ *   jobz V  |A - Z L Z^H|_1 / (n |A|_1 eps) and |I - Z^H Z|_1 / (n eps);
+ *   both    max_k |w_k - w_k(LAPACKE ?syevd)| / (n |A|_1 eps);
+ * beyond, O(n^2) probes with a random x:
+ *   jobz V  |A (Z x) - Z (L x)|_inf / (n |A|_inf |x|_inf eps) and
+ *           |Z^H (Z x) - x|_inf / (n |x|_inf eps);
+ *   jobz N  |sum w - trace A| / (n |A|_1 eps) and
+ *           |(sum w^2)^(1/2) - |A|_F| / (n |A|_F eps).
+ * The reported error is the largest of these. */
+#include "cmd.h"
+
+#include <cblas.h>
+#include <complex.h>
+#include <lapacke.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HYLA_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include <cusolverDn.h>
+#endif
+
+#include "matgen.h"
+#include "matgen_eig.h"
+
+enum { EIG_EXACT_CHECK_MAX = 2048, ID_X = 31 };
+
+static const double THRESHOLD = 60;
+
+typedef struct {
+    hyla_dtype t;
+    char jobz, uplo;
+    int64_t n;
+    const char *matrix;          /* class name, or the input file */
+    const void *A;               /* the matrix, both triangles (ld n) */
+    void *Aw;                    /* work copy: A in, eigenvectors out */
+    void *w;                     /* eigenvalues (real type) */
+} eig_problem;
+
+static int64_t max1(int64_t v) { return v > 1 ? v : 1; }
+static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
+static const char *rname(hyla_dtype t) { return dtype_is_complex(t) ? "heevd" : "syevd"; }
+
+/* ---------------------------------------------------------------- hyla calls */
+
+static int call_evd(hyla_t *ctx, const eig_problem *p, void *a, int64_t lda) {
+    switch (p->t) {
+    case HYLA_S: return hyla_ssyevd(ctx, p->jobz, p->uplo, p->n, a, lda, p->w);
+    case HYLA_D: return hyla_dsyevd(ctx, p->jobz, p->uplo, p->n, a, lda, p->w);
+    case HYLA_C: return hyla_cheevd(ctx, p->jobz, p->uplo, p->n, a, lda, p->w);
+    case HYLA_Z: return hyla_zheevd(ctx, p->jobz, p->uplo, p->n, a, lda, p->w);
+    }
+    return HYLA_ERR_INTERNAL;
+}
+
+static int call_evd_gpu(hyla_t *ctx, const eig_problem *p, void *da, int64_t ldda) {
+    switch (p->t) {
+    case HYLA_S: return hyla_ssyevd_gpu(ctx, 0, p->jobz, p->uplo, p->n, da, ldda, p->w);
+    case HYLA_D: return hyla_dsyevd_gpu(ctx, 0, p->jobz, p->uplo, p->n, da, ldda, p->w);
+    case HYLA_C: return hyla_cheevd_gpu(ctx, 0, p->jobz, p->uplo, p->n, da, ldda, p->w);
+    case HYLA_Z: return hyla_zheevd_gpu(ctx, 0, p->jobz, p->uplo, p->n, da, ldda, p->w);
+    }
+    return HYLA_ERR_INTERNAL;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static double complex elem(hyla_dtype t, const void *v, int64_t i) {
+    switch (t) {
+    case HYLA_S: return ((const float *)v)[i];
+    case HYLA_D: return ((const double *)v)[i];
+    case HYLA_C: return ((const hyla_complex_float *)v)[i];
+    case HYLA_Z: return ((const hyla_complex_double *)v)[i];
+    }
+    return NAN;
+}
+
+static double welem(const eig_problem *p, const void *w, int64_t k) {
+    return creal(elem(real_of(p->t), w, k));
+}
+
+static double scaled(double diff, double scale) {
+    return diff == 0 && !isnan(scale) ? 0 : diff / scale;
+}
+
+/* The whole of A in double complex (ld n), from its full storage. */
+static double complex *to_z(const eig_problem *p, const void *a) {
+    int64_t n = p->n;
+    double complex *z = malloc(sizeof *z * (size_t)max1(n * n));
+    if (!z) return NULL;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n * n; i++) z[i] = elem(p->t, a, i);
+    return z;
+}
+
+static double norm1_z(int64_t m, int64_t n, const double complex *a) {
+    double mx = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double s = 0;
+        for (int64_t i = 0; i < m; i++) s += cabs(a[i + j * m]);
+        if (!(s <= mx)) mx = s;
+    }
+    return mx;
+}
+
+/* Eigenvalues of A by LAPACKE ?syevd/?heevd (jobz N) on a copy, in double. */
+static int lapack_eigs(const eig_problem *p, double *wr) {
+    int n = (int)p->n;
+    double complex *z = to_z(p, p->A);
+    if (!z) return -1;
+    int info;
+    if (dtype_is_complex(p->t)) {
+        info = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'N', 'L', n, z, n, wr);
+    } else {
+        double *d = (double *)z;
+        for (int64_t i = 0; i < p->n * p->n; i++) d[i] = creal(z[i]);
+        info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', n, d, n, wr);
+    }
+    free(z);
+    return info ? -1 : 0;
+}
+
+static int check_exact(const eig_problem *p, double *err) {
+    const int64_t n = p->n;
+    const double eps = dtype_eps(p->t);
+    double complex *a = to_z(p, p->A), *z = NULL, *c = NULL;
+    double *wr = malloc(sizeof *wr * (size_t)max1(n));
+    int rc = -1;
+    if (!a || !wr || lapack_eigs(p, wr)) goto out;
+    double anorm = norm1_z(n, n, a), worst = 0;
+    for (int64_t k = 0; k < n; k++) {
+        double e = scaled(fabs(welem(p, p->w, k) - wr[k]), (double)n * anorm * eps);
+        if (!(e <= worst)) worst = e;
+    }
+    if (p->jobz == 'V') {
+        z = to_z(p, p->Aw);
+        c = malloc(sizeof *c * (size_t)max1(n * n));
+        if (!z || !c) goto out;
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < n; i++) c[i + j * n] = z[i + j * n] * welem(p, p->w, j);
+        const double complex one = 1, mone = -1, zero = 0;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, (int)n, (int)n, (int)n, &mone, c,
+                    (int)n, z, (int)n, &one, a, (int)n);
+        double e = scaled(norm1_z(n, n, a), (double)n * anorm * eps);
+        if (!(e <= worst)) worst = e;
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, (int)n, (int)n, (int)n, &one, z,
+                    (int)n, z, (int)n, &zero, c, (int)n);
+        for (int64_t k = 0; k < n; k++) c[k + k * n] -= 1;
+        e = scaled(norm1_z(n, n, c), (double)n * eps);
+        if (!(e <= worst)) worst = e;
+    }
+    *err = worst;
+    rc = 0;
+out:
+    if (rc) fputs("hyla: check: out of memory or LAPACKE failure\n", stderr);
+    free(a), free(z), free(c), free(wr);
+    return rc;
+}
+
+/* y := op(M) x for the n x n matrix M of type t in double complex, by rows
+ * of M read in place (herm: y = M^H x). */
+static void matvec(const eig_problem *p, const void *m, int herm, const double complex *x,
+                   double complex *y) {
+    const int64_t n = p->n;
+    if (!herm) {
+        memset(y, 0, sizeof *y * (size_t)n);
+        for (int64_t j = 0; j < n; j++) {
+            const char *col = (const char *)m + (size_t)(j * n) * dtype_size(p->t);
+            for (int64_t i = 0; i < n; i++) y[i] += elem(p->t, col, i) * x[j];
+        }
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < n; j++) {
+        const char *col = (const char *)m + (size_t)(j * n) * dtype_size(p->t);
+        double complex s = 0;
+        for (int64_t i = 0; i < n; i++) s += conj(elem(p->t, col, i)) * x[i];
+        y[j] = s;
+    }
+}
+
+static double maxabs(int64_t n, const double complex *v) {
+    double m = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (!(cabs(v[i]) <= m)) m = cabs(v[i]);
+    return m;
+}
+
+static int check_probe(const eig_problem *p, uint64_t seed, double *err) {
+    const int64_t n = p->n;
+    const double eps = dtype_eps(p->t);
+    double complex *x = malloc(sizeof *x * (size_t)n), *u = malloc(sizeof *u * (size_t)n);
+    double complex *v = malloc(sizeof *v * (size_t)n), *r = malloc(sizeof *r * (size_t)n);
+    double *xr = malloc(sizeof *xr * (size_t)n);
+    double anorm = 0, fro = 0, worst = 0;
+    if (!x || !u || !v || !r || !xr) {
+        fputs("hyla: check: out of memory\n", stderr);
+        free(x), free(u), free(v), free(r), free(xr);
+        return -1;
+    }
+    for (int64_t j = 0; j < n; j++) { /* |A|_1 = |A|_inf (Hermitian) and |A|_F */
+        const char *col = (const char *)p->A + (size_t)(j * n) * dtype_size(p->t);
+        double s = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double e = cabs(elem(p->t, col, i));
+            s += e;
+            fro += e * e;
+        }
+        if (!(s <= anorm)) anorm = s;
+    }
+    fro = sqrt(fro);
+    if (p->jobz == 'V') {
+        mat_fill_random(HYLA_D, n, 1, xr, n, seed, ID_X);
+        for (int64_t i = 0; i < n; i++) x[i] = xr[i];
+        matvec(p, p->Aw, 0, x, u);                        /* u = Z x */
+        matvec(p, p->A, 0, u, r);                         /* r = A Z x */
+        for (int64_t i = 0; i < n; i++) v[i] = welem(p, p->w, i) * x[i];
+        matvec(p, p->Aw, 0, v, x);                        /* x := Z L x */
+        for (int64_t i = 0; i < n; i++) r[i] -= x[i];
+        for (int64_t i = 0; i < n; i++) x[i] = xr[i];
+        worst = scaled(maxabs(n, r), (double)n * anorm * maxabs(n, x) * eps);
+        matvec(p, p->Aw, 1, u, v);                        /* v = Z^H Z x */
+        for (int64_t i = 0; i < n; i++) v[i] -= x[i];
+        double e = scaled(maxabs(n, v), (double)n * maxabs(n, x) * eps);
+        if (!(e <= worst)) worst = e;
+    } else {
+        double tr = 0, sw = 0, s2 = 0;
+        for (int64_t k = 0; k < n; k++) {
+            tr += creal(elem(p->t, p->A, k + k * n));
+            sw += welem(p, p->w, k);
+            s2 += welem(p, p->w, k) * welem(p, p->w, k);
+        }
+        worst = scaled(fabs(sw - tr), (double)n * anorm * eps);
+        double e = scaled(fabs(sqrt(s2) - fro), (double)n * fro * eps);
+        if (!(e <= worst)) worst = e;
+    }
+    *err = worst;
+    free(x), free(u), free(v), free(r), free(xr);
+    return 0;
+}
+
+static int check_result(const eig_problem *p, uint64_t seed, double *err) {
+    if (p->n == 0) {
+        *err = 0;
+        return 0;
+    }
+    return p->n <= EIG_EXACT_CHECK_MAX ? check_exact(p, err) : check_probe(p, seed, err);
+}
+
+/* ---------------------------------------------------------------- vendor */
+
+static lapack_int lapacke_evd(const eig_problem *p, void *a, void *w) {
+    int n = (int)p->n;
+    switch (p->t) {
+    case HYLA_S: return LAPACKE_ssyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    case HYLA_D: return LAPACKE_dsyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    case HYLA_C: return LAPACKE_cheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    case HYLA_Z: return LAPACKE_zheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    }
+    return -1;
+}
+
+#ifdef HYLA_HAVE_CUDA
+static bool cu_ok(int bad, const char *what, int code) {
+    if (!bad) return true;
+    fprintf(stderr, "hyla: vendor: %s failed (%d)\n", what, code);
+    return false;
+}
+
+static cudaDataType cu_type(hyla_dtype t) {
+    switch (t) {
+    case HYLA_S: return CUDA_R_32F;
+    case HYLA_D: return CUDA_R_64F;
+    case HYLA_C: return CUDA_C_32F;
+    case HYLA_Z: return CUDA_C_64F;
+    }
+    return CUDA_R_64F;
+}
+
+/* cusolverDnXsyevd (64-bit API) on a device-resident copy, timed with CUDA
+ * events around the call alone; median of repeat runs. */
+static double vendor_cusolver(const eig_problem *p, int gpu, int warmup, int repeat) {
+    const size_t es = dtype_size(p->t), ba = (size_t)(p->n * p->n) * es;
+    cusolverDnHandle_t h = NULL;
+    cusolverDnParams_t prm = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    void *dA = NULL, *dA0 = NULL, *dW = NULL, *dwork = NULL, *hwork = NULL;
+    int *dinfo = NULL;
+    size_t dbytes = 0, hbytes = 0;
+    double med = NAN, *times = malloc(sizeof *times * (size_t)repeat);
+    const cudaDataType dt = cu_type(p->t), rt = cu_type(real_of(p->t));
+    const cusolverEigMode_t mode = p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const cublasFillMode_t fill = p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    cudaError_t ce;
+    cusolverStatus_t cs;
+    if (!times) return NAN;
+    if (!cu_ok((ce = cudaSetDevice(gpu)) != cudaSuccess, "cudaSetDevice", ce) ||
+        !cu_ok((ce = cudaMalloc(&dA, ba)) != cudaSuccess, "cudaMalloc", ce) ||
+        !cu_ok((ce = cudaMalloc(&dA0, ba)) != cudaSuccess, "cudaMalloc", ce) ||
+        !cu_ok((ce = cudaMalloc(&dW, (size_t)p->n * dtype_size(real_of(p->t)))) != cudaSuccess,
+               "cudaMalloc", ce) ||
+        !cu_ok((ce = cudaMalloc((void **)&dinfo, sizeof(int))) != cudaSuccess, "cudaMalloc", ce) ||
+        !cu_ok((ce = cudaMemcpy(dA0, p->A, ba, cudaMemcpyHostToDevice)) != cudaSuccess,
+               "cudaMemcpy", ce) ||
+        !cu_ok((cs = cusolverDnCreate(&h)) != CUSOLVER_STATUS_SUCCESS, "cusolverDnCreate", cs) ||
+        !cu_ok((cs = cusolverDnCreateParams(&prm)) != CUSOLVER_STATUS_SUCCESS,
+               "cusolverDnCreateParams", cs) ||
+        !cu_ok((cs = cusolverDnXsyevd_bufferSize(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt,
+                                                 &dbytes, &hbytes)) != CUSOLVER_STATUS_SUCCESS,
+               "cusolverDnXsyevd_bufferSize", cs) ||
+        !cu_ok((ce = cudaMalloc(&dwork, dbytes ? dbytes : 16)) != cudaSuccess, "cudaMalloc", ce) ||
+        !cu_ok((ce = cudaEventCreate(&e0)) != cudaSuccess, "cudaEventCreate", ce) ||
+        !cu_ok((ce = cudaEventCreate(&e1)) != cudaSuccess, "cudaEventCreate", ce))
+        goto out;
+    if (hbytes && !(hwork = malloc(hbytes))) goto out;
+    for (int c = 0; c < warmup + repeat; c++) {
+        float ms = 0;
+        int info = 0;
+        if (!cu_ok((ce = cudaMemcpy(dA, dA0, ba, cudaMemcpyDeviceToDevice)) != cudaSuccess,
+                   "cudaMemcpy", ce) ||
+            !cu_ok((ce = cudaEventRecord(e0, 0)) != cudaSuccess, "cudaEventRecord", ce) ||
+            !cu_ok((cs = cusolverDnXsyevd(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt, dwork,
+                                          dbytes, hwork, hbytes, dinfo)) != CUSOLVER_STATUS_SUCCESS,
+                   "cusolverDnXsyevd", cs) ||
+            !cu_ok((ce = cudaEventRecord(e1, 0)) != cudaSuccess, "cudaEventRecord", ce) ||
+            !cu_ok((ce = cudaEventSynchronize(e1)) != cudaSuccess, "cudaEventSynchronize", ce) ||
+            !cu_ok((ce = cudaEventElapsedTime(&ms, e0, e1)) != cudaSuccess, "cudaEventElapsedTime",
+                   ce) ||
+            !cu_ok((ce = cudaMemcpy(&info, dinfo, sizeof info, cudaMemcpyDeviceToHost)) != cudaSuccess,
+                   "cudaMemcpy", ce) ||
+            !cu_ok(info != 0, "cusolverDnXsyevd info", info))
+            goto out;
+        if (c >= warmup) times[c - warmup] = ms * 1e-3;
+    }
+    med = cli_median(times, repeat);
+out:
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    if (prm) cusolverDnDestroyParams(prm);
+    if (h) cusolverDnDestroy(h);
+    void *bufs[] = {dA, dA0, dW, dwork, dinfo};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
+    free(hwork);
+    free(times);
+    return med;
+}
+#endif
+
+/* The vendor's time (median), NaN where it could not run; *name set. */
+static double vendor_eig(hyla_t *ctx, const cli_opts *o, const eig_problem *p, const report *r,
+                         const char **name) {
+    *name = dtype_is_complex(p->t) ? "lapacke_heevd" : "lapacke_syevd";
+#ifdef HYLA_HAVE_CUDA
+    if (r->cuda) {
+        hyla_device_info info;
+        *name = "cusolverDnXsyevd";
+        hyla_release_workspace(ctx);
+        if (hyla_get_device_info(ctx, 0, &info) != 0) return NAN;
+        return vendor_cusolver(p, info.ordinal, o->warmup, o->repeat);
+    }
+#else
+    (void)ctx;
+    (void)r;
+#endif
+    if (p->n > INT_MAX) return NAN;
+    double *t = malloc(sizeof *t * (size_t)o->repeat), med = NAN;
+    void *a = mat_alloc(p->t, p->n, p->n, false, "the vendor's copy of A");
+    void *w = mat_alloc(real_of(p->t), p->n, 1, false, "the vendor's eigenvalues");
+    for (int c = 0; t && a && w && c < o->warmup + o->repeat; c++) {
+        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), a, max1(p->n));
+        double t0 = cli_now();
+        lapack_int info = lapacke_evd(p, a, w);
+        double s = cli_now() - t0;
+        if (info) {
+            fprintf(stderr, "hyla: vendor: LAPACKE returned info %d\n", (int)info);
+            goto out;
+        }
+        if (c >= o->warmup) t[c - o->warmup] = s;
+    }
+    if (t && a && w) med = cli_median(t, o->repeat);
+out:
+    free(t), free(a), free(w);
+    return med;
+}
+
+/* hyla_?syevd_gpu on a device-resident copy (uploaded untimed); median. */
+static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) {
+    size_t ba = (size_t)(p->n * p->n) * dtype_size(p->t);
+    void *dA = NULL;
+    double med = NAN, *t = malloc(sizeof *t * (size_t)o->repeat);
+    int rc = t ? hyla_malloc_device(ctx, 0, ba, &dA) : HYLA_ERR_NO_MEMORY;
+    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
+        rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
+        double t0 = cli_now();
+        if (!rc) rc = call_evd_gpu(ctx, p, dA, max1(p->n));
+        if (!rc && c >= o->warmup) t[c - o->warmup] = cli_now() - t0;
+    }
+    if (rc) fprintf(stderr, "hyla: hyla_%c%s_gpu: %d: %s\n", dtype_char(p->t), rname(p->t), rc,
+                    hyla_strerror(rc));
+    else med = cli_median(t, o->repeat);
+    hyla_free_device(ctx, 0, &dA);
+    free(t);
+    return med;
+}
+
+/* ---------------------------------------------------------------- report */
+
+typedef struct {
+    double time_s, vendor_s, ours_dev_s, error;
+    bool has_error;
+    int info;
+    const char *vendor, *status;
+    const hyla_eig_stats *timers;
+} eig_row;
+
+static const char *num(char *b, const char *fmt, double v) {
+    if (isnan(v)) snprintf(b, 32, "-");
+    else snprintf(b, 32, fmt, v);
+    return b;
+}
+
+static void jnum(const char *key, double v) {
+    if (isfinite(v)) printf(",\"%s\":%.9g", key, v);
+    else printf(",\"%s\":null", key);
+}
+
+static void print_row(const report *r, const eig_problem *p, const eig_row *w) {
+    static bool header;
+    const bool dev = r->vs && r->cuda && r->ndevices == 1;
+    const hyla_eig_stats *s = w->timers;
+    if (r->json) {
+        printf("{\"routine\":\"%s\",\"type\":\"%c\",\"jobz\":\"%c\",\"uplo\":\"%c\",\"n\":%lld,"
+               "\"matrix\":\"%s\",\"devices\":\"%s\"", rname(p->t), dtype_char(p->t), p->jobz,
+               p->uplo, (long long)p->n, p->matrix, r->devices);
+        jnum("time_s", w->time_s);
+        if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
+        jnum("vendor_time_s", w->vendor_s);
+        jnum("ratio", w->vendor_s / w->time_s);
+        jnum("ours_device_time_s", w->ours_dev_s);
+        printf(",\"info\":%d", w->info);
+        jnum("error", w->has_error ? w->error : NAN);
+        printf(",\"status\":\"%s\"", w->status);
+        if (s)
+            printf(",\"timers\":{\"sy2sb\":%.6g,\"sb2st\":%.6g,\"tridiag\":%.6g,\"back2\":%.6g,"
+                   "\"back1\":%.6g,\"transfers\":%.6g,\"total\":%.6g,\"kd\":%lld,\"nb\":%lld}",
+                   s->sy2sb, s->sb2st, s->tridiag, s->back2, s->back1, s->transfers, s->total,
+                   (long long)s->kd, (long long)s->nb);
+        printf("}\n");
+        fflush(stdout);
+        return;
+    }
+    if (!header) {
+        header = true;
+        if (r->vs && r->cuda)
+            printf("%% vendor (eig): cusolverDnXsyevd (64-bit API) on a DEVICE-RESIDENT copy, the "
+                   "call alone timed with CUDA events; ours-dev: hyla_?syevd_gpu on a "
+                   "device-resident copy; hyla's own time includes the host<->device copies; "
+                   "ratio = vendor time / hyla time\n");
+        else if (r->vs)
+            printf("%% vendor (eig): LAPACKE ?syevd/?heevd (OpenBLAS) on a copy of the same host "
+                   "matrix; ratio = vendor time / hyla time\n");
+        if (r->check)
+            printf("%% check (eig): n <= %d: max of |A - Z L Z^H|_1/(n |A|_1 eps), |I - Z^H Z|_1/(n "
+                   "eps) and eigenvalues vs LAPACKE ?syevd/(n |A|_1 eps); beyond: random-vector "
+                   "probes (V), trace and Frobenius norm (N); pass < 60\n", EIG_EXACT_CHECK_MAX);
+        printf("%% %-7s %4s %4s %4s %9s %-10s %11s", "routine", "type", "jobz", "uplo", "n",
+               "matrix", "time(s)");
+        if (r->vs) printf(" %11s %7s", "vendor(s)", "ratio");
+        if (dev) printf(" %11s", "ours-dev(s)");
+        if (r->check) printf(" %9s", "error");
+        printf(" %6s  status\n", "info");
+    }
+    char b[4][32];
+    printf("  %-7s %4c %4c %4c %9lld %-10s %11s", rname(p->t), dtype_char(p->t), p->jobz, p->uplo,
+           (long long)p->n, p->matrix, num(b[0], "%.6f", w->time_s));
+    if (r->vs)
+        printf(" %11s %7s", num(b[1], "%.6f", w->vendor_s), num(b[2], "%.2f", w->vendor_s / w->time_s));
+    if (dev) printf(" %11s", num(b[3], "%.6f", w->ours_dev_s));
+    if (r->check) printf(" %9s", w->has_error ? num(b[1], "%.2e", w->error) : "-");
+    printf(" %6d  %s\n", w->info, w->status);
+    if (s)
+        printf("%%   timers: sy2sb %.4f  sb2st %.4f  %s %.4f  back2 %.4f  back1 %.4f  transfers "
+               "%.4f  total %.4f  (kd %lld, nb %lld)\n", s->sy2sb, s->sb2st,
+               p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1, s->transfers,
+               s->total, (long long)s->kd, (long long)s->nb);
+    fflush(stdout);
+}
+
+/* ---------------------------------------------------------------- runs */
+
+static int write_outputs(const cli_opts *o, const eig_problem *p) {
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", o->output);
+    char *zname = strchr(buf, ',');
+    if (zname) *zname++ = '\0';
+    int rc = hyla_npy_write(buf, real_of(p->t), p->n, 1, p->w, max1(p->n));
+    if (!rc && zname && p->jobz == 'V') rc = hyla_npy_write(zname, p->t, p->n, p->n, p->Aw, max1(p->n));
+    if (rc) fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(rc));
+    return rc;
+}
+
+static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, eig_problem *p) {
+    eig_row row = {.time_s = NAN, .vendor_s = NAN, .ours_dev_s = NAN, .status = "ok"};
+    hyla_eig_stats st;
+    bool check = o->check;
+    double *times = malloc(sizeof *times * (size_t)o->repeat);
+    cmd_status res = CMD_ERROR;
+    if (!times) goto out;
+    int pre = o->warmup > 0 || !check ? o->warmup : 1;
+    for (int c = 0; c < pre + o->repeat; c++) {
+        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
+        double t0 = cli_now();
+        row.info = call_evd(ctx, p, p->Aw, max1(p->n));
+        double t = cli_now() - t0;
+        if (row.info != 0) {
+            fprintf(stderr, "hyla: hyla_%c%s(jobz=%c, n=%lld) returned %d: %s\n", dtype_char(p->t),
+                    rname(p->t), p->jobz, (long long)p->n, row.info, hyla_strerror(row.info));
+            row.status = row.info > 0 ? "noconv" : "error";
+            print_row(r, p, &row);
+            res = row.info > 0 || row.info == HYLA_ERR_NAN ? CMD_FAILED : CMD_ERROR;
+            goto out;
+        }
+        if (c >= pre) times[c - pre] = t;
+        if (c > 0) continue;
+        if (check) {
+            if (check_result(p, o->seed, &row.error)) goto out;
+            row.has_error = true;
+            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
+        }
+        if (o->output && write_outputs(o, p)) goto out;
+    }
+    row.time_s = cli_median(times, o->repeat);
+    if (o->timers && hyla_get_eig_stats(ctx, &st) == 0) row.timers = &st;
+    if (o->vs_vendor && r->cuda && r->ndevices == 1) row.ours_dev_s = ours_device(ctx, o, p);
+    if (o->vs_vendor) row.vendor_s = vendor_eig(ctx, o, p, r, &row.vendor);
+    print_row(r, p, &row);
+    res = row.has_error && !(row.error < THRESHOLD) ? CMD_FAILED : CMD_OK;
+out:
+    free(times);
+    return res;
+}
+
+static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t,
+                          char uplo, int64_t n, const void *A, const char *matrix) {
+    eig_problem p = {.t = t, .jobz = o->jobz, .uplo = uplo, .n = n, .matrix = matrix, .A = A};
+    p.Aw = mat_alloc(t, n, n, false, "the work copy of A");
+    p.w = mat_alloc(real_of(t), n, 1, false, "the eigenvalues");
+    cmd_status st = p.Aw && p.w ? run_problem(ctx, o, r, &p) : CMD_ERROR;
+    free(p.Aw);
+    free(p.w);
+    return st;
+}
+
+static cmd_status run_generated(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t,
+                                char uplo, int64_t n) {
+    size_t ba;
+    if (mat_bytes(t, n, n, &ba) && !host_fits(3.0 * (double)ba, "A, its copy and the check"))
+        return CMD_ERROR;
+    void *A = mat_alloc(t, n, n, false, "A");
+    if (!A) return CMD_ERROR;
+    cmd_status st = CMD_ERROR;
+    if (mat_fill_eig(t, (eig_class)o->matrix, n, A, max1(n), o->seed) == 0)
+        st = run_one(ctx, o, r, t, uplo, n, A, eig_class_names[o->matrix]);
+    free(A);
+    return st;
+}
+
+static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
+    hyla_npy in = {0};
+    if (o->ninputs != 1) {
+        fputs("hyla: syevd/heevd --input takes A.npy\n", stderr);
+        return CMD_USAGE;
+    }
+    if (cli_read_inputs(o, &in, 1)) {
+        hyla_npy_free(&in);
+        return CMD_ERROR;
+    }
+    if (in.rows != in.cols) {
+        fprintf(stderr, "hyla: %s is %lld x %lld: a Hermitian matrix must be square\n",
+                o->inputs[0], (long long)in.rows, (long long)in.cols);
+        hyla_npy_free(&in);
+        return CMD_USAGE;
+    }
+    cmd_status worst = CMD_OK;
+    for (int u = 0; u < o->nuplo && worst != CMD_ERROR; u++) {
+        /* the triangle read, mirrored, so that checks and vendor see one matrix */
+        void *A = mat_alloc(in.dtype, in.rows, in.rows, false, "A");
+        if (!A) return hyla_npy_free(&in), CMD_ERROR;
+        mat_copy(in.dtype, in.rows, in.rows, in.data, max1(in.rows), A, max1(in.rows));
+        size_t es = dtype_size(in.dtype);
+        for (int64_t j = 0; j < in.rows; j++)
+            for (int64_t i = j + 1; i < in.rows; i++) {
+                int64_t si = o->uplo[u] == 'L' ? i : j, sj = o->uplo[u] == 'L' ? j : i;
+                double complex v = conj(elem(in.dtype, in.data, si + sj * in.rows));
+                char *dst = (char *)A + (size_t)(sj + si * in.rows) * es;
+                switch (in.dtype) {
+                case HYLA_S: *(float *)dst = (float)creal(v); break;
+                case HYLA_D: *(double *)dst = creal(v); break;
+                case HYLA_C: *(hyla_complex_float *)dst = (hyla_complex_float)v; break;
+                case HYLA_Z: *(hyla_complex_double *)dst = v; break;
+                }
+            }
+        cmd_status st = run_one(ctx, o, r, in.dtype, o->uplo[u], in.rows, A, "file");
+        free(A);
+        if (st == CMD_ERROR || st == CMD_USAGE) worst = st;
+        else if (st == CMD_FAILED) worst = CMD_FAILED;
+    }
+    hyla_npy_free(&in);
+    return worst;
+}
+
+cmd_status cmd_syevd(hyla_t *ctx, const cli_opts *o, const report *r) {
+    if (o->kd >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_KD, o->kd)) {
+        fprintf(stderr, "hyla: --kd %lld is out of range\n", (long long)o->kd);
+        return CMD_USAGE;
+    }
+    if (o->nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_NB, o->nb)) {
+        fprintf(stderr, "hyla: --nb %lld is out of range\n", (long long)o->nb);
+        return CMD_USAGE;
+    }
+    if (o->ninputs) return run_files(ctx, o, r);
+    cmd_status worst = CMD_OK;
+    for (int t = 0; t < o->ntypes; t++)
+        for (int u = 0; u < o->nuplo; u++)
+            for (int i = 0; i < o->n.count; i++) {
+                cmd_status st = run_generated(ctx, o, r, o->types[t], o->uplo[u], cli_n(o, i));
+                if (st == CMD_ERROR || st == CMD_USAGE) return st;
+                if (st == CMD_FAILED) worst = CMD_FAILED;
+            }
+    return worst;
+}
