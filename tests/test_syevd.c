@@ -2,7 +2,10 @@
  * the devices of HYLA_DEVICES: all precisions, both triangles, jobz N and V,
  * sizes 0, 1, 2, odd and not multiples of kd or nb (kd and nb set small so
  * that many panels and blocks run), the dlatms-like matrix classes, NaN and
- * Inf input, bad arguments, no leaks, injected allocation failures. */
+ * Inf input, bad arguments, no leaks, injected allocation failures.
+ *
+ * `test_syevd --write-npy PREFIX` writes the .npy inputs of the CLI tests
+ * instead (tests/cli_eig.cmake). */
 #include "hyla.h"
 #include "harness.h"
 #include <complex.h>
@@ -65,7 +68,31 @@ static void alloc_failures(hyla_t *h) {
     }
 }
 
-int main(void) {
+/* A_d.npy, A_z.npy (Hermitian, 60 x 60), rect_d.npy (5 x 4), nan_d.npy */
+static int write_npy(const char *prefix) {
+    enum { N = 60 };
+    static double a[N * N], r[20];
+    static double complex z[N * N];
+    char path[4096];
+    unsigned long long s = 5;
+    int rc = 0;
+    hyla_dte_make(TE_GEOMETRIC, N, a, &s);
+    hyla_zte_make(TE_RANDOM, N, z, &s);
+    snprintf(path, sizeof path, "%sA_d.npy", prefix);
+    rc |= hyla_npy_write(path, HYLA_D, N, N, a, N);
+    snprintf(path, sizeof path, "%sA_z.npy", prefix);
+    rc |= hyla_npy_write(path, HYLA_Z, N, N, z, N);
+    for (int i = 0; i < 20; i++) r[i] = i;
+    snprintf(path, sizeof path, "%srect_d.npy", prefix);
+    rc |= hyla_npy_write(path, HYLA_D, 5, 4, r, 5);
+    a[3 + 7 * N] = a[7 + 3 * N] = NAN;
+    snprintf(path, sizeof path, "%snan_d.npy", prefix);
+    rc |= hyla_npy_write(path, HYLA_D, N, N, a, N);
+    return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--write-npy") == 0) return write_npy(argv[2]);
     hyla_t *h = NULL;
     int rc = hyla_create(&h, test_devices());
     if (rc) {

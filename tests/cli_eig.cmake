@@ -1,0 +1,29 @@
+# The eigensolver through the CLI: every type, triangle and jobz checked
+# against LAPACKE on three devices with small kd/nb (many panels and
+# blocks), the matrix classes, the O(n^2) probes past n = 2048, an .npy
+# round trip (inputs from test_syevd --write-npy), NaN input (exit 1) and bad
+# input (exit 2).
+add_test(NAME cli_syevd COMMAND hyla_cli syevd -n 1,2,37,130 --type s,d,c,z --uplo L,U --jobz V --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --timers)
+add_test(NAME cli_syevd_n COMMAND hyla_cli heevd -n 0,3,101 --type d,z --uplo L,U --jobz N --check --vs vendor --devices cpu:2 --json)
+foreach(m clustered geometric arithmetic onelarge graded diagonal zero)
+  add_test(NAME cli_syevd_${m} COMMAND hyla_cli syevd -n 90 --type d,c --jobz V --matrix ${m} --check --devices cpu:2 --kd 4 --nb 16 --repeat 1)
+endforeach()
+add_test(NAME cli_syevd_probe_v COMMAND hyla_cli syevd -n 2050 --jobz V --check --devices cpu:1 --repeat 1 --warmup 0)
+add_test(NAME cli_syevd_probe_n COMMAND hyla_cli syevd -n 2050 --jobz N --check --devices cpu:1 --repeat 1 --warmup 0)
+set(eig_npy ${CMAKE_CURRENT_BINARY_DIR}/syevd_)
+add_test(NAME cli_eig_npy_inputs COMMAND test_syevd --write-npy ${eig_npy})
+add_test(NAME cli_syevd_npy COMMAND hyla_cli syevd --input ${eig_npy}A_d.npy --jobz V --check --output ${eig_npy}w_d.npy,${eig_npy}Z_d.npy --devices cpu:3 --kd 4)
+add_test(NAME cli_heevd_npy COMMAND hyla_cli heevd --input ${eig_npy}A_z.npy --uplo L,U --jobz V --check --vs vendor --devices cpu:2)
+add_test(NAME cli_syevd_npy_nan COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 1" $<TARGET_FILE:hyla_cli> syevd --input ${eig_npy}nan_d.npy)
+set_tests_properties(cli_eig_npy_inputs PROPERTIES FIXTURES_SETUP eig_npy)
+set_tests_properties(cli_syevd_npy cli_heevd_npy cli_syevd_npy_nan PROPERTIES FIXTURES_REQUIRED eig_npy)
+foreach(bad "rect|syevd --input ${eig_npy}rect_d.npy"
+            "count|syevd --input ${eig_npy}A_d.npy,${eig_npy}A_z.npy"
+            "matrix|syevd -n 10 --matrix foo"
+            "jobz|syevd -n 10 --jobz X")
+  string(REPLACE "|" ";" bad "${bad}")
+  list(POP_FRONT bad name)
+  separate_arguments(args UNIX_COMMAND "${bad}")
+  add_test(NAME cli_eig_bad_${name} COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> ${args})
+  set_tests_properties(cli_eig_bad_${name} PROPERTIES FIXTURES_REQUIRED eig_npy)
+endforeach()
