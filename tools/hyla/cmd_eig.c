@@ -267,9 +267,15 @@ static lapack_int lapacke_evd(const eig_problem *p, void *a, void *w) {
 }
 
 #ifdef HYLA_HAVE_CUDA
-static bool cu_ok(int bad, const char *what, int code) {
-    if (!bad) return true;
-    fprintf(stderr, "hyla: vendor: %s failed (%d)\n", what, code);
+static bool ce_ok(cudaError_t e, const char *what) {
+    if (e == cudaSuccess) return true;
+    fprintf(stderr, "hyla: vendor: %s: %s\n", what, cudaGetErrorString(e));
+    return false;
+}
+
+static bool cs_ok(cusolverStatus_t st, const char *what) {
+    if (st == CUSOLVER_STATUS_SUCCESS) return true;
+    fprintf(stderr, "hyla: vendor: %s: cuSOLVER status %d\n", what, (int)st);
     return false;
 }
 
@@ -297,45 +303,37 @@ static double vendor_cusolver(const eig_problem *p, int gpu, int warmup, int rep
     const cudaDataType dt = cu_type(p->t), rt = cu_type(real_of(p->t));
     const cusolverEigMode_t mode = p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     const cublasFillMode_t fill = p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-    cudaError_t ce;
-    cusolverStatus_t cs;
     if (!times) return NAN;
-    if (!cu_ok((ce = cudaSetDevice(gpu)) != cudaSuccess, "cudaSetDevice", ce) ||
-        !cu_ok((ce = cudaMalloc(&dA, ba)) != cudaSuccess, "cudaMalloc", ce) ||
-        !cu_ok((ce = cudaMalloc(&dA0, ba)) != cudaSuccess, "cudaMalloc", ce) ||
-        !cu_ok((ce = cudaMalloc(&dW, (size_t)p->n * dtype_size(real_of(p->t)))) != cudaSuccess,
-               "cudaMalloc", ce) ||
-        !cu_ok((ce = cudaMalloc((void **)&dinfo, sizeof(int))) != cudaSuccess, "cudaMalloc", ce) ||
-        !cu_ok((ce = cudaMemcpy(dA0, p->A, ba, cudaMemcpyHostToDevice)) != cudaSuccess,
-               "cudaMemcpy", ce) ||
-        !cu_ok((cs = cusolverDnCreate(&h)) != CUSOLVER_STATUS_SUCCESS, "cusolverDnCreate", cs) ||
-        !cu_ok((cs = cusolverDnCreateParams(&prm)) != CUSOLVER_STATUS_SUCCESS,
-               "cusolverDnCreateParams", cs) ||
-        !cu_ok((cs = cusolverDnXsyevd_bufferSize(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt,
-                                                 &dbytes, &hbytes)) != CUSOLVER_STATUS_SUCCESS,
-               "cusolverDnXsyevd_bufferSize", cs) ||
-        !cu_ok((ce = cudaMalloc(&dwork, dbytes ? dbytes : 16)) != cudaSuccess, "cudaMalloc", ce) ||
-        !cu_ok((ce = cudaEventCreate(&e0)) != cudaSuccess, "cudaEventCreate", ce) ||
-        !cu_ok((ce = cudaEventCreate(&e1)) != cudaSuccess, "cudaEventCreate", ce))
+    if (!ce_ok(cudaSetDevice(gpu), "cudaSetDevice") ||
+        !ce_ok(cudaMalloc(&dA, ba), "cudaMalloc") ||
+        !ce_ok(cudaMalloc(&dA0, ba), "cudaMalloc") ||
+        !ce_ok(cudaMalloc(&dW, (size_t)p->n * dtype_size(real_of(p->t))), "cudaMalloc") ||
+        !ce_ok(cudaMalloc((void **)&dinfo, sizeof(int)), "cudaMalloc") ||
+        !ce_ok(cudaMemcpy(dA0, p->A, ba, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        !cs_ok(cusolverDnCreate(&h), "cusolverDnCreate") ||
+        !cs_ok(cusolverDnCreateParams(&prm), "cusolverDnCreateParams") ||
+        !cs_ok(cusolverDnXsyevd_bufferSize(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt,
+                                                 &dbytes, &hbytes), "cusolverDnXsyevd_bufferSize") ||
+        !ce_ok(cudaMalloc(&dwork, dbytes ? dbytes : 16), "cudaMalloc") ||
+        !ce_ok(cudaEventCreate(&e0), "cudaEventCreate") ||
+        !ce_ok(cudaEventCreate(&e1), "cudaEventCreate"))
         goto out;
     if (hbytes && !(hwork = malloc(hbytes))) goto out;
     for (int c = 0; c < warmup + repeat; c++) {
         float ms = 0;
         int info = 0;
-        if (!cu_ok((ce = cudaMemcpy(dA, dA0, ba, cudaMemcpyDeviceToDevice)) != cudaSuccess,
-                   "cudaMemcpy", ce) ||
-            !cu_ok((ce = cudaEventRecord(e0, 0)) != cudaSuccess, "cudaEventRecord", ce) ||
-            !cu_ok((cs = cusolverDnXsyevd(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt, dwork,
-                                          dbytes, hwork, hbytes, dinfo)) != CUSOLVER_STATUS_SUCCESS,
-                   "cusolverDnXsyevd", cs) ||
-            !cu_ok((ce = cudaEventRecord(e1, 0)) != cudaSuccess, "cudaEventRecord", ce) ||
-            !cu_ok((ce = cudaEventSynchronize(e1)) != cudaSuccess, "cudaEventSynchronize", ce) ||
-            !cu_ok((ce = cudaEventElapsedTime(&ms, e0, e1)) != cudaSuccess, "cudaEventElapsedTime",
-                   ce) ||
-            !cu_ok((ce = cudaMemcpy(&info, dinfo, sizeof info, cudaMemcpyDeviceToHost)) != cudaSuccess,
-                   "cudaMemcpy", ce) ||
-            !cu_ok(info != 0, "cusolverDnXsyevd info", info))
+        if (!ce_ok(cudaMemcpy(dA, dA0, ba, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
+            !ce_ok(cudaEventRecord(e0, 0), "cudaEventRecord") ||
+            !cs_ok(cusolverDnXsyevd(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt, dwork,
+                                          dbytes, hwork, hbytes, dinfo), "cusolverDnXsyevd") ||
+            !ce_ok(cudaEventRecord(e1, 0), "cudaEventRecord") ||
+            !ce_ok(cudaEventSynchronize(e1), "cudaEventSynchronize") ||
+            !ce_ok(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime") ||
+            !ce_ok(cudaMemcpy(&info, dinfo, sizeof info, cudaMemcpyDeviceToHost), "cudaMemcpy") ||
+            info != 0) {
+            if (info) fprintf(stderr, "hyla: vendor: cusolverDnXsyevd returned info %d\n", info);
             goto out;
+        }
         if (c >= warmup) times[c - warmup] = ms * 1e-3;
     }
     med = cli_median(times, repeat);
