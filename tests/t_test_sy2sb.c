@@ -77,7 +77,8 @@ done:
 
 static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
     static const int64_t ns[] = {0, 1, 2, 3, 5, 8, 17, 30, 41};
-    static const int64_t kds[][2] = {{1, 1}, {2, 6}, {3, 3}, {4, 8}, {5, 15}};
+    /* (kd, nb): nb = kd, multiples of kd, and 7 (rounded down to 6 for kd 3) */
+    static const int64_t kds[][2] = {{1, 1}, {2, 6}, {3, 7}, {4, 8}, {5, 15}};
     for (int u = 0; u < 2; u++)
         for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
             for (size_t b = 0; b < sizeof kds / sizeof *kds; b++)
