@@ -4,7 +4,8 @@
  *
  * Panel p covers columns j0 = p kd .. j0 + kd - 1. Its rows below the band,
  * A[r0:n, j0:j0+kd] with r0 = j0 + kd, are downloaded and factored on the
- * host (LAPACK geqrf + larft): A[r0:, panel] = Q_p R, Q_p = I - V T V^H.
+ * host (LAPACK geqrt3, recursive, T included): A[r0:, panel] = Q_p R,
+ * Q_p = I - V T V^H.
  * R and the kd x kd block above it are the panel's band columns. The
  * trailing matrix A22 = A[r0:, r0:] then becomes Q_p^H A22 Q_p, written as a
  * rank-2k update (the two-sided form of LAPACK sytrd / MAGMA's sy2sb):
@@ -71,6 +72,21 @@ static int host_geqrf(hyla_dtype t, int64_t m, int64_t k, void *a, int64_t lda, 
     case HYLA_D: return lapack_rc(LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
     case HYLA_C: return lapack_rc(LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
     case HYLA_Z: return lapack_rc(LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
+    }
+    return HYLA_ERR_INVALID;
+}
+
+/* Recursive QR (LAPACK geqrt3, m >= k): R and V as geqrf, and T of
+ * Q = I - V T V^H directly; its GEMM/TRMM recursion suits the tall, narrow
+ * panels better than geqrf's column-at-a-time inner panel. */
+static int host_geqrt3(hyla_dtype t, int64_t m, int64_t k, void *a, int64_t lda, void *T,
+                       int64_t ldt) {
+    lapack_int M = (lapack_int)m, K = (lapack_int)k, L = (lapack_int)lda, LT = (lapack_int)ldt;
+    switch (t) {
+    case HYLA_S: return lapack_rc(LAPACKE_sgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
+    case HYLA_D: return lapack_rc(LAPACKE_dgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
+    case HYLA_C: return lapack_rc(LAPACKE_cgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
+    case HYLA_Z: return lapack_rc(LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
     }
     return HYLA_ERR_INVALID;
 }
@@ -281,9 +297,17 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
                             (size_t)(n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
         HYLA_TRY(o->queue_sync(s.qa));
 
-        /* host: QR of the rows below the band, band columns, V and T */
+        /* host: QR of the rows below the band, band columns, V and T (the
+         * last panel may have fewer rows than columns: geqrf + larft) */
         void *pa = el(hp, kd, 0, n, es);
-        HYLA_TRY(host_geqrf(t, m, kd, pa, n, htau, work, lwork));
+        memset(ht, 0, (size_t)(kd * kd) * es);
+        if (m >= kd) {
+            HYLA_TRY(host_geqrt3(t, m, kd, pa, n, ht, kd));
+            for (int64_t jj = 0; jj < kd; jj++) /* tau_j = T(j, j) */
+                memcpy(el(htau, jj, 0, 1, es), el(ht, jj, jj, kd, es), es);
+        } else {
+            HYLA_TRY(host_geqrf(t, m, kd, pa, n, htau, work, lwork));
+        }
         for (int64_t jj = 0; jj < kd; jj++)
             memcpy(el(AB, 0, j0 + jj, ldab, es), el(hp, jj, jj, n, es),
                    (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
@@ -295,8 +319,7 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
             memcpy(el(tau, j0, 0, 1, es), htau, (size_t)k * es);
         }
         explicit_v(t, es, m, k, pa, n, hv, n);
-        memset(ht, 0, (size_t)(kd * kd) * es);
-        HYLA_TRY(host_larft(t, m, k, hv, n, htau, ht, kd));
+        if (m < kd) HYLA_TRY(host_larft(t, m, k, hv, n, htau, ht, kd));
         HYLA_TRY(o->copy_2d(s.qa, el(s.q->dV, r0, j0, s.q->ldv, es), (size_t)s.q->ldv * es, hv,
                             (size_t)n * es, (size_t)m * es, (size_t)k, HYLA_COPY_H2D));
         HYLA_TRY(o->copy_2d(s.qa, el(s.q->dT, 0, j0, kd, es), (size_t)kd * es, ht, (size_t)kd * es,
