@@ -23,6 +23,7 @@
  * runs while the trailing HER2K of the block runs on the device (lookahead).
  * Only the lower triangle of A is referenced. */
 #include "eig/sy2sb.h"
+#include "core/xfer.h"
 #include <lapacke.h>
 #include <limits.h>
 #include <string.h>
@@ -461,6 +462,26 @@ static int parse_uplo(char c, int *lower) {
     }
 }
 
+int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
+                         void *host, int64_t ldh, void *dmem, int64_t ldd) {
+    enum { NSLOTS = 4 };
+    hyla_dev *d = ctx->devs[dev];
+    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
+    hyla_dev_workspace *ws;
+    hyla_xfer x;
+    if (rows == 0 || cols == 0) return 0;
+    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
+    if (rc) return rc;
+    rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, hyla_dtype_size(t), hyla_pack_threads(ctx));
+    if (rc) return rc;
+    rc = up ? hyla_xfer_up(&x, ws->q_in, dmem, ldd, host, ldh, 0, 0, rows, cols, HYLA_XFER_ALL)
+            : hyla_xfer_down(&x, ws->q_in, host, ldh, dmem, ldd, 0, 0, rows, cols, HYLA_XFER_ALL,
+                             NULL, NULL);
+    int rs = d->ops->queue_sync(ws->q_in);
+    hyla_xfer_fini(&x);
+    return rc ? rc : rs;
+}
+
 /* Uploads the n x n host matrix A to a new device buffer holding its lower
  * triangle (for uplo U, rebuilt from the upper one). */
 int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
@@ -468,16 +489,12 @@ int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t);
-    hyla_dev_workspace *ws;
     void *dU = NULL;
     int rc = 0;
     *dA = NULL;
-    HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, dA));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, lower ? 1 : (size_t)(n * n) * es, &dU));
-    HYLA_TRY(o->copy_2d(ws->q_in, lower ? *dA : dU, (size_t)n * es, A, (size_t)lda * es,
-                        (size_t)n * es, (size_t)n, HYLA_COPY_H2D));
-    HYLA_TRY(o->queue_sync(ws->q_in));
+    HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, lower ? *dA : dU, n));
     if (!lower) HYLA_TRY(hyla_eig_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
 cleanup:
     o->mem_free(d, HYLA_MEM_DEVICE, dU);

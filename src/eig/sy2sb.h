@@ -60,6 +60,12 @@ int hyla_eig_sy2sb_q_from_host(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, in
 
 void hyla_eig_sy2sb_q_free(hyla_t *ctx, hyla_sy2sb_q **q);
 
+/* Copies a rows x cols matrix between pageable host memory (ld ldh) and
+ * device dev (ld ldd): up = 1 host -> device, 0 device -> host, through the
+ * pinned staging ring of core/xfer.h. Synchronous. */
+int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
+                         void *host, int64_t ldh, void *dmem, int64_t ldd);
+
 /* *dA := a new n x n device buffer (ld n) on device dev holding the lower
  * triangle of the host matrix A (uplo L: copied; uplo U: rebuilt from the
  * upper triangle with hyla_eig_lower_from_upper). Synchronous. */

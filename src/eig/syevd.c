@@ -163,9 +163,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
         }
         Zsrc = Zc;
     }
-    HYLA_TRY(o->copy_2d(ws->q_in, dZ, (size_t)ldz * es, Zsrc, (size_t)n * es, (size_t)n * es,
-                        (size_t)n, HYLA_COPY_H2D));
-    HYLA_TRY(o->queue_sync(ws->q_in));
+    HYLA_TRY(hyla_eig_xfer_matrix(ctx, di, t, 1, n, n, (void *)Zsrc, n, dZ, ldz));
     st.transfers += hyla_wtime() - tt;
 
     /* back transformations on the device: Z := Q1 (Q2 Z) */
@@ -177,9 +175,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     st.back1 = hyla_wtime() - tt;
     if (host) {
         tt = hyla_wtime();
-        HYLA_TRY(o->copy_2d(ws->q_in, A, (size_t)lda * es, dZ, (size_t)n * es, (size_t)n * es,
-                            (size_t)n, HYLA_COPY_D2H));
-        HYLA_TRY(o->queue_sync(ws->q_in));
+        HYLA_TRY(hyla_eig_xfer_matrix(ctx, di, t, 0, n, n, A, lda, dZ, n));
         st.transfers += hyla_wtime() - tt;
     }
 
