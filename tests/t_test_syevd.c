@@ -25,6 +25,10 @@ static void PN(tv_case)(hyla_t *h, int gpu, char jobz, char uplo, int64_t n, int
             int in = uplo == 'L' ? i >= j : i <= j;
             A[i + j * lda] = i >= n ? (T)SENTINEL : in ? A0[i + j * n] : (T)NAN;
         }
+#if IS_CPLX
+    /* imaginary parts on the diagonal are not referenced (LAPACK) */
+    for (int64_t j = 0; j < n; j++) A[j + j * lda] += (R)0.25 * I;
+#endif
     int rc;
     int dev = hyla_device_count(h) - 1;
     if (gpu) {

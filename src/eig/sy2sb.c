@@ -343,6 +343,11 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     }
     HYLA_TRY(o->queue_sync(s.qc));
     HYLA_TRY(tail_band(&s, np * kd, hp, AB, ldab));
+    /* a Hermitian diagonal is real: imaginary parts the caller left there
+     * (not referenced, as in LAPACK) must not reach stage 2 */
+    if (is_cplx(t))
+        for (int64_t j = 0; j < n; j++) put01(t == HYLA_C ? HYLA_S : HYLA_D,
+                                              (unsigned char *)el(AB, 0, j, ldab, es) + es / 2, 0);
     if (qout) *qout = s.q, s.q = NULL;
 
 cleanup:
