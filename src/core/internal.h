@@ -38,7 +38,8 @@ typedef struct {
     int64_t potrf_nb[4];     /* Cholesky panel width per dtype */
     size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
     int64_t eig_kd[4];       /* eigensolver band half-width per dtype */
-    int64_t eig_nb[4];       /* eigensolver stage-1 update block per dtype */
+    int64_t eig_nb[4];       /* eigensolver stage-1 update block per dtype (= kd on GPUs:
+                                every panel's host QR then overlaps a trailing HER2K) */
     int64_t stedc_leaf;      /* divide and conquer: largest subproblem solved by QL */
     int64_t stedc_gemm_min;  /* divide and conquer: merges (non-deflated columns) from
                                 this size on do their GEMMs on the devices */
