@@ -83,6 +83,10 @@ static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
         for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
             for (size_t b = 0; b < sizeof kds / sizeof *kds; b++)
                 PN(ts_case)(h, "LU"[u], ns[a], kds[b][0], kds[b][1], s);
+    /* more panels than one block reflector of the back transformation takes
+     * (host: 64 columns), the last group partial */
+    PN(ts_case)(h, 'L', 150, 2, 4, s);
+    PN(ts_case)(h, 'U', 141, 3, 3, s);
     /* bad arguments, in LAPACK order */
     T a[4] = {0}, ab[4] = {0}, tau[2] = {0};
     CHECK(SY2SB(h, 'X', 2, 1, a, 2, ab, 2, tau) == -1, "uplo");

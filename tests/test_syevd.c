@@ -120,6 +120,9 @@ int main(int argc, char **argv) {
     CHECK(hyla_get_eig_stats(NULL, &st) == -1 && hyla_get_eig_stats(h, NULL) == -2, "stats args");
     hyla_set_option(h, HYLA_OPT_EIG_KD, 3);
     hyla_set_option(h, HYLA_OPT_EIG_NB, 6);
+    /* several block reflectors in the Q1 back transformation */
+    hyla_ztv_case(h, 0, 'V', 'L', 120, TE_RANDOM, &s);
+    hyla_dtv_case(h, 1, 'V', 'U', 100, TE_ARITHMETIC, &s);
     alloc_failures(h);
     hyla_destroy(&h);
     return summary("test_syevd");

@@ -40,6 +40,7 @@ typedef struct {
     int64_t eig_kd[4];       /* eigensolver band half-width per dtype */
     int64_t eig_nb[4];       /* eigensolver stage-1 update block per dtype (= kd on GPUs:
                                 every panel's host QR then overlaps a trailing HER2K) */
+    int64_t eig_back_nb;     /* eigensolver Q1 back transformation: columns per block reflector */
     int64_t stedc_leaf;      /* divide and conquer: largest subproblem solved by QL */
     int64_t stedc_gemm_min;  /* divide and conquer: merges (non-deflated columns) from
                                 this size on do their GEMMs on the devices */

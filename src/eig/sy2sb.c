@@ -141,17 +141,22 @@ void hyla_eig_sy2sb_q_free(hyla_t *ctx, hyla_sy2sb_q **q) {
     *q = NULL;
 }
 
-static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hyla_sy2sb_q **out) {
+/* A store for order n and half-bandwidth kd; dV zeroed on queue qz (which
+ * the caller's later uploads follow or wait for). */
+static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hyla_queue *qz,
+                   hyla_sy2sb_q **out) {
     hyla_dev *d = ctx->devs[dev];
     size_t es = hyla_dtype_size(t);
     hyla_sy2sb_q *q = hyla_calloc(1, sizeof *q);
     if (!q) return HYLA_ERR_NO_MEMORY;
     q->t = t, q->dev = dev, q->n = n, q->kd = kd, q->ldv = HYLA_MAX(1, n);
     q->npanels = hyla_eig_sy2sb_npanels(n, kd);
+    q->group = HYLA_MAX(1, hyla_tuning_for(d)->eig_back_nb / kd);
     int rc = 0;
     if (q->npanels > 0) {
         rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &q->dV);
         if (!rc) rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * n) * es, &q->dT);
+        if (!rc) rc = d->ops->laset(qz, t, -1, n, n, sc(t, S_ZERO), sc(t, S_ZERO), q->dV, q->ldv);
     }
     if (rc) hyla_eig_sy2sb_q_free(ctx, &q);
     *out = q;
@@ -263,7 +268,7 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     if (tau) memset(tau, 0, (size_t)n * es);
     HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
     s.qc = ws->q_comp, s.qa = ws->q_aux;
-    HYLA_TRY(q_alloc(ctx, dev, t, n, kd, &s.q));
+    HYLA_TRY(q_alloc(ctx, dev, t, n, kd, s.qa, &s.q));
     /* host side: the panel with the kd rows above it (also the final
      * trailing block, at most (kd + 1)^2, or n^2 when there is no panel),
      * explicit V, T, tau and the geqrf workspace */
@@ -377,30 +382,58 @@ int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t nc
     const hyla_backend_ops *o = d->ops;
     const hyla_dtype t = q->t;
     const size_t es = hyla_dtype_size(t);
-    const int64_t kd = q->kd, ldv = q->ldv;
+    const int64_t kd = q->kd, ldv = q->ldv, n = q->n, gw = q->group * kd;
+    const int64_t ngroups = HYLA_CEILDIV(q->npanels, q->group);
     const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
     hyla_dev_workspace *ws;
-    void *dWk = NULL;
+    hyla_queue *qc;
+    void *dWk = NULL, *dTg = NULL;
     int rc = 0;
     HYLA_TRY(hyla_workspace_get(ctx, q->dev, 0, 0, &ws));
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * ncols) * es, &dWk));
-    /* Q1 Z = Q_0 (Q_1 (... Q_last Z)): reverse order; Q1^H Z: forward, T^H */
-    for (int64_t i = 0; i < q->npanels; i++) {
-        const int64_t p = conj ? i : q->npanels - 1 - i;
-        const int64_t j0 = p * kd, r0 = j0 + kd, m = q->n - r0, k = HYLA_MIN(m, kd);
-        const void *V = el(q->dV, r0, j0, ldv, es), *Tp = el(q->dT, 0, j0, kd, es);
+    qc = ws->q_comp;
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * ncols) * es, &dWk));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * gw) * es, &dTg));
+    /* Q1 Z = Q_0 (Q_1 (... Q_last Z)): groups in reverse order; Q1^H Z:
+     * forward, with T^H. The panels pa .. pb-1 of a group form one block
+     * reflector I - V T V^H, V their columns of the store (zero above each
+     * panel's rows), T = [T_a, -T_a (V_a^H V_b) T_b; 0, T_b] built panel by
+     * panel (LAPACK larft's recurrence by blocks). */
+    for (int64_t i = 0; i < ngroups; i++) {
+        const int64_t gi = conj ? i : ngroups - 1 - i;
+        const int64_t pa = gi * q->group, pb = HYLA_MIN(q->npanels, pa + q->group);
+        const int64_t j0 = pa * kd, r0 = j0 + kd, m = n - r0;
+        const int64_t kw = (pb - 1 - pa) * kd + HYLA_MIN(kd, n - pb * kd);
+        HYLA_TRY(o->laset(qc, t, -1, kw, kw, z, z, dTg, gw));
+        for (int64_t p = pa; p < pb; p++) {
+            const int64_t off = (p - pa) * kd, rq = p * kd + kd, mq = n - rq,
+                          kq = HYLA_MIN(kd, mq);
+            void *Tc = el(dTg, 0, off, gw, es);
+            HYLA_TRY(o->copy_2d(qc, el(dTg, off, off, gw, es), (size_t)gw * es,
+                                el(q->dT, 0, p * kd, kd, es), (size_t)kd * es, (size_t)kq * es,
+                                (size_t)kq, HYLA_COPY_D2D));
+            if (off == 0) continue;
+            HYLA_TRY(o->gemm(qc, t, ctrans(t), HYLA_NOTRANS, off, kq, mq, p1,
+                             el(q->dV, rq, j0, ldv, es), ldv, el(q->dV, rq, p * kd, ldv, es), ldv,
+                             z, Tc, gw));
+            HYLA_TRY(o->trmm(qc, t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, off, kq, m1,
+                             dTg, gw, Tc, gw));
+            HYLA_TRY(o->trmm(qc, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, off, kq, p1,
+                             el(dTg, off, off, gw, es), gw, Tc, gw));
+        }
+        const void *V = el(q->dV, r0, j0, ldv, es);
         void *Zp = el(dZ, r0, 0, lddz, es);
-        HYLA_TRY(o->gemm(ws->q_comp, t, ctrans(t), HYLA_NOTRANS, k, ncols, m, p1, V, ldv, Zp, lddz,
-                         z, dWk, kd));
-        HYLA_TRY(o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, conj ? ctrans(t) : HYLA_NOTRANS,
-                         HYLA_NONUNIT, k, ncols, p1, Tp, kd, dWk, kd));
-        HYLA_TRY(o->gemm(ws->q_comp, t, HYLA_NOTRANS, HYLA_NOTRANS, m, ncols, k, m1, V, ldv, dWk,
-                         kd, p1, Zp, lddz));
+        HYLA_TRY(o->gemm(qc, t, ctrans(t), HYLA_NOTRANS, kw, ncols, m, p1, V, ldv, Zp, lddz, z,
+                         dWk, gw));
+        HYLA_TRY(o->trmm(qc, t, HYLA_LEFT, HYLA_UPPER, conj ? ctrans(t) : HYLA_NOTRANS,
+                         HYLA_NONUNIT, kw, ncols, p1, dTg, gw, dWk, gw));
+        HYLA_TRY(o->gemm(qc, t, HYLA_NOTRANS, HYLA_NOTRANS, m, ncols, kw, m1, V, ldv, dWk, gw, p1,
+                         Zp, lddz));
     }
-    rc = o->queue_sync(ws->q_comp);
+    rc = o->queue_sync(qc);
 cleanup:
     if (rc && ws) o->queue_sync(ws->q_comp);
     o->mem_free(d, HYLA_MEM_DEVICE, dWk);
+    o->mem_free(d, HYLA_MEM_DEVICE, dTg);
     return rc;
 }
 
@@ -417,7 +450,7 @@ int hyla_eig_sy2sb_q_from_host(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, in
     *out = NULL;
     if (n > INT_MAX || ldvh > INT_MAX) return HYLA_ERR_UNSUPPORTED;
     HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
-    HYLA_TRY(q_alloc(ctx, dev, t, n, kd, &q));
+    HYLA_TRY(q_alloc(ctx, dev, t, n, kd, ws->q_in, &q));
     if (q->npanels > 0) {
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(n * kd) * es, &hv));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));

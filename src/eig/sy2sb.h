@@ -12,11 +12,13 @@
  *       rows r0.., columns j0 .. j0 + k_p - 1, k_p = min(kd, n - r0);
  *       entries outside these blocks are not referenced.
  *   dT  kd x n (ld kd): T_p (upper triangular, k_p x k_p) in columns j0...
- * Q1 = Q_0 Q_1 ... Q_{npanels-1}. */
+ * Q1 = Q_0 Q_1 ... Q_{npanels-1}. dV is zero outside the V_p, so that the V
+ * of `group` consecutive panels form one block reflector in the back
+ * transformation. */
 typedef struct {
     hyla_dtype t;
     int dev;
-    int64_t n, kd, npanels;
+    int64_t n, kd, npanels, group;
     void *dV, *dT;
     int64_t ldv;
 } hyla_sy2sb_q;
