@@ -258,7 +258,7 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     const int64_t np = hyla_eig_sy2sb_npanels(n, kd);
     s1 s = {.ctx = ctx, .d = d, .o = o, .t = t, .es = es, .n = n, .kd = kd, .nb = nb,
             .P = HYLA_MAX(1, nb / kd), .dA = dA, .lda = ldda};
-    void *hp = NULL, *hv = NULL, *ht = NULL, *htau = NULL, *work = NULL;
+    void *hp = NULL, *ht = NULL, *htau = NULL, *work = NULL;
     hyla_event *ev_v = NULL, *ev_w = NULL;
     hyla_dev_workspace *ws;
     int64_t lwork = 0;
@@ -271,13 +271,12 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     HYLA_TRY(q_alloc(ctx, dev, t, n, kd, s.qa, &s.q));
     /* host side: the panel with the kd rows above it (also the final
      * trailing block, at most (kd + 1)^2, or n^2 when there is no panel),
-     * explicit V, T, tau and the geqrf workspace */
+     * T, tau and the geqrf workspace */
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
     if (np > 0) {
         s.ldw = n, s.lds = s.nb;
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * s.nb) * es, &s.dW));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(s.nb * kd) * es, &s.dS));
-        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(n * kd) * es, &hv));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
         lwork = kd * 64;
         htau = hyla_malloc((size_t)kd * es);
@@ -324,10 +323,13 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
                            (size_t)(m - jj - 1) * es);
             memcpy(el(tau, j0, 0, 1, es), htau, (size_t)k * es);
         }
-        explicit_v(t, es, m, k, pa, n, hv, n);
-        if (m < kd) HYLA_TRY(host_larft(t, m, k, hv, n, htau, ht, kd));
-        HYLA_TRY(o->copy_2d(s.qa, el(s.q->dV, r0, j0, s.q->ldv, es), (size_t)s.q->ldv * es, hv,
+        if (m < kd) HYLA_TRY(host_larft(t, m, k, pa, n, htau, ht, kd));
+        /* V goes up as geqrt3 left it (R above the diagonal): its unit
+         * upper triangle is set on the device, no host copy */
+        HYLA_TRY(o->copy_2d(s.qa, el(s.q->dV, r0, j0, s.q->ldv, es), (size_t)s.q->ldv * es, pa,
                             (size_t)n * es, (size_t)m * es, (size_t)k, HYLA_COPY_H2D));
+        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, sc(t, S_ZERO), sc(t, S_ONE),
+                          el(s.q->dV, r0, j0, s.q->ldv, es), s.q->ldv));
         HYLA_TRY(o->copy_2d(s.qa, el(s.q->dT, 0, j0, kd, es), (size_t)kd * es, ht, (size_t)kd * es,
                             (size_t)kd * es, (size_t)k, HYLA_COPY_H2D));
         HYLA_TRY(o->event_record(ev_v, s.qa));
@@ -365,7 +367,6 @@ cleanup:
     hyla_free(htau);
     hyla_free(work);
     o->mem_free(d, HYLA_MEM_PINNED, hp);
-    o->mem_free(d, HYLA_MEM_PINNED, hv);
     o->mem_free(d, HYLA_MEM_PINNED, ht);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dW);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dS);
