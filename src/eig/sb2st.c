@@ -18,13 +18,15 @@
  * bulge); with ld = 2*kd - 1, B(r, c) = W[r + c*ld] for 0 <= r-c < 2*kd, so
  * every block is a plain column-major matrix with leading dimension ld.
  *
- * Parallel: step m of sweep i touches only rows and columns
- * [i+1+(m-1)kd, i+(m+1)kd]; step m' of sweep i-1 touches
- * [i+(m'-1)kd, i+(m'+1)kd-1]; these overlap for m' <= m+2. So sweep i may
- * run step m once sweep i-1 has finished its steps 0..m+2 (or all of them).
- * Threads take sweeps round robin and wait on a progress table (steps done
- * per sweep); each step does the same operations in the same order as the
- * serial sweep-after-sweep loop, so the result is bitwise the same.
+ * Parallel: step m of sweep i touches rows i+1+m*kd .. i+(m+1)*kd and
+ * columns i+1+(m-1)*kd .. i+(m+1)*kd (for m = 0: column i); step m' of
+ * sweep i-1 the same shifted up by one. They overlap for m' = m and
+ * m' = m+1 only, so sweep i may run step m once sweep i-1 has finished its
+ * steps 0..m+1 (or all of them): a lag of SB2ST_LAG = 2 steps. Threads take
+ * groups of consecutive sweeps round robin and wait on a progress table
+ * (steps done by the last sweep of each group). Every step does the same
+ * operations on the same data in any order that keeps these dependencies,
+ * so the result is bitwise that of the serial sweep-after-sweep loop.
  *
  * Reflector store, grouped for the BLAS-3 back transformation (the
  * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
@@ -39,6 +41,7 @@
  * Q2 = Q_0 Q_1 ... with Q_s that product. Hence Q2 Z applies the sweep
  * groups last first, and within one, G(s, 0), G(s, 1), ... in this order. */
 #include "eig/sb2st.h"
+#include <cblas.h>
 #include <complex.h>
 #include <ctype.h>
 #include <float.h>
@@ -46,6 +49,7 @@
 #include <omp.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct hyla_sb2st_q {
@@ -108,12 +112,24 @@ static void wait_progress(atomic_int *p, int need) {
         if (++spins > 64) sched_yield();
 }
 
-/* Threads to use: OpenMP's maximum, limited so that each has sweeps to
- * pipeline; 1 for a small band, where starting threads costs more. */
-static int auto_threads(int64_t n, int64_t kd) {
+#define SB2ST_LAG 2
+
+/* Sweeps per group of the pipelined chase: a group's steps at one time
+ * touch about 2*G blocks of 2*kd x kd elements, which should stay in the
+ * core's cache (about 512 KiB). */
+static int64_t sweep_group(int64_t kd, size_t elem) {
+    int64_t blk = 2 * kd * kd * (int64_t)elem;
+    const char *env = getenv("HYLA_SB2ST_G");
+    if (env) return atoll(env);
+    return HYLA_MAX(1, HYLA_MIN(32, ((int64_t)512 << 10) / (2 * blk)));
+}
+
+/* Threads to use: OpenMP's maximum, at most one per group of G sweeps;
+ * 1 for a small band, where starting threads costs more. */
+static int auto_threads(int64_t n, int64_t kd, int64_t G) {
     int nt = omp_get_max_threads();
     if (n * kd < 40000) return 1;
-    return (int)HYLA_MAX(1, HYLA_MIN((int64_t)nt, (n - 1) / 4));
+    return (int)HYLA_MAX(1, HYLA_MIN((int64_t)nt, HYLA_CEILDIV(n - 1, G)));
 }
 
 #define TS(x) x##_s

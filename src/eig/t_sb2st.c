@@ -46,6 +46,70 @@ static R TS(lapy3)(R a, R b, R c) {
     return w * RSQRT(a * a + b * b + c * c);
 }
 
+/* Level-2 BLAS on the host cores (OpenBLAS: one thread at these sizes), the
+ * same call for the four precisions. Column-major; lower triangles. */
+
+/* y := alpha op(A) x + beta y, op = A (conj == 0) or A^H (conj == 1) */
+static void TS(b_gemv)(int conj, int64_t m, int64_t n, T alpha, const T *A, int64_t lda,
+                       const T *x, T beta, T *y) {
+#if defined(HYLA_PREC_S)
+    cblas_sgemv(CblasColMajor, conj ? CblasTrans : CblasNoTrans, (int)m, (int)n, alpha, A,
+                (int)lda, x, 1, beta, y, 1);
+#elif defined(HYLA_PREC_D)
+    cblas_dgemv(CblasColMajor, conj ? CblasTrans : CblasNoTrans, (int)m, (int)n, alpha, A,
+                (int)lda, x, 1, beta, y, 1);
+#elif defined(HYLA_PREC_C)
+    cblas_cgemv(CblasColMajor, conj ? CblasConjTrans : CblasNoTrans, (int)m, (int)n, &alpha, A,
+                (int)lda, x, 1, &beta, y, 1);
+#else
+    cblas_zgemv(CblasColMajor, conj ? CblasConjTrans : CblasNoTrans, (int)m, (int)n, &alpha, A,
+                (int)lda, x, 1, &beta, y, 1);
+#endif
+}
+
+/* A := A + alpha x y^H */
+static void TS(b_gerc)(int64_t m, int64_t n, T alpha, const T *x, const T *y, T *A, int64_t lda) {
+#if defined(HYLA_PREC_S)
+    cblas_sger(CblasColMajor, (int)m, (int)n, alpha, x, 1, y, 1, A, (int)lda);
+#elif defined(HYLA_PREC_D)
+    cblas_dger(CblasColMajor, (int)m, (int)n, alpha, x, 1, y, 1, A, (int)lda);
+#elif defined(HYLA_PREC_C)
+    cblas_cgerc(CblasColMajor, (int)m, (int)n, &alpha, x, 1, y, 1, A, (int)lda);
+#else
+    cblas_zgerc(CblasColMajor, (int)m, (int)n, &alpha, x, 1, y, 1, A, (int)lda);
+#endif
+}
+
+/* y := alpha A x, A Hermitian, its lower triangle stored */
+static void TS(b_hemv)(int64_t n, T alpha, const T *A, int64_t lda, const T *x, T *y) {
+#if defined(HYLA_PREC_S)
+    cblas_ssymv(CblasColMajor, CblasLower, (int)n, alpha, A, (int)lda, x, 1, 0.0f, y, 1);
+#elif defined(HYLA_PREC_D)
+    cblas_dsymv(CblasColMajor, CblasLower, (int)n, alpha, A, (int)lda, x, 1, 0.0, y, 1);
+#elif defined(HYLA_PREC_C)
+    const T zero = 0;
+    cblas_chemv(CblasColMajor, CblasLower, (int)n, &alpha, A, (int)lda, x, 1, &zero, y, 1);
+#else
+    const T zero = 0;
+    cblas_zhemv(CblasColMajor, CblasLower, (int)n, &alpha, A, (int)lda, x, 1, &zero, y, 1);
+#endif
+}
+
+/* lower triangle of A := A - x y^H - y x^H (the diagonal stays real) */
+static void TS(b_her2m)(int64_t n, const T *x, const T *y, T *A, int64_t lda) {
+#if defined(HYLA_PREC_S)
+    cblas_ssyr2(CblasColMajor, CblasLower, (int)n, -1.0f, x, 1, y, 1, A, (int)lda);
+#elif defined(HYLA_PREC_D)
+    cblas_dsyr2(CblasColMajor, CblasLower, (int)n, -1.0, x, 1, y, 1, A, (int)lda);
+#elif defined(HYLA_PREC_C)
+    const T mone = -1;
+    cblas_cher2(CblasColMajor, CblasLower, (int)n, &mone, x, 1, y, 1, A, (int)lda);
+#else
+    const T mone = -1;
+    cblas_zher2(CblasColMajor, CblasLower, (int)n, &mone, x, 1, y, 1, A, (int)lda);
+#endif
+}
+
 /* 2-norm of x[0..len-1] without overflow */
 static R TS(nrm2)(int64_t len, const T *x) {
     R scale = 0, ssq = 0;
@@ -101,30 +165,12 @@ static T TS(larfg)(int64_t len, T *alpha, T *x) {
  * The diagonal stays real. w: nv elements of workspace. */
 static void TS(hupdate)(int64_t nv, T *A, int64_t ld, const T *v, T tau, T *w) {
     if (tau == T_ZERO) return;
-    for (int64_t r = 0; r < nv; r++) w[r] = T_ZERO;
-    for (int64_t c = 0; c < nv; c++) {
-        const T *a = A + c * ld;
-        T vc = v[c], acc = T_ZERO;
-        w[c] += TRE(a[c]) * vc;
-        for (int64_t r = c + 1; r < nv; r++) {
-            w[r] += a[r] * vc;
-            acc += TCONJ(a[r]) * v[r];
-        }
-        w[c] += acc;
-    }
+    TS(b_hemv)(nv, tau, A, ld, v, w);
     T wv = T_ZERO;
-    for (int64_t r = 0; r < nv; r++) {
-        w[r] *= tau;
-        wv += TCONJ(w[r]) * v[r];
-    }
+    for (int64_t r = 0; r < nv; r++) wv += TCONJ(w[r]) * v[r];
     const T alpha = -(R)0.5 * tau * wv;
     for (int64_t r = 0; r < nv; r++) w[r] += alpha * v[r];
-    for (int64_t c = 0; c < nv; c++) {
-        T *a = A + c * ld;
-        const T vc = TCONJ(v[c]), wc = TCONJ(w[c]);
-        for (int64_t r = c; r < nv; r++) a[r] -= v[r] * wc + w[r] * vc;
-        a[c] = TRE(a[c]);
-    }
+    TS(b_her2m)(nv, v, w, A, ld);
 }
 
 /* What the steps of one chase share. */
@@ -156,31 +202,18 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
         T *X = p->W + st + sp * ld; /* B(block m, block m-1), nv x kd */
         if (taup != T_ZERO) {
             /* X := X (I - taup vprev vprev^H) */
-            for (int64_t r = 0; r < nv; r++) w[r] = T_ZERO;
-            for (int64_t c = 0; c < kd; c++) {
-                const T *x = X + c * ld, vc = vprev[c];
-                for (int64_t r = 0; r < nv; r++) w[r] += x[r] * vc;
-            }
-            for (int64_t c = 0; c < kd; c++) {
-                T *x = X + c * ld;
-                const T f = taup * TCONJ(vprev[c]);
-                for (int64_t r = 0; r < nv; r++) x[r] -= w[r] * f;
-            }
+            TS(b_gemv)(0, nv, kd, T_ONE, X, ld, vprev, T_ZERO, w);
+            TS(b_gerc)(nv, kd, -taup, w, vprev, X, ld);
         }
         tau = TS(larfg)(nv, X, X + 1);
         for (int64_t r = 1; r < nv; r++) {
             vcur[r] = X[r];
             X[r] = T_ZERO;
         }
-        if (tau != T_ZERO) {
-            /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..) */
-            const T taub = TCONJ(tau);
-            for (int64_t c = 1; c < kd; c++) {
-                T *x = X + c * ld, s = T_ZERO;
-                for (int64_t r = 0; r < nv; r++) s += TCONJ(vcur[r]) * x[r];
-                s *= taub;
-                for (int64_t r = 0; r < nv; r++) x[r] -= vcur[r] * s;
-            }
+        if (tau != T_ZERO && kd > 1) {
+            /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..): w = X(:, 1..)^H vcur */
+            TS(b_gemv)(1, nv, kd - 1, T_ONE, X + ld, ld, vcur, T_ZERO, w);
+            TS(b_gerc)(nv, kd - 1, -TCONJ(tau), vcur, w, X + ld, ld);
         }
     }
     taus[m & 1] = tau;
@@ -212,6 +245,7 @@ static void TS(build_t)(hyla_sb2st_q *q) {
             for (int64_t k = 0; k < j; k++) {
                 const T *vk = V + k * ldv;
                 T s = T_ZERO;
+#pragma omp simd reduction(+ : s)
                 for (int64_t r = j; r < k + kd; r++) s += TCONJ(vk[r]) * vj[r];
                 t[k] = -tau * s;
             }
@@ -251,29 +285,43 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
         W[j * ldw] = TRE(W[j * ldw]);
     }
     TS(chase_plan) p = {.n = n, .kd = kde, .ld = ld, .W = W, .q = q};
-    int nt = nthreads ? nthreads : auto_threads(n, kde);
-    nt = (int)HYLA_MIN((int64_t)nt, n - 1);
     const int64_t bsz = 3 * kde + 2;
-    bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * nt));
-    if (!bufs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    if (nt == 1) {
+    if (nthreads == 1) {
+        /* the reference order: sweep after sweep */
+        bufs = hyla_malloc(sizeof *bufs * (size_t)bsz);
+        if (!bufs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
         for (int64_t i = 0; i + 1 < n; i++)
             for (int64_t m = 0, M = sweep_steps(n, kde, i); m < M; m++) TS(step)(&p, i, m, bufs);
     } else {
-        prog = hyla_malloc(sizeof *prog * (size_t)(n - 1));
-        if (!prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-        for (int64_t i = 0; i + 1 < n; i++) atomic_init(&prog[i], 0);
+        /* groups of G sweeps, dealt round robin to the threads; inside a
+         * group, sweep i0+g runs step t - LAG*g at time t, so that a block
+         * is reused by the group's sweeps while it is in cache; the first
+         * sweep of a group waits on the progress of the group before */
+        const int64_t G = sweep_group(kde, sizeof(T)), ngr = HYLA_CEILDIV(n - 1, G);
+        const int nt = nthreads ? nthreads : auto_threads(n, kde, G);
+        bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * G * nt));
+        prog = hyla_malloc(sizeof *prog * (size_t)ngr);
+        if (!bufs || !prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        for (int64_t g = 0; g < ngr; g++) atomic_init(&prog[g], 0);
 #pragma omp parallel num_threads(nt)
         {
             const int tid = omp_get_thread_num(), nth = omp_get_num_threads();
-            T *buf = bufs + tid * bsz;
-            for (int64_t i = tid; i + 1 < n; i += nth) {
-                const int64_t M = sweep_steps(n, kde, i);
-                const int64_t Mp = i > 0 ? sweep_steps(n, kde, i - 1) : 0;
-                for (int64_t m = 0; m < M; m++) {
-                    if (i > 0) wait_progress(&prog[i - 1], (int)HYLA_MIN(m + 3, Mp));
-                    TS(step)(&p, i, m, buf);
-                    atomic_store_explicit(&prog[i], (int)(m + 1), memory_order_release);
+            T *buf = bufs + tid * G * bsz;
+            for (int64_t gi = tid; gi < ngr; gi += nth) {
+                const int64_t i0 = gi * G, g1 = HYLA_MIN(G, n - 1 - i0);
+                const int64_t M0 = sweep_steps(n, kde, i0);
+                const int64_t Mp = i0 > 0 ? sweep_steps(n, kde, i0 - 1) : 0;
+                const int64_t Ml = sweep_steps(n, kde, i0 + g1 - 1);
+                for (int64_t t = 0; t < M0 + SB2ST_LAG * (g1 - 1); t++) {
+                    for (int64_t g = 0; g < g1 && t - SB2ST_LAG * g >= 0; g++) {
+                        const int64_t m = t - SB2ST_LAG * g;
+                        if (m >= sweep_steps(n, kde, i0 + g)) continue;
+                        if (g == 0 && gi > 0)
+                            wait_progress(&prog[gi - 1], (int)HYLA_MIN(m + SB2ST_LAG, Mp));
+                        TS(step)(&p, i0 + g, m, buf + g * bsz);
+                    }
+                    const int64_t done = HYLA_MIN(t - SB2ST_LAG * (g1 - 1) + 1, Ml);
+                    if (done > 0) atomic_store_explicit(&prog[gi], (int)done, memory_order_release);
                 }
             }
         }
