@@ -110,6 +110,19 @@ static void TS(b_her2m)(int64_t n, const T *x, const T *y, T *A, int64_t lda) {
 #endif
 }
 
+/* x := T x, T upper triangular n x n */
+static void TS(b_trmv)(int64_t n, const T *Tm, int64_t ldt, T *x) {
+#if defined(HYLA_PREC_S)
+    cblas_strmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
+#elif defined(HYLA_PREC_D)
+    cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
+#elif defined(HYLA_PREC_C)
+    cblas_ctrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
+#else
+    cblas_ztrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
+#endif
+}
+
 /* 2-norm of x[0..len-1] without overflow */
 static R TS(nrm2)(int64_t len, const T *x) {
     R scale = 0, ssq = 0;
@@ -230,7 +243,8 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
 
 /* T of every group from V and the taus on T's diagonal (LAPACK larft,
  * forward columnwise): T(0:j, j) = -tau_j T(0:j, 0:j) V(:, 0:j)^H V(:, j).
- * Column k of V is nonzero in rows k..k+kd-1 only. */
+ * Column j of V is nonzero in rows j..j+kd-1 only, so the product needs
+ * those rows alone. */
 static void TS(build_t)(hyla_sb2st_q *q) {
     const int64_t nb = q->nb, ldv = q->ldv, kd = q->kd;
     const int64_t ngroups = q->goff[q->nsg] / q->gsz;
@@ -239,22 +253,9 @@ static void TS(build_t)(hyla_sb2st_q *q) {
         T *V = (T *)q->data + g * q->gsz, *Tm = V + ldv * nb;
         for (int64_t j = 1; j < nb; j++) {
             const T tau = Tm[j + j * nb];
-            T *t = Tm + j * nb;
             if (tau == T_ZERO) continue; /* column stays zero */
-            const T *vj = V + j * ldv;
-            for (int64_t k = 0; k < j; k++) {
-                const T *vk = V + k * ldv;
-                T s = T_ZERO;
-#pragma omp simd reduction(+ : s)
-                for (int64_t r = j; r < k + kd; r++) s += TCONJ(vk[r]) * vj[r];
-                t[k] = -tau * s;
-            }
-            /* t(0:j) := T(0:j, 0:j) t(0:j), upper triangular, in place top down */
-            for (int64_t k = 0; k < j; k++) {
-                T s = T_ZERO;
-                for (int64_t l = k; l < j; l++) s += Tm[k + l * nb] * t[l];
-                t[k] = s;
-            }
+            TS(b_gemv)(1, kd, j, -tau, V + j, ldv, V + j + j * ldv, T_ZERO, Tm + j * nb);
+            TS(b_trmv)(j, Tm, nb, Tm + j * nb);
         }
     }
 }
