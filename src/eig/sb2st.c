@@ -41,7 +41,6 @@
  * Q2 = Q_0 Q_1 ... with Q_s that product. Hence Q2 Z applies the sweep
  * groups last first, and within one, G(s, 0), G(s, 1), ... in this order. */
 #include "eig/sb2st.h"
-#include <cblas.h>
 #include <complex.h>
 #include <ctype.h>
 #include <float.h>
@@ -113,6 +112,14 @@ static void wait_progress(atomic_int *p, int need) {
 }
 
 #define SB2ST_LAG 2
+
+/* The chase's level-2 kernels get an AVX2 clone on x86-64, picked at load
+ * time where the CPU has it (the library itself is built for the baseline). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SB2ST_KERNEL __attribute__((target_clones("avx2", "default")))
+#else
+#define SB2ST_KERNEL
+#endif
 /* Columns of Z per queue below which the back transformation uses fewer queues. */
 #define SB2ST_BACK_SLICE 256
 

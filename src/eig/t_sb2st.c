@@ -46,81 +46,102 @@ static R TS(lapy3)(R a, R b, R c) {
     return w * RSQRT(a * a + b * b + c * c);
 }
 
-/* Level-2 BLAS on the host cores (OpenBLAS: one thread at these sizes), the
- * same call for the four precisions. Column-major; lower triangles. */
+/* Level-2 kernels of the chase, written here rather than called from the
+ * host BLAS: OpenBLAS may start its own threads inside these small calls,
+ * which from many OpenMP threads at once costs more than the work, and its
+ * split may change the rounding. Column-major; lower triangles;
+ * SB2ST_KERNEL adds an AVX2 clone chosen at run time. Reductions run four
+ * columns at a time so that their sums do not wait on each other. */
 
-/* y := alpha op(A) x + beta y, op = A (conj == 0) or A^H (conj == 1) */
-static void TS(b_gemv)(int conj, int64_t m, int64_t n, T alpha, const T *A, int64_t lda,
-                       const T *x, T beta, T *y) {
-#if defined(HYLA_PREC_S)
-    cblas_sgemv(CblasColMajor, conj ? CblasTrans : CblasNoTrans, (int)m, (int)n, alpha, A,
-                (int)lda, x, 1, beta, y, 1);
-#elif defined(HYLA_PREC_D)
-    cblas_dgemv(CblasColMajor, conj ? CblasTrans : CblasNoTrans, (int)m, (int)n, alpha, A,
-                (int)lda, x, 1, beta, y, 1);
-#elif defined(HYLA_PREC_C)
-    cblas_cgemv(CblasColMajor, conj ? CblasConjTrans : CblasNoTrans, (int)m, (int)n, &alpha, A,
-                (int)lda, x, 1, &beta, y, 1);
-#else
-    cblas_zgemv(CblasColMajor, conj ? CblasConjTrans : CblasNoTrans, (int)m, (int)n, &alpha, A,
-                (int)lda, x, 1, &beta, y, 1);
-#endif
+/* y := alpha op(A) x, op = A (ctrans == 0) or A^H (ctrans == 1); A is m x n */
+SB2ST_KERNEL
+static void TS(b_gemv)(int ctrans, int64_t m, int64_t n, T alpha, const T *A, int64_t lda,
+                       const T *restrict x, T *restrict y) {
+    int64_t c = 0;
+    if (!ctrans) {
+        for (int64_t r = 0; r < m; r++) y[r] = T_ZERO;
+        for (; c + 4 <= n; c += 4) {
+            const T *a0 = A + c * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+            const T f0 = alpha * x[c], f1 = alpha * x[c + 1], f2 = alpha * x[c + 2],
+                    f3 = alpha * x[c + 3];
+            for (int64_t r = 0; r < m; r++) y[r] += a0[r] * f0 + a1[r] * f1 + a2[r] * f2 + a3[r] * f3;
+        }
+        for (; c < n; c++) {
+            const T *a0 = A + c * lda, f0 = alpha * x[c];
+            for (int64_t r = 0; r < m; r++) y[r] += a0[r] * f0;
+        }
+        return;
+    }
+    for (; c + 4 <= n; c += 4) {
+        const T *a0 = A + c * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+        for (int64_t r = 0; r < m; r++) {
+            s0 += TCONJ(a0[r]) * x[r];
+            s1 += TCONJ(a1[r]) * x[r];
+            s2 += TCONJ(a2[r]) * x[r];
+            s3 += TCONJ(a3[r]) * x[r];
+        }
+        y[c] = alpha * s0;
+        y[c + 1] = alpha * s1;
+        y[c + 2] = alpha * s2;
+        y[c + 3] = alpha * s3;
+    }
+    for (; c < n; c++) {
+        const T *a0 = A + c * lda;
+        T s0 = T_ZERO;
+#pragma omp simd reduction(+ : s0)
+        for (int64_t r = 0; r < m; r++) s0 += TCONJ(a0[r]) * x[r];
+        y[c] = alpha * s0;
+    }
 }
 
-/* A := A + alpha x y^H */
-static void TS(b_gerc)(int64_t m, int64_t n, T alpha, const T *x, const T *y, T *A, int64_t lda) {
-#if defined(HYLA_PREC_S)
-    cblas_sger(CblasColMajor, (int)m, (int)n, alpha, x, 1, y, 1, A, (int)lda);
-#elif defined(HYLA_PREC_D)
-    cblas_dger(CblasColMajor, (int)m, (int)n, alpha, x, 1, y, 1, A, (int)lda);
-#elif defined(HYLA_PREC_C)
-    cblas_cgerc(CblasColMajor, (int)m, (int)n, &alpha, x, 1, y, 1, A, (int)lda);
-#else
-    cblas_zgerc(CblasColMajor, (int)m, (int)n, &alpha, x, 1, y, 1, A, (int)lda);
-#endif
+/* A := A + alpha x y^H, A m x n */
+SB2ST_KERNEL
+static void TS(b_gerc)(int64_t m, int64_t n, T alpha, const T *restrict x, const T *restrict y,
+                       T *A, int64_t lda) {
+    for (int64_t c = 0; c < n; c++) {
+        T *a = A + c * lda;
+        const T f = alpha * TCONJ(y[c]);
+        for (int64_t r = 0; r < m; r++) a[r] += x[r] * f;
+    }
 }
 
-/* y := alpha A x, A Hermitian, its lower triangle stored */
-static void TS(b_hemv)(int64_t n, T alpha, const T *A, int64_t lda, const T *x, T *y) {
-#if defined(HYLA_PREC_S)
-    cblas_ssymv(CblasColMajor, CblasLower, (int)n, alpha, A, (int)lda, x, 1, 0.0f, y, 1);
-#elif defined(HYLA_PREC_D)
-    cblas_dsymv(CblasColMajor, CblasLower, (int)n, alpha, A, (int)lda, x, 1, 0.0, y, 1);
-#elif defined(HYLA_PREC_C)
-    const T zero = 0;
-    cblas_chemv(CblasColMajor, CblasLower, (int)n, &alpha, A, (int)lda, x, 1, &zero, y, 1);
-#else
-    const T zero = 0;
-    cblas_zhemv(CblasColMajor, CblasLower, (int)n, &alpha, A, (int)lda, x, 1, &zero, y, 1);
-#endif
+/* y := alpha A x, A Hermitian n x n, its lower triangle stored */
+SB2ST_KERNEL
+static void TS(b_hemv)(int64_t n, T alpha, const T *A, int64_t lda, const T *restrict x,
+                       T *restrict y) {
+    for (int64_t r = 0; r < n; r++) y[r] = T_ZERO;
+    for (int64_t c = 0; c < n; c++) {
+        const T *a = A + c * lda, xc = alpha * x[c];
+        T s = T_ZERO;
+#pragma omp simd reduction(+ : s)
+        for (int64_t r = c + 1; r < n; r++) {
+            y[r] += a[r] * xc;
+            s += TCONJ(a[r]) * x[r];
+        }
+        y[c] += TRE(a[c]) * xc + alpha * s;
+    }
 }
 
 /* lower triangle of A := A - x y^H - y x^H (the diagonal stays real) */
-static void TS(b_her2m)(int64_t n, const T *x, const T *y, T *A, int64_t lda) {
-#if defined(HYLA_PREC_S)
-    cblas_ssyr2(CblasColMajor, CblasLower, (int)n, -1.0f, x, 1, y, 1, A, (int)lda);
-#elif defined(HYLA_PREC_D)
-    cblas_dsyr2(CblasColMajor, CblasLower, (int)n, -1.0, x, 1, y, 1, A, (int)lda);
-#elif defined(HYLA_PREC_C)
-    const T mone = -1;
-    cblas_cher2(CblasColMajor, CblasLower, (int)n, &mone, x, 1, y, 1, A, (int)lda);
-#else
-    const T mone = -1;
-    cblas_zher2(CblasColMajor, CblasLower, (int)n, &mone, x, 1, y, 1, A, (int)lda);
-#endif
+SB2ST_KERNEL
+static void TS(b_her2m)(int64_t n, const T *restrict x, const T *restrict y, T *A, int64_t lda) {
+    for (int64_t c = 0; c < n; c++) {
+        T *a = A + c * lda;
+        const T f1 = TCONJ(y[c]), f2 = TCONJ(x[c]);
+        for (int64_t r = c; r < n; r++) a[r] -= x[r] * f1 + y[r] * f2;
+        a[c] = TRE(a[c]);
+    }
 }
 
-/* x := T x, T upper triangular n x n */
+/* x := T x, T upper triangular n x n (in place, top down) */
 static void TS(b_trmv)(int64_t n, const T *Tm, int64_t ldt, T *x) {
-#if defined(HYLA_PREC_S)
-    cblas_strmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
-#elif defined(HYLA_PREC_D)
-    cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
-#elif defined(HYLA_PREC_C)
-    cblas_ctrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
-#else
-    cblas_ztrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, Tm, (int)ldt, x, 1);
-#endif
+    for (int64_t k = 0; k < n; k++) {
+        T s = T_ZERO;
+        for (int64_t l = k; l < n; l++) s += Tm[k + l * ldt] * x[l];
+        x[k] = s;
+    }
 }
 
 /* 2-norm of x[0..len-1] without overflow */
@@ -215,7 +236,7 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
         T *X = p->W + st + sp * ld; /* B(block m, block m-1), nv x kd */
         if (taup != T_ZERO) {
             /* X := X (I - taup vprev vprev^H) */
-            TS(b_gemv)(0, nv, kd, T_ONE, X, ld, vprev, T_ZERO, w);
+            TS(b_gemv)(0, nv, kd, T_ONE, X, ld, vprev, w);
             TS(b_gerc)(nv, kd, -taup, w, vprev, X, ld);
         }
         tau = TS(larfg)(nv, X, X + 1);
@@ -225,7 +246,7 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
         }
         if (tau != T_ZERO && kd > 1) {
             /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..): w = X(:, 1..)^H vcur */
-            TS(b_gemv)(1, nv, kd - 1, T_ONE, X + ld, ld, vcur, T_ZERO, w);
+            TS(b_gemv)(1, nv, kd - 1, T_ONE, X + ld, ld, vcur, w);
             TS(b_gerc)(nv, kd - 1, -TCONJ(tau), vcur, w, X + ld, ld);
         }
     }
@@ -254,7 +275,7 @@ static void TS(build_t)(hyla_sb2st_q *q) {
         for (int64_t j = 1; j < nb; j++) {
             const T tau = Tm[j + j * nb];
             if (tau == T_ZERO) continue; /* column stays zero */
-            TS(b_gemv)(1, kd, j, -tau, V + j, ldv, V + j + j * ldv, T_ZERO, Tm + j * nb);
+            TS(b_gemv)(1, kd, j, -tau, V + j, ldv, V + j + j * ldv, Tm + j * nb);
             TS(b_trmv)(j, Tm, nb, Tm + j * nb);
         }
     }
