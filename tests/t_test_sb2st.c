@@ -103,8 +103,33 @@ static int TST(explicit_q)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n,
 
 /* One band: eigenvalues of T against LAPACK's of B; with vectors,
  * |B - Q T Q^H| and |I - Q^H Q|; serial == pipelined, bitwise. */
+/* Scales the random band into class cls. */
+static void TST(band_class)(T *AB, int64_t n, int64_t kd, int64_t ldab, int cls) {
+    const double tiny = sizeof(R) == sizeof(float) ? 1e-36 : 1e-300;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t r = 0; r <= HYLA_TMIN(kd, n - 1 - j); r++) {
+            T *a = &AB[r + j * ldab];
+            switch (cls) {
+            case BAND_ZERO: *a = T_ZERO; break;
+            case BAND_DIAGONAL: if (r > 0) *a = T_ZERO; break;
+            case BAND_TINY: *a *= (R)tiny; break;
+            case BAND_HUGE: *a *= (R)(1 / (tiny * 1e10)); break;
+            case BAND_GRADED: *a *= (R)pow(0.5, (double)(2 * j + r) / 2); break;
+            default: break;
+            }
+        }
+}
+
+static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect, int cls,
+                            unsigned long long *s);
+
 static void TST(case)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect,
                       unsigned long long *s) {
+    TST(case_class)(h, n, kd, pad, vect, BAND_RANDOM, s);
+}
+
+static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect, int cls,
+                            unsigned long long *s) {
     const int64_t ldab = kd + 1 + pad;
     const int ndev = hyla_device_count(h);
     T *AB = malloc(sizeof *AB * (size_t)HYLA_TMAX(1, ldab * n));
@@ -114,11 +139,12 @@ static void TST(case)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect,
     R *w = malloc(sizeof *w * (size_t)HYLA_TMAX(1, n));
     hyla_sb2st_q *q = NULL, *q1 = NULL;
     TST(make_band)(AB, n, kd, ldab, s);
+    TST(band_class)(AB, n, kd, ldab, cls);
     TST(band_to_dense)(AB, n, kd, ldab, B);
     const double eps = RSCAL, nrmB = TST(norm1)(B, n, n, n);
     char what[128];
-    snprintf(what, sizeof what, "%c n %lld kd %lld vect %c", "sdcz"[DT], (long long)n,
-             (long long)kd, vect ? 'V' : 'N');
+    snprintf(what, sizeof what, "%c %s n %lld kd %lld vect %c", "sdcz"[DT],
+             band_class_name[cls], (long long)n, (long long)kd, vect ? 'V' : 'N');
 
     int rc = SB2ST(h, vect ? 'V' : 'N', n, kd, AB, ldab, d, e, vect ? &q : NULL);
     CHECK(rc == 0, "%s: %d (%s)", what, rc, hyla_strerror(rc));
@@ -271,5 +297,6 @@ static void TST(suite)(hyla_t *h, unsigned long long *s) {
     TST(case)(h, 90, 16, 1, 1, s);
     TST(case)(h, 61, 5, 0, 1, s);
     TST(case)(h, 150, 8, 0, 0, s);
+    for (int cls = BAND_ZERO; cls <= BAND_GRADED; cls++) TST(case_class)(h, 37, 6, 0, 1, cls, s);
     TST(errors)(h);
 }

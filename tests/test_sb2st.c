@@ -6,7 +6,7 @@
  * B = Q2 T Q2^H and Q2 unitary with Q2 from the back transformation on the
  * first and on the last device; the serial and the pipelined chase give
  * bitwise the same d, e and Q2; n = 0, 1, 2, 3, odd, n <= kd, kd = 0, 1, 2,
- * 5, 8, 16; NaN and Inf input; bad arguments; no leak; injected allocation
+ * 5, 8, 16; zero, diagonal, tiny, huge and graded bands; NaN and Inf input; bad arguments; no leak; injected allocation
  * failures.
  *
  * `test_sb2st --bench N KD` times dsytrd_sb2st against LAPACK's (not a test). */
@@ -35,6 +35,11 @@ static void leak_check(hyla_t *h, const char *what) {
           (long long)(live - live_base));
     live_base = live;
 }
+
+/* Classes of test bands: random entries in (-1, 1), zero, diagonal only,
+ * scaled near underflow or overflow, graded (B(i, j) ~ 2^-(i+j)/2). */
+enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_TINY, BAND_HUGE, BAND_GRADED };
+static const char *band_class_name[] = {"random", "zero", "diagonal", "tiny", "huge", "graded"};
 
 #define HYLA_PREC_S
 #include "../src/core/prec.h"
