@@ -48,7 +48,6 @@
 #include <omp.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 struct hyla_sb2st_q {
@@ -128,8 +127,6 @@ static void wait_progress(atomic_int *p, int need) {
  * core's cache (about 512 KiB). */
 static int64_t sweep_group(int64_t kd, size_t elem) {
     int64_t blk = 2 * kd * kd * (int64_t)elem;
-    const char *env = getenv("HYLA_SB2ST_G");
-    if (env) return atoll(env);
     return HYLA_MAX(1, HYLA_MIN(32, ((int64_t)512 << 10) / (2 * blk)));
 }
 
