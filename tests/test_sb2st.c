@@ -109,30 +109,38 @@ static double cpu_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Times the chase (pipelined on all OpenMP threads and in the serial
+ * reference order, without and with vectors) against LAPACK's
+ * dsytrd_sb2st, then the back transformation of an n x n identity on
+ * device 0 of HYLA_DEVICES. Best of three runs (one past n = 6000): the
+ * host may be shared. */
 static int bench(int64_t n, int64_t kd) {
     hyla_t *h = NULL;
-    if (hyla_create(&h, "cpu")) return 1;
+    if (hyla_create(&h, test_devices())) return 1;
     unsigned long long s = 3;
-    int64_t ldab = kd + 1;
+    const int64_t ldab = kd + 1;
+    const int reps = n > 6000 ? 1 : 3;
     double *AB = malloc(sizeof *AB * (size_t)(ldab * n)), *A2 = malloc(sizeof *AB * (size_t)(ldab * n));
     double *d = malloc(sizeof *d * (size_t)n), *e = malloc(sizeof *e * (size_t)n);
+    hyla_sb2st_q *qv = NULL;
+    int rc = 0;
     make_band_d(AB, n, kd, ldab, &s);
-    printf("%% n %lld kd %lld, %d OpenMP threads\n", (long long)n, (long long)kd, omp_get_max_threads());
-    /* best of three runs: the host may be shared */
+    printf("%% n %lld kd %lld, %d OpenMP threads, devices %s\n", (long long)n, (long long)kd,
+           omp_get_max_threads(), test_devices());
     for (int vect = 0; vect < 2; vect++)
         for (int nt = 0; nt <= 1; nt++) {
             double best = 1e30, cbest = 1e30;
-            int rc = 0;
-            for (int rep = 0; rep < 3; rep++) {
+            for (int rep = 0; rep < reps; rep++) {
                 hyla_sb2st_q *q = NULL;
                 double t0 = omp_get_wtime(), c0 = cpu_seconds();
                 rc |= hyla_eig_sb2st_threads(h, HYLA_D, n, kd, AB, ldab, d, e, vect ? &q : NULL, nt);
                 best = fmin(best, omp_get_wtime() - t0);
                 cbest = fmin(cbest, cpu_seconds() - c0);
-                hyla_sb2st_q_free(&q);
+                if (vect && !qv) qv = q;
+                else hyla_sb2st_q_free(&q);
             }
-            printf("hyla  dsytrd_sb2st vect %c %-8s: %.3f s, cpu %.3f s (rc %d)\n", vect ? 'V' : 'N',
-                   nt ? "serial" : "parallel", best, cbest, rc);
+            printf("hyla   dsytrd_sb2st vect %c %-8s: %8.3f s, cpu %8.3f s\n", vect ? 'V' : 'N',
+                   nt ? "serial" : "parallel", best, cbest);
         }
     int ni = (int)n, kdi = (int)kd, ldi = (int)ldab, info, lh = -1, lw = -1;
     double qh, qw;
@@ -140,24 +148,41 @@ static int bench(int64_t n, int64_t kd) {
     lh = (int)qh;
     lw = (int)qw;
     double *hous = malloc(sizeof *hous * (size_t)lh), *work = malloc(sizeof *work * (size_t)lw);
-    memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
     double best = 1e30, cbest = 1e30;
-    for (int rep = 0; rep < 3; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
         double t0 = omp_get_wtime(), c0 = cpu_seconds();
         dsytrd_sb2st_("N", "N", "L", &ni, &kdi, A2, &ldi, d, e, hous, &lh, work, &lw, &info);
         best = fmin(best, omp_get_wtime() - t0);
         cbest = fmin(cbest, cpu_seconds() - c0);
     }
-    printf("LAPACK dsytrd_sb2st vect N         : %.3f s, cpu %.3f s (info %d)\n", best, cbest, info);
+    printf("LAPACK dsytrd_sb2st vect N         : %8.3f s, cpu %8.3f s (info %d)\n", best, cbest, info);
     free(hous);
     free(work);
+    /* Q2 applied to the identity on device 0 */
+    void *dZ = NULL;
+    const size_t bytes = sizeof(double) * (size_t)(n * n);
+    double *Z = calloc((size_t)(n * n), sizeof *Z);
+    for (int64_t i = 0; i < n; i++) Z[i + i * n] = 1;
+    rc |= hyla_malloc_device(h, 0, bytes, &dZ);
+    best = 1e30;
+    for (int rep = 0; rep < 2 && !rc; rep++) {
+        rc |= hyla_copy_to_device(h, 0, dZ, Z, bytes);
+        double t0 = omp_get_wtime();
+        rc |= hyla_dormtr_sb2st_gpu(h, 0, qv, n, dZ, n);
+        best = fmin(best, omp_get_wtime() - t0);
+    }
+    printf("hyla   dormtr_sb2st_gpu, n x n     : %8.3f s, %.1f Gflop/s for 2 n^3 (rc %d)\n", best,
+           2.0 * (double)n * (double)n * (double)n / best * 1e-9, rc);
+    hyla_free_device(h, 0, &dZ);
+    hyla_sb2st_q_free(&qv);
+    free(Z);
     free(AB);
     free(A2);
     free(d);
     free(e);
     hyla_destroy(&h);
-    return 0;
+    return rc != 0;
 }
 
 int main(int argc, char **argv) {

@@ -180,12 +180,17 @@ static T TS(larfg)(int64_t len, T *alpha, T *x) {
         ai = TIM(*alpha);
         beta = -copysign(TS(lapy3)(ar, ai, xnorm), ar);
     }
+    /* real divisions only: 1/z as conj(z/|z|)/|z| cannot overflow where the
+     * textbook complex quotient (limited range, see sb2st.c) would */
 #if IS_CPLX
-    T tau = ((beta - ar) - ai * I) / beta;
+    T tau = (beta - ar) / beta - (ai / beta) * I;
+    const T z = *alpha - beta;
+    const R az = TS(lapy3)(TRE(z), TIM(z), 0);
+    T scal = TCONJ(z / az) / az;
 #else
     T tau = (beta - ar) / beta;
-#endif
     T scal = T_ONE / (*alpha - beta);
+#endif
     for (int64_t k = 0; k < len - 1; k++) x[k] *= scal;
     for (int k = 0; k < knt; k++) beta *= safmin;
     *alpha = beta;
