@@ -127,20 +127,22 @@ static void wait_progress(atomic_int *p, int need) {
 /* Columns of Z per queue below which the back transformation uses fewer queues. */
 #define SB2ST_BACK_SLICE 256
 
-/* Sweeps per group of the pipelined chase: a group's steps at one time
- * touch about 2*G blocks of 2*kd x kd elements, which should stay in the
- * core's cache (about 512 KiB). */
-static int64_t sweep_group(int64_t kd, size_t elem) {
-    int64_t blk = 2 * kd * kd * (int64_t)elem;
-    return HYLA_MAX(1, HYLA_MIN(32, ((int64_t)512 << 10) / (2 * blk)));
+/* Threads to use: OpenMP's maximum; 1 for a small band, where starting
+ * threads costs more than it saves. */
+static int auto_threads(int64_t n, int64_t kd) {
+    return n * kd < 40000 ? 1 : omp_get_max_threads();
 }
 
-/* Threads to use: OpenMP's maximum, at most one per group of G sweeps;
- * 1 for a small band, where starting threads costs more. */
-static int auto_threads(int64_t n, int64_t kd, int64_t G) {
-    int nt = omp_get_max_threads();
-    if (n * kd < 40000) return 1;
-    return (int)HYLA_MAX(1, HYLA_MIN((int64_t)nt, HYLA_CEILDIV(n - 1, G)));
+/* Sweeps per group of the pipelined chase. A group's steps at one time
+ * touch about 2*G blocks of 2*kd x kd elements, which should stay in the
+ * core's cache (about 512 KiB). A group runs M + 2G times of G steps (M =
+ * n/kd steps per sweep) and the next group trails it by 2G times, so nt
+ * threads keep busy while nt * 2G <= M + 2G: G <= M / (2 (nt - 1)). */
+static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
+    const int64_t blk = 2 * kd * kd * (int64_t)elem, M = (n - 1) / kd;
+    int64_t G = HYLA_MIN(32, ((int64_t)512 << 10) / (2 * blk));
+    if (nt > 1) G = HYLA_MIN(G, M / (2 * (nt - 1)));
+    return HYLA_MAX(1, G);
 }
 
 #define TS(x) x##_s

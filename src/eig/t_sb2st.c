@@ -324,8 +324,8 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
          * group, sweep i0+g runs step t - LAG*g at time t, so that a block
          * is reused by the group's sweeps while it is in cache; the first
          * sweep of a group waits on the progress of the group before */
-        const int64_t G = sweep_group(kde, sizeof(T)), ngr = HYLA_CEILDIV(n - 1, G);
-        const int nt = nthreads ? nthreads : auto_threads(n, kde, G);
+        const int nt = nthreads ? nthreads : auto_threads(n, kde);
+        const int64_t G = sweep_group(n, kde, sizeof(T), nt), ngr = HYLA_CEILDIV(n - 1, G);
         bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * G * nt));
         prog = hyla_malloc(sizeof *prog * (size_t)ngr);
         if (!bufs || !prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
