@@ -213,8 +213,7 @@ static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int v
             double orth = TST(norm1)(R1, n, n, n) / ((double)n * eps);
             CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g on device %d", what, orth, dev);
         }
-        /* the host entry on ncz columns with ldz > n equals Q2 applied to them
-         * (wide enough at n = 90 to be cut into column slices) */
+        /* the host entry on ncz columns with ldz > n equals Q2 applied to them */
         const int64_t ldz = n + 1, ncz = n == 90 ? 700 : 3;
         T *Z = malloc(sizeof *Z * (size_t)(ldz * ncz)), *Z0 = malloc(sizeof *Z0 * (size_t)(ldz * ncz));
         for (int64_t i = 0; i < ldz * ncz; i++) Z[i] = (T)t_rand(s);

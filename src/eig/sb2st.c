@@ -124,8 +124,6 @@ static void wait_progress(atomic_int *p, int need) {
 #else
 #define SB2ST_KERNEL
 #endif
-/* Columns of Z per queue below which the back transformation uses fewer queues. */
-#define SB2ST_BACK_SLICE 256
 
 /* Threads to use: OpenMP's maximum; 1 for a small band, where starting
  * threads costs more than it saves. */
@@ -201,9 +199,10 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
 }
 
 /* Q2 dZ by groups: W = V^H Z(rows), W := T W, Z(rows) -= V W (LAPACK larfb,
- * forward columnwise, on the backend). The store is uploaded once. Wide Z
- * is cut into column slices applied on separate queues, whose small calls
- * then overlap (they touch disjoint columns). */
+ * forward columnwise, on the backend), in order on one queue; the store is
+ * uploaded once. One queue rather than column slices of Z on several: the
+ * slices would multiply the calls, whose issue on a GPU costs about as much
+ * as the work of one full-width call at kd ~ 64. */
 int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                         int64_t lddz) {
     if (!ctx || !q) return HYLA_ERR_INVALID;
@@ -223,14 +222,11 @@ int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t nco
     scalar_of(q->t, 0, zero);
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc) return rc;
-    hyla_queue *qs[3] = {ws->q_comp, ws->q_in, ws->q_out};
-    const int nparts = ncols >= 3 * SB2ST_BACK_SLICE ? 3 : ncols >= 2 * SB2ST_BACK_SLICE ? 2 : 1;
-    const int64_t cw = HYLA_CEILDIV(ncols, nparts);
+    hyla_queue *qc = ws->q_comp;
     const size_t qbytes = (size_t)q->goff[q->nsg] * es;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qbytes, &dq));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * ncols) * es, &dw));
-    HYLA_TRY(o->copy_2d(qs[0], dq, qbytes, q->data, qbytes, qbytes, 1, HYLA_COPY_H2D));
-    HYLA_TRY(o->queue_sync(qs[0]));
+    HYLA_TRY(o->copy_2d(qc, dq, qbytes, q->data, qbytes, qbytes, 1, HYLA_COPY_H2D));
     for (int64_t s = q->nsg - 1; s >= 0; s--) {
         const int64_t a = s * nb, nbs = HYLA_MIN(nb, n - 1 - a);
         const int64_t ng = (q->goff[s + 1] - q->goff[s]) / q->gsz;
@@ -238,24 +234,18 @@ int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t nco
             const char *V = (const char *)dq + (size_t)(q->goff[s] + m * q->gsz) * es;
             const char *Tm = V + (size_t)(ldv * nb) * es;
             const int64_t r0 = a + 1 + m * kd, h = HYLA_MIN(ldv, n - r0);
-            for (int p = 0; p < nparts; p++) {
-                const int64_t c0 = p * cw, nc = HYLA_MIN(cw, ncols - c0);
-                char *Z = (char *)dZ + (size_t)(r0 + c0 * lddz) * es;
-                char *Wp = (char *)dw + (size_t)(c0 * nb) * es;
-                HYLA_TRY(o->gemm(qs[p], q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nbs, nc, h, one, V,
-                                 ldv, Z, lddz, zero, Wp, nb));
-                HYLA_TRY(o->trmm(qs[p], q->t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT,
-                                 nbs, nc, one, Tm, nb, Wp, nb));
-                HYLA_TRY(o->gemm(qs[p], q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, nc, nbs, mone, V,
-                                 ldv, Wp, nb, one, Z, lddz));
-            }
+            char *Z = (char *)dZ + (size_t)r0 * es;
+            HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nbs, ncols, h, one, V, ldv,
+                             Z, lddz, zero, dw, nb));
+            HYLA_TRY(o->trmm(qc, q->t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, nbs,
+                             ncols, one, Tm, nb, dw, nb));
+            HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, ncols, nbs, mone, V, ldv,
+                             dw, nb, one, Z, lddz));
         }
     }
-cleanup:
-    for (int p = 0; p < 3; p++) {
-        int rs = o->queue_sync(qs[p]);
-        if (!rc) rc = rs;
-    }
+cleanup:;
+    int rs = o->queue_sync(qc);
+    if (!rc) rc = rs;
     o->mem_free(d, HYLA_MEM_DEVICE, dw);
     o->mem_free(d, HYLA_MEM_DEVICE, dq);
     return rc;
