@@ -135,12 +135,14 @@ static void TS(b_her2m)(int64_t n, const T *restrict x, const T *restrict y, T *
     }
 }
 
-/* x := T x, T upper triangular n x n (in place, top down) */
-static void TS(b_trmv)(int64_t n, const T *Tm, int64_t ldt, T *x) {
-    for (int64_t k = 0; k < n; k++) {
-        T s = T_ZERO;
-        for (int64_t l = k; l < n; l++) s += Tm[k + l * ldt] * x[l];
-        x[k] = s;
+/* x := T x, T upper triangular n x n (in place, by columns: x(l) is
+ * still the old one when column l is applied) */
+SB2ST_KERNEL
+static void TS(b_trmv)(int64_t n, const T *Tm, int64_t ldt, T *restrict x) {
+    for (int64_t l = 0; l < n; l++) {
+        const T *t = Tm + l * ldt, xl = x[l];
+        for (int64_t k = 0; k < l; k++) x[k] += t[k] * xl;
+        x[l] = t[l] * xl;
     }
 }
 
