@@ -40,6 +40,7 @@
  * group the product reorders to G(s, M) ... G(s, 1) G(s, 0), and
  * Q2 = Q_0 Q_1 ... with Q_s that product. Hence Q2 Z applies the sweep
  * groups last first, and within one, G(s, 0), G(s, 1), ... in this order. */
+
 /* Finite data only (NaN/Inf are refused first): complex products need no
  * C99 Annex G recovery, whose slow path would keep the loops scalar. */
 #if defined(__GNUC__) && !defined(__clang__)
