@@ -471,8 +471,9 @@ int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
  * host memory in the grouped layout that the back transformation applies as
  * block reflectors. Made by hyla_?sytrd_sb2st / hyla_?hetrd_hb2st with vect
  * 'V', used by hyla_?ormtr_sb2st / hyla_?unmtr_hb2st, freed with
- * hyla_sb2st_q_free. Holds about n^2 elements of the type for band width
- * kd >= 1 (the vectors and one kd x kd triangular factor per group). */
+ * hyla_sb2st_q_free. Holds about 1.5 n^2 elements of the type for band
+ * width kd >= 1: each group of kd reflectors as a (2kd-1) x kd staircase and
+ * its kd x kd triangular factor. */
 typedef struct hyla_sb2st_q hyla_sb2st_q;
 
 /* Frees a reflector store. Accepts NULL and *q == NULL; sets *q to NULL. */
@@ -524,7 +525,7 @@ int hyla_zhetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
  * 2 ncols, 3 Z NULL while read, 4 ldz); HYLA_ERR_DEVICE_MEMORY,
  * HYLA_ERR_DEVICE, HYLA_ERR_BLAS, HYLA_ERR_NO_MEMORY (Z may then be partly
  * updated). A NULL ctx returns HYLA_ERR_INVALID.
- * Workspace: device memory for the reflectors (about n^2 elements), a
+ * Workspace: device memory for the reflectors (about 1.5 n^2 elements), a
  * chunk of Z and kd x ncols elements. */
 int hyla_sormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, float *Z, int64_t ldz);
 int hyla_dormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, double *Z,

@@ -18,13 +18,15 @@
  * bulge); with ld = 2*kd - 1, B(r, c) = W[r + c*ld] for 0 <= r-c < 2*kd, so
  * every block is a plain column-major matrix with leading dimension ld.
  *
- * Parallel: step m of sweep i touches only rows and columns
- * [i+1+(m-1)kd, i+(m+1)kd]; step m' of sweep i-1 touches
- * [i+(m'-1)kd, i+(m'+1)kd-1]; these overlap for m' <= m+2. So sweep i may
- * run step m once sweep i-1 has finished its steps 0..m+2 (or all of them).
- * Threads take sweeps round robin and wait on a progress table (steps done
- * per sweep); each step does the same operations in the same order as the
- * serial sweep-after-sweep loop, so the result is bitwise the same.
+ * Parallel: step m of sweep i touches rows i+1+m*kd .. i+(m+1)*kd and
+ * columns i+1+(m-1)*kd .. i+(m+1)*kd (for m = 0: column i); step m' of
+ * sweep i-1 the same shifted up by one. They overlap for m' = m and
+ * m' = m+1 only, so sweep i may run step m once sweep i-1 has finished its
+ * steps 0..m+1 (or all of them): a lag of SB2ST_LAG = 2 steps. Threads take
+ * groups of consecutive sweeps round robin and wait on a progress table
+ * (steps done by the last sweep of each group). Every step does the same
+ * operations on the same data in any order that keeps these dependencies,
+ * so the result is bitwise that of the serial sweep-after-sweep loop.
  *
  * Reflector store, grouped for the BLAS-3 back transformation (the
  * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
@@ -38,6 +40,12 @@
  * group the product reorders to G(s, M) ... G(s, 1) G(s, 0), and
  * Q2 = Q_0 Q_1 ... with Q_s that product. Hence Q2 Z applies the sweep
  * groups last first, and within one, G(s, 0), G(s, 1), ... in this order. */
+
+/* Finite data only (NaN/Inf are refused first): complex products need no
+ * C99 Annex G recovery, whose slow path would keep the loops scalar. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("cx-limited-range")
+#endif
 #include "eig/sb2st.h"
 #include <complex.h>
 #include <ctype.h>
@@ -108,12 +116,32 @@ static void wait_progress(atomic_int *p, int need) {
         if (++spins > 64) sched_yield();
 }
 
-/* Threads to use: OpenMP's maximum, limited so that each has sweeps to
- * pipeline; 1 for a small band, where starting threads costs more. */
+#define SB2ST_LAG 2
+
+/* The chase's level-2 kernels get an AVX2 clone on x86-64, picked at load
+ * time where the CPU has it (the library itself is built for the baseline). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SB2ST_KERNEL __attribute__((target_clones("avx2", "default")))
+#else
+#define SB2ST_KERNEL
+#endif
+
+/* Threads to use: OpenMP's maximum; 1 for a small band, where starting
+ * threads costs more than it saves. */
 static int auto_threads(int64_t n, int64_t kd) {
-    int nt = omp_get_max_threads();
-    if (n * kd < 40000) return 1;
-    return (int)HYLA_MAX(1, HYLA_MIN((int64_t)nt, (n - 1) / 4));
+    return n * kd < 40000 ? 1 : omp_get_max_threads();
+}
+
+/* Sweeps per group of the pipelined chase. A group's steps at one time
+ * touch about 2*G blocks of 2*kd x kd elements, which should stay in the
+ * core's cache (about 512 KiB). A group runs M + 2G times of G steps (M =
+ * n/kd steps per sweep) and the next group trails it by 2G times, so nt
+ * threads keep busy while nt * 2G <= M + 2G: G <= M / (2 (nt - 1)). */
+static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
+    const int64_t blk = 2 * kd * kd * (int64_t)elem, M = (n - 1) / kd;
+    int64_t G = HYLA_MIN(32, ((int64_t)512 << 10) / (2 * blk));
+    if (nt > 1) G = HYLA_MIN(G, M / (2 * (nt - 1)));
+    return HYLA_MAX(1, G);
 }
 
 #define TS(x) x##_s
@@ -172,7 +200,10 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
 }
 
 /* Q2 dZ by groups: W = V^H Z(rows), W := T W, Z(rows) -= V W (LAPACK larfb,
- * forward columnwise, on the backend). The store is uploaded once. */
+ * forward columnwise, on the backend), in order on one queue; the store is
+ * uploaded once. One queue rather than column slices of Z on several: the
+ * slices would multiply the calls, whose issue on a GPU costs about as much
+ * as the work of one full-width call at kd ~ 64. */
 int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                         int64_t lddz) {
     if (!ctx || !q) return HYLA_ERR_INVALID;

@@ -46,6 +46,106 @@ static R TS(lapy3)(R a, R b, R c) {
     return w * RSQRT(a * a + b * b + c * c);
 }
 
+/* Level-2 kernels of the chase, written here rather than called from the
+ * host BLAS: OpenBLAS may start its own threads inside these small calls,
+ * which from many OpenMP threads at once costs more than the work, and its
+ * split may change the rounding. Column-major; lower triangles;
+ * SB2ST_KERNEL adds an AVX2 clone chosen at run time. Reductions run four
+ * columns at a time so that their sums do not wait on each other. */
+
+/* y := alpha op(A) x, op = A (ctrans == 0) or A^H (ctrans == 1); A is m x n */
+SB2ST_KERNEL
+static void TS(b_gemv)(int ctrans, int64_t m, int64_t n, T alpha, const T *A, int64_t lda,
+                       const T *restrict x, T *restrict y) {
+    int64_t c = 0;
+    if (!ctrans) {
+        for (int64_t r = 0; r < m; r++) y[r] = T_ZERO;
+        for (; c + 4 <= n; c += 4) {
+            const T *a0 = A + c * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+            const T f0 = alpha * x[c], f1 = alpha * x[c + 1], f2 = alpha * x[c + 2],
+                    f3 = alpha * x[c + 3];
+            for (int64_t r = 0; r < m; r++) y[r] += a0[r] * f0 + a1[r] * f1 + a2[r] * f2 + a3[r] * f3;
+        }
+        for (; c < n; c++) {
+            const T *a0 = A + c * lda, f0 = alpha * x[c];
+            for (int64_t r = 0; r < m; r++) y[r] += a0[r] * f0;
+        }
+        return;
+    }
+    for (; c + 4 <= n; c += 4) {
+        const T *a0 = A + c * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+        for (int64_t r = 0; r < m; r++) {
+            s0 += TCONJ(a0[r]) * x[r];
+            s1 += TCONJ(a1[r]) * x[r];
+            s2 += TCONJ(a2[r]) * x[r];
+            s3 += TCONJ(a3[r]) * x[r];
+        }
+        y[c] = alpha * s0;
+        y[c + 1] = alpha * s1;
+        y[c + 2] = alpha * s2;
+        y[c + 3] = alpha * s3;
+    }
+    for (; c < n; c++) {
+        const T *a0 = A + c * lda;
+        T s0 = T_ZERO;
+#pragma omp simd reduction(+ : s0)
+        for (int64_t r = 0; r < m; r++) s0 += TCONJ(a0[r]) * x[r];
+        y[c] = alpha * s0;
+    }
+}
+
+/* A := A + alpha x y^H, A m x n */
+SB2ST_KERNEL
+static void TS(b_gerc)(int64_t m, int64_t n, T alpha, const T *restrict x, const T *restrict y,
+                       T *A, int64_t lda) {
+    for (int64_t c = 0; c < n; c++) {
+        T *a = A + c * lda;
+        const T f = alpha * TCONJ(y[c]);
+        for (int64_t r = 0; r < m; r++) a[r] += x[r] * f;
+    }
+}
+
+/* y := alpha A x, A Hermitian n x n, its lower triangle stored */
+SB2ST_KERNEL
+static void TS(b_hemv)(int64_t n, T alpha, const T *A, int64_t lda, const T *restrict x,
+                       T *restrict y) {
+    for (int64_t r = 0; r < n; r++) y[r] = T_ZERO;
+    for (int64_t c = 0; c < n; c++) {
+        const T *a = A + c * lda, xc = alpha * x[c];
+        T s = T_ZERO;
+#pragma omp simd reduction(+ : s)
+        for (int64_t r = c + 1; r < n; r++) {
+            y[r] += a[r] * xc;
+            s += TCONJ(a[r]) * x[r];
+        }
+        y[c] += TRE(a[c]) * xc + alpha * s;
+    }
+}
+
+/* lower triangle of A := A - x y^H - y x^H (the diagonal stays real) */
+SB2ST_KERNEL
+static void TS(b_her2m)(int64_t n, const T *restrict x, const T *restrict y, T *A, int64_t lda) {
+    for (int64_t c = 0; c < n; c++) {
+        T *a = A + c * lda;
+        const T f1 = TCONJ(y[c]), f2 = TCONJ(x[c]);
+        for (int64_t r = c; r < n; r++) a[r] -= x[r] * f1 + y[r] * f2;
+        a[c] = TRE(a[c]);
+    }
+}
+
+/* x := T x, T upper triangular n x n (in place, by columns: x(l) is
+ * still the old one when column l is applied) */
+SB2ST_KERNEL
+static void TS(b_trmv)(int64_t n, const T *Tm, int64_t ldt, T *restrict x) {
+    for (int64_t l = 0; l < n; l++) {
+        const T *t = Tm + l * ldt, xl = x[l];
+        for (int64_t k = 0; k < l; k++) x[k] += t[k] * xl;
+        x[l] = t[l] * xl;
+    }
+}
+
 /* 2-norm of x[0..len-1] without overflow */
 static R TS(nrm2)(int64_t len, const T *x) {
     R scale = 0, ssq = 0;
@@ -82,12 +182,17 @@ static T TS(larfg)(int64_t len, T *alpha, T *x) {
         ai = TIM(*alpha);
         beta = -copysign(TS(lapy3)(ar, ai, xnorm), ar);
     }
+    /* real divisions only: 1/z as conj(z/|z|)/|z| cannot overflow where the
+     * textbook complex quotient (limited range, see sb2st.c) would */
 #if IS_CPLX
-    T tau = ((beta - ar) - ai * I) / beta;
+    T tau = (beta - ar) / beta - (ai / beta) * I;
+    const T z = *alpha - beta;
+    const R az = TS(lapy3)(TRE(z), TIM(z), 0);
+    T scal = TCONJ(z / az) / az;
 #else
     T tau = (beta - ar) / beta;
-#endif
     T scal = T_ONE / (*alpha - beta);
+#endif
     for (int64_t k = 0; k < len - 1; k++) x[k] *= scal;
     for (int k = 0; k < knt; k++) beta *= safmin;
     *alpha = beta;
@@ -101,30 +206,12 @@ static T TS(larfg)(int64_t len, T *alpha, T *x) {
  * The diagonal stays real. w: nv elements of workspace. */
 static void TS(hupdate)(int64_t nv, T *A, int64_t ld, const T *v, T tau, T *w) {
     if (tau == T_ZERO) return;
-    for (int64_t r = 0; r < nv; r++) w[r] = T_ZERO;
-    for (int64_t c = 0; c < nv; c++) {
-        const T *a = A + c * ld;
-        T vc = v[c], acc = T_ZERO;
-        w[c] += TRE(a[c]) * vc;
-        for (int64_t r = c + 1; r < nv; r++) {
-            w[r] += a[r] * vc;
-            acc += TCONJ(a[r]) * v[r];
-        }
-        w[c] += acc;
-    }
+    TS(b_hemv)(nv, tau, A, ld, v, w);
     T wv = T_ZERO;
-    for (int64_t r = 0; r < nv; r++) {
-        w[r] *= tau;
-        wv += TCONJ(w[r]) * v[r];
-    }
+    for (int64_t r = 0; r < nv; r++) wv += TCONJ(w[r]) * v[r];
     const T alpha = -(R)0.5 * tau * wv;
     for (int64_t r = 0; r < nv; r++) w[r] += alpha * v[r];
-    for (int64_t c = 0; c < nv; c++) {
-        T *a = A + c * ld;
-        const T vc = TCONJ(v[c]), wc = TCONJ(w[c]);
-        for (int64_t r = c; r < nv; r++) a[r] -= v[r] * wc + w[r] * vc;
-        a[c] = TRE(a[c]);
-    }
+    TS(b_her2m)(nv, v, w, A, ld);
 }
 
 /* What the steps of one chase share. */
@@ -156,31 +243,18 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
         T *X = p->W + st + sp * ld; /* B(block m, block m-1), nv x kd */
         if (taup != T_ZERO) {
             /* X := X (I - taup vprev vprev^H) */
-            for (int64_t r = 0; r < nv; r++) w[r] = T_ZERO;
-            for (int64_t c = 0; c < kd; c++) {
-                const T *x = X + c * ld, vc = vprev[c];
-                for (int64_t r = 0; r < nv; r++) w[r] += x[r] * vc;
-            }
-            for (int64_t c = 0; c < kd; c++) {
-                T *x = X + c * ld;
-                const T f = taup * TCONJ(vprev[c]);
-                for (int64_t r = 0; r < nv; r++) x[r] -= w[r] * f;
-            }
+            TS(b_gemv)(0, nv, kd, T_ONE, X, ld, vprev, w);
+            TS(b_gerc)(nv, kd, -taup, w, vprev, X, ld);
         }
         tau = TS(larfg)(nv, X, X + 1);
         for (int64_t r = 1; r < nv; r++) {
             vcur[r] = X[r];
             X[r] = T_ZERO;
         }
-        if (tau != T_ZERO) {
-            /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..) */
-            const T taub = TCONJ(tau);
-            for (int64_t c = 1; c < kd; c++) {
-                T *x = X + c * ld, s = T_ZERO;
-                for (int64_t r = 0; r < nv; r++) s += TCONJ(vcur[r]) * x[r];
-                s *= taub;
-                for (int64_t r = 0; r < nv; r++) x[r] -= vcur[r] * s;
-            }
+        if (tau != T_ZERO && kd > 1) {
+            /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..): w = X(:, 1..)^H vcur */
+            TS(b_gemv)(1, nv, kd - 1, T_ONE, X + ld, ld, vcur, w);
+            TS(b_gerc)(nv, kd - 1, -TCONJ(tau), vcur, w, X + ld, ld);
         }
     }
     taus[m & 1] = tau;
@@ -197,7 +271,8 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
 
 /* T of every group from V and the taus on T's diagonal (LAPACK larft,
  * forward columnwise): T(0:j, j) = -tau_j T(0:j, 0:j) V(:, 0:j)^H V(:, j).
- * Column k of V is nonzero in rows k..k+kd-1 only. */
+ * Column j of V is nonzero in rows j..j+kd-1 only, so the product needs
+ * those rows alone. */
 static void TS(build_t)(hyla_sb2st_q *q) {
     const int64_t nb = q->nb, ldv = q->ldv, kd = q->kd;
     const int64_t ngroups = q->goff[q->nsg] / q->gsz;
@@ -206,21 +281,9 @@ static void TS(build_t)(hyla_sb2st_q *q) {
         T *V = (T *)q->data + g * q->gsz, *Tm = V + ldv * nb;
         for (int64_t j = 1; j < nb; j++) {
             const T tau = Tm[j + j * nb];
-            T *t = Tm + j * nb;
             if (tau == T_ZERO) continue; /* column stays zero */
-            const T *vj = V + j * ldv;
-            for (int64_t k = 0; k < j; k++) {
-                const T *vk = V + k * ldv;
-                T s = T_ZERO;
-                for (int64_t r = j; r < k + kd; r++) s += TCONJ(vk[r]) * vj[r];
-                t[k] = -tau * s;
-            }
-            /* t(0:j) := T(0:j, 0:j) t(0:j), upper triangular, in place top down */
-            for (int64_t k = 0; k < j; k++) {
-                T s = T_ZERO;
-                for (int64_t l = k; l < j; l++) s += Tm[k + l * nb] * t[l];
-                t[k] = s;
-            }
+            TS(b_gemv)(1, kd, j, -tau, V + j, ldv, V + j + j * ldv, Tm + j * nb);
+            TS(b_trmv)(j, Tm, nb, Tm + j * nb);
         }
     }
 }
@@ -251,29 +314,43 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
         W[j * ldw] = TRE(W[j * ldw]);
     }
     TS(chase_plan) p = {.n = n, .kd = kde, .ld = ld, .W = W, .q = q};
-    int nt = nthreads ? nthreads : auto_threads(n, kde);
-    nt = (int)HYLA_MIN((int64_t)nt, n - 1);
     const int64_t bsz = 3 * kde + 2;
-    bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * nt));
-    if (!bufs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    if (nt == 1) {
+    if (nthreads == 1) {
+        /* the reference order: sweep after sweep */
+        bufs = hyla_malloc(sizeof *bufs * (size_t)bsz);
+        if (!bufs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
         for (int64_t i = 0; i + 1 < n; i++)
             for (int64_t m = 0, M = sweep_steps(n, kde, i); m < M; m++) TS(step)(&p, i, m, bufs);
     } else {
-        prog = hyla_malloc(sizeof *prog * (size_t)(n - 1));
-        if (!prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-        for (int64_t i = 0; i + 1 < n; i++) atomic_init(&prog[i], 0);
+        /* groups of G sweeps, dealt round robin to the threads; inside a
+         * group, sweep i0+g runs step t - LAG*g at time t, so that a block
+         * is reused by the group's sweeps while it is in cache; the first
+         * sweep of a group waits on the progress of the group before */
+        const int nt = nthreads ? nthreads : auto_threads(n, kde);
+        const int64_t G = sweep_group(n, kde, sizeof(T), nt), ngr = HYLA_CEILDIV(n - 1, G);
+        bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * G * nt));
+        prog = hyla_malloc(sizeof *prog * (size_t)ngr);
+        if (!bufs || !prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        for (int64_t g = 0; g < ngr; g++) atomic_init(&prog[g], 0);
 #pragma omp parallel num_threads(nt)
         {
             const int tid = omp_get_thread_num(), nth = omp_get_num_threads();
-            T *buf = bufs + tid * bsz;
-            for (int64_t i = tid; i + 1 < n; i += nth) {
-                const int64_t M = sweep_steps(n, kde, i);
-                const int64_t Mp = i > 0 ? sweep_steps(n, kde, i - 1) : 0;
-                for (int64_t m = 0; m < M; m++) {
-                    if (i > 0) wait_progress(&prog[i - 1], (int)HYLA_MIN(m + 3, Mp));
-                    TS(step)(&p, i, m, buf);
-                    atomic_store_explicit(&prog[i], (int)(m + 1), memory_order_release);
+            T *buf = bufs + tid * G * bsz;
+            for (int64_t gi = tid; gi < ngr; gi += nth) {
+                const int64_t i0 = gi * G, g1 = HYLA_MIN(G, n - 1 - i0);
+                const int64_t M0 = sweep_steps(n, kde, i0);
+                const int64_t Mp = i0 > 0 ? sweep_steps(n, kde, i0 - 1) : 0;
+                const int64_t Ml = sweep_steps(n, kde, i0 + g1 - 1);
+                for (int64_t t = 0; t < M0 + SB2ST_LAG * (g1 - 1); t++) {
+                    for (int64_t g = 0; g < g1 && t - SB2ST_LAG * g >= 0; g++) {
+                        const int64_t m = t - SB2ST_LAG * g;
+                        if (m >= sweep_steps(n, kde, i0 + g)) continue;
+                        if (g == 0 && gi > 0)
+                            wait_progress(&prog[gi - 1], (int)HYLA_MIN(m + SB2ST_LAG, Mp));
+                        TS(step)(&p, i0 + g, m, buf + g * bsz);
+                    }
+                    const int64_t done = HYLA_MIN(t - SB2ST_LAG * (g1 - 1) + 1, Ml);
+                    if (done > 0) atomic_store_explicit(&prog[gi], (int)done, memory_order_release);
                 }
             }
         }
