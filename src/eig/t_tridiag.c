@@ -33,7 +33,7 @@ static int TRI(tri_finite)(int64_t n, const R *d, const R *e) {
 /* |e| negligible next to its two diagonal neighbours: the matrix splits. */
 static int TRI(negligible)(R e, R d0, R d1) {
     R a = RF(fabs)(e);
-    return a <= R_EPS * RF(sqrt)(RF(fabs)(d0)) * RF(sqrt)(RF(fabs)(d1)) || a <= R_SAFMIN;
+    return a <= R_EPS * RF(sqrt)(RF(fabs)(d0)) * RF(sqrt)(RF(fabs)(d1));
 }
 
 /* Eigenvalues rt1 >= rt2 (rt1 the larger in value) of [[a, b], [b, c]]; the
@@ -53,19 +53,17 @@ static void TRI(eig2)(R a, R b, R c, R *rt1, R *rt2) {
     }
 }
 
-/* Power of two s such that s * m lies in [lo, hi] (m > 0), or 1 when m
- * already does: scaling by s is exact. */
-static R TRI(pow2_scale)(R m, R lo, R hi) {
-    int ex;
-    if (m > hi) {
-        RF(frexp)(hi / m, &ex);
-        return RF(ldexp)(1, ex - 1);
-    }
-    if (m < lo) {
-        RF(frexp)(lo / m, &ex);
-        return RF(ldexp)(1, ex);
-    }
-    return 1;
+/* Exponent sh such that m 2^sh lies in [lo, hi] (m > 0, lo <= hi/2): scaling
+ * by ldexp(x, sh) is exact and cannot overflow, even from subnormal m. */
+static int TRI(pow2_shift)(R m, R lo, R hi) {
+    if (m >= lo && m <= hi) return 0;
+    int em, et;
+    RF(frexp)(m, &em);
+    RF(frexp)(m > hi ? hi : lo, &et);
+    int sh = et - em;
+    if (RF(ldexp)(m, sh) > hi) sh--;
+    if (RF(ldexp)(m, sh) < lo) sh++;
+    return sh;
 }
 
 static void TRI(reverse)(R *x, int64_t n) {
@@ -103,9 +101,12 @@ static int TRI(sterf)(int64_t n, R *d, R *e) {
             continue;
         }
         R *db = d + l0, *eb = e + l0;
-        const R s = TRI(pow2_scale)(TRI(tri_max)(len, db, eb), ssfmin, ssfmax);
-        for (int64_t i = 0; i < len; i++) db[i] *= s;
-        for (int64_t i = 0; i + 1 < len; i++) eb[i] = (eb[i] * s) * (eb[i] * s);
+        const int sh = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), ssfmin, ssfmax);
+        for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sh);
+        for (int64_t i = 0; i + 1 < len; i++) {
+            R t = RF(ldexp)(eb[i], sh);
+            eb[i] = t * t;
+        }
         if (RF(fabs)(db[len - 1]) < RF(fabs)(db[0])) {
             TRI(reverse)(db, len);
             TRI(reverse)(eb, len - 1);
@@ -155,7 +156,7 @@ static int TRI(sterf)(int64_t n, R *d, R *e) {
             eb[l] = sn * p;
             db[l] = sig + gam;
         }
-        for (int64_t i = 0; i < len; i++) db[i] /= s;
+        for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
         l0 = next;
     }
     if (failed) {
@@ -674,9 +675,9 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
             Zb[0] = 1;
         } else {
             /* scale the block to max |entry| of order one by a power of two */
-            const R s = TRI(pow2_scale)(TRI(tri_max)(len, db, eb), (R)0.5, (R)0.5);
-            for (int64_t i = 0; i < len; i++) db[i] *= s;
-            for (int64_t i = 0; i + 1 < len; i++) eb[i] *= s;
+            const int sh = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), (R)0.5, 1);
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sh);
+            for (int64_t i = 0; i + 1 < len; i++) eb[i] = RF(ldexp)(eb[i], sh);
             if (len <= leaf) {
                 for (int64_t j = 0; j < len; j++) Zb[j + j * ldz] = 1;
                 rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
@@ -685,7 +686,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                 rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min);
                 if (rc > 0) rc += (int)l0;
             }
-            for (int64_t i = 0; i < len; i++) db[i] /= s;
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
             if (rc) return rc;
         }
         l0 = end + 1;
