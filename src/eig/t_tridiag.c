@@ -36,6 +36,44 @@ static int TRI(negligible)(R e, R d0, R d1) {
     return a <= R_EPS * RF(sqrt)(RF(fabs)(d0)) * RF(sqrt)(RF(fabs)(d1));
 }
 
+/* The same for a matrix scaled to a largest entry of order one, where an |e|
+ * below the underflow threshold is negligible too (a perturbation far below
+ * eps |T|); splitting there keeps subnormal numbers out of the rotations. */
+static int TRI(negligible_scaled)(R e, R d0, R d1) {
+    return TRI(negligible)(e, d0, d1) || RF(fabs)(e) < R_SAFMIN;
+}
+
+/* The rotation [c s; -s c] with c g + s f = r and c f - s g = 0, computed on
+ * f and g scaled by a power of two when they are tiny or huge so that c and s
+ * keep full precision. */
+static void TRI(givens)(R f, R g, R *c, R *s, R *r) {
+    if (f == 0) {
+        *c = 1;
+        *s = 0;
+        *r = g;
+        return;
+    }
+    if (g == 0) {
+        *c = 0;
+        *s = 1;
+        *r = f;
+        return;
+    }
+    const R m = HYLA_MAX(RF(fabs)(f), RF(fabs)(g)), lo = RF(sqrt)(R_SAFMIN), hi = 1 / lo;
+    int sh = 0;
+    if (m < lo || m > hi) {
+        int em;
+        RF(frexp)(m, &em);
+        sh = -em;
+        f = RF(ldexp)(f, sh);
+        g = RF(ldexp)(g, sh);
+    }
+    const R rr = RF(hypot)(f, g);
+    *c = g / rr;
+    *s = f / rr;
+    *r = RF(ldexp)(rr, -sh);
+}
+
 /* Eigenvalues rt1 >= rt2 (rt1 the larger in value) of [[a, b], [b, c]]; the
  * smaller in magnitude from the determinant, to keep its relative accuracy. */
 static void TRI(eig2)(R a, R b, R c, R *rt1, R *rt2) {
@@ -188,7 +226,7 @@ static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
     int64_t iters = 0;
     for (int64_t l0 = 0; l0 < n;) {
         int64_t end = l0;
-        while (end < n - 1 && !TRI(negligible)(e[end], d[end], d[end + 1])) end++;
+        while (end < n - 1 && !TRI(negligible_scaled)(e[end], d[end], d[end + 1])) end++;
         if (end < n - 1) e[end] = 0;
         const int64_t len = end - l0 + 1, next = end + 1;
         R *db = d + l0, *eb = e + l0, *Zb = Z + l0 * ldz;
@@ -199,7 +237,7 @@ static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
         }
         for (int64_t l = 0; l < len - 1;) {
             int64_t m = l;
-            while (m < len - 1 && !TRI(negligible)(eb[m], db[m], db[m + 1])) m++;
+            while (m < len - 1 && !TRI(negligible_scaled)(eb[m], db[m], db[m + 1])) m++;
             if (m < len - 1) eb[m] = 0;
             if (m == l) {
                 l++;
@@ -216,11 +254,8 @@ static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
             R s = 1, c = 1, p = 0;
             for (int64_t i = m - 1; i >= l; i--) {
                 R f = s * eb[i], b = c * eb[i];
-                /* the rotation [c s; -s c] with c g + s f = r, -s g + c f = 0 */
-                r = RF(hypot)(f, g);
+                TRI(givens)(f, g, &c, &s, &r);
                 if (i != m - 1) eb[i + 1] = r;
-                s = r != 0 ? f / r : 0;
-                c = r != 0 ? g / r : 1;
                 g = db[i + 1] - p;
                 r = (db[i] - g) * s + 2 * c * b;
                 p = s * r;
