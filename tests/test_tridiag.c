@@ -109,6 +109,23 @@ int main(void) {
     if (rc) return summary("tridiag");
     hyla_release_workspace(h);
     hyla_debug_alloc_stats(&live_base, NULL);
+    {
+        /* the internal entry points of the driver: no context, bad type */
+        double d[40], e[40], Z[40 * 40];
+        hyla_dtt_make(MAT_TOEPLITZ, 40, d, e, &seed);
+        rc = hyla_eig_stedc(NULL, HYLA_D, 40, d, e, Z, 40);
+        CHECK(rc == 0 && fabs(d[0] - (2 - 2 * cos(M_PI / 41))) < 1e-13,
+              "hyla_eig_stedc without a context: %d", rc);
+        hyla_dtt_make(MAT_TOEPLITZ, 40, d, e, &seed);
+        rc = hyla_eig_sterf(HYLA_D, 40, d, e);
+        CHECK(rc == 0 && fabs(d[39] - (2 - 2 * cos(40 * M_PI / 41))) < 1e-13,
+              "hyla_eig_sterf: %d", rc);
+        CHECK(hyla_eig_sterf(HYLA_Z, 40, d, e) == HYLA_ERR_INVALID, "hyla_eig_sterf type z");
+        CHECK(hyla_eig_stedc(h, HYLA_C, 40, d, e, Z, 40) == HYLA_ERR_INVALID,
+              "hyla_eig_stedc type c");
+        CHECK(hyla_eig_stedc(h, HYLA_D, 40, d, e, Z, 39) == HYLA_ERR_INVALID,
+              "hyla_eig_stedc ldz < n");
+    }
     hyla_stt_all(h, &seed);
     hyla_dtt_all(h, &seed);
     injection(h, &seed);
