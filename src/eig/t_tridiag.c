@@ -563,11 +563,21 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         dl[m] = d[nd[m]];
         w[m] = z[nd[m]];
     }
-    for (int64_t t = 0; t < nde; t++) lam[k + t] = d[defl[t]];
-#pragma omp parallel for if (par && n > 256) schedule(static)
-    for (int64_t c = 0; c < n; c++) {
-        const int64_t src = c < k ? nd[c] : defl[c - k], dst = c < k ? gpos[c] : c;
-        memcpy(Qn + dst * n, Q + src * ldq, sizeof *Qn * (size_t)n);
+#pragma omp parallel for if (par && k > 256) schedule(static)
+    for (int64_t m = 0; m < k; m++)
+        memcpy(Qn + gpos[m] * n, Q + nd[m] * ldq, sizeof *Qn * (size_t)n);
+    /* the first k columns of Q will receive the updated vectors: a deflated
+     * column there moves to a column the packed ones left free past k (as
+     * many as there are), the others stay; lam[c] = eigenvalue of column c */
+    for (int64_t t = 0, f = 0; t < nde; t++) {
+        int64_t c = defl[t];
+        const R val = d[c];
+        if (c < k) {
+            while (nd[f] < k) f++;
+            memcpy(Q + nd[f] * ldq, Q + c * ldq, sizeof *Q * (size_t)n);
+            c = nd[f++];
+        }
+        lam[c] = val;
     }
 
     /* the roots; column i of U holds dl - lam_i in grouped row order */
@@ -603,17 +613,13 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         for (int64_t m = 0; m < k; m++) u[m] *= nrm;
     }
 
-    /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U; the deflated
-     * columns follow unchanged */
+    /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
     const int dev = par && ctx && k >= gemm_min;
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
     if ((rc = TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq))) return rc;
     if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
                         Q + n1, ldq)))
         return rc;
-#pragma omp parallel for if (par && n > 256) schedule(static)
-    for (int64_t c = k; c < n; c++)
-        memcpy(Q + c * ldq, Qn + c * n, sizeof *Q * (size_t)n);
     memcpy(d, lam, sizeof *d * (size_t)n);
 
     /* ascending order: the roots (ascending) merged with the sorted deflated */
