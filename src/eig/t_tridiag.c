@@ -481,11 +481,12 @@ typedef struct {
  * diag(Q1, Q2) (diag(d) + |rho| v v^T) diag(Q1, Q2)^T with
  * z = (last row of Q1, sign(rho) first row of Q2). On return d and the columns
  * of Q hold the eigenpairs of the whole and ord[0..n-1] their ascending order.
- * par: use the OpenMP team inside and the devices of ctx for the GEMMs when
- * at least gemm_min columns do not deflate. lo: the offset of the merge in the
+ * par: use the OpenMP team inside; devices: do the GEMMs on the devices of
+ * ctx when at least gemm_min columns do not deflate (never from merges that
+ * run beside each other: hyla_pgemm uses the context's workspaces). lo: the offset of the merge in the
  * block, for its workspace slices. */
 static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
-                      int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
+                      int devices, int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
     int rc = 0;
     R *Qn = ws->qn + lo * ws->nb, *U = ws->u + lo * ws->nb, *rw = ws->rw + 5 * lo;
     R *z = rw, *dl = rw + n, *w = rw + 2 * n, *zh = rw + 3 * n, *lam = rw + 4 * n;
@@ -582,7 +583,7 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
 
     /* the roots; column i of U holds dl - lam_i in grouped row order */
     int fail = 0;
-#pragma omp parallel for if (par && k > 64) schedule(dynamic, 16) reduction(| : fail)
+#pragma omp parallel for if (par && k > 128) schedule(dynamic, 16) reduction(| : fail)
     for (int64_t i = 0; i < k; i++) fail |= TRI(secular)(k, i, dl, w, r2, &lam[i], U + i * k, gpos);
     if (fail) return 1;
 
@@ -602,7 +603,7 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
     }
     /* eigenvectors of diag(dl) + rho zh zh^T: u_i = zh / (dl - lam_i), normalized */
-#pragma omp parallel for if (par && k > 64) schedule(static)
+#pragma omp parallel for if (par && k > 128) schedule(static)
     for (int64_t i = 0; i < k; i++) {
         R *u = U + i * k, nrm = 0;
         for (int64_t m = 0; m < k; m++) {
@@ -614,7 +615,7 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
     }
 
     /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
-    const int dev = par && ctx && k >= gemm_min;
+    const int dev = devices && ctx && k >= gemm_min;
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
     if ((rc = TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq))) return rc;
     if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
@@ -664,7 +665,10 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         d[b[i] - 1] -= r;
         d[b[i]] -= r;
     }
-#pragma omp parallel for schedule(dynamic)
+    /* below a few hundred rows the team's start and barriers cost more than
+     * the work they would share */
+    const int team = n >= 512;
+#pragma omp parallel for if (team) schedule(dynamic)
     for (int64_t i = 0; i < nleaf; i++) {
         const int64_t s = b[i], m = b[i + 1] - s;
         R *Zl = Z + s + s * ldz;
@@ -677,13 +681,13 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
     const int nth = omp_get_max_threads();
     for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
         const int64_t ng = nleaf / (2 * width);
-        const int outer = ng > 1 && ng >= nth;
+        const int outer = team && ng > 1 && ng >= nth;
 #pragma omp parallel for if (outer) schedule(dynamic)
         for (int64_t g = 0; g < ng; g++) {
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
             int r = TRI(merge)(ctx, hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
-                               !outer, gemm_min, &ws, lo);
+                               team && !outer, !outer, gemm_min, &ws, lo);
             if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
         }
     }

@@ -18,6 +18,8 @@ cmd_status cmd_gemm(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_potrf(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_potrs(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_posv(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_stedc(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_sterf(hyla_t *ctx, const cli_opts *o, const report *r);
 
 /* Largest n whose potrf check forms L L^H (O(n^3)); beyond, a random
  * vector probes A - L L^H in O(n^2). */

@@ -18,6 +18,8 @@ static const struct {
     {"potrf", cmd_potrf},
     {"potrs", cmd_potrs},
     {"posv", cmd_posv},
+    {"stedc", cmd_stedc},
+    {"sterf", cmd_sterf},
 };
 
 /* The default suite: GEMM and Cholesky sizes that fill the devices present. */

@@ -11,7 +11,7 @@
 
 enum { MAX_LIST = 100000 };
 
-static const char *const routines[] = {"gemm", "potrf", "potrs", "posv"};
+static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "stedc", "sterf"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
@@ -58,6 +58,7 @@ void cli_usage(FILE *f) {
         "  potrf                Cholesky factorization A = L L^H (--uplo L) or U^H U (--uplo U)\n"
         "  potrs                solve A X = B with the Cholesky factor of A\n"
         "  posv                 factor A and solve A X = B\n"
+        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -101,6 +102,10 @@ void cli_usage(FILE *f) {
         "                       progression and a random unitary Q (O(n^3): n <= 8192); default: a\n"
         "                       random Hermitian matrix, entries in (-1, 1), plus n on the diagonal\n"
         "  --stats              print out-of-core mode, panel width, resident columns, bytes moved\n"
+        "\n"
+        "tridiagonal options (stedc, sterf; --type s,d):\n"
+        "  --cond X             T = the tridiagonal of Q D Q^T, eigenvalues 1 .. 1/X geometric (O(n^3));\n"
+        "                       default: the 1-2-1 matrix with diagonal 2 + u/10, u in (-1, 1)\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -405,7 +410,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
-            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv)");
+            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, stedc, sterf)");
         i = 2;
     }
     for (; i < argc; i++) {
