@@ -12,6 +12,17 @@
 
 /* The test matrices: class c of order n into (d, e). */
 static void PN(tt_make)(int c, int64_t n, R *d, R *e, unsigned long long *s) {
+    if (c >= MAT_GEOMETRIC) {
+        double *dd = malloc(sizeof *dd * (size_t)(n + 1)), *ee = malloc(sizeof *ee * (size_t)(n + 1));
+        make_spectrum(c, n, sizeof(R) == 4 ? 1e6 : 1e12, dd, ee, s);
+        for (int64_t i = 0; i < n; i++) {
+            d[i] = (R)dd[i];
+            if (i + 1 < n) e[i] = (R)ee[i];
+        }
+        free(dd);
+        free(ee);
+        return;
+    }
     for (int64_t i = 0; i < n; i++) {
         double x = 0, y = 0;
         switch (c) {

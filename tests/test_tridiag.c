@@ -19,9 +19,42 @@
 #define CH "sdcz"[DT]
 
 enum { MAT_RANDOM, MAT_WILKINSON, MAT_GLUED, MAT_CLUSTER, MAT_GRADED, MAT_DIAG, MAT_ZERO,
-       MAT_TOEPLITZ, MAT_HUGE, MAT_TINY, MAT_COUNT };
+       MAT_TOEPLITZ, MAT_HUGE, MAT_TINY, MAT_GEOMETRIC, MAT_ONE_BIG, MAT_ARITHMETIC,
+       MAT_CLUSTERED_SPECTRUM, MAT_COUNT };
 static const char *mat_name[] = {"random", "wilkinson", "glued", "cluster", "graded",
-                                 "diagonal", "zero", "toeplitz", "huge", "tiny"};
+                                 "diagonal", "zero", "toeplitz", "huge", "tiny",
+                                 "geometric", "one-big", "arithmetic", "clustered"};
+
+/* The tridiagonal (LAPACK sytrd) of Q diag(w) Q^T with a random orthogonal Q
+ * and the eigenvalue distributions of LAPACK's dlatms (condition 1e6 for the
+ * s tests, 1e12 for d): geometric 1 .. 1/cond with alternating signs, one
+ * large and the rest 1/cond, arithmetic 1 .. 1/cond, clustered 1 + 1e-9 r. */
+static void make_spectrum(int c, int64_t n, double cond, double *d, double *e,
+                          unsigned long long *s) {
+    if (n == 0) return;
+    double *Q = malloc(sizeof *Q * (size_t)(n * n)), *A = malloc(sizeof *A * (size_t)(n * n));
+    double *W = malloc(sizeof *W * (size_t)(n * n)), *tau = malloc(sizeof *tau * (size_t)n);
+    for (int64_t i = 0; i < n * n; i++) Q[i] = t_rand(s);
+    LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (int)n, (int)n, Q, (int)n, tau);
+    LAPACKE_dorgqr(LAPACK_COL_MAJOR, (int)n, (int)n, (int)n, Q, (int)n, tau);
+    for (int64_t j = 0; j < n; j++) {
+        double f = n > 1 ? (double)j / (double)(n - 1) : 0, w = 1;
+        switch (c) {
+        case MAT_GEOMETRIC: w = (j % 2 ? -1 : 1) * pow(cond, -f); break;
+        case MAT_ONE_BIG: w = j == 0 ? 1 : 1 / cond; break;
+        case MAT_ARITHMETIC: w = 1 - f * (1 - 1 / cond); break;
+        default: w = 1 + 1e-9 * t_rand(s); break;
+        }
+        for (int64_t i = 0; i < n; i++) W[i + j * n] = Q[i + j * n] * w;
+    }
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)n, (int)n, (int)n, 1.0, W, (int)n, Q,
+                (int)n, 0.0, A, (int)n);
+    LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (int)n, A, (int)n, d, e, tau);
+    free(Q);
+    free(A);
+    free(W);
+    free(tau);
+}
 
 static int64_t live_base;
 
@@ -76,6 +109,23 @@ int main(void) {
     if (rc) return summary("tridiag");
     hyla_release_workspace(h);
     hyla_debug_alloc_stats(&live_base, NULL);
+    {
+        /* the internal entry points of the driver: no context, bad type */
+        double d[40], e[40], Z[40 * 40];
+        hyla_dtt_make(MAT_TOEPLITZ, 40, d, e, &seed);
+        rc = hyla_eig_stedc(NULL, HYLA_D, 40, d, e, Z, 40);
+        CHECK(rc == 0 && fabs(d[0] - (2 - 2 * cos(M_PI / 41))) < 1e-13,
+              "hyla_eig_stedc without a context: %d", rc);
+        hyla_dtt_make(MAT_TOEPLITZ, 40, d, e, &seed);
+        rc = hyla_eig_sterf(HYLA_D, 40, d, e);
+        CHECK(rc == 0 && fabs(d[39] - (2 - 2 * cos(40 * M_PI / 41))) < 1e-13,
+              "hyla_eig_sterf: %d", rc);
+        CHECK(hyla_eig_sterf(HYLA_Z, 40, d, e) == HYLA_ERR_INVALID, "hyla_eig_sterf type z");
+        CHECK(hyla_eig_stedc(h, HYLA_C, 40, d, e, Z, 40) == HYLA_ERR_INVALID,
+              "hyla_eig_stedc type c");
+        CHECK(hyla_eig_stedc(h, HYLA_D, 40, d, e, Z, 39) == HYLA_ERR_INVALID,
+              "hyla_eig_stedc ldz < n");
+    }
     hyla_stt_all(h, &seed);
     hyla_dtt_all(h, &seed);
     injection(h, &seed);

@@ -33,7 +33,45 @@ static int TRI(tri_finite)(int64_t n, const R *d, const R *e) {
 /* |e| negligible next to its two diagonal neighbours: the matrix splits. */
 static int TRI(negligible)(R e, R d0, R d1) {
     R a = RF(fabs)(e);
-    return a <= R_EPS * RF(sqrt)(RF(fabs)(d0)) * RF(sqrt)(RF(fabs)(d1)) || a <= R_SAFMIN;
+    return a <= R_EPS * RF(sqrt)(RF(fabs)(d0)) * RF(sqrt)(RF(fabs)(d1));
+}
+
+/* The same for a matrix scaled to a largest entry of order one, where an |e|
+ * below the underflow threshold is negligible too (a perturbation far below
+ * eps |T|); splitting there keeps subnormal numbers out of the rotations. */
+static int TRI(negligible_scaled)(R e, R d0, R d1) {
+    return TRI(negligible)(e, d0, d1) || RF(fabs)(e) < R_SAFMIN;
+}
+
+/* The rotation [c s; -s c] with c g + s f = r and c f - s g = 0, computed on
+ * f and g scaled by a power of two when they are tiny or huge so that c and s
+ * keep full precision. */
+static void TRI(givens)(R f, R g, R *c, R *s, R *r) {
+    if (f == 0) {
+        *c = 1;
+        *s = 0;
+        *r = g;
+        return;
+    }
+    if (g == 0) {
+        *c = 0;
+        *s = 1;
+        *r = f;
+        return;
+    }
+    const R m = HYLA_MAX(RF(fabs)(f), RF(fabs)(g)), lo = RF(sqrt)(R_SAFMIN), hi = 1 / lo;
+    int sh = 0;
+    if (m < lo || m > hi) {
+        int em;
+        RF(frexp)(m, &em);
+        sh = -em;
+        f = RF(ldexp)(f, sh);
+        g = RF(ldexp)(g, sh);
+    }
+    const R rr = RF(hypot)(f, g);
+    *c = g / rr;
+    *s = f / rr;
+    *r = RF(ldexp)(rr, -sh);
 }
 
 /* Eigenvalues rt1 >= rt2 (rt1 the larger in value) of [[a, b], [b, c]]; the
@@ -53,19 +91,17 @@ static void TRI(eig2)(R a, R b, R c, R *rt1, R *rt2) {
     }
 }
 
-/* Power of two s such that s * m lies in [lo, hi] (m > 0), or 1 when m
- * already does: scaling by s is exact. */
-static R TRI(pow2_scale)(R m, R lo, R hi) {
-    int ex;
-    if (m > hi) {
-        RF(frexp)(hi / m, &ex);
-        return RF(ldexp)(1, ex - 1);
-    }
-    if (m < lo) {
-        RF(frexp)(lo / m, &ex);
-        return RF(ldexp)(1, ex);
-    }
-    return 1;
+/* Exponent sh such that m 2^sh lies in [lo, hi] (m > 0, lo <= hi/2): scaling
+ * by ldexp(x, sh) is exact and cannot overflow, even from subnormal m. */
+static int TRI(pow2_shift)(R m, R lo, R hi) {
+    if (m >= lo && m <= hi) return 0;
+    int em, et;
+    RF(frexp)(m, &em);
+    RF(frexp)(m > hi ? hi : lo, &et);
+    int sh = et - em;
+    if (RF(ldexp)(m, sh) > hi) sh--;
+    if (RF(ldexp)(m, sh) < lo) sh++;
+    return sh;
 }
 
 static void TRI(reverse)(R *x, int64_t n) {
@@ -103,9 +139,12 @@ static int TRI(sterf)(int64_t n, R *d, R *e) {
             continue;
         }
         R *db = d + l0, *eb = e + l0;
-        const R s = TRI(pow2_scale)(TRI(tri_max)(len, db, eb), ssfmin, ssfmax);
-        for (int64_t i = 0; i < len; i++) db[i] *= s;
-        for (int64_t i = 0; i + 1 < len; i++) eb[i] = (eb[i] * s) * (eb[i] * s);
+        const int sh = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), ssfmin, ssfmax);
+        for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sh);
+        for (int64_t i = 0; i + 1 < len; i++) {
+            R t = RF(ldexp)(eb[i], sh);
+            eb[i] = t * t;
+        }
         if (RF(fabs)(db[len - 1]) < RF(fabs)(db[0])) {
             TRI(reverse)(db, len);
             TRI(reverse)(eb, len - 1);
@@ -155,7 +194,7 @@ static int TRI(sterf)(int64_t n, R *d, R *e) {
             eb[l] = sn * p;
             db[l] = sig + gam;
         }
-        for (int64_t i = 0; i < len; i++) db[i] /= s;
+        for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
         l0 = next;
     }
     if (failed) {
@@ -187,7 +226,7 @@ static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
     int64_t iters = 0;
     for (int64_t l0 = 0; l0 < n;) {
         int64_t end = l0;
-        while (end < n - 1 && !TRI(negligible)(e[end], d[end], d[end + 1])) end++;
+        while (end < n - 1 && !TRI(negligible_scaled)(e[end], d[end], d[end + 1])) end++;
         if (end < n - 1) e[end] = 0;
         const int64_t len = end - l0 + 1, next = end + 1;
         R *db = d + l0, *eb = e + l0, *Zb = Z + l0 * ldz;
@@ -198,7 +237,7 @@ static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
         }
         for (int64_t l = 0; l < len - 1;) {
             int64_t m = l;
-            while (m < len - 1 && !TRI(negligible)(eb[m], db[m], db[m + 1])) m++;
+            while (m < len - 1 && !TRI(negligible_scaled)(eb[m], db[m], db[m + 1])) m++;
             if (m < len - 1) eb[m] = 0;
             if (m == l) {
                 l++;
@@ -215,11 +254,8 @@ static int TRI(steqr)(int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t rows) {
             R s = 1, c = 1, p = 0;
             for (int64_t i = m - 1; i >= l; i--) {
                 R f = s * eb[i], b = c * eb[i];
-                /* the rotation [c s; -s c] with c g + s f = r, -s g + c f = 0 */
-                r = RF(hypot)(f, g);
+                TRI(givens)(f, g, &c, &s, &r);
                 if (i != m - 1) eb[i + 1] = r;
-                s = r != 0 ? f / r : 0;
-                c = r != 0 ? g / r : 1;
                 g = db[i + 1] - p;
                 r = (db[i] - g) * s + 2 * c * b;
                 p = s * r;
@@ -445,11 +481,12 @@ typedef struct {
  * diag(Q1, Q2) (diag(d) + |rho| v v^T) diag(Q1, Q2)^T with
  * z = (last row of Q1, sign(rho) first row of Q2). On return d and the columns
  * of Q hold the eigenpairs of the whole and ord[0..n-1] their ascending order.
- * par: use the OpenMP team inside and the devices of ctx for the GEMMs when
- * at least gemm_min columns do not deflate. lo: the offset of the merge in the
+ * par: use the OpenMP team inside; devices: do the GEMMs on the devices of
+ * ctx when at least gemm_min columns do not deflate (never from merges that
+ * run beside each other: hyla_pgemm uses the context's workspaces). lo: the offset of the merge in the
  * block, for its workspace slices. */
 static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
-                      int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
+                      int devices, int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
     int rc = 0;
     R *Qn = ws->qn + lo * ws->nb, *U = ws->u + lo * ws->nb, *rw = ws->rw + 5 * lo;
     R *z = rw, *dl = rw + n, *w = rw + 2 * n, *zh = rw + 3 * n, *lam = rw + 4 * n;
@@ -527,16 +564,26 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         dl[m] = d[nd[m]];
         w[m] = z[nd[m]];
     }
-    for (int64_t t = 0; t < nde; t++) lam[k + t] = d[defl[t]];
-#pragma omp parallel for if (par && n > 256) schedule(static)
-    for (int64_t c = 0; c < n; c++) {
-        const int64_t src = c < k ? nd[c] : defl[c - k], dst = c < k ? gpos[c] : c;
-        memcpy(Qn + dst * n, Q + src * ldq, sizeof *Qn * (size_t)n);
+#pragma omp parallel for if (par && k > 256) schedule(static)
+    for (int64_t m = 0; m < k; m++)
+        memcpy(Qn + gpos[m] * n, Q + nd[m] * ldq, sizeof *Qn * (size_t)n);
+    /* the first k columns of Q will receive the updated vectors: a deflated
+     * column there moves to a column the packed ones left free past k (as
+     * many as there are), the others stay; lam[c] = eigenvalue of column c */
+    for (int64_t t = 0, f = 0; t < nde; t++) {
+        int64_t c = defl[t];
+        const R val = d[c];
+        if (c < k) {
+            while (nd[f] < k) f++;
+            memcpy(Q + nd[f] * ldq, Q + c * ldq, sizeof *Q * (size_t)n);
+            c = nd[f++];
+        }
+        lam[c] = val;
     }
 
     /* the roots; column i of U holds dl - lam_i in grouped row order */
     int fail = 0;
-#pragma omp parallel for if (par && k > 64) schedule(dynamic, 16) reduction(| : fail)
+#pragma omp parallel for if (par && k > 128) schedule(dynamic, 16) reduction(| : fail)
     for (int64_t i = 0; i < k; i++) fail |= TRI(secular)(k, i, dl, w, r2, &lam[i], U + i * k, gpos);
     if (fail) return 1;
 
@@ -556,7 +603,7 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
     }
     /* eigenvectors of diag(dl) + rho zh zh^T: u_i = zh / (dl - lam_i), normalized */
-#pragma omp parallel for if (par && k > 64) schedule(static)
+#pragma omp parallel for if (par && k > 128) schedule(static)
     for (int64_t i = 0; i < k; i++) {
         R *u = U + i * k, nrm = 0;
         for (int64_t m = 0; m < k; m++) {
@@ -567,17 +614,13 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         for (int64_t m = 0; m < k; m++) u[m] *= nrm;
     }
 
-    /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U; the deflated
-     * columns follow unchanged */
-    const int dev = par && ctx && k >= gemm_min;
+    /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
+    const int dev = devices && ctx && k >= gemm_min;
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
     if ((rc = TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq))) return rc;
     if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
                         Q + n1, ldq)))
         return rc;
-#pragma omp parallel for if (par && n > 256) schedule(static)
-    for (int64_t c = k; c < n; c++)
-        memcpy(Q + c * ldq, Qn + c * n, sizeof *Q * (size_t)n);
     memcpy(d, lam, sizeof *d * (size_t)n);
 
     /* ascending order: the roots (ascending) merged with the sorted deflated */
@@ -622,7 +665,10 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         d[b[i] - 1] -= r;
         d[b[i]] -= r;
     }
-#pragma omp parallel for schedule(dynamic)
+    /* below a few hundred rows the team's start and barriers cost more than
+     * the work they would share */
+    const int team = n >= 512;
+#pragma omp parallel for if (team) schedule(dynamic)
     for (int64_t i = 0; i < nleaf; i++) {
         const int64_t s = b[i], m = b[i + 1] - s;
         R *Zl = Z + s + s * ldz;
@@ -635,13 +681,13 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
     const int nth = omp_get_max_threads();
     for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
         const int64_t ng = nleaf / (2 * width);
-        const int outer = ng > 1 && ng >= nth;
+        const int outer = team && ng > 1 && ng >= nth;
 #pragma omp parallel for if (outer) schedule(dynamic)
         for (int64_t g = 0; g < ng; g++) {
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
             int r = TRI(merge)(ctx, hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
-                               !outer, gemm_min, &ws, lo);
+                               team && !outer, !outer, gemm_min, &ws, lo);
             if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
         }
     }
@@ -674,9 +720,9 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
             Zb[0] = 1;
         } else {
             /* scale the block to max |entry| of order one by a power of two */
-            const R s = TRI(pow2_scale)(TRI(tri_max)(len, db, eb), (R)0.5, (R)0.5);
-            for (int64_t i = 0; i < len; i++) db[i] *= s;
-            for (int64_t i = 0; i + 1 < len; i++) eb[i] *= s;
+            const int sh = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), (R)0.5, 1);
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sh);
+            for (int64_t i = 0; i + 1 < len; i++) eb[i] = RF(ldexp)(eb[i], sh);
             if (len <= leaf) {
                 for (int64_t j = 0; j < len; j++) Zb[j + j * ldz] = 1;
                 rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
@@ -685,7 +731,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                 rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min);
                 if (rc > 0) rc += (int)l0;
             }
-            for (int64_t i = 0; i < len; i++) db[i] /= s;
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
             if (rc) return rc;
         }
         l0 = end + 1;

@@ -20,6 +20,8 @@ cmd_status cmd_potrs(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_posv(hyla_t *ctx, const cli_opts *o, const report *r);
 /* syevd and heevd (the type picks the routine): cmd_eig.c */
 cmd_status cmd_syevd(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_stedc(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_sterf(hyla_t *ctx, const cli_opts *o, const report *r);
 
 /* Largest n whose potrf check forms L L^H (O(n^3)); beyond, a random
  * vector probes A - L L^H in O(n^2). */

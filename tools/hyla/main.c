@@ -20,6 +20,8 @@ static const struct {
     {"posv", cmd_posv},
     {"syevd", cmd_syevd},
     {"heevd", cmd_syevd},
+    {"stedc", cmd_stedc},
+    {"sterf", cmd_sterf},
 };
 
 /* The default suite: GEMM, Cholesky and eigensolver sizes that fill the devices present. */

@@ -13,7 +13,8 @@
 
 enum { MAX_LIST = 100000 };
 
-static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "syevd", "heevd"};
+static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "syevd", "heevd",
+                                       "stedc", "sterf"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
@@ -64,6 +65,7 @@ void cli_usage(FILE *f) {
         "  potrs                solve A X = B with the Cholesky factor of A\n"
         "  posv                 factor A and solve A X = B\n"
         "  syevd, heevd         eigenvalues (--jobz N) and eigenvectors (--jobz V) of a Hermitian A\n"
+        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -121,6 +123,10 @@ void cli_usage(FILE *f) {
         "                       probes |A Z x - Z L x| and |Z^H Z x - x| (V), trace and Frobenius norm (N)\n"
         "  --vs vendor          LAPACKE ?syevd/?heevd on host devices; one GPU: cusolverDnXsyevd on a\n"
         "                       device-resident copy, and hyla_?syevd_gpu on the same copy\n"
+        "\n"
+        "tridiagonal options (stedc, sterf; --type s,d):\n"
+        "  --cond X             T = the tridiagonal of Q D Q^T, eigenvalues 1 .. 1/X geometric (O(n^3));\n"
+        "                       default: the 1-2-1 matrix with diagonal 2 + u/10, u in (-1, 1)\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -432,7 +438,8 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
-            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, syevd, heevd)");
+            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, "
+                                              "syevd, heevd, stedc, sterf)");
         i = 2;
     }
     for (; i < argc; i++) {
