@@ -109,10 +109,17 @@ cleanup:
     return rc;
 }
 
+/* One entry of the progress table, alone in its cache line: each is written
+ * by one thread and polled by the next. */
+typedef struct {
+    atomic_int done;
+    char pad[64 - sizeof(atomic_int)];
+} sb2st_progress;
+
 /* Busy wait, yielding the core after a while (the host may be shared). */
-static void wait_progress(atomic_int *p, int need) {
+static void wait_progress(sb2st_progress *p, int need) {
     int spins = 0;
-    while (atomic_load_explicit(p, memory_order_acquire) < need)
+    while (atomic_load_explicit(&p->done, memory_order_acquire) < need)
         if (++spins > 64) sched_yield();
 }
 
