@@ -79,9 +79,6 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q) {
     *q = NULL;
 }
 
-int64_t hyla_sb2st_q_order(const hyla_sb2st_q *q) { return q ? q->n : 0; }
-hyla_dtype hyla_sb2st_q_dtype(const hyla_sb2st_q *q) { return q ? q->t : HYLA_S; }
-
 /* An empty store for order n and band width kd (kd >= 1 when n >= 2), its
  * groups zeroed. */
 static int q_create(hyla_dtype t, int64_t n, int64_t kd, hyla_sb2st_q **out) {
@@ -123,7 +120,9 @@ static void wait_progress(sb2st_progress *p, int need) {
         if (++spins > 64) sched_yield();
 }
 
+/* Steps by which sweep i trails sweep i-1 (see the dependencies above). */
 #define SB2ST_LAG 2
+
 /* Bytes of the reflector store per upload of the back transformation: an
  * eighth of it, at most 64 MiB. */
 #define SB2ST_BACK_CHUNK(total) HYLA_MAX((size_t)1, HYLA_MIN((size_t)64 << 20, (total) / 8))
@@ -147,8 +146,8 @@ static int auto_threads(int64_t n, int64_t kd) {
  * core's cache (about 512 KiB). But a group runs M + 2G times (M = n/kd
  * steps per sweep) and the next group trails it by 2G times, which limits
  * the threads kept busy: a simulation of the schedule (unit steps) gives
- * 85-95 % of nt threads busy for G <= M / (8 (nt - 1)), e.g. n = 16384,
- * kd = 64, 16 threads: G = 2, and about half for G = 8. */
+ * 80-95 % of nt threads busy for G <= M / (8 (nt - 1)) (n = 16384, kd = 64,
+ * 16 threads: G = 2, 95 %; G = 8 would give 52 %). */
 static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
     const int64_t blk = 2 * kd * kd * (int64_t)elem, M = (n - 1) / kd;
     int64_t G = HYLA_MIN(32, ((int64_t)512 << 10) / (2 * blk));
