@@ -6,7 +6,8 @@
  * B = Q2 T Q2^H and Q2 unitary with Q2 from the back transformation on the
  * first and on the last device; the serial and the pipelined chase give
  * bitwise the same d, e and Q2; n = 0, 1, 2, 3, odd, n <= kd, kd = 0, 1, 2,
- * 5, 8, 16; zero, diagonal, tiny, huge and graded bands; NaN and Inf input; bad arguments; no leak; injected allocation
+ * 5, 8, 16; zero, diagonal, tiny, huge and graded bands; a device-memory
+ * cap that splits Z into column chunks; NaN and Inf input; bad arguments; no leak; injected allocation
  * failures.
  *
  * `test_sb2st --bench N KD` times dsytrd_sb2st against LAPACK's (not a test). */
@@ -94,6 +95,37 @@ static void injection(hyla_t *h) {
         }
     }
     CHECK(rc == 0 && failures >= 3, "injection: %lld failures, last rc %d", (long long)failures, rc);
+}
+
+/* A device-memory cap that holds the reflectors but not all of Z: the
+ * host back transformation goes through in column chunks and gives what
+ * one pass on an uncapped device gives. */
+static void capped(void) {
+    enum { N = 90, KD = 16, NC = 700 };
+    hyla_t *h = NULL, *hc = NULL;
+    int rc = hyla_create(&h, "cpu:1");
+    rc = rc ? rc : hyla_create(&hc, "cpu:1@320K");
+    CHECK(rc == 0, "create capped contexts: %d", rc);
+    double *AB = malloc(sizeof *AB * (KD + 1) * N), d[N], e[N];
+    double *Z = malloc(sizeof *Z * N * NC), *Zc = malloc(sizeof *Z * N * NC);
+    hyla_sb2st_q *q = NULL;
+    unsigned long long s = 17;
+    make_band_d(AB, N, KD, KD + 1, &s);
+    for (int i = 0; i < N * NC; i++) Z[i] = Zc[i] = t_rand(&s);
+    rc = rc ? rc : hyla_dsytrd_sb2st(h, 'V', N, KD, AB, KD + 1, d, e, &q);
+    rc = rc ? rc : hyla_dormtr_sb2st(h, q, NC, Z, N);
+    CHECK(rc == 0, "uncapped back transformation: %d", rc);
+    rc = hyla_dormtr_sb2st(hc, q, NC, Zc, N);
+    CHECK(rc == 0, "back transformation under a 320K cap: %d", rc);
+    double diff = 0;
+    for (int i = 0; i < N * NC; i++) diff = fmax(diff, fabs(Z[i] - Zc[i]));
+    CHECK(diff <= 1e-13, "capped back transformation differs by %g", diff);
+    hyla_sb2st_q_free(&q);
+    free(AB);
+    free(Z);
+    free(Zc);
+    hyla_destroy(&hc);
+    hyla_destroy(&h);
 }
 
 /* LAPACK's dsytrd_sb2st (LAPACKE has no wrapper before 3.12) */
@@ -223,6 +255,7 @@ int main(int argc, char **argv) {
     hyla_get_device_info(h, 0, &info);
     if (info.kind == HYLA_DEVICE_HOST) injection(h);
     hyla_destroy(&h);
+    if (info.kind == HYLA_DEVICE_HOST) capped();
     hyla_debug_alloc_stats(&live1, NULL);
     CHECK(live1 == live0, "no leak: %lld live allocations", (long long)(live1 - live0));
     return summary("sb2st");

@@ -79,9 +79,6 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q) {
     *q = NULL;
 }
 
-int64_t hyla_sb2st_q_order(const hyla_sb2st_q *q) { return q ? q->n : 0; }
-hyla_dtype hyla_sb2st_q_dtype(const hyla_sb2st_q *q) { return q ? q->t : HYLA_S; }
-
 /* An empty store for order n and band width kd (kd >= 1 when n >= 2), its
  * groups zeroed. */
 static int q_create(hyla_dtype t, int64_t n, int64_t kd, hyla_sb2st_q **out) {
@@ -109,14 +106,26 @@ cleanup:
     return rc;
 }
 
+/* One entry of the progress table, alone in its cache line: each is written
+ * by one thread and polled by the next. */
+typedef struct {
+    atomic_int done;
+    char pad[64 - sizeof(atomic_int)];
+} sb2st_progress;
+
 /* Busy wait, yielding the core after a while (the host may be shared). */
-static void wait_progress(atomic_int *p, int need) {
+static void wait_progress(sb2st_progress *p, int need) {
     int spins = 0;
-    while (atomic_load_explicit(p, memory_order_acquire) < need)
+    while (atomic_load_explicit(&p->done, memory_order_acquire) < need)
         if (++spins > 64) sched_yield();
 }
 
+/* Steps by which sweep i trails sweep i-1 (see the dependencies above). */
 #define SB2ST_LAG 2
+
+/* Bytes of the reflector store per upload of the back transformation: an
+ * eighth of it, at most 64 MiB. */
+#define SB2ST_BACK_CHUNK(total) HYLA_MAX((size_t)1, HYLA_MIN((size_t)64 << 20, (total) / 8))
 
 /* The chase's level-2 kernels get an AVX2 clone on x86-64, picked at load
  * time where the CPU has it (the library itself is built for the baseline). */
@@ -134,13 +143,15 @@ static int auto_threads(int64_t n, int64_t kd) {
 
 /* Sweeps per group of the pipelined chase. A group's steps at one time
  * touch about 2*G blocks of 2*kd x kd elements, which should stay in the
- * core's cache (about 512 KiB). A group runs M + 2G times of G steps (M =
- * n/kd steps per sweep) and the next group trails it by 2G times, so nt
- * threads keep busy while nt * 2G <= M + 2G: G <= M / (2 (nt - 1)). */
+ * core's cache (about 512 KiB). But a group runs M + 2G times (M = n/kd
+ * steps per sweep) and the next group trails it by 2G times, which limits
+ * the threads kept busy: a simulation of the schedule (unit steps) gives
+ * 80-95 % of nt threads busy for G <= M / (8 (nt - 1)) (n = 16384, kd = 64,
+ * 16 threads: G = 2, 95 %; G = 8 would give 52 %). */
 static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
     const int64_t blk = 2 * kd * kd * (int64_t)elem, M = (n - 1) / kd;
     int64_t G = HYLA_MIN(32, ((int64_t)512 << 10) / (2 * blk));
-    if (nt > 1) G = HYLA_MIN(G, M / (2 * (nt - 1)));
+    if (nt > 1) G = HYLA_MIN(G, M / (8 * (nt - 1)));
     return HYLA_MAX(1, G);
 }
 
@@ -200,10 +211,13 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
 }
 
 /* Q2 dZ by groups: W = V^H Z(rows), W := T W, Z(rows) -= V W (LAPACK larfb,
- * forward columnwise, on the backend), in order on one queue; the store is
- * uploaded once. One queue rather than column slices of Z on several: the
- * slices would multiply the calls, whose issue on a GPU costs about as much
- * as the work of one full-width call at kd ~ 64. */
+ * forward columnwise, on the backend), in order on one queue. One queue
+ * rather than column slices of Z on several: the slices would multiply the
+ * calls, whose issue on a GPU costs about as much as the work of one
+ * full-width call at kd ~ 64. The store goes up in chunks of sweep groups
+ * on a second queue, in the order of use, each issued before the groups of
+ * the previous chunk: the host's copy out of pageable memory overlaps the
+ * device's work, which waits on an event for its chunk. */
 int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                         int64_t lddz) {
     if (!ctx || !q) return HYLA_ERR_INVALID;
@@ -216,6 +230,7 @@ int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t nco
     const size_t es = hyla_dtype_size(q->t);
     const int64_t n = q->n, kd = q->kd, nb = q->nb, ldv = q->ldv;
     void *dq = NULL, *dw = NULL;
+    hyla_event *ev = NULL;
     hyla_dev_workspace *ws;
     unsigned char one[16], mone[16], zero[16];
     scalar_of(q->t, 1, one);
@@ -223,12 +238,23 @@ int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t nco
     scalar_of(q->t, 0, zero);
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc) return rc;
-    hyla_queue *qc = ws->q_comp;
-    const size_t qbytes = (size_t)q->goff[q->nsg] * es;
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qbytes, &dq));
+    hyla_queue *qc = ws->q_comp, *qi = ws->q_in;
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)q->goff[q->nsg] * es, &dq));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * ncols) * es, &dw));
-    HYLA_TRY(o->copy_2d(qc, dq, qbytes, q->data, qbytes, qbytes, 1, HYLA_COPY_H2D));
+    HYLA_TRY(o->event_create(d, 0, &ev));
+    const size_t chunk = SB2ST_BACK_CHUNK((size_t)q->goff[q->nsg] * es);
+    int64_t up = q->nsg; /* sweep groups from `up` on are uploaded (or issued) */
     for (int64_t s = q->nsg - 1; s >= 0; s--) {
+        if (s < up) {
+            int64_t lo = s;
+            while (lo > 0 && (size_t)(q->goff[s + 1] - q->goff[lo]) * es < chunk) lo--;
+            const size_t off = (size_t)q->goff[lo] * es, bytes = (size_t)q->goff[s + 1] * es - off;
+            HYLA_TRY(o->copy_2d(qi, (char *)dq + off, bytes, (const char *)q->data + off, bytes,
+                                bytes, 1, HYLA_COPY_H2D));
+            HYLA_TRY(o->event_record(ev, qi));
+            HYLA_TRY(o->queue_wait_event(qc, ev));
+            up = lo;
+        }
         const int64_t a = s * nb, nbs = HYLA_MIN(nb, n - 1 - a);
         const int64_t ng = (q->goff[s + 1] - q->goff[s]) / q->gsz;
         for (int64_t m = 0; m < ng; m++) {
@@ -245,8 +271,9 @@ int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t nco
         }
     }
 cleanup:;
-    int rs = o->queue_sync(qc);
-    if (!rc) rc = rs;
+    int rs = o->queue_sync(qi), rs2 = o->queue_sync(qc);
+    if (!rc) rc = rs ? rs : rs2;
+    o->event_destroy(ev);
     o->mem_free(d, HYLA_MEM_DEVICE, dw);
     o->mem_free(d, HYLA_MEM_DEVICE, dq);
     return rc;

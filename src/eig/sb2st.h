@@ -34,8 +34,4 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q);
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                            int64_t ldab, void *d, void *e, hyla_sb2st_q **q, int nthreads);
 
-/* Order n and dtype of a reflector store (0 / HYLA_S for NULL). */
-int64_t hyla_sb2st_q_order(const hyla_sb2st_q *q);
-hyla_dtype hyla_sb2st_q_dtype(const hyla_sb2st_q *q);
-
 #endif

@@ -292,7 +292,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
                      hyla_sb2st_q **qout, int nthreads) {
     int rc = 0;
     T *W = NULL, *bufs = NULL;
-    atomic_int *prog = NULL;
+    sb2st_progress *prog = NULL;
     hyla_sb2st_q *q = NULL;
     for (int64_t j = 0; j < n; j++) {
         const T *a = AB + j * ldab;
@@ -331,7 +331,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
         bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * G * nt));
         prog = hyla_malloc(sizeof *prog * (size_t)ngr);
         if (!bufs || !prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-        for (int64_t g = 0; g < ngr; g++) atomic_init(&prog[g], 0);
+        for (int64_t g = 0; g < ngr; g++) atomic_init(&prog[g].done, 0);
 #pragma omp parallel num_threads(nt)
         {
             const int tid = omp_get_thread_num(), nth = omp_get_num_threads();
@@ -350,7 +350,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
                         TS(step)(&p, i0 + g, m, buf + g * bsz);
                     }
                     const int64_t done = HYLA_MIN(t - SB2ST_LAG * (g1 - 1) + 1, Ml);
-                    if (done > 0) atomic_store_explicit(&prog[gi], (int)done, memory_order_release);
+                    if (done > 0) atomic_store_explicit(&prog[gi].done, (int)done, memory_order_release);
                 }
             }
         }
