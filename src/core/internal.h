@@ -38,6 +38,7 @@ typedef struct {
     int64_t potrf_nb[4];     /* Cholesky panel width per dtype */
     size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
     int64_t getrf_nb[4];     /* LU panel width per dtype */
+    int64_t getrf_ib[4];     /* LU inner panel width (leaves of the recursive panel) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);

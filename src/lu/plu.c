@@ -41,7 +41,7 @@ typedef struct {
     hyla_event *ev_aux, *ev_done, *ev_b;
     int64_t *dipiv;              /* min(m, n) pivots, local to their panel */
     int64_t *dgpiv;              /* solve: n global pivots */
-    int *dinfo;                  /* one per step */
+    int *dinfo;                  /* one per leaf of each step */
     volatile int *pinfo;         /* pinned copies */
     int64_t *ppiv;               /* pinned pivots */
     unsigned char *lu;           /* solve: the factor on this device */
@@ -59,6 +59,7 @@ typedef struct {
     size_t es;
     int nd, host;
     int64_t m, n, nb, np, nk, kmin;
+    int64_t ib, nleaf;           /* inner panel width; leaves per panel */
     ldev *dv;
     hyla_event **ev_bc, **ev_la, **ev_up;
 } plan;
@@ -100,6 +101,21 @@ static unsigned char *panel_at(const plan *pl, int e, int64_t k, int64_t *ldp) {
     return d->recv[k % NRECV] + (size_t)k0 * pl->es;
 }
 
+/* Row interchanges of the leaves of step k that start at panel rows
+ * [lo, hi), applied to the ncols columns at C (row 0, leading dimension
+ * ld). Pivots are local to their leaf (see factor_rec). */
+static int leaf_swaps(plan *pl, ldev *d, hyla_queue *q, int64_t k, int64_t lo, int64_t hi,
+                      int64_t ncols, unsigned char *C, int64_t ld) {
+    if (!pl->job->pivot || ncols <= 0) return 0;
+    const int64_t k0 = k * pl->nb, kk = kk_of(pl, k);
+    for (int64_t b = lo; b < hi && b < kk; b += pl->ib) {
+        int rc = d->o->laswp(q, pl->t, ncols, C + (size_t)(k0 + b) * pl->es, ld, 1,
+                             HYLA_MIN(pl->ib, kk - b), d->dipiv + k0 + b, 1);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 /* Update of the local columns [c0, c0 + w) of device e by panel k, on q:
  * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. */
 static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w) {
@@ -111,9 +127,7 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     int64_t ldp;
     unsigned char *P = panel_at(pl, e, k, &ldp), *C = loc(pl, d, k0, c0);
     int rc;
-    if (pl->job->pivot &&
-        (rc = o->laswp(q, pl->t, w, C, d->ld, 1, kk, d->dipiv + k0, 1)))
-        return rc;
+    if ((rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, w,
                       scalar(pl->t, 0), P, ldp, C, d->ld)))
         return rc;
@@ -137,6 +151,40 @@ static int upload(plan *pl, int64_t j) {
 
 /* ---------------------------------------------------------------- factor */
 
+/* LU of the rows x cols block of panel k whose top-left element is the
+ * panel's (r0, r0), on q, recursively (Toledo's recursive LU, cut at
+ * multiples of ib): the left part, then its row swaps, TRSM and GEMM on
+ * the right part, the right part, and its row swaps applied back to the
+ * left part. The leaves, at most ib pivots wide, are getrf calls; their
+ * pivots stay local to the leaf (row k0 + r0 of a leaf at r0) and their
+ * info goes to one slot per leaf. The narrow leaves keep the library's
+ * panel kernel in its fast range while the GEMMs of the recursion are
+ * wide. */
+static int factor_rec(plan *pl, ldev *d, hyla_queue *q, int64_t k, unsigned char *P0,
+                      int64_t r0, int64_t rows, int64_t cols) {
+    const hyla_backend_ops *o = d->o;
+    const size_t es = pl->es;
+    const int64_t k0 = k * pl->nb, ld = d->ld, piv = HYLA_MIN(rows, cols);
+    unsigned char *P = P0 + (size_t)(r0 + r0 * ld) * es;
+    int rc;
+    if (piv <= pl->ib)
+        return o->getrf(q, pl->t, rows, cols, P, ld, pl->job->pivot ? d->dipiv + k0 + r0 : NULL,
+                        &d->dinfo[k * pl->nleaf + r0 / pl->ib]);
+    const int64_t c1 = HYLA_CEILDIV(piv, pl->ib) / 2 * pl->ib, c2 = cols - c1;
+    unsigned char *R = P + (size_t)(c1 * ld) * es;
+    if ((rc = factor_rec(pl, d, q, k, P0, r0, rows, c1))) return rc;
+    if ((rc = leaf_swaps(pl, d, q, k, r0, r0 + c1, c2, P0 + (size_t)((r0 + c1) * ld) * es - (size_t)k0 * es, ld)))
+        return rc;
+    if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
+                      scalar(pl->t, 0), P, ld, R, ld)))
+        return rc;
+    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, scalar(pl->t, 1),
+                      P + (size_t)c1 * es, ld, R, ld, scalar(pl->t, 0), R + (size_t)c1 * es, ld)))
+        return rc;
+    if ((rc = factor_rec(pl, d, q, k, P0, r0 + c1, rows - c1, c2))) return rc;
+    return leaf_swaps(pl, d, q, k, r0 + c1, r0 + piv, c1, P0 + (size_t)(r0 * ld) * es - (size_t)k0 * es, ld);
+}
+
 /* getrf of panel k on its owner's q_aux, then the copies to the others. */
 static int factor_panel(plan *pl, int64_t k) {
     const int e = owner(pl, k);
@@ -148,11 +196,11 @@ static int factor_panel(plan *pl, int64_t k) {
     int rc;
     if (pl->host && k == 0 && (rc = o->queue_wait_event(q, pl->ev_up[0]))) return rc;
     unsigned char *P = loc(pl, d, k0, lcol(pl, e, k));
-    if ((rc = o->getrf(q, pl->t, pl->m - k0, kb, P, d->ld, pl->job->pivot ? d->dipiv + k0 : NULL,
-                       &d->dinfo[k])))
-        return rc;
-    if ((rc = o->copy_2d(q, (void *)&d->pinfo[k], sizeof(int), &d->dinfo[k], sizeof(int),
-                         sizeof(int), 1, HYLA_COPY_D2H)))
+    const int64_t nl = HYLA_CEILDIV(kk, pl->ib);
+    if ((rc = factor_rec(pl, d, q, k, P, 0, pl->m - k0, kb))) return rc;
+    if ((rc = o->copy_2d(q, (void *)&d->pinfo[k * pl->nleaf], (size_t)nl * sizeof(int),
+                         &d->dinfo[k * pl->nleaf], (size_t)nl * sizeof(int),
+                         (size_t)nl * sizeof(int), 1, HYLA_COPY_D2H)))
         return rc;
     for (int x = 0; x < pl->nd; x++) {
         if (x == e) continue;
@@ -173,7 +221,7 @@ static int factor_panel(plan *pl, int64_t k) {
 }
 
 static int step(plan *pl, int64_t k) {
-    const int64_t k0 = k * pl->nb, kk = kk_of(pl, k);
+    const int64_t kk = kk_of(pl, k);
     int rc;
     if ((rc = factor_panel(pl, k))) return rc;
     /* lookahead: panel k+1 on its owner's high-priority queue */
@@ -207,11 +255,7 @@ static int step(plan *pl, int64_t k) {
         }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
-        const int64_t left = lcol(pl, e, k);
-        if (pl->job->pivot && left > 0 &&
-            (rc = d->o->laswp(d->q_comp, pl->t, left, loc(pl, d, k0, 0), d->ld, 1, kk,
-                              d->dipiv + k0, 1)))
-            return rc;
+        if ((rc = leaf_swaps(pl, d, d->q_comp, k, 0, kk, lcol(pl, e, k), d->a, d->ld))) return rc;
         if (pl->nd > 1 && k >= 1) {
             const int s = (int)((k - 1) % NRECV);
             if ((rc = d->o->event_record(d->ev_free[s], d->q_comp))) return rc;
@@ -325,7 +369,8 @@ cleanup:
 static size_t dev_bytes(const plan *pl, int e, int64_t bcols) {
     const hyla_lu_job *job = pl->job;
     const size_t es = pl->es;
-    size_t b = align_up((size_t)pl->nk * sizeof(int)) + align_up((size_t)pl->kmin * sizeof(int64_t));
+    size_t b = align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
+               align_up((size_t)pl->kmin * sizeof(int64_t));
     if (pl->host) b += align_up((size_t)pl->m * (size_t)pl->dv[e].lcols * es);
     if (pl->nd > 1) b += NRECV * align_up((size_t)pl->m * (size_t)pl->nb * es);
     if (e == 0 && job->solve) {
@@ -339,7 +384,7 @@ static size_t dev_bytes(const plan *pl, int e, int64_t bcols) {
 }
 
 static size_t pinned_bytes(const plan *pl, const ldev *d) {
-    size_t b = align_up((size_t)pl->nk * sizeof(int)) +
+    size_t b = align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
                align_up((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
     if (pl->host) b += 2 * NSLOTS * hyla_tuning_for(d->dev)->xfer_slot_bytes;
     return b;
@@ -378,12 +423,12 @@ static int setup_device(plan *pl, int e) {
     d->q_out = d->ws->q_out;
     unsigned char *p = d->ws->dev_pool, *h = d->ws->pinned;
     d->dinfo = (int *)p;
-    p += align_up((size_t)pl->nk * sizeof(int));
+    p += align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int));
     d->dipiv = (int64_t *)p;
     p += align_up((size_t)pl->kmin * sizeof(int64_t));
     d->pinfo = (volatile int *)h;
-    memset(h, 0, (size_t)pl->nk * sizeof(int));
-    h += align_up((size_t)pl->nk * sizeof(int));
+    memset(h, 0, (size_t)(pl->nk * pl->nleaf) * sizeof(int));
+    h += align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int));
     d->ppiv = (int64_t *)h;
     h += align_up((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
     if (pl->host) {
@@ -480,14 +525,18 @@ static void destroy_events(plan *pl) {
     }
 }
 
-/* The pivots of device 0 (which holds every panel's), made global. */
+/* The pivots of device 0 (which holds every panel's), made global: each is
+ * local to its leaf. */
 static int fetch_pivots(plan *pl) {
     ldev *d = &pl->dv[0];
     const size_t bytes = (size_t)pl->kmin * sizeof(int64_t);
     int rc = d->o->copy_2d(d->q_comp, d->ppiv, bytes, d->dipiv, bytes, bytes, 1, HYLA_COPY_D2H);
     if (!rc) rc = d->o->queue_sync(d->q_comp);
     if (rc) return rc;
-    for (int64_t i = 0; i < pl->kmin; i++) pl->job->ipiv[i] = d->ppiv[i] + i / pl->nb * pl->nb;
+    for (int64_t i = 0; i < pl->kmin; i++) {
+        const int64_t k0 = i / pl->nb * pl->nb;
+        pl->job->ipiv[i] = d->ppiv[i] + k0 + (i - k0) / pl->ib * pl->ib;
+    }
     return 0;
 }
 
@@ -506,6 +555,8 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     hyla_dev *first = ctx->devs[pl->host ? 0 : job->dev];
     int64_t nb = ctx->opt_getrf_nb > 0 ? ctx->opt_getrf_nb : hyla_tuning_for(first)->getrf_nb[job->t];
     pl->nb = HYLA_MAX(1, HYLA_MIN(nb, pl->kmin));
+    pl->ib = HYLA_MAX(1, HYLA_MIN(hyla_tuning_for(first)->getrf_ib[job->t], pl->nb));
+    pl->nleaf = HYLA_CEILDIV(pl->nb, pl->ib);
     pl->np = HYLA_CEILDIV(pl->n, pl->nb);
     pl->nk = HYLA_CEILDIV(pl->kmin, pl->nb);
     pl->nd = pl->host && job->factor ? (int)HYLA_MIN((int64_t)ctx->ndev, pl->np) : 1;
@@ -515,16 +566,19 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     HYLA_TRY(plan_memory(pl));
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, e));
     HYLA_TRY(create_events(pl));
-    hyla_log(ctx, "getrf: m=%lld n=%lld nb=%lld devices=%d %s", (long long)pl->m,
-             (long long)pl->n, (long long)pl->nb, pl->nd, job->pivot ? "pivoting" : "no pivoting");
+    hyla_log(ctx, "getrf: m=%lld n=%lld nb=%lld ib=%lld devices=%d %s", (long long)pl->m,
+             (long long)pl->n, (long long)pl->nb, (long long)pl->ib, pl->nd,
+             job->pivot ? "pivoting" : "no pivoting");
     if (job->factor) {
         rc = run_factor(pl);
         int rs = sync_all(pl);
         if (!rc) rc = rs;
         if (rc) goto cleanup;
         for (int64_t k = 0; k < pl->nk && !info; k++)
-            if (pl->dv[owner(pl, k)].pinfo[k] > 0)
-                info = (int)(k * pl->nb + pl->dv[owner(pl, k)].pinfo[k]);
+            for (int64_t j = 0; j < HYLA_CEILDIV(kk_of(pl, k), pl->ib) && !info; j++) {
+                const int v = pl->dv[owner(pl, k)].pinfo[k * pl->nleaf + j];
+                if (v > 0) info = (int)(k * pl->nb + j * pl->ib + v);
+            }
         if (job->pivot) HYLA_TRY(fetch_pivots(pl));
     }
     if (job->solve && !info && job->nrhs > 0) {
