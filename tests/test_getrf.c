@@ -124,7 +124,45 @@ static void injection(const char *devices, int pivot, unsigned long long *s) {
     hyla_destroy(&h);
 }
 
-int main(void) {
+/* The CLI tests' inputs: PREFIX{a,rect,b,b59,sing}_d.npy and PREFIX{a,b}_z.npy
+ * (sing_d: column 30 zero, so info 30). */
+static int write_npy(const char *prefix) {
+    enum { N = 60, NZ = 40 };
+    unsigned long long s = 11;
+    double *A = hyla_dtl_make(N, N, N, 0, &s), *B = hyla_dtl_make(N, 3, N, 0, &s);
+    double complex *Z = hyla_ztl_make(NZ, NZ, NZ, 0, &s), *BZ = hyla_ztl_make(NZ, 2, NZ, 0, &s);
+    double *S = hyla_dtl_make(N, N, N, 0, &s);
+    for (int i = 0; i < N; i++) S[i + 29 * N] = 0;
+    struct {
+        const char *name;
+        hyla_dtype t;
+        int64_t rows, cols, ld;
+        const void *data;
+    } files[] = {{"a_d", HYLA_D, N, N, N, A},       {"rect_d", HYLA_D, N, N - 7, N, A},
+                 {"b_d", HYLA_D, N, 3, N, B},       {"b59_d", HYLA_D, N - 1, 3, N, B},
+                 {"sing_d", HYLA_D, N, N, N, S},    {"a_z", HYLA_Z, NZ, NZ, NZ, Z},
+                 {"b_z", HYLA_Z, NZ, 2, NZ, BZ}};
+    int bad = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s.npy", prefix, files[f].name);
+        int rc = hyla_npy_write(path, files[f].t, files[f].rows, files[f].cols, files[f].data,
+                                files[f].ld);
+        if (rc) {
+            fprintf(stderr, "%s: %s\n", path, hyla_strerror(rc));
+            bad = 1;
+        }
+    }
+    free(A);
+    free(B);
+    free(Z);
+    free(BZ);
+    free(S);
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--write-npy") == 0) return write_npy(argv[2]);
     const char *devices = test_devices();
     unsigned long long seed = 4242;
     hyla_t *h = NULL;
