@@ -25,6 +25,7 @@
 #include <string.h>
 
 #define NRECV 3
+#define INV_MIN_PANELS 4         /* bulk updates this many panels wide use inv(L_kk) */
 #define NSLOTS 4
 #define ALIGN 256
 
@@ -44,6 +45,9 @@ typedef struct {
     int *dinfo;                  /* one per leaf of each step */
     volatile int *pinfo;         /* pinned copies */
     int64_t *ppiv;               /* pinned pivots */
+    unsigned char *linv;         /* inverse of the unit L_kk of the step linv_step, ld nb */
+    int64_t linv_step;
+    unsigned char *wbuf;         /* U block row of the bulk update, nb x lcols, ld nb */
     unsigned char *lu;           /* solve: the factor on this device */
     int64_t ldlu;
     unsigned char *bbuf;         /* solve: right-hand-side chunk, ld n */
@@ -83,6 +87,12 @@ static const void *scalar(hyla_dtype t, int neg) {
     return (t == HYLA_S || t == HYLA_C) ? (const void *)f[neg] : (const void *)d[neg];
 }
 
+static const void *zero(hyla_dtype t) {
+    static const double z[2] = {0.0, 0.0};
+    (void)t;
+    return z;
+}
+
 static size_t align_up(size_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
 
 static unsigned char *loc(const plan *pl, const ldev *d, int64_t i, int64_t c) {
@@ -117,7 +127,12 @@ static int leaf_swaps(plan *pl, ldev *d, hyla_queue *q, int64_t k, int64_t lo, i
 }
 
 /* Update of the local columns [c0, c0 + w) of device e by panel k, on q:
- * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. */
+ * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. For the
+ * wide bulk update on q_comp, the U block is instead inv(L_kk) times the
+ * block (a GEMM: cuBLAS's TRSM with a 768-wide triangle runs at a fraction
+ * of GEMM speed), formed once per step and device; with partial pivoting
+ * |l_ij| <= 1, which keeps inv(L_kk) well scaled in practice (the usual
+ * trade of GPU LU codes). */
 static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w) {
     if (w <= 0) return 0;
     ldev *d = &pl->dv[e];
@@ -128,6 +143,25 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     unsigned char *P = panel_at(pl, e, k, &ldp), *C = loc(pl, d, k0, c0);
     int rc;
     if ((rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
+    if (q == d->q_comp && w >= INV_MIN_PANELS * pl->nb) {
+        const int64_t nb = pl->nb;
+        if (d->linv_step != k) {
+            if ((rc = o->laset(q, pl->t, -1, kk, kk, zero(pl->t), scalar(pl->t, 0), d->linv, nb)) ||
+                (rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, kk,
+                              scalar(pl->t, 0), P, ldp, d->linv, nb)))
+                return rc;
+            d->linv_step = k;
+        }
+        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk, scalar(pl->t, 0),
+                          d->linv, nb, C, d->ld, zero(pl->t), d->wbuf, nb)) ||
+            (rc = o->copy_2d(q, C, (size_t)d->ld * es, d->wbuf, (size_t)nb * es, (size_t)kk * es,
+                             (size_t)w, HYLA_COPY_D2D)))
+            return rc;
+        if (below <= 0) return 0;
+        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, scalar(pl->t, 1),
+                       P + (size_t)kk * es, ldp, d->wbuf, nb, scalar(pl->t, 0),
+                       C + (size_t)kk * es, d->ld);
+    }
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, w,
                       scalar(pl->t, 0), P, ldp, C, d->ld)))
         return rc;
@@ -265,8 +299,22 @@ static int step(plan *pl, int64_t k) {
     return 0;
 }
 
+/* The bulk update leaves multiprocessors to the panel (tuning table);
+ * undone when the call ends. */
+static int leave_sms(plan *pl, int on) {
+    int rc = 0;
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        if (!d->o || !d->o->queue_leave_sms) continue;
+        int r = d->o->queue_leave_sms(d->q_comp, on ? hyla_tuning_for(d->dev)->getrf_sm_reserve : 0);
+        if (!rc) rc = r;
+    }
+    return rc;
+}
+
 static int run_factor(plan *pl) {
     int rc = 0;
+    HYLA_TRY(leave_sms(pl, 1));
     if (pl->host) {
         HYLA_TRY(upload(pl, 0));
         if (pl->np > 1) HYLA_TRY(upload(pl, 1));
@@ -373,6 +421,9 @@ static size_t dev_bytes(const plan *pl, int e, int64_t bcols) {
                align_up((size_t)pl->kmin * sizeof(int64_t));
     if (pl->host) b += align_up((size_t)pl->m * (size_t)pl->dv[e].lcols * es);
     if (pl->nd > 1) b += NRECV * align_up((size_t)pl->m * (size_t)pl->nb * es);
+    if (job->factor)
+        b += align_up((size_t)pl->nb * (size_t)pl->nb * es) +
+             align_up((size_t)pl->nb * (size_t)pl->dv[e].lcols * es);
     if (e == 0 && job->solve) {
         b += align_up((size_t)pl->n * sizeof(int64_t));
         if (pl->host) {
@@ -440,6 +491,13 @@ static int setup_device(plan *pl, int e) {
     if (pl->nd > 1)
         for (int s = 0; s < NRECV; s++, p += align_up((size_t)pl->m * (size_t)pl->nb * es))
             d->recv[s] = p;
+    d->linv_step = -1;
+    if (job->factor) {
+        d->linv = p;
+        p += align_up((size_t)pl->nb * (size_t)pl->nb * es);
+        d->wbuf = p;
+        p += align_up((size_t)pl->nb * (size_t)d->lcols * es);
+    }
     if (e == 0 && job->solve) {
         d->dgpiv = (int64_t *)p;
         p += align_up((size_t)pl->n * sizeof(int64_t));
@@ -571,8 +629,8 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
              job->pivot ? "pivoting" : "no pivoting");
     if (job->factor) {
         rc = run_factor(pl);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        int rs = sync_all(pl), rl = leave_sms(pl, 0);
+        if (!rc) rc = rs ? rs : rl;
         if (rc) goto cleanup;
         for (int64_t k = 0; k < pl->nk && !info; k++)
             for (int64_t j = 0; j < HYLA_CEILDIV(kk_of(pl, k), pl->ib) && !info; j++) {
