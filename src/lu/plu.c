@@ -16,7 +16,8 @@
  *       panel k+2 first (the next lookahead waits only for it), then the
  *       row swaps of step k applied to its columns left of panel k.
  * Host-resident matrices are uploaded once, panel by panel during step 0
- * (whose update proceeds as panels arrive), and downloaded once at the end.
+ * (whose update proceeds as panels arrive), and downloaded once, by row
+ * blocks as they become final.
  * Pivots are kept local to their panel on the devices and made global on
  * the host. The solve runs on the first device: row swaps of B, then two
  * triangular solves (or the transposed order). */
@@ -39,7 +40,7 @@ typedef struct {
     unsigned char *recv[NRECV];  /* panels of other devices, m x nb, ld m */
     hyla_event *ev_free[NRECV];  /* receive slot may be refilled */
     int free_rec[NRECV];
-    hyla_event *ev_aux, *ev_done, *ev_b;
+    hyla_event *ev_aux, *ev_done, *ev_b, *ev_row;
     int64_t *dipiv;              /* min(m, n) pivots, local to their panel */
     int64_t *dgpiv;              /* solve: n global pivots */
     int *dinfo;                  /* one per leaf of each step */
@@ -312,30 +313,60 @@ static int leave_sms(plan *pl, int on) {
     return rc;
 }
 
+/* Host-resident: downloads rows [r0, r0 + rows) of every column, once the
+ * work on q_comp issued so far (recorded in ev) is done. Rows of row block
+ * k are final once step k+1 has run: later steps swap and update only rows
+ * below it (step k+1 waited for the lookahead of step k, which wrote the U
+ * block of panel k+1). So the download of A overlaps the factorization. */
+static int download_rows(plan *pl, hyla_event *const *ev_of, int64_t r0, int64_t rows) {
+    const size_t es = pl->es;
+    int rc = 0;
+    if (rows <= 0) return 0;
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        HYLA_TRY(d->o->queue_wait_event(d->q_out, ev_of[e]));
+        for (int64_t j = e; j < pl->np; j += pl->nd) {
+            const int64_t j0 = j * pl->nb;
+            HYLA_TRY(hyla_xfer_down(&d->down, d->q_out,
+                                    (unsigned char *)pl->job->A + (size_t)(r0 + j0 * pl->job->lda) * es,
+                                    pl->job->lda, loc(pl, d, r0, lcol(pl, e, j)), d->ld, r0, j0,
+                                    rows, jb_of(pl, j), HYLA_XFER_ALL, NULL, NULL));
+        }
+    }
+cleanup:
+    return rc;
+}
+
 static int run_factor(plan *pl) {
     int rc = 0;
+    hyla_event **evs = NULL;
     HYLA_TRY(leave_sms(pl, 1));
+    evs = hyla_calloc((size_t)pl->nd, sizeof *evs);
+    if (!evs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     if (pl->host) {
         HYLA_TRY(upload(pl, 0));
         if (pl->np > 1) HYLA_TRY(upload(pl, 1));
     }
-    for (int64_t k = 0; k < pl->nk; k++) HYLA_TRY(step(pl, k));
+    for (int64_t k = 0; k < pl->nk; k++) {
+        HYLA_TRY(step(pl, k));
+        if (!pl->host || k == 0) continue;
+        for (int e = 0; e < pl->nd; e++) {
+            HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row, pl->dv[e].q_comp));
+            evs[e] = pl->dv[e].ev_row;
+        }
+        HYLA_TRY(download_rows(pl, evs, (k - 1) * pl->nb, kk_of(pl, k - 1)));
+    }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         HYLA_TRY(d->o->event_record(d->ev_aux, d->q_aux));
         HYLA_TRY(d->o->queue_wait_event(d->q_comp, d->ev_aux));
         HYLA_TRY(d->o->event_record(d->ev_done, d->q_comp));
-        if (!pl->host) continue;
-        HYLA_TRY(d->o->queue_wait_event(d->q_out, d->ev_done));
-        for (int64_t j = e; j < pl->np; j += pl->nd) {
-            const int64_t j0 = j * pl->nb;
-            HYLA_TRY(hyla_xfer_down(&d->down, d->q_out,
-                                    (unsigned char *)pl->job->A + (size_t)(j0 * pl->job->lda) * pl->es,
-                                    pl->job->lda, loc(pl, d, 0, lcol(pl, e, j)), d->ld, 0, j0,
-                                    pl->m, jb_of(pl, j), HYLA_XFER_ALL, NULL, NULL));
-        }
+        evs[e] = d->ev_done;
     }
+    /* the last row block and, when m > n, the rows below the square */
+    if (pl->host) HYLA_TRY(download_rows(pl, evs, (pl->nk - 1) * pl->nb, pl->m - (pl->nk - 1) * pl->nb));
 cleanup:
+    hyla_free(evs);
     return rc;
 }
 
@@ -521,7 +552,7 @@ static int setup_device(plan *pl, int e) {
         d->xfer_ok = 1;
     }
     hyla_event **evs[] = {&d->ev_free[0], &d->ev_free[1], &d->ev_free[2], &d->ev_aux,
-                          &d->ev_done, &d->ev_b};
+                          &d->ev_done, &d->ev_b, &d->ev_row};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if ((rc = d->o->event_create(d->dev, 0, evs[i]))) return rc;
     return 0;
@@ -530,7 +561,7 @@ static int setup_device(plan *pl, int e) {
 static void destroy_device(ldev *d) {
     if (!d->o) return;
     hyla_event *evs[] = {d->ev_free[0], d->ev_free[1], d->ev_free[2], d->ev_aux, d->ev_done,
-                         d->ev_b};
+                         d->ev_b, d->ev_row};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (evs[i]) d->o->event_destroy(evs[i]);
     if (d->xfer_ok) {
