@@ -3,9 +3,8 @@
  * 2, odd, with the residual |P A - L U|_1 / (max(m,n) |A|_1 eps), pivots in
  * range and the info of a zero column (without pivoting, only the info:
  * the factor is then unspecified); laswp forward and backward against a
- * host loop, with guard rows that must not change; argument checks; and
- * queue_leave_sms where the backend has it. Reaches the backend through the
- * internal headers, as test_backend does. */
+ * host loop, with guard rows that must not change; and argument checks.
+ * Reaches the backend through the internal headers, as test_backend does. */
 #include "core/internal.h"
 #include "backend/backend.h"
 #include "harness.h"
@@ -189,10 +188,6 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
         CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, f.dpiv, 2) == HYLA_ERR_INVALID, "laswp inc 2");
         CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, NULL, 1) == HYLA_ERR_INVALID, "laswp ipiv NULL");
         CHECK(f.o->queue_sync(f.q) == 0, "queue status untouched by bad arguments");
-        if (f.o->queue_leave_sms) {
-            CHECK(f.o->queue_leave_sms(f.q, 8) == 0, "queue_leave_sms 8");
-            CHECK(f.o->queue_leave_sms(f.q, 0) == 0, "queue_leave_sms 0");
-        }
     }
     if (f.dinfo) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     if (f.hinfo) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hinfo);

@@ -66,12 +66,6 @@ struct hyla_backend_ops {
      * queue. Fails as queue_create. */
     int (*queue_create_prio)(hyla_dev *dev, int high, hyla_queue **q);
     void (*queue_destroy)(hyla_queue *q);
-    /* BLAS calls enqueued later on q aim to leave `sms` multiprocessors of
-     * the device to other queues (0: use them all), so that short kernels
-     * of a high-priority queue (a panel factorization) need not wait for
-     * long-running GEMM blocks to retire. CUDA: cuBLAS's SM count target;
-     * may be NULL (host: no effect). Returns 0 or HYLA_ERR_BLAS. */
-    int (*queue_leave_sms)(hyla_queue *q, int sms);
     int (*queue_sync)(hyla_queue *q);
     int (*event_create)(hyla_dev *dev, int timing, hyla_event **ev);
     void (*event_destroy)(hyla_event *ev);

@@ -39,7 +39,6 @@ typedef struct {
     size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
     int64_t getrf_nb[4];     /* LU panel width per dtype */
     int64_t getrf_ib[4];     /* LU inner panel width (leaves of the recursive panel) */
-    int getrf_sm_reserve;    /* multiprocessors the LU bulk update leaves to the panel */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);

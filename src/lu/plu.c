@@ -300,19 +300,6 @@ static int step(plan *pl, int64_t k) {
     return 0;
 }
 
-/* The bulk update leaves multiprocessors to the panel (tuning table);
- * undone when the call ends. */
-static int leave_sms(plan *pl, int on) {
-    int rc = 0;
-    for (int e = 0; e < pl->nd; e++) {
-        ldev *d = &pl->dv[e];
-        if (!d->o || !d->o->queue_leave_sms) continue;
-        int r = d->o->queue_leave_sms(d->q_comp, on ? hyla_tuning_for(d->dev)->getrf_sm_reserve : 0);
-        if (!rc) rc = r;
-    }
-    return rc;
-}
-
 /* Host-resident: downloads rows [r0, r0 + rows) of every column, once the
  * work on q_comp issued so far (recorded in ev) is done. Rows of row block
  * k are final once step k+1 has run: later steps swap and update only rows
@@ -340,7 +327,6 @@ cleanup:
 static int run_factor(plan *pl) {
     int rc = 0;
     hyla_event **evs = NULL;
-    HYLA_TRY(leave_sms(pl, 1));
     evs = hyla_calloc((size_t)pl->nd, sizeof *evs);
     if (!evs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     if (pl->host) {
@@ -660,8 +646,8 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
              job->pivot ? "pivoting" : "no pivoting");
     if (job->factor) {
         rc = run_factor(pl);
-        int rs = sync_all(pl), rl = leave_sms(pl, 0);
-        if (!rc) rc = rs ? rs : rl;
+        int rs = sync_all(pl);
+        if (!rc) rc = rs;
         if (rc) goto cleanup;
         for (int64_t k = 0; k < pl->nk && !info; k++)
             for (int64_t j = 0; j < HYLA_CEILDIV(kk_of(pl, k), pl->ib) && !info; j++) {

@@ -277,14 +277,6 @@ static int cuda_queue_create(hyla_dev *d, hyla_queue **out) {
     return cuda_queue_create_prio(d, 0, out);
 }
 
-static int cuda_queue_leave_sms(hyla_queue *qb, int sms) {
-    struct cuda_queue *q = cqueue(qb);
-    const int mp = q->base.dev->info.multiprocessors;
-    int rc = queue_enter(q);
-    if (rc) return rc;
-    return blas_rc(cublasSetSmCountTarget(q->blas, sms > 0 && sms < mp ? mp - sms : 0));
-}
-
 static int cuda_queue_sync(hyla_queue *qb) {
     struct cuda_queue *q = cqueue(qb);
     int rc = queue_enter(q);
@@ -848,7 +840,6 @@ static const hyla_backend_ops cuda_ops = {
     .queue_create = cuda_queue_create,
     .queue_create_prio = cuda_queue_create_prio,
     .queue_destroy = cuda_queue_destroy,
-    .queue_leave_sms = cuda_queue_leave_sms,
     .queue_sync = cuda_queue_sync,
     .event_create = cuda_event_create,
     .event_destroy = cuda_event_destroy,
