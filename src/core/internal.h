@@ -44,6 +44,8 @@ typedef struct {
     int64_t stedc_leaf;      /* divide and conquer: largest subproblem solved by QL */
     int64_t stedc_gemm_min;  /* divide and conquer: merges (non-deflated columns) from
                                 this size on do their GEMMs on the devices */
+    int64_t getrf_nb[4];     /* LU panel width per dtype */
+    int64_t getrf_ib[4];     /* LU inner panel width (leaves of the recursive panel) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
@@ -62,6 +64,7 @@ struct hyla_context {
     hyla_dev_workspace *ws;      /* ndev entries */
     int64_t opt_gemm_tile, opt_gemm_kblock, opt_cpu_share, opt_pack_threads;
     int64_t opt_potrf_nb, opt_potrf_ooc;
+    int64_t opt_getrf_nb;
     hyla_chol_stats chol_stats;
     int64_t opt_eig_kd, opt_eig_nb;
     hyla_eig_stats eig_stats;

@@ -13,8 +13,8 @@
 
 enum { MAX_LIST = 100000 };
 
-static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "syevd", "heevd",
-                                       "stedc", "sterf"};
+static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf", "getrs",
+                                       "gesv", "syevd", "heevd", "stedc", "sterf"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
@@ -66,6 +66,9 @@ void cli_usage(FILE *f) {
         "  posv                 factor A and solve A X = B\n"
         "  syevd, heevd         eigenvalues (--jobz N) and eigenvectors (--jobz V) of a Hermitian A\n"
         "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"
+        "  getrf                LU factorization with partial pivoting P A = L U (m x n: -m, -n)\n"
+        "  getrs                solve op(A) X = B (--transa N|T|C) with the LU factor of A\n"
+        "  gesv                 LU-factor A and solve A X = B\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -127,6 +130,11 @@ void cli_usage(FILE *f) {
         "tridiagonal options (stedc, sterf; --type s,d):\n"
         "  --cond X             T = the tridiagonal of Q D Q^T, eigenvalues 1 .. 1/X geometric (O(n^3));\n"
         "                       default: the 1-2-1 matrix with diagonal 2 + u/10, u in (-1, 1)\n"
+        "LU options (getrf, getrs, gesv): --nrhs and --nb as for Cholesky; --transa N|T|C\n"
+        "  for getrs. --input: getrf A.npy (any shape; --output writes L\\U, info is in the row);\n"
+        "  getrs, gesv A.npy,B.npy (getrs factors A first, untimed; --output writes X).\n"
+        "  --vs vendor: LAPACKE; one GPU: cuSOLVER cusolverDnXgetrf/Xgetrs on a device-resident\n"
+        "  copy (and hyla_?getrf_gpu on the same copy, ours-dev); several GPUs: cusolverMg\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -439,7 +447,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
             return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, "
-                                              "syevd, heevd, stedc, sterf)");
+                                              "getrf, getrs, gesv, syevd, heevd, stedc, sterf)");
         i = 2;
     }
     for (; i < argc; i++) {
