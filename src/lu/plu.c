@@ -5,8 +5,9 @@
  * 1-D block-cyclically (panel j lives on device j mod nd, each device
  * keeping its panels side by side at full height m). Step k, for each
  * panel k < ceil(min(m, n) / nb):
- *   owner of k, q_aux (high priority): getrf of the tall panel A[k0:m, k],
- *       its pivots (local to row k0) into the device's pivot array, then
+ *   owner of k, q_aux (high priority): LU of the tall panel A[k0:m, k],
+ *       recursively down to ib-wide getrf leaves (factor_rec), its pivots
+ *       (local to their leaf) into the device's pivot array, then
  *       the panel and its pivots copied to every other device (NVLink or
  *       PCIe peer copies, into one of NRECV receive slots);
  *   owner of k+1, q_aux: the lookahead, the update of panel k+1 alone by
@@ -18,7 +19,7 @@
  * Host-resident matrices are uploaded once, panel by panel during step 0
  * (whose update proceeds as panels arrive), and downloaded once, by row
  * blocks as they become final.
- * Pivots are kept local to their panel on the devices and made global on
+ * Pivots are kept local to their leaf on the devices and made global on
  * the host. The solve runs on the first device: row swaps of B, then two
  * triangular solves (or the transposed order). */
 #include "lu/plu.h"
@@ -41,7 +42,7 @@ typedef struct {
     hyla_event *ev_free[NRECV];  /* receive slot may be refilled */
     int free_rec[NRECV];
     hyla_event *ev_aux, *ev_done, *ev_b, *ev_row;
-    int64_t *dipiv;              /* min(m, n) pivots, local to their panel */
+    int64_t *dipiv;              /* min(m, n) pivots, local to their leaf */
     int64_t *dgpiv;              /* solve: n global pivots */
     int *dinfo;                  /* one per leaf of each step */
     volatile int *pinfo;         /* pinned copies */
