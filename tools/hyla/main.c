@@ -18,14 +18,16 @@ static const struct {
     {"potrf", cmd_potrf},
     {"potrs", cmd_potrs},
     {"posv", cmd_posv},
+    {"hpl", cmd_hpl},
 };
 
-/* The default suite: GEMM and Cholesky sizes that fill the devices present. */
+/* The default suite: GEMM, Cholesky and HPL sizes that fill the devices present. */
 static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     int64_t host_d[] = {512, 1000, 2000}, host_z[] = {500};
     int64_t cuda_d[] = {8192, 16384}, cuda_z[] = {8192};
     int64_t host_pd[] = {1000, 2000}, host_pz[] = {1000};
     int64_t cuda_pd[] = {16384, 32768}, cuda_pz[] = {16384};
+    int64_t host_hpl[] = {2000}, cuda_hpl[] = {20000};
     const struct {
         cmd_fn run;
         hyla_dtype type;
@@ -33,7 +35,8 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     } jobs[] = {{cmd_gemm, HYLA_D, r->cuda ? (cli_list){cuda_d, 2} : (cli_list){host_d, 3}},
                 {cmd_gemm, HYLA_Z, r->cuda ? (cli_list){cuda_z, 1} : (cli_list){host_z, 1}},
                 {cmd_potrf, HYLA_D, r->cuda ? (cli_list){cuda_pd, 2} : (cli_list){host_pd, 2}},
-                {cmd_potrf, HYLA_Z, r->cuda ? (cli_list){cuda_pz, 1} : (cli_list){host_pz, 1}}};
+                {cmd_potrf, HYLA_Z, r->cuda ? (cli_list){cuda_pz, 1} : (cli_list){host_pz, 1}},
+                {cmd_hpl, HYLA_D, r->cuda ? (cli_list){cuda_hpl, 1} : (cli_list){host_hpl, 1}}};
     cmd_status worst = CMD_OK;
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
         cli_opts job = *o; /* shallow copy: its lists are the arrays above, never freed */
@@ -87,6 +90,12 @@ int main(int argc, char **argv) {
         cli_opts_free(&o);
         return rc;
     }
+    char hpl_devices[256];
+    bool hpl = o.routine && strcmp(o.routine, "hpl") == 0;
+    if (hpl && (rc = cmd_hpl_prepare(&o, hpl_devices, sizeof hpl_devices)) != 0) {
+        cli_opts_free(&o);
+        return rc;
+    }
     if (!o.routine) {
         o.check = true;
         o.vs_vendor = true;
@@ -111,6 +120,7 @@ int main(int argc, char **argv) {
         rc = st == CMD_OK ? CLI_EXIT_OK : st == CMD_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     }
     hyla_destroy(&ctx);
+    if (hpl) cmd_hpl_finish();
     cli_opts_free(&o);
     return rc;
 }

@@ -46,6 +46,8 @@ typedef struct {
     bool cpu_share_set;
     uint64_t seed;
     int xt_block;
+    const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
+    int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;
