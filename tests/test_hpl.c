@@ -252,15 +252,27 @@ static void test_runs(hyla_t *ctx) {
         int64_t n, nb;
         int depth;
     } runs[] = {{0, 8, 0}, {1, 8, 0}, {2, 1, 1}, {97, 16, 0}, {130, 32, 1}, {257, 64, 1}, {200, 7, 0}};
-    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-        hyla_hpl_params p = {.n = runs[i].n, .nb = runs[i].nb, .nprow = 1, .npcol = 1,
-                             .depth = runs[i].depth, .threshold = 16.0};
-        hyla_hpl_result r;
-        int rc = hyla_hpl_run(ctx, 0, &p, &r, NULL);
-        CHECK(rc == 0 && r.in_grid && r.info == 0 && (runs[i].n == 0 || (r.checked && r.passed)),
-              "n %lld nb %lld depth %d: rc %d info %lld resid %g", (long long)runs[i].n,
-              (long long)runs[i].nb, runs[i].depth, rc, (long long)r.info, r.resid);
-    }
+    static double x[3][300];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int algo = HYLA_HPL_AUTO; algo <= HYLA_HPL_HOST_PANEL; algo++) {
+            hyla_hpl_params p = {.n = runs[i].n, .nb = runs[i].nb, .nprow = 1, .npcol = 1,
+                                 .depth = runs[i].depth, .threshold = 16.0, .algo = algo};
+            hyla_hpl_result r;
+            int rc = hyla_hpl_run(ctx, 0, &p, &r, x[algo]);
+            CHECK(rc == 0 && r.in_grid && r.info == 0 &&
+                      (runs[i].n == 0 || (r.checked && r.passed)),
+                  "n %lld nb %lld depth %d algo %d: rc %d info %lld resid %g",
+                  (long long)runs[i].n, (long long)runs[i].nb, runs[i].depth, algo, rc,
+                  (long long)r.info, r.resid);
+            /* the three paths agree to rounding level */
+            double dn = 0, xn = 0;
+            for (int64_t k = 0; k < runs[i].n; k++) {
+                dn = fmax(dn, fabs(x[algo][k] - x[0][k]));
+                xn = fmax(xn, fabs(x[0][k]));
+            }
+            CHECK(dn <= 1e-9 * xn, "n %lld algo %d: solutions differ by %g", (long long)runs[i].n,
+                  algo, xn > 0 ? dn / xn : dn);
+        }
     /* bad arguments */
     hyla_hpl_params p = {.n = 10, .nb = 4, .nprow = 1, .npcol = 1, .threshold = 16};
     hyla_hpl_result r;

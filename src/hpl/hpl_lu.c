@@ -52,6 +52,8 @@ typedef struct {
     int nprow, npcol, myrow, mycol;
     int64_t n, nb, mloc, nloc, ld, ldl;
     double *dA, *dU, *dL, *dD, *dX, *dW;        /* device */
+    int64_t *dpiv;       /* device pivots of a panel, local 1-based (one process row) */
+    int *dinfo;          /* device info of a panel factorization */
     double *hB;          /* [info, ipiv (nb), D (nb x nb), panel (mloc x nb)] */
     double *hsend, *hrecv, *hU, *rec;           /* host */
     int64_t *spos, *sorig, *scount;             /* swap bookkeeping, 2 nb and nprow */
@@ -302,6 +304,126 @@ static int factorize(hpl_job *J, int depth) {
     return rc;
 }
 
+/* ---- one process row: the panel, the swaps and U stay on the device ---- */
+
+/* Factors panel k on the device (getrf op on the tall local panel, queue
+ * qla, after the work already there), then brings its pivots, info and,
+ * when other process columns need it, the panel to hB. Returns with the
+ * transfers enqueued; the caller syncs qla before reading hB. */
+static int factor_panel_dev(hpl_job *J, int64_t k) {
+    const int64_t nb = J->nb, j = k * nb, jb = HYLA_MIN(nb, J->n - j), mp = J->mloc - j;
+    const int64_t jjp = g2l(j, nb, J->npcol);
+    double *P = J->dA + j + jjp * J->ld;
+    int rc = J->ops->getrf(J->qla, HYLA_D, mp, jb, P, J->ld, J->dpiv, J->dinfo);
+    /* hB: [info, ipiv, (D unused), panel]; ints land in rec first */
+    if (!rc)
+        rc = J->ops->copy_2d(J->qla, J->rec, 8, J->dpiv, 8, 8, (size_t)jb, HYLA_COPY_D2H);
+    if (!rc)
+        rc = J->ops->copy_2d(J->qla, J->rec + jb, sizeof(int), J->dinfo, sizeof(int), sizeof(int), 1,
+                             HYLA_COPY_D2H);
+    if (!rc && J->npcol > 1)
+        rc = down(J, J->qla, J->hB + 1 + nb + nb * nb, mp, P, J->ld, mp, jb);
+    return rc;
+}
+
+/* hB's info and pivots from the raw transfers of factor_panel_dev. */
+static void panel_dev_finish(hpl_job *J, int64_t k) {
+    const int64_t j = k * J->nb, jb = HYLA_MIN(J->nb, J->n - j);
+    const int64_t *piv = (const int64_t *)J->rec;
+    int info;
+    memcpy(&info, J->rec + jb, sizeof info);
+    J->hB[0] = info > 0 ? (double)(j + info) : 0;
+    for (int64_t c = 0; c < jb; c++) J->hB[1 + c] = (double)piv[c];
+}
+
+static int factorize_p1(hpl_job *J, int depth) {
+    const int64_t nb = J->nb, n = J->n, npan = HYLA_CEILDIV(n, nb);
+    const double one = 1.0, mone = -1.0;
+    int rc = 0;
+    if (npan > 0 && J->mycol == 0) {
+        rc = factor_panel_dev(J, 0);
+        if (!rc) rc = J->ops->queue_sync(J->qla);
+        if (!rc) panel_dev_finish(J, 0);
+    }
+    for (int64_t k = 0; k < npan; k++) {
+        const int64_t j = k * nb, jb = HYLA_MIN(nb, n - j), mp = J->mloc - j;
+        const int pc = owner(j, nb, J->npcol);
+        const int64_t jjp = g2l(j, nb, J->npcol);
+        const int64_t jj2 = lcount(j + jb, nb, J->mycol, J->npcol), nt = J->nloc - jj2;
+        if (depth == 0 && k > 0 && J->mycol == pc) {
+            if (!rc) rc = J->ops->queue_sync(J->q);
+            if (!rc) rc = factor_panel_dev(J, k);
+            if (!rc) rc = J->ops->queue_sync(J->qla);
+            if (!rc) panel_dev_finish(J, k);
+        }
+        /* the panel along the process row overlaps the last update */
+        int mrc = hpl_row_bcast(J->g, J->hB, 1 + nb + nb * nb + mp * jb, pc);
+        if (!rc) rc = mrc;
+        if (!rc && J->hB[0] > 0 && J->info == 0) J->info = (int64_t)J->hB[0];
+        const double *L = J->dA + j + jjp * J->ld;
+        int64_t ldl = J->ld;
+        if (!rc && J->mycol != pc && nt > 0) {
+            int64_t *piv = (int64_t *)J->rec;
+            for (int64_t c = 0; c < jb; c++) piv[c] = (int64_t)J->hB[1 + c];
+            /* dL and dpiv are read by the last update */
+            rc = J->ops->queue_sync(J->q);
+            if (!rc) rc = up(J, J->qla, J->dL, J->ldl, J->hB + 1 + nb + nb * nb, mp, mp, jb);
+            if (!rc)
+                rc = J->ops->copy_2d(J->qla, J->dpiv, 8, piv, 8, 8, (size_t)jb, HYLA_COPY_H2D);
+            if (!rc) rc = J->ops->queue_sync(J->qla);
+            L = J->dL;
+            ldl = J->ldl;
+        }
+        double *U = J->dA + j + jj2 * J->ld;
+        if (!rc && nt > 0) rc = J->ops->laswp(J->q, HYLA_D, nt, U, J->ld, 1, jb, J->dpiv, 1);
+        if (!rc && nt > 0)
+            rc = J->ops->trsm(J->q, HYLA_D, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, jb, nt,
+                              &one, L, ldl, U, J->ld);
+        const int la = depth > 0 && k + 1 < npan && J->mycol == owner(j + jb, nb, J->npcol);
+        const int64_t jb1 = la ? HYLA_MIN(nb, n - (j + jb)) : 0, mp2 = mp - jb;
+        if (!rc && la) {
+            rc = J->ops->event_record(J->ev, J->q);
+            if (!rc) rc = J->ops->queue_wait_event(J->qla, J->ev);
+            if (!rc && mp2 > 0)
+                rc = J->ops->gemm(J->qla, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, mp2, jb1, jb, &mone,
+                                  L + jb, ldl, U, J->ld, &one, U + jb, J->ld);
+        }
+        if (!rc && nt - jb1 > 0 && mp2 > 0)
+            rc = J->ops->gemm(J->q, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, mp2, nt - jb1, jb, &mone,
+                              L + jb, ldl, U + jb1 * J->ld, J->ld, &one, U + jb + jb1 * J->ld,
+                              J->ld);
+        if (!rc && la) {
+            rc = factor_panel_dev(J, k + 1);
+            if (!rc) rc = J->ops->queue_sync(J->qla);
+            if (!rc) panel_dev_finish(J, k + 1);
+        }
+        int agree = rc;
+        mrc = hpl_grid_allmin_int(J->g, &agree);
+        if (!rc) rc = mrc ? mrc : agree;
+        if (rc) break;
+    }
+    int src = J->ops->queue_sync(J->q);
+    if (!rc) rc = src;
+    src = J->ops->queue_sync(J->qla);
+    return rc ? rc : src;
+}
+
+/* ---- one rank: the library's device LU on [A b] ---- */
+
+static int factorize_one(hyla_t *ctx, int dev, hpl_job *J, int64_t *ipiv) {
+    int64_t nb_saved = 0;
+    int rc = hyla_get_option(ctx, HYLA_OPT_GETRF_NB, &nb_saved);
+    if (!rc) rc = hyla_set_option(ctx, HYLA_OPT_GETRF_NB, J->nb);
+    if (rc) return HYLA_ERR_INVALID;
+    rc = hyla_dgetrf_gpu(ctx, dev, J->n, J->n + 1, J->dA, J->ld, ipiv);
+    hyla_set_option(ctx, HYLA_OPT_GETRF_NB, nb_saved);
+    if (rc > 0) {
+        J->info = rc;
+        rc = 0;
+    }
+    return rc < 0 && rc > -100 ? HYLA_ERR_INTERNAL : rc;
+}
+
 /* ---- the solve U x = y ---- */
 
 static int solve(hpl_job *J, double *x, double *d) {
@@ -453,12 +575,18 @@ static int job_alloc(hpl_job *J) {
     if (!J->hB || !J->hsend || !J->hrecv || !J->hU || !J->rec || !J->spos || !J->sorig ||
         !J->scount)
         return HYLA_ERR_NO_MEMORY;
-    int rc = J->ops->queue_create(J->dev, &J->q);
+    int rc = J->ops->mem_alloc(J->dev, HYLA_MEM_DEVICE, (size_t)nb * 8, (void **)&J->dpiv);
+    if (!rc) rc = J->ops->mem_alloc(J->dev, HYLA_MEM_DEVICE, sizeof(int), (void **)&J->dinfo);
+    if (!rc) rc = J->ops->queue_create(J->dev, &J->q);
     if (!rc) rc = J->ops->queue_create_prio(J->dev, 1, &J->qla);
+    if (!rc) rc = J->ops->event_create(J->dev, 0, &J->ev);
     return rc;
 }
 
 static void job_free(hpl_job *J) {
+    if (J->ev) J->ops->event_destroy(J->ev);
+    if (J->dpiv) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, J->dpiv);
+    if (J->dinfo) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, J->dinfo);
     if (J->q) J->ops->queue_destroy(J->q);
     if (J->qla) J->ops->queue_destroy(J->qla);
     double *dptr[6] = {J->dA, J->dU, J->dL, J->dD, J->dX, J->dW};
@@ -502,6 +630,7 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
         return -3;
     hpl_job J = {.dev = ctx->devs[dev], .ops = ctx->devs[dev]->ops, .n = p->n, .nb = p->nb};
     double *xv = NULL, *d = NULL;
+    int64_t *ipiv = NULL;
     int in_grid = 0;
     int rc = hpl_grid_create(p->nprow, p->npcol, p->pmap, &J.g, &in_grid);
     if (rc) return rc;
@@ -519,7 +648,8 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
     if (!rc) {
         xv = hyla_malloc((size_t)HYLA_MAX(J.n, 1) * sizeof *xv);
         d = hyla_malloc((size_t)HYLA_MAX(HYLA_MAX(2 * J.n, J.nb * J.nb), 1) * sizeof *d);
-        if (!xv || !d) rc = HYLA_ERR_NO_MEMORY;
+        ipiv = hyla_malloc((size_t)HYLA_MAX(J.n, 1) * sizeof *ipiv);
+        if (!xv || !d || !ipiv) rc = HYLA_ERR_NO_MEMORY;
     }
     if (!rc) rc = generate(&J);
     int agree = rc, mrc = hpl_grid_allmin_int(J.g, &agree);
@@ -532,7 +662,12 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
         goto cleanup;
     }
     double t0 = hyla_wtime();
-    rc = factorize(&J, p->depth);
+    if (J.nprow * J.npcol == 1 && p->algo == HYLA_HPL_AUTO)
+        rc = factorize_one(ctx, dev, &J, ipiv);
+    else if (J.nprow == 1 && p->algo != HYLA_HPL_HOST_PANEL)
+        rc = factorize_p1(&J, p->depth);
+    else
+        rc = factorize(&J, p->depth);
     res->info = J.info;
     if (!rc && J.info == 0) rc = solve(&J, xv, d);
     double t = hyla_wtime() - t0;
@@ -553,6 +688,7 @@ cleanup:
     job_free(&J);
     hyla_free(xv);
     hyla_free(d);
+    hyla_free(ipiv);
     hpl_grid_destroy(&J.g);
     return rc;
 }
