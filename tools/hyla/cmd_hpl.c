@@ -219,6 +219,12 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
     }
     if (!suite && !o->json) print_params(out, &d);
 
+    /* HYLA_HPL_ALGO=grid|host-panel forces a factorization path (hpl.h) */
+    const char *algo_env = getenv("HYLA_HPL_ALGO");
+    int algo = !algo_env ? HYLA_HPL_AUTO
+               : strcmp(algo_env, "grid") == 0       ? HYLA_HPL_GRID
+               : strcmp(algo_env, "host-panel") == 0 ? HYLA_HPL_HOST_PANEL
+                                                     : HYLA_HPL_AUTO;
     int ntests = 0, npass = 0, nfail = 0, nskip = 0;
     bool header = false, wrote_x = false;
     cmd_status st = CMD_OK;
@@ -229,7 +235,7 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                 for (int id = 0; id < d.ndepth && st != CMD_ERROR; id++) {
                     hyla_hpl_params p = {.n = d.n[in], .nb = d.nb[ib], .nprow = d.p[g],
                                          .npcol = d.q[g], .pmap = d.pmap, .depth = d.depth[id],
-                                         .threshold = d.threshold};
+                                         .threshold = d.threshold, .algo = algo};
                     hyla_hpl_result res;
                     bool want_x = o->output && !wrote_x;
                     if (want_x) {
