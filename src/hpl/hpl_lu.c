@@ -53,8 +53,12 @@ typedef struct {
     int64_t n, nb, mloc, nloc, ld, ldl;
     double *dA, *dU, *dL, *dD, *dX, *dW;        /* device */
     int64_t *dpiv;       /* device pivots of a panel, local 1-based (one process row) */
+    double *dL2;         /* one process row: the received panels alternate in dL, dL2 */
+    int64_t *dpivr;      /* and their pivots in dpivr, dpivr + nb */
+    hyla_event *ev_l[2]; /* the update that last read dL / dL2 */
+    int64_t nrecv;       /* panels received so far */
     int *dinfo;          /* device info of a panel factorization */
-    double *hB;          /* [info, ipiv (nb), D (nb x nb), panel (mloc x nb)] */
+    double *hB;          /* pinned: [info, ipiv (nb), D (nb x nb), panel (mloc x nb)] */
     double *hsend, *hrecv, *hU, *rec;           /* host */
     int64_t *spos, *sorig, *scount;             /* swap bookkeeping, 2 nb and nprow */
     int64_t info;        /* first zero pivot, 1-based; 0 none */
@@ -362,20 +366,25 @@ static int factorize_p1(hpl_job *J, int depth) {
         if (!rc && J->hB[0] > 0 && J->info == 0) J->info = (int64_t)J->hB[0];
         const double *L = J->dA + j + jjp * J->ld;
         int64_t ldl = J->ld;
+        int64_t *dpiv = J->dpiv;
+        const int b = (int)(J->nrecv % 2);
         if (!rc && J->mycol != pc && nt > 0) {
+            J->nrecv++;
+            /* into the buffer the update before last read: the upload
+             * overlaps the last update, which is still running on q */
             int64_t *piv = (int64_t *)J->rec;
+            double *dL = b ? J->dL2 : J->dL;
+            dpiv = J->dpivr + b * nb;
             for (int64_t c = 0; c < jb; c++) piv[c] = (int64_t)J->hB[1 + c];
-            /* dL and dpiv are read by the last update */
-            rc = J->ops->queue_sync(J->q);
-            if (!rc) rc = up(J, J->qla, J->dL, J->ldl, J->hB + 1 + nb + nb * nb, mp, mp, jb);
-            if (!rc)
-                rc = J->ops->copy_2d(J->qla, J->dpiv, 8, piv, 8, 8, (size_t)jb, HYLA_COPY_H2D);
+            rc = J->ops->queue_wait_event(J->qla, J->ev_l[b]);
+            if (!rc) rc = up(J, J->qla, dL, J->ldl, J->hB + 1 + nb + nb * nb, mp, mp, jb);
+            if (!rc) rc = J->ops->copy_2d(J->qla, dpiv, 8, piv, 8, 8, (size_t)jb, HYLA_COPY_H2D);
             if (!rc) rc = J->ops->queue_sync(J->qla);
-            L = J->dL;
+            L = dL;
             ldl = J->ldl;
         }
         double *U = J->dA + j + jj2 * J->ld;
-        if (!rc && nt > 0) rc = J->ops->laswp(J->q, HYLA_D, nt, U, J->ld, 1, jb, J->dpiv, 1);
+        if (!rc && nt > 0) rc = J->ops->laswp(J->q, HYLA_D, nt, U, J->ld, 1, jb, dpiv, 1);
         if (!rc && nt > 0)
             rc = J->ops->trsm(J->q, HYLA_D, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, jb, nt,
                               &one, L, ldl, U, J->ld);
@@ -392,6 +401,7 @@ static int factorize_p1(hpl_job *J, int depth) {
             rc = J->ops->gemm(J->q, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, mp2, nt - jb1, jb, &mone,
                               L + jb, ldl, U + jb1 * J->ld, J->ld, &one, U + jb + jb1 * J->ld,
                               J->ld);
+        if (!rc && J->mycol != pc && nt > 0) rc = J->ops->event_record(J->ev_l[b], J->q);
         if (!rc && la) {
             rc = factor_panel_dev(J, k + 1);
             if (!rc) rc = J->ops->queue_sync(J->qla);
@@ -564,7 +574,10 @@ static int job_alloc(hpl_job *J) {
         if (rc) return rc;
     }
     int64_t rows = 2 * nb * HYLA_MAX(J->nloc, 1);
-    J->hB = hyla_malloc((size_t)(1 + nb + nb * nb + HYLA_MAX(J->mloc, 1) * nb) * 8);
+    int prc = J->ops->mem_alloc(J->dev, HYLA_MEM_PINNED,
+                                (size_t)(1 + nb + nb * nb + HYLA_MAX(J->mloc, 1) * nb) * 8,
+                                (void **)&J->hB);
+    if (prc) return prc;
     J->hsend = hyla_malloc((size_t)rows * 8);
     J->hrecv = hyla_malloc((size_t)rows * 8);
     J->hU = hyla_malloc((size_t)(nb * HYLA_MAX(J->nloc, 1)) * 8);
@@ -572,7 +585,7 @@ static int job_alloc(hpl_job *J) {
     J->spos = hyla_malloc((size_t)(6 * nb) * sizeof(int64_t));
     J->sorig = hyla_malloc((size_t)(2 * nb) * sizeof(int64_t));
     J->scount = hyla_malloc((size_t)J->nprow * 2 * sizeof(int64_t)); /* counts, bases */
-    if (!J->hB || !J->hsend || !J->hrecv || !J->hU || !J->rec || !J->spos || !J->sorig ||
+    if (!J->hsend || !J->hrecv || !J->hU || !J->rec || !J->spos || !J->sorig ||
         !J->scount)
         return HYLA_ERR_NO_MEMORY;
     int rc = J->ops->mem_alloc(J->dev, HYLA_MEM_DEVICE, (size_t)nb * 8, (void **)&J->dpiv);
@@ -580,11 +593,24 @@ static int job_alloc(hpl_job *J) {
     if (!rc) rc = J->ops->queue_create(J->dev, &J->q);
     if (!rc) rc = J->ops->queue_create_prio(J->dev, 1, &J->qla);
     if (!rc) rc = J->ops->event_create(J->dev, 0, &J->ev);
+    if (!rc && J->nprow == 1 && J->npcol > 1) {
+        rc = J->ops->mem_alloc(J->dev, HYLA_MEM_DEVICE, (size_t)J->ldl * (size_t)nb * 8,
+                               (void **)&J->dL2);
+        if (!rc)
+            rc = J->ops->mem_alloc(J->dev, HYLA_MEM_DEVICE, (size_t)nb * 16, (void **)&J->dpivr);
+    }
+    for (int b = 0; b < 2 && !rc; b++) rc = J->ops->event_create(J->dev, 0, &J->ev_l[b]);
+    /* the first waits on them find them recorded */
+    for (int b = 0; b < 2 && !rc; b++) rc = J->ops->event_record(J->ev_l[b], J->q);
     return rc;
 }
 
 static void job_free(hpl_job *J) {
     if (J->ev) J->ops->event_destroy(J->ev);
+    for (int b = 0; b < 2; b++)
+        if (J->ev_l[b]) J->ops->event_destroy(J->ev_l[b]);
+    if (J->dL2) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, J->dL2);
+    if (J->dpivr) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, J->dpivr);
     if (J->dpiv) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, J->dpiv);
     if (J->dinfo) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, J->dinfo);
     if (J->q) J->ops->queue_destroy(J->q);
@@ -592,7 +618,7 @@ static void job_free(hpl_job *J) {
     double *dptr[6] = {J->dA, J->dU, J->dL, J->dD, J->dX, J->dW};
     for (int i = 0; i < 6; i++)
         if (dptr[i]) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, dptr[i]);
-    hyla_free(J->hB);
+    if (J->hB) J->ops->mem_free(J->dev, HYLA_MEM_PINNED, J->hB);
     hyla_free(J->hsend);
     hyla_free(J->hrecv);
     hyla_free(J->hU);
