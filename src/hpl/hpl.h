@@ -115,16 +115,16 @@ typedef struct {
     int pmap;               /* 0: rank = myrow * npcol + mycol; 1: mycol * nprow + myrow */
     int depth;              /* lookahead: 0 none, >= 1 one panel ahead */
     double threshold;       /* residual threshold; <= 0: no check */
-    int algo;               /* HYLA_HPL_AUTO, HYLA_HPL_GRID or HYLA_HPL_HOST_PANEL */
+    int algo;               /* HYLA_HPL_AUTO, HYLA_HPL_GETRF or HYLA_HPL_HOST_PANEL */
 } hyla_hpl_params;
 
-/* Factorization paths. AUTO: one rank calls hyla_dgetrf_gpu on [A b] (nb
- * from the file as HYLA_OPT_GETRF_NB); a grid with one process row keeps
- * panels, pivots and swaps on the device (getrf and laswp backend ops); any
- * other grid factors panels on the host with the pivot search over MPI.
- * GRID: as AUTO but one rank also runs the grid code. HOST_PANEL: the
+/* Factorization paths. AUTO: a grid with one process row (one rank too)
+ * keeps panels, pivots and swaps on the device (getrf and laswp backend
+ * ops); any other grid factors panels on the host with the pivot search
+ * over MPI. GETRF: as AUTO, but one rank calls the library's
+ * hyla_dgetrf_gpu on [A b] (nb as HYLA_OPT_GETRF_NB). HOST_PANEL: the
  * general grid code (host panels) on every grid. */
-enum { HYLA_HPL_AUTO = 0, HYLA_HPL_GRID = 1, HYLA_HPL_HOST_PANEL = 2 };
+enum { HYLA_HPL_AUTO = 0, HYLA_HPL_GETRF = 1, HYLA_HPL_HOST_PANEL = 2 };
 
 typedef struct {
     double time_s;          /* wall time of factorization + solve, max over ranks */

@@ -562,25 +562,31 @@ cleanup:
 
 /* ---- setup: workspace and the generated matrix on the device ---- */
 
-static int job_alloc(hpl_job *J) {
+static int job_alloc(hpl_job *J, int host_panel) {
     const int64_t nb = J->nb;
-    size_t dbytes[6] = {(size_t)J->ld * (size_t)HYLA_MAX(J->nloc, 1) * 8,
-                        (size_t)nb * (size_t)HYLA_MAX(J->nloc, 1) * 8,
-                        (size_t)J->ldl * (size_t)nb * 8, (size_t)nb * (size_t)nb * 8,
-                        (size_t)nb * 8, (size_t)HYLA_MAX(J->mloc, 1) * 8};
+    /* the grid code needs U, L and D blocks on the device and the swap
+     * buffers on the host; one process row on the device only L (received) */
+    const int grid = host_panel || J->nprow > 1;
+    const int64_t nl = HYLA_MAX(J->nloc, 1);
+    size_t dbytes[6] = {(size_t)J->ld * (size_t)nl * 8,
+                        grid ? (size_t)nb * (size_t)nl * 8 : 0,
+                        grid || J->npcol > 1 ? (size_t)J->ldl * (size_t)nb * 8 : 0,
+                        grid ? (size_t)nb * (size_t)nb * 8 : 0, (size_t)nb * 8,
+                        (size_t)HYLA_MAX(J->mloc, 1) * 8};
     double **dptr[6] = {&J->dA, &J->dU, &J->dL, &J->dD, &J->dX, &J->dW};
     for (int i = 0; i < 6; i++) {
+        if (!dbytes[i]) continue;
         int rc = J->ops->mem_alloc(J->dev, HYLA_MEM_DEVICE, dbytes[i], (void **)dptr[i]);
         if (rc) return rc;
     }
-    int64_t rows = 2 * nb * HYLA_MAX(J->nloc, 1);
-    int prc = J->ops->mem_alloc(J->dev, HYLA_MEM_PINNED,
-                                (size_t)(1 + nb + nb * nb + HYLA_MAX(J->mloc, 1) * nb) * 8,
+    int64_t rows = grid ? 2 * nb * nl : 1;
+    const int64_t panel = grid || J->npcol > 1 ? HYLA_MAX(J->mloc, 1) * nb : 0;
+    int prc = J->ops->mem_alloc(J->dev, HYLA_MEM_PINNED, (size_t)(1 + nb + nb * nb + panel) * 8,
                                 (void **)&J->hB);
     if (prc) return prc;
     J->hsend = hyla_malloc((size_t)rows * 8);
     J->hrecv = hyla_malloc((size_t)rows * 8);
-    J->hU = hyla_malloc((size_t)(nb * HYLA_MAX(J->nloc, 1)) * 8);
+    J->hU = hyla_malloc((size_t)(grid ? nb * nl : 1) * 8);
     J->rec = hyla_malloc((size_t)(2 * nb + 3) * 8);
     J->spos = hyla_malloc((size_t)(6 * nb) * sizeof(int64_t));
     J->sorig = hyla_malloc((size_t)(2 * nb) * sizeof(int64_t));
@@ -670,7 +676,7 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
     J.nloc = hyla_hpl_numroc(J.n + 1, J.nb, J.mycol, J.npcol);
     J.ld = HYLA_MAX(1, J.mloc);
     J.ldl = J.ld;
-    rc = job_alloc(&J);
+    rc = job_alloc(&J, p->algo == HYLA_HPL_HOST_PANEL);
     if (!rc) {
         xv = hyla_malloc((size_t)HYLA_MAX(J.n, 1) * sizeof *xv);
         d = hyla_malloc((size_t)HYLA_MAX(HYLA_MAX(2 * J.n, J.nb * J.nb), 1) * sizeof *d);
@@ -688,7 +694,7 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
         goto cleanup;
     }
     double t0 = hyla_wtime();
-    if (J.nprow * J.npcol == 1 && p->algo == HYLA_HPL_AUTO)
+    if (J.nprow * J.npcol == 1 && p->algo == HYLA_HPL_GETRF)
         rc = factorize_one(ctx, dev, &J, ipiv);
     else if (J.nprow == 1 && p->algo != HYLA_HPL_HOST_PANEL)
         rc = factorize_p1(&J, p->depth);

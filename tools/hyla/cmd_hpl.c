@@ -219,10 +219,10 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
     }
     if (!suite && !o->json) print_params(out, &d);
 
-    /* HYLA_HPL_ALGO=grid|host-panel forces a factorization path (hpl.h) */
+    /* HYLA_HPL_ALGO=getrf|host-panel picks another factorization path (hpl.h) */
     const char *algo_env = getenv("HYLA_HPL_ALGO");
     int algo = !algo_env ? HYLA_HPL_AUTO
-               : strcmp(algo_env, "grid") == 0       ? HYLA_HPL_GRID
+               : strcmp(algo_env, "getrf") == 0      ? HYLA_HPL_GETRF
                : strcmp(algo_env, "host-panel") == 0 ? HYLA_HPL_HOST_PANEL
                                                      : HYLA_HPL_AUTO;
     int ntests = 0, npass = 0, nfail = 0, nskip = 0;
