@@ -612,6 +612,9 @@ static int job_alloc(hpl_job *J, int host_panel) {
 }
 
 static void job_free(hpl_job *J) {
+    /* work still queued (after a failure) may record the events */
+    if (J->q) J->ops->queue_sync(J->q);
+    if (J->qla) J->ops->queue_sync(J->qla);
     if (J->ev) J->ops->event_destroy(J->ev);
     for (int b = 0; b < 2; b++)
         if (J->ev_l[b]) J->ops->event_destroy(J->ev_l[b]);
