@@ -141,9 +141,10 @@ typedef struct {
 /* Runs one HPL test on the ranks of the grid: generates [A b] (N x (N+1),
  * seed HYLA_HPL_SEED) 2-D block-cyclic on device `dev` of ctx (the rank's
  * own GPU, or a virtual host device), factors it by right-looking LU with
- * partial pivoting (panels factored on the host with the pivot search over
- * the process column, row swaps between process rows, the panel broadcast
- * along process rows, TRSM and GEMM on the device), solves U x = y, and
+ * partial pivoting (the panel broadcast along process rows, TRSM and GEMM
+ * on the device; panels and swaps on the device with one process row, else
+ * panels on the host with the pivot search over the process column and row
+ * swaps between process rows: see params->algo), solves U x = y, and
  * checks the residual against the regenerated A. Ranks outside the grid
  * return at once with in_grid = 0. Every rank of MPI_COMM_WORLD must call.
  *   x      if non-NULL, receives the solution (n values) on every grid rank.

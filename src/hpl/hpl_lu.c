@@ -23,6 +23,14 @@
  * first on a second queue, then factors panel k+1 on the host while the
  * rest of the trailing update of panel k runs on the device.
  *
+ * One process row (factorize_p1, also one rank): every row is local, so the
+ * owner factors the panel on the device (getrf op) and the pivots are
+ * applied on the device (laswp op); the panel goes along the row through
+ * pinned host memory into one of two device buffers, whose upload overlaps
+ * the update still running from the previous panel; U is solved and the
+ * trailing matrix updated in place. Lookahead as above, with the next panel
+ * factored on the device's second (high-priority) queue.
+ *
  * Solve: y (the last column) is summed into a vector replicated on every
  * rank; for each block from the last, the owner of the diagonal block solves
  * it (TRSV on the host) and broadcasts x_k, the process column holding
