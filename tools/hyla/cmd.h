@@ -25,6 +25,13 @@ cmd_status cmd_sterf(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_getrf(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_getrs(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_gesv(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r);
+/* hpl, before the context is made: starts MPI under mpirun, picks this
+ * rank's device (local rank mod the GPUs of --devices / HYLA_DEVICES) into
+ * devices (len bytes) and silences stdout on ranks other than 0. Returns a
+ * CLI exit status. cmd_hpl_finish ends MPI. */
+int cmd_hpl_prepare(cli_opts *o, char *devices, size_t len);
+void cmd_hpl_finish(void);
 
 /* Largest n whose potrf check forms L L^H (O(n^3)); beyond, a random
  * vector probes A - L L^H in O(n^2). */

@@ -25,9 +25,10 @@ static const struct {
     {"getrf", cmd_getrf},
     {"getrs", cmd_getrs},
     {"gesv", cmd_gesv},
+    {"hpl", cmd_hpl},
 };
 
-/* The default suite: GEMM, Cholesky, LU and eigensolver sizes that fill the devices present. */
+/* The default suite: GEMM, Cholesky, LU, HPL and eigensolver sizes that fill the devices present. */
 static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     int64_t host_d[] = {512, 1000, 2000}, host_z[] = {500};
     int64_t cuda_d[] = {8192, 16384}, cuda_z[] = {8192};
@@ -35,6 +36,7 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     int64_t cuda_pd[] = {16384, 32768}, cuda_pz[] = {16384};
     int64_t host_ld[] = {1000, 2000}, host_lz[] = {1000};
     int64_t cuda_ld[] = {16384, 32768}, cuda_lz[] = {16384};
+    int64_t host_hpl[] = {2000}, cuda_hpl[] = {20000};
     const struct {
         cmd_fn run;
         hyla_dtype type;
@@ -44,7 +46,8 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
                 {cmd_potrf, HYLA_D, r->cuda ? (cli_list){cuda_pd, 2} : (cli_list){host_pd, 2}},
                 {cmd_potrf, HYLA_Z, r->cuda ? (cli_list){cuda_pz, 1} : (cli_list){host_pz, 1}},
                 {cmd_getrf, HYLA_D, r->cuda ? (cli_list){cuda_ld, 2} : (cli_list){host_ld, 2}},
-                {cmd_getrf, HYLA_Z, r->cuda ? (cli_list){cuda_lz, 1} : (cli_list){host_lz, 1}}};
+                {cmd_getrf, HYLA_Z, r->cuda ? (cli_list){cuda_lz, 1} : (cli_list){host_lz, 1}},
+                {cmd_hpl, HYLA_D, r->cuda ? (cli_list){cuda_hpl, 1} : (cli_list){host_hpl, 1}}};
     cmd_status worst = CMD_OK;
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
         cli_opts job = *o; /* shallow copy: its lists are the arrays above, never freed */
@@ -111,6 +114,12 @@ int main(int argc, char **argv) {
         cli_opts_free(&o);
         return rc;
     }
+    char hpl_devices[256];
+    bool hpl = o.routine && strcmp(o.routine, "hpl") == 0;
+    if (hpl && (rc = cmd_hpl_prepare(&o, hpl_devices, sizeof hpl_devices)) != 0) {
+        cli_opts_free(&o);
+        return rc;
+    }
     if (!o.routine) {
         o.check = true;
         o.vs_vendor = true;
@@ -135,6 +144,7 @@ int main(int argc, char **argv) {
         rc = st == CMD_OK ? CLI_EXIT_OK : st == CMD_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     }
     hyla_destroy(&ctx);
+    if (hpl) cmd_hpl_finish();
     cli_opts_free(&o);
     return rc;
 }

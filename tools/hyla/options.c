@@ -14,15 +14,14 @@
 enum { MAX_LIST = 100000 };
 
 static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf", "getrs",
-                                       "gesv", "syevd", "heevd", "stedc", "sterf"};
+                                       "gesv", "syevd", "heevd", "stedc", "sterf", "hpl"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND,
-    OPT_MATRIX, OPT_TIMERS, OPT_KD
+    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID
 } opt_id;
 
 typedef struct {
@@ -51,6 +50,7 @@ static const opt_spec specs[] = {
     {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
     {"--kd", OPT_KD, true},
+    {"--grid", OPT_GRID, true},
 };
 
 void cli_usage(FILE *f) {
@@ -69,6 +69,8 @@ void cli_usage(FILE *f) {
         "  getrf                LU factorization with partial pivoting P A = L U (m x n: -m, -n)\n"
         "  getrs                solve op(A) X = B (--transa N|T|C) with the LU factor of A\n"
         "  gesv                 LU-factor A and solve A X = B\n"
+        "  hpl [HPL.dat]        High-Performance Linpack from a netlib HPL.dat (default ./HPL.dat);\n"
+        "                       under mpirun, one rank per GPU (or host device) on the P x Q grid\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -135,6 +137,12 @@ void cli_usage(FILE *f) {
         "  getrs, gesv A.npy,B.npy (getrs factors A first, untimed; --output writes X).\n"
         "  --vs vendor: LAPACKE; one GPU: cuSOLVER cusolverDnXgetrf/Xgetrs on a device-resident\n"
         "  copy (and hyla_?getrf_gpu on the same copy, ours-dev); several GPUs: cusolverMg\n"
+        "HPL options (hpl):\n"
+        "  -n LIST, --nb N      problem sizes and block size instead of HPL.dat's (without an HPL.dat:\n"
+        "                       NB 256 on host devices, 768 on GPUs; grid 1 x 1; depth 1; threshold 16)\n"
+        "  --grid PxQ           one process grid instead of HPL.dat's\n"
+        "  --output X.npy       the solution x of the first test\n"
+        "  --json               one JSON object per test instead of HPL's text\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -345,6 +353,19 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
                                                 "arithmetic, onelarge, graded, diagonal or zero");
     case OPT_TIMERS: o->timers = true; return 0;
     case OPT_KD: return set_nonneg(opt, v, &o->kd);
+    case OPT_GRID: {
+        int64_t pq[2];
+        const char *x = strchr(v, 'x');
+        char head[32];
+        if (!x || (size_t)(x - v) >= sizeof head) return usage_error(opt, v, "expected PxQ, e.g. 2x2");
+        memcpy(head, v, (size_t)(x - v));
+        head[x - v] = '\0';
+        if (!parse_int(head, 1, 1 << 20, &pq[0]) || !parse_int(x + 1, 1, 1 << 20, &pq[1]))
+            return usage_error(opt, v, "expected PxQ with P, Q >= 1, e.g. 2x2");
+        o->hpl_p = (int)pq[0];
+        o->hpl_q = (int)pq[1];
+        return 0;
+    }
     case OPT_COND:
         if (parse_real(opt, v, &o->cond)) return CLI_EXIT_USAGE;
         return o->cond >= 1 ? 0 : usage_error(opt, v, "a condition number is >= 1");
@@ -409,7 +430,10 @@ static int validate(cli_opts *o) {
         return usage_error("--input", NULL,
                            "sizes and type come from the files; drop -n, -m, -k, --nrhs and --type");
     if (o->ninputs && o->cond > 0) return usage_error("--cond", NULL, "applies to generated matrices only");
-    if (o->routine && !o->ninputs && o->n.count == 0)
+    bool hpl = o->routine && strcmp(o->routine, "hpl") == 0;
+    if (!hpl && (o->hpl_dat || o->hpl_p))
+        return usage_error(o->hpl_dat ? o->hpl_dat : "--grid", NULL, "applies to hpl only");
+    if (o->routine && !hpl && !o->ninputs && o->n.count == 0)
         return usage_error("-n", NULL, "sizes are required (or --input)");
     const cli_list *mk[2] = {&o->m, &o->k};
     for (int i = 0; i < 2; i++)
@@ -426,7 +450,7 @@ static int validate(cli_opts *o) {
     if (o->ntypes == 0) o->types[o->ntypes++] = HYLA_D;
     if (o->output && o->nuplo > 1)
         return usage_error("--output", NULL, "writes one result: give one --uplo");
-    if (o->output && !o->ninputs && (o->ntypes != 1 || o->n.count != 1 || o->nrhs.count > 1))
+    if (o->output && !o->ninputs && !hpl && (o->ntypes != 1 || o->n.count != 1 || o->nrhs.count > 1))
         return usage_error("--output", NULL, "writes one result: give one type and one size");
     return 0;
 }
@@ -447,7 +471,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
             return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, "
-                                              "getrf, getrs, gesv, syevd, heevd, stedc, sterf)");
+                                              "getrf, getrs, gesv, syevd, heevd, stedc, sterf, hpl)");
         i = 2;
     }
     for (; i < argc; i++) {
@@ -455,6 +479,10 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         const opt_spec *sp = arg[0] == '-' ? find_option(arg, len) : NULL;
+        if (!sp && arg[0] != '-' && o->routine && strcmp(o->routine, "hpl") == 0 && !o->hpl_dat) {
+            o->hpl_dat = arg; /* hyla hpl [HPL.dat] */
+            continue;
+        }
         if (!sp) {
             fprintf(stderr, "hyla: unknown %s '%s'\n", arg[0] == '-' ? "option" : "argument", arg);
             fputs("hyla: see 'hyla --help'\n", stderr);

@@ -49,6 +49,8 @@ typedef struct {
     int matrix;                   /* eigensolver: eig_class of generated matrices */
     bool timers;                  /* eigensolver: print the stage times */
     int64_t kd;                   /* eigensolver band half-width; -1: not given */
+    const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
+    int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;

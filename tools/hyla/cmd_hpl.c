@@ -1,0 +1,339 @@
+/* hyla hpl [HPL.dat]: the High-Performance Linpack benchmark, netlib's input
+ * file and output format, on one rank or on a P x Q grid of MPI ranks (one
+ * device per rank). Grid rank 0 writes; the other ranks are silent on
+ * stdout. Tests run for every grid x N x NB x DEPTH of the file, in netlib's
+ * order; PFACT, NBMIN, NDIV, RFACT, BCAST, SWAP, L1, U, EQUIL and ALIGN are
+ * read and checked, then ignored (their first values fill the T/V code). */
+#include "cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef HYLA_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#include "hpl/hpl.h"
+
+static const char *const RULE =
+    "================================================================================";
+static const char *const DASH =
+    "--------------------------------------------------------------------------------";
+
+static int gpu_count(void) {
+#ifdef HYLA_HAVE_CUDA
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+#else
+    return 0;
+#endif
+}
+
+/* The device list of this rank: one GPU, local rank mod the GPUs of the
+ * list (or of the host), keeping an @SIZE cap; host lists are kept. */
+static const char *rank_devices(const char *spec, int local_rank, char *buf, size_t len) {
+    if (!spec || !*spec) spec = getenv("HYLA_DEVICES");
+    if (!spec || !*spec) {
+        int n = gpu_count();
+        if (n == 0) return NULL;
+        snprintf(buf, len, "cuda:%d", local_rank % n);
+        return buf;
+    }
+    if (strncmp(spec, "cuda", 4) != 0 || (spec[4] != '\0' && spec[4] != ':' && spec[4] != '@'))
+        return spec;
+    const char *cap = strchr(spec, '@');
+    int list[64], count = 0;
+    if (spec[4] == ':') {
+        for (const char *p = spec + 5; count < 64 && p && (!cap || p < cap);) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p) return spec; /* malformed: hyla_create reports it */
+            list[count++] = (int)v;
+            p = *end == ',' ? end + 1 : NULL;
+        }
+    } else {
+        count = gpu_count();
+        for (int i = 0; i < count && i < 64; i++) list[i] = i;
+    }
+    if (count == 0) return spec;
+    snprintf(buf, len, "cuda:%d%s", list[local_rank % count], cap ? cap : "");
+    return buf;
+}
+
+static int world_rank; /* this process's MPI rank; 0 without MPI */
+
+int cmd_hpl_prepare(cli_opts *o, char *devices, size_t len) {
+    int rank, size, local;
+    int rc = hyla_hpl_init(&rank, &size, &local);
+    world_rank = rank;
+    if (rc) {
+        fprintf(stderr, "hyla hpl: MPI start failed: %s\n", hyla_strerror(rc));
+        return CLI_EXIT_FAIL;
+    }
+    o->devices = rank_devices(o->devices, local, devices, len);
+    if (rank > 0 && !freopen("/dev/null", "w", stdout)) {
+        fprintf(stderr, "hyla hpl: rank %d: cannot silence stdout\n", rank);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+void cmd_hpl_finish(void) { hyla_hpl_finalize(); }
+
+/* The settings when no HPL.dat is read. */
+static void dat_defaults(hyla_hpl_dat *d, bool cuda) {
+    memset(d, 0, sizeof *d);
+    snprintf(d->outfile, sizeof d->outfile, "HPL.out");
+    d->device_out = 6;
+    d->nn = 1;
+    d->nnb = 1;
+    d->nb[0] = cuda ? 768 : 256;
+    d->ngrid = 1;
+    d->p[0] = d->q[0] = 1;
+    d->threshold = 16.0;
+    d->npfact = d->nnbmin = d->nndiv = d->nrfact = d->nbcast = d->ndepth = 1;
+    d->pfact[0] = 2;
+    d->nbmin[0] = 4;
+    d->ndiv[0] = 2;
+    d->rfact[0] = 1;
+    d->bcast[0] = 1;
+    d->depth[0] = 1;
+    d->swap = 2;
+    d->swap_threshold = 64;
+    d->equil = 1;
+    d->align = 8;
+}
+
+static void print_list64(FILE *f, const char *name, const int64_t *v, int n) {
+    fprintf(f, "%-7s:", name);
+    for (int i = 0; i < n; i++) fprintf(f, " %8lld", (long long)v[i]);
+    fputc('\n', f);
+}
+
+static void print_list(FILE *f, const char *name, const int *v, int n) {
+    fprintf(f, "%-7s:", name);
+    for (int i = 0; i < n; i++) fprintf(f, " %8d", v[i]);
+    fputc('\n', f);
+}
+
+static void print_words(FILE *f, const char *name, const int *v, int n, const char *const *w) {
+    fprintf(f, "%-7s:", name);
+    for (int i = 0; i < n; i++) fprintf(f, " %8s", w[v[i]]);
+    fputc('\n', f);
+}
+
+/* netlib's banner and parameter block */
+static void print_params(FILE *f, const hyla_hpl_dat *d) {
+    static const char *const fact[] = {"Left", "Crout", "Right"};
+    static const char *const bcast[] = {"1ring", "1ringM", "2ring", "2ringM", "Blong", "BlongM"};
+    static const char *const swap[] = {"Binary-exchange", "Spread-roll (long)", "Mix"};
+    fprintf(f, "%s\nHPLinpack (netlib HPL 2.3 input and output) -- hyla %s\n%s\n\n", RULE,
+            hyla_version(), RULE);
+    fprintf(f, "An explanation of the input/output parameters follows:\n"
+               "T/V    : Wall time / encoded variant.\n"
+               "N      : The order of the coefficient matrix A.\n"
+               "NB     : The partitioning blocking factor.\n"
+               "P      : The number of process rows.\n"
+               "Q      : The number of process columns.\n"
+               "Time   : Time in seconds to solve the linear system.\n"
+               "Gflops : Rate of execution for solving the linear system.\n\n"
+               "The following parameter values will be used:\n\n");
+    print_list64(f, "N", d->n, d->nn);
+    print_list64(f, "NB", d->nb, d->nnb);
+    fprintf(f, "PMAP   : %s process mapping\n", d->pmap ? "Column-major" : "Row-major");
+    print_list(f, "P", d->p, d->ngrid);
+    print_list(f, "Q", d->q, d->ngrid);
+    print_words(f, "PFACT", d->pfact, d->npfact, fact);
+    print_list(f, "NBMIN", d->nbmin, d->nnbmin);
+    print_list(f, "NDIV", d->ndiv, d->nndiv);
+    print_words(f, "RFACT", d->rfact, d->nrfact, fact);
+    print_words(f, "BCAST", d->bcast, d->nbcast, bcast);
+    print_list(f, "DEPTH", d->depth, d->ndepth);
+    fprintf(f, "SWAP   : %s (threshold = %d)\n", swap[d->swap], d->swap_threshold);
+    fprintf(f, "L1     : %s form\n", d->l1_form ? "no-transposed" : "transposed");
+    fprintf(f, "U      : %s form\n", d->u_form ? "no-transposed" : "transposed");
+    fprintf(f, "EQUIL  : %s\n", d->equil ? "yes" : "no");
+    fprintf(f, "ALIGN  : %d double precision words\n\n%s\n\n", d->align, DASH);
+    fprintf(f, "- The matrix A is randomly generated for each test.\n"
+               "- The following scaled residual check will be computed:\n"
+               "      ||Ax-b||_oo / ( eps * ( || x ||_oo * || A ||_oo + || b ||_oo ) * N )\n"
+               "- The relative machine precision (eps) is taken to be     %20e\n"
+               "- Computational tests pass if scaled residuals are less than %20.1f\n\n",
+            1.1102230246251565e-16, d->threshold);
+    fprintf(f, "- hyla: PFACT, NBMIN, NDIV, RFACT, BCAST, SWAP, L1, U, EQUIL and ALIGN (HPL.dat\n"
+               "  lines 14-23 and 26-31) are read and checked but ignored: hyla has one panel\n"
+               "  factorization, broadcast and swap; the T/V code shows their first values.\n\n");
+}
+
+cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
+    hyla_hpl_dat d;
+    char msg[512];
+    bool suite = o->routine == NULL;
+    const char *path = o->hpl_dat;
+    if (!suite && !path) {
+        FILE *probe = fopen("HPL.dat", "r");
+        if (probe) {
+            fclose(probe);
+            path = "HPL.dat";
+        } else if (o->n.count == 0) {
+            fputs("hyla hpl: no HPL.dat here: give its path, or sizes with -n\n", stderr);
+            return CMD_USAGE;
+        }
+    }
+    if (path) {
+        int rc = hyla_hpl_dat_read(path, &d, msg, sizeof msg);
+        if (rc) {
+            fprintf(stderr, "hyla hpl: %s: %s\n", path, *msg ? msg : hyla_strerror(rc));
+            return rc == HYLA_ERR_FORMAT ? CMD_USAGE : CMD_ERROR;
+        }
+    } else {
+        dat_defaults(&d, r->cuda);
+    }
+    if (o->n.count) {
+        if (o->n.count > HYLA_HPL_MAX_PARAM) {
+            fprintf(stderr, "hyla hpl: -n: at most %d sizes\n", HYLA_HPL_MAX_PARAM);
+            return CMD_USAGE;
+        }
+        d.nn = o->n.count;
+        for (int i = 0; i < d.nn; i++) d.n[i] = o->n.v[i];
+    }
+    if (o->nb > 0) {
+        d.nnb = 1;
+        d.nb[0] = o->nb;
+    }
+    if (o->hpl_p) {
+        d.ngrid = 1;
+        d.p[0] = o->hpl_p;
+        d.q[0] = o->hpl_q;
+    }
+
+    FILE *out = stdout;
+    if (!suite && !o->json && d.device_out != 6 && world_rank == 0) {
+        out = d.device_out == 7 ? stderr : fopen(d.outfile, "w");
+        if (!out) {
+            fprintf(stderr, "hyla hpl: cannot write %s\n", d.outfile);
+            return CMD_ERROR;
+        }
+    }
+    if (!suite && !o->json) print_params(out, &d);
+
+    /* HYLA_HPL_ALGO=getrf|host-panel picks another factorization path (hpl.h) */
+    const char *algo_env = getenv("HYLA_HPL_ALGO");
+    int algo = !algo_env ? HYLA_HPL_AUTO
+               : strcmp(algo_env, "getrf") == 0      ? HYLA_HPL_GETRF
+               : strcmp(algo_env, "host-panel") == 0 ? HYLA_HPL_HOST_PANEL
+                                                     : HYLA_HPL_AUTO;
+    int ntests = 0, npass = 0, nfail = 0, nskip = 0;
+    bool header = false, wrote_x = false;
+    cmd_status st = CMD_OK;
+    double *x = NULL;
+    for (int g = 0; g < d.ngrid && st != CMD_ERROR; g++)
+        for (int in = 0; in < d.nn && st != CMD_ERROR; in++)
+            for (int ib = 0; ib < d.nnb && st != CMD_ERROR; ib++)
+                for (int id = 0; id < d.ndepth && st != CMD_ERROR; id++) {
+                    hyla_hpl_params p = {.n = d.n[in], .nb = d.nb[ib], .nprow = d.p[g],
+                                         .npcol = d.q[g], .pmap = d.pmap, .depth = d.depth[id],
+                                         .threshold = d.threshold, .algo = algo};
+                    hyla_hpl_result res;
+                    bool want_x = o->output && !wrote_x;
+                    if (want_x) {
+                        free(x);
+                        x = malloc((size_t)(p.n > 0 ? p.n : 1) * sizeof *x);
+                        if (!x) {
+                            fputs("hyla hpl: out of memory\n", stderr);
+                            st = CMD_ERROR;
+                            break;
+                        }
+                    }
+                    time_t t_start = time(NULL);
+                    int rc = hyla_hpl_run(ctx, 0, &p, &res, want_x ? x : NULL);
+                    time_t t_end = time(NULL);
+                    ntests++;
+                    if (rc == -3) {
+                        fprintf(out, "hyla hpl: grid %d x %d needs %lld ranks; test skipped\n",
+                                p.nprow, p.npcol, (long long)p.nprow * p.npcol);
+                        nskip++;
+                        continue;
+                    }
+                    if (rc) {
+                        fprintf(stderr, "hyla hpl: N %lld NB %lld grid %d x %d: %s\n",
+                                (long long)p.n, (long long)p.nb, p.nprow, p.npcol,
+                                hyla_strerror(rc));
+                        st = CMD_ERROR;
+                        break;
+                    }
+                    if (!res.in_grid) continue;
+                    char tv[16];
+                    snprintf(tv, sizeof tv, "W%c%1d%1d%c%1d%c%1d", d.pmap ? 'C' : 'R', p.depth % 10,
+                             d.bcast[0], "LCR"[d.rfact[0]], d.ndiv[0] % 10, "LCR"[d.pfact[0]],
+                             d.nbmin[0] % 10);
+                    const char *status = res.info ? "skipped"
+                                         : !res.checked ? "unchecked"
+                                         : res.passed   ? "PASSED"
+                                                        : "FAILED";
+                    if (res.info) nskip++;
+                    else if (res.checked && !res.passed) nfail++;
+                    else npass++;
+                    if (res.checked && !res.passed) st = CMD_FAILED;
+                    if (want_x && res.info == 0 && world_rank == 0) {
+                        wrote_x = true;
+                        rc = hyla_npy_write(o->output, HYLA_D, p.n, 1, x, p.n > 0 ? p.n : 1);
+                        if (rc) {
+                            fprintf(stderr, "hyla hpl: %s: %s\n", o->output, hyla_strerror(rc));
+                            st = CMD_ERROR;
+                        }
+                    }
+                    if (o->json) {
+                        printf("{\"routine\":\"hpl\",\"tv\":\"%s\",\"n\":%lld,\"nb\":%lld,\"p\":%d,"
+                               "\"q\":%d,\"depth\":%d,\"time_s\":%.6g,\"gflops\":%.6g,"
+                               "\"resid\":%.6g,\"info\":%lld,\"status\":\"%s\"}\n",
+                               tv, (long long)p.n, (long long)p.nb, p.nprow, p.npcol, p.depth,
+                               res.time_s, res.gflops, res.resid, (long long)res.info, status);
+                        continue;
+                    }
+                    if (!header || !suite) {
+                        fprintf(out, "%s\n%s%s\n%s\n", RULE, "T/V                N    NB     P     Q",
+                                "               Time                 Gflops", DASH);
+                        header = true;
+                    }
+                    fprintf(out, "%-8s%12lld %5lld %5d %5d %18.2f    %19.4e\n", tv, (long long)p.n,
+                            (long long)p.nb, p.nprow, p.npcol, res.time_s, res.gflops);
+                    if (!suite) {
+                        fprintf(out, "HPL_pdgesv() start time %s\n", ctime(&t_start));
+                        fprintf(out, "HPL_pdgesv() end time   %s\n", ctime(&t_end));
+                    }
+                    if (res.info) {
+                        fprintf(out, "%s\nError code returned by solve is %lld, skip\n", DASH,
+                                (long long)res.info);
+                    } else if (res.checked) {
+                        fprintf(out, "%s\n%s%16.8e%s%s\n", DASH,
+                                "||Ax-b||_oo/(eps*(||A||_oo*||x||_oo+||b||_oo)*N)= ", res.resid,
+                                " ...... ", status);
+                        if (!res.passed) {
+                            fprintf(out, "||Ax-b||_oo  . . . . . . . . . . . . . . . . . = %18.6f\n"
+                                         "||A||_oo . . . . . . . . . . . . . . . . . . . = %18.6f\n"
+                                         "||x||_oo . . . . . . . . . . . . . . . . . . . = %18.6f\n"
+                                         "||b||_oo . . . . . . . . . . . . . . . . . . . = %18.6f\n",
+                                    res.rnorm, res.anorm, res.xnorm, res.bnorm);
+                        }
+                    }
+                    if (!suite) fprintf(out, "%s\n", RULE);
+                }
+    free(x);
+    if (!suite && !o->json && st != CMD_ERROR) {
+        fprintf(out, "\nFinished %6d tests with the following results:\n", ntests);
+        if (d.threshold > 0) {
+            fprintf(out, "         %6d tests completed and passed residual checks,\n", npass);
+            fprintf(out, "         %6d tests completed and failed residual checks,\n", nfail);
+            fprintf(out, "         %6d tests skipped because of illegal input values.\n", nskip);
+        } else {
+            fprintf(out, "         %6d tests completed without checking,\n", npass);
+            fprintf(out, "         %6d tests skipped because of illegal input values.\n", nskip);
+        }
+        fprintf(out, "%s\n\nEnd of Tests.\n%s\n", DASH, RULE);
+    }
+    if (out != stdout && out != stderr) fclose(out);
+    return st;
+}
