@@ -144,7 +144,9 @@ typedef enum {
     HYLA_OPT_POTRF_NB = 5,
     /* Cholesky memory mode: 0 = automatic (in-core when the factor fits on
      * every device, else out-of-core), 1 = force the out-of-core path. */
-    HYLA_OPT_POTRF_OOC = 6
+    HYLA_OPT_POTRF_OOC = 6,
+    /* LU block width (columns of a factored panel); 0 = tuning table. */
+    HYLA_OPT_GETRF_NB = 7
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
@@ -339,7 +341,140 @@ int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size
 
 /* ---------------------------------------------------------------- LU (src/lu) */
 
-/* LU factorization with partial pivoting and its solvers: see below. */
+/* LU factorization A = P L U with partial pivoting (LAPACK getrf) of a
+ * general m x n host-resident matrix, using every device of the context.
+ * Right-looking by panels of HYLA_OPT_GETRF_NB columns dealt round-robin to
+ * the devices: the owner of a panel factors it (on the GPU, cuSOLVER's getrf
+ * on the tall panel) and sends it with its pivots to every device; each
+ * device swaps the rows of its columns, solves for its part of the U block
+ * row and updates its trailing columns (GEMM). The next panel is updated and
+ * factored on a high-priority queue while the rest of the update runs
+ * (lookahead). A is copied to the devices once and back once.
+ *   m, n      rows and columns of A, >= 0 (m != n allowed, as LAPACK).
+ *   A, lda    overwritten by L (unit diagonal not stored, below the
+ *             diagonal) and U; lda >= max(1, m).
+ *   ipiv      min(m, n) entries: row i was interchanged with row ipiv[i-1]
+ *             (1-based, as LAPACK).
+ * Returns 0; -i when argument i is bad (1 m, 2 n, 3 A NULL while m, n > 0,
+ * 4 lda, 5 ipiv NULL while m, n > 0); k > 0 when U(k, k) is exactly zero
+ * (the factorization is completed, as LAPACK's, and U is singular); a
+ * HYLA_ERR_* code on a resource or device failure (A may then be partly
+ * overwritten; HYLA_ERR_DEVICE_MEMORY when the matrix does not fit on the
+ * devices). A NULL ctx returns HYLA_ERR_INVALID.
+ * Workspace: device and pinned buffers cached in ctx, as for GEMM
+ * (hyla_release_workspace frees them). */
+int hyla_sgetrf(hyla_t *ctx, int64_t m, int64_t n, float *A, int64_t lda, int64_t *ipiv);
+int hyla_dgetrf(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda, int64_t *ipiv);
+int hyla_cgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda, int64_t *ipiv);
+int hyla_zgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_double *A, int64_t lda, int64_t *ipiv);
+
+/* Solves op(A) X = B with the factor from hyla_?getrf (LAPACK getrs), on the
+ * first device of the context.
+ *   trans      'N' (A X = B), 'T' (A^T X = B) or 'C' (A^H X = B).
+ *   n, A, lda, ipiv   the n x n factor and pivots from getrf (not modified).
+ *   nrhs       columns of B, >= 0.
+ *   B, ldb     n x nrhs right-hand sides, overwritten by X; ldb >= max(1, n).
+ * Returns 0; -i for a bad argument (1 trans, 2 n, 3 nrhs, 4 A NULL, 5 lda,
+ * 6 ipiv NULL or an entry outside 1..n, 7 B NULL, 8 ldb); a HYLA_ERR_* code
+ * on failure (B may be partly updated). */
+int hyla_sgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const float *A,
+                 int64_t lda, const int64_t *ipiv, float *B, int64_t ldb);
+int hyla_dgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const double *A,
+                 int64_t lda, const int64_t *ipiv, double *B, int64_t ldb);
+int hyla_cgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const hyla_complex_float *A,
+                 int64_t lda, const int64_t *ipiv, hyla_complex_float *B, int64_t ldb);
+int hyla_zgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const hyla_complex_double *A,
+                 int64_t lda, const int64_t *ipiv, hyla_complex_double *B, int64_t ldb);
+
+/* Factors A (as hyla_?getrf) and solves A X = B (LAPACK gesv). Arguments as
+ * getrs without trans (1 n, 2 nrhs, 3 A, 4 lda, 5 ipiv, 6 B, 7 ldb); A is
+ * overwritten by its factor, ipiv by the pivots; on info = k > 0, B is not
+ * modified. */
+int hyla_sgesv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, int64_t *ipiv,
+               float *B, int64_t ldb);
+int hyla_dgesv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, int64_t *ipiv,
+               double *B, int64_t ldb);
+int hyla_cgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_float *A, int64_t lda, int64_t *ipiv,
+               hyla_complex_float *B, int64_t ldb);
+int hyla_zgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_double *A, int64_t lda, int64_t *ipiv,
+               hyla_complex_double *B, int64_t ldb);
+
+/* LU factorization with partial pivoting of a matrix resident on device
+ * `dev` (memory from hyla_malloc_device or, on a GPU, cudaMalloc), on that
+ * device alone, with the same algorithm as hyla_?getrf and no copies of A.
+ * ipiv is a HOST array of min(m, n) entries. Synchronous. Argument numbers
+ * as hyla_?getrf with dev as argument 0 (a bad dev returns
+ * HYLA_ERR_NO_DEVICE). */
+int hyla_sgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA, int64_t ldda,
+                     int64_t *ipiv);
+int hyla_dgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA, int64_t ldda,
+                     int64_t *ipiv);
+int hyla_cgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_float *dA, int64_t ldda,
+                     int64_t *ipiv);
+int hyla_zgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_double *dA, int64_t ldda,
+                     int64_t *ipiv);
+
+/* Solves op(A) X = B on device `dev` with a device-resident factor from
+ * hyla_?getrf_gpu and its HOST pivot array; dB (lddb >= max(1, n)) is
+ * overwritten by X. Synchronous. Argument numbers as hyla_?getrs with dev as
+ * argument 0. */
+int hyla_sgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                     const float *dA, int64_t ldda, const int64_t *ipiv, float *dB, int64_t lddb);
+int hyla_dgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                     const double *dA, int64_t ldda, const int64_t *ipiv, double *dB, int64_t lddb);
+int hyla_cgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                     const hyla_complex_float *dA, int64_t ldda, const int64_t *ipiv, hyla_complex_float *dB, int64_t lddb);
+int hyla_zgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                     const hyla_complex_double *dA, int64_t ldda, const int64_t *ipiv, hyla_complex_double *dB, int64_t lddb);
+
+/* LU factorization WITHOUT pivoting, A = L U, host-resident, every device
+ * (the algorithm of hyla_?getrf with the row interchanges left out).
+ * UNSAFE on general matrices: without pivoting, elimination is unstable
+ * unless A is, e.g., diagonally dominant or randomized first (the RBT
+ * solver, hyla_?gesv_rbt). Arguments as hyla_?getrf without ipiv (1 m, 2 n,
+ * 3 A, 4 lda). Returns k > 0 when U(k, k) is exactly zero: the elimination
+ * cannot go on, and A from column k on is unspecified. */
+int hyla_sgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, float *A, int64_t lda);
+int hyla_dgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda);
+int hyla_cgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda);
+int hyla_zgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_double *A, int64_t lda);
+
+/* Factors A without pivoting (hyla_?getrf_nopiv, same warning) and solves
+ * A X = B. Arguments: 1 n, 2 nrhs, 3 A, 4 lda, 5 B, 6 ldb; on info = k > 0,
+ * B is not modified. */
+int hyla_sgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, float *B,
+                     int64_t ldb);
+int hyla_dgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, double *B,
+                     int64_t ldb);
+int hyla_cgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_float *A, int64_t lda, hyla_complex_float *B,
+                     int64_t ldb);
+int hyla_zgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_double *A, int64_t lda, hyla_complex_double *B,
+                     int64_t ldb);
+
+/* hyla_?getrf_nopiv on a matrix resident on device `dev`, that device alone,
+ * no copies of A; synchronous. Argument numbers as hyla_?getrf_nopiv with
+ * dev as argument 0 (a bad dev returns HYLA_ERR_NO_DEVICE). */
+int hyla_sgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA,
+                           int64_t ldda);
+int hyla_dgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA,
+                           int64_t ldda);
+int hyla_cgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_float *dA,
+                           int64_t ldda);
+int hyla_zgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_double *dA,
+                           int64_t ldda);
+
+/* Solves op(A) X = B on device `dev` with the factor from
+ * hyla_?getrf_nopiv_gpu (no row interchanges); dB overwritten by X.
+ * Synchronous. Arguments: 1 trans ('N', 'T', 'C'), 2 n, 3 nrhs, 4 dA NULL,
+ * 5 ldda, 6 dB NULL, 7 lddb, dev as argument 0. */
+int hyla_sgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                           const float *dA, int64_t ldda, float *dB, int64_t lddb);
+int hyla_dgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                           const double *dA, int64_t ldda, double *dB, int64_t lddb);
+int hyla_cgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                           const hyla_complex_float *dA, int64_t ldda, hyla_complex_float *dB, int64_t lddb);
+int hyla_zgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+                           const hyla_complex_double *dA, int64_t ldda, hyla_complex_double *dB, int64_t lddb);
 
 /* ---------------------------------------------------------------- RBT solver (src/lu) */
 

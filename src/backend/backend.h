@@ -134,6 +134,31 @@ struct hyla_backend_ops {
      * HYLA_ERR_DEVICE (CUDA: these also stick to the queue). */
     int (*potrf)(hyla_queue *q, hyla_dtype t, hyla_uplo uplo, int64_t n, void *A, int64_t lda,
                  int *info);
+    /* LU factorization in place (LAPACK getrf) of the m x n matrix A in
+     * memory of q's device: A = P L U with L unit lower trapezoidal (below
+     * the diagonal) and U upper trapezoidal. ipiv: min(m, n) int64_t in
+     * device memory of q's device, receiving LAPACK's 1-based row
+     * interchanges (row i was swapped with row ipiv[i-1], local to A); NULL
+     * factors without pivoting (A = L U). info: one device int as in potrf,
+     * receiving 0 or k > 0 when U(k, k) is exactly zero (with pivoting the
+     * factorization completes, as LAPACK's; without, the entries from column
+     * k on are undefined). m == 0 or n == 0 writes 0. Workspace: as potrf.
+     * Returns 0; HYLA_ERR_INVALID when t is not a valid value, m < 0, n < 0,
+     * lda < max(1, m), info is NULL, or A is NULL while m, n > 0 (nothing
+     * enqueued, the queue's status untouched); HYLA_ERR_UNSUPPORTED when a
+     * size exceeds what the host LAPACK takes; HYLA_ERR_NO_MEMORY,
+     * HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_DEVICE as potrf. */
+    int (*getrf)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
+                 int64_t *ipiv, int *info);
+    /* Row interchanges (LAPACK laswp) on the n columns of A: for i = k1 ..
+     * k2 (inc = 1) or i = k2 .. k1 (inc = -1), 1-based, rows i and ipiv[i-1]
+     * are swapped; ipiv is in device memory of q's device and every entry
+     * read must lie in 1 .. lda. k2 < k1 or n == 0 does nothing. Returns 0;
+     * HYLA_ERR_INVALID when t or inc is not valid, n < 0, k1 < 1, or A or
+     * ipiv is NULL while there is work (nothing enqueued); HYLA_ERR_NO_MEMORY
+     * or HYLA_ERR_DEVICE (launch failure, sticks to the queue). */
+    int (*laswp)(hyla_queue *q, hyla_dtype t, int64_t n, void *A, int64_t lda, int64_t k1,
+                 int64_t k2, const int64_t *ipiv, int inc);
 
     /* custom kernels (backend/cuda/kernels.cu on the GPU) */
     /* A := offdiag everywhere in the uplo part (HYLA_UPPER, HYLA_LOWER or -1 for

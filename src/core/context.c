@@ -135,6 +135,10 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
         if (v < 0 || v > 1) return -3;
         h->opt_potrf_ooc = v;
         return 0;
+    case HYLA_OPT_GETRF_NB:
+        if (v < 0 || v > (1 << 20)) return -3;
+        h->opt_getrf_nb = v;
+        return 0;
     }
     return -2;
 }
@@ -149,6 +153,7 @@ int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     case HYLA_OPT_PACK_THREADS: *v = h->opt_pack_threads; return 0;
     case HYLA_OPT_POTRF_NB: *v = h->opt_potrf_nb; return 0;
     case HYLA_OPT_POTRF_OOC: *v = h->opt_potrf_ooc; return 0;
+    case HYLA_OPT_GETRF_NB: *v = h->opt_getrf_nb; return 0;
     }
     return -2;
 }

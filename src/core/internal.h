@@ -37,6 +37,8 @@ typedef struct {
     int staging_slots;       /* pinned staging buffers per device */
     int64_t potrf_nb[4];     /* Cholesky panel width per dtype */
     size_t xfer_slot_bytes;  /* pinned staging slot of the panel transfers */
+    int64_t getrf_nb[4];     /* LU panel width per dtype */
+    int64_t getrf_ib[4];     /* LU inner panel width (leaves of the recursive panel) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
@@ -55,6 +57,7 @@ struct hyla_context {
     hyla_dev_workspace *ws;      /* ndev entries */
     int64_t opt_gemm_tile, opt_gemm_kblock, opt_cpu_share, opt_pack_threads;
     int64_t opt_potrf_nb, opt_potrf_ooc;
+    int64_t opt_getrf_nb;
     hyla_chol_stats chol_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;

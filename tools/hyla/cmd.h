@@ -18,9 +18,16 @@ cmd_status cmd_gemm(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_potrf(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_potrs(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_posv(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_getrf(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_getrs(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_gesv(hyla_t *ctx, const cli_opts *o, const report *r);
 
 /* Largest n whose potrf check forms L L^H (O(n^3)); beyond, a random
  * vector probes A - L L^H in O(n^2). */
 enum { CHOL_EXACT_CHECK_MAX = 2048 };
+
+/* Largest max(m, n) whose getrf check forms L U (O(n^3)); beyond, a random
+ * vector probes P A - L U in O(n^2). */
+enum { LU_EXACT_CHECK_MAX = 2048 };
 
 #endif

@@ -18,14 +18,17 @@ static const struct {
     {"potrf", cmd_potrf},
     {"potrs", cmd_potrs},
     {"posv", cmd_posv},
+    {"getrf", cmd_getrf}, {"getrs", cmd_getrs}, {"gesv", cmd_gesv},
 };
 
-/* The default suite: GEMM and Cholesky sizes that fill the devices present. */
+/* The default suite: GEMM, Cholesky and LU sizes that fill the devices present. */
 static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     int64_t host_d[] = {512, 1000, 2000}, host_z[] = {500};
     int64_t cuda_d[] = {8192, 16384}, cuda_z[] = {8192};
     int64_t host_pd[] = {1000, 2000}, host_pz[] = {1000};
     int64_t cuda_pd[] = {16384, 32768}, cuda_pz[] = {16384};
+    int64_t host_ld[] = {1000, 2000}, host_lz[] = {1000};
+    int64_t cuda_ld[] = {16384, 32768}, cuda_lz[] = {16384};
     const struct {
         cmd_fn run;
         hyla_dtype type;
@@ -33,7 +36,9 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     } jobs[] = {{cmd_gemm, HYLA_D, r->cuda ? (cli_list){cuda_d, 2} : (cli_list){host_d, 3}},
                 {cmd_gemm, HYLA_Z, r->cuda ? (cli_list){cuda_z, 1} : (cli_list){host_z, 1}},
                 {cmd_potrf, HYLA_D, r->cuda ? (cli_list){cuda_pd, 2} : (cli_list){host_pd, 2}},
-                {cmd_potrf, HYLA_Z, r->cuda ? (cli_list){cuda_pz, 1} : (cli_list){host_pz, 1}}};
+                {cmd_potrf, HYLA_Z, r->cuda ? (cli_list){cuda_pz, 1} : (cli_list){host_pz, 1}},
+                {cmd_getrf, HYLA_D, r->cuda ? (cli_list){cuda_ld, 2} : (cli_list){host_ld, 2}},
+                {cmd_getrf, HYLA_Z, r->cuda ? (cli_list){cuda_lz, 1} : (cli_list){host_lz, 1}}};
     cmd_status worst = CMD_OK;
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
         cli_opts job = *o; /* shallow copy: its lists are the arrays above, never freed */
@@ -59,6 +64,7 @@ static int configure(hyla_t *ctx, const cli_opts *o) {
                {"--cpu-share", HYLA_OPT_GEMM_CPU_SHARE, o->cpu_share, o->cpu_share_set},
                {"--pack-threads", HYLA_OPT_PACK_THREADS, o->pack_threads, o->pack_threads >= 0},
                {"--nb", HYLA_OPT_POTRF_NB, o->nb, o->nb >= 0},
+               {"--nb", HYLA_OPT_GETRF_NB, o->nb, o->nb >= 0},
                {"--ooc", HYLA_OPT_POTRF_OOC, 1, o->ooc}};
     if (o->verbose) hyla_set_log(ctx, stderr);
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {

@@ -11,7 +11,8 @@
 
 enum { MAX_LIST = 100000 };
 
-static const char *const routines[] = {"gemm", "potrf", "potrs", "posv"};
+static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf", "getrs",
+                                       "gesv"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
@@ -58,6 +59,9 @@ void cli_usage(FILE *f) {
         "  potrf                Cholesky factorization A = L L^H (--uplo L) or U^H U (--uplo U)\n"
         "  potrs                solve A X = B with the Cholesky factor of A\n"
         "  posv                 factor A and solve A X = B\n"
+        "  getrf                LU factorization with partial pivoting P A = L U (m x n: -m, -n)\n"
+        "  getrs                solve op(A) X = B (--transa N|T|C) with the LU factor of A\n"
+        "  gesv                 LU-factor A and solve A X = B\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -101,6 +105,12 @@ void cli_usage(FILE *f) {
         "                       progression and a random unitary Q (O(n^3): n <= 8192); default: a\n"
         "                       random Hermitian matrix, entries in (-1, 1), plus n on the diagonal\n"
         "  --stats              print out-of-core mode, panel width, resident columns, bytes moved\n"
+        "\n"
+        "LU options (getrf, getrs, gesv): --nrhs and --nb as for Cholesky; --transa N|T|C\n"
+        "  for getrs. --input: getrf A.npy (any shape; --output writes L\\U, info is in the row);\n"
+        "  getrs, gesv A.npy,B.npy (getrs factors A first, untimed; --output writes X).\n"
+        "  --vs vendor: LAPACKE; one GPU: cuSOLVER cusolverDnXgetrf/Xgetrs on a device-resident\n"
+        "  copy (and hyla_?getrf_gpu on the same copy, ours-dev); several GPUs: cusolverMg\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -405,7 +415,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
-            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv)");
+            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, getrf, getrs, gesv)");
         i = 2;
     }
     for (; i < argc; i++) {

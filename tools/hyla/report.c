@@ -75,6 +75,7 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
     vendor_print_versions(stdout);
     bool gemm = !o->routine || strcmp(o->routine, "gemm") == 0;
     bool chol = !o->routine || strncmp(o->routine, "po", 2) == 0;
+    bool lu = !o->routine || strncmp(o->routine, "ge", 2) == 0;
     if (r->vs && gemm && r->cuda)
         printf("%% vendor: cuBLASXt (block %d) on the host matrices; cublas: cuBLAS on "
                "device-resident copies, timed with CUDA events\n", r->xt_block);
@@ -96,6 +97,20 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
         printf("%% check (Cholesky): potrf |A - L L^H|_F / (n |A|_F eps) for n <= %d, else "
                "|(A - L L^H) x|_inf / (n |A|_inf |x|_inf eps) with a random x; potrs, posv "
                "|B - A X|_inf / (n |A|_inf |X|_inf eps); pass < 60\n", CHOL_EXACT_CHECK_MAX);
+    if (r->vs && lu)
+        printf("%% vendor (LU): %s; ratio = vendor time / hyla time\n",
+               !r->cuda ? "LAPACKE ?getrf/?getrs/?gesv (OpenBLAS) on copies of the same host matrices"
+               : r->ndevices == 1 ? "cuSOLVER cusolverDnXgetrf/Xgetrs on a DEVICE-RESIDENT copy, "
+                                    "copies excluded, CUDA events; ours-dev: hyla_?getrf_gpu/"
+                                    "?getrs_gpu on a device-resident copy; hyla's own time includes "
+                                    "the host<->device copies"
+                                  : "cusolverMg (1-D block-cyclic columns) on DEVICE-RESIDENT "
+                                    "copies, copies excluded; hyla's time includes the copies");
+    if (r->check && lu)
+        printf("%% check (LU): getrf |P A - L U|_1 / (max(m,n) |A|_1 eps) for max(m,n) <= %d, "
+               "else |P A x - L U x|_inf / (max(m,n) |A|_inf |x|_inf eps) with a random x; getrs, "
+               "gesv |B - op(A) X|_inf / (n |op(A)|_inf |X|_inf eps); pass < 60; the uplo column "
+               "holds trans\n", LU_EXACT_CHECK_MAX);
     char date[64];
     time_t now = time(NULL);
     struct tm tm;
@@ -194,6 +209,7 @@ static void print_chol(const report *r, const report_row *w) {
     if (r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"uplo\":\"%c\",\"n\":%lld",
                w->routine, dtype_char(w->type), w->uplo, (long long)w->n);
+        if (w->m > 0) printf(",\"m\":%lld", (long long)w->m);
         if (w->nrhs >= 0) printf(",\"nrhs\":%lld", (long long)w->nrhs);
         printf(",\"devices\":\"%s\"", r->devices);
         json_number("time_s", w->time_s);

@@ -10,6 +10,7 @@
 #include "backend/cuda/k_rbt.h"
 #include "core/internal.h"
 #include "backend/cuda/kernels.h"
+#include "backend/cuda/k_lu.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -813,6 +814,44 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     return queue_fail(q, rc);
 }
 
+/* LU (cusolverDnXgetrf, 64-bit pivots; ipiv NULL factors without
+ * pivoting). Arguments are checked here, as for potrf. */
+static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
+                      int64_t *ipiv, int *info) {
+    struct cuda_queue *q = cqueue(qb);
+    size_t dev_bytes = 0, host_bytes = 0;
+    int rc;
+    if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info || (m > 0 && n > 0 && !A))
+        return HYLA_ERR_INVALID;
+    rc = queue_enter(q);
+    if (rc) return queue_fail(q, rc);
+    if (m == 0 || n == 0)
+        return queue_fail(q, cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream)));
+    const cudaDataType dt = solver_types[t];
+    rc = solver_get(q);
+    if (!rc)
+        rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
+                                                   dt, &dev_bytes, &host_bytes));
+    if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
+    if (!rc)
+        rc = solver_rc(cusolverDnXgetrf(q->solver, q->solver_params, m, n, dt, A, lda, ipiv, dt,
+                                        q->work, q->work_bytes, q->host_work,
+                                        q->host_work_bytes, info));
+    return queue_fail(q, rc);
+}
+
+static int cuda_laswp(hyla_queue *qb, hyla_dtype t, int64_t n, void *A, int64_t lda, int64_t k1,
+                      int64_t k2, const int64_t *ipiv, int inc) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if (!dtype_ok(t) || (inc != 1 && inc != -1) || n < 0 || k1 < 1) return HYLA_ERR_INVALID;
+    if (n == 0 || k2 < k1) return 0;
+    if (!A || !ipiv || lda < k2) return HYLA_ERR_INVALID;
+    rc = queue_enter(q);
+    if (!rc) rc = hyla_cuda_laswp(q->stream, (int)t, n, A, lda, k1, k2, ipiv, inc);
+    return queue_fail(q, rc);
+}
+
 /* ---------------------------------------------------------------- table and creation */
 
 static const hyla_backend_ops cuda_ops = {
@@ -845,6 +884,8 @@ static const hyla_backend_ops cuda_ops = {
     .laset = cuda_laset,
     .scale = cuda_scale,
     .potrf = cuda_potrf,
+    .getrf = cuda_getrf,
+    .laswp = cuda_laswp,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -456,6 +456,27 @@ static int host_potrf(hyla_queue *q, hyla_dtype t, hyla_uplo uplo, int64_t n, vo
     return submit_blas(q, &c);
 }
 
+static int host_getrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
+                      int64_t *ipiv, int *info) {
+    if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || lda < HYLA_MAX(1, m) || !info ||
+        (m > 0 && n > 0 && !A))
+        return HYLA_ERR_INVALID;
+    host_blas_call c = {.kind = HB_GETRF, .t = t, .m = m, .n = n, .lda = lda, .C = A,
+                        .info = info, .ipiv = ipiv};
+    return submit_blas(q, &c);
+}
+
+static int host_laswp(hyla_queue *q, hyla_dtype t, int64_t n, void *A, int64_t lda, int64_t k1,
+                      int64_t k2, const int64_t *ipiv, int inc) {
+    if (hyla_dtype_size(t) == 0 || (inc != 1 && inc != -1) || n < 0 || k1 < 1)
+        return HYLA_ERR_INVALID;
+    if (n == 0 || k2 < k1) return 0;
+    if (!A || !ipiv || lda < k2) return HYLA_ERR_INVALID;
+    host_blas_call c = {.kind = HB_LASWP, .t = t, .n = n, .lda = lda, .C = A,
+                        .ipiv = (int64_t *)ipiv, .k1 = k1, .k2 = k2, .inc = inc};
+    return submit_blas(q, &c);
+}
+
 /* ---------------------------------------------------------------- device */
 
 static void host_dev_destroy(hyla_dev *d) { hyla_free(d); }
@@ -490,6 +511,8 @@ static const hyla_backend_ops host_ops = {
     .laset = host_laset,
     .scale = host_scale,
     .potrf = host_potrf,
+    .getrf = host_getrf,
+    .laswp = host_laswp,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device

@@ -175,10 +175,108 @@ static void run_potrf(const host_blas_call *c) {
     *c->info = (int)info;
 }
 
+/* LU without pivoting, recursive on the columns (Toledo's recursive LU
+ * without the row search): factor the left half, solve for the top right
+ * block with its unit lower triangle, update the bottom right block, then
+ * recurse on it. Returns 0 or the 1-based column of the first zero pivot,
+ * where it stops. */
+static int64_t lu_nopiv(hyla_dtype t, int64_t m, int64_t n, unsigned char *A, int64_t lda) {
+    static const double one[2] = {1.0, 0.0}, m1[2] = {-1.0, 0.0};
+    static const float onef[2] = {1.0f, 0.0f}, m1f[2] = {-1.0f, 0.0f};
+    const int single = t == HYLA_S || t == HYLA_C;
+    const size_t es = hyla_dtype_size(t);
+    const int64_t k = HYLA_MIN(m, n);
+    if (k == 0) return 0;
+    if (k == 1) {
+        unsigned char inv[16] = {0};
+        int zero = 0;
+        switch (t) {
+        case HYLA_S: zero = F(A) == 0.0f; *(float *)inv = 1.0f / F(A); break;
+        case HYLA_D: zero = D(A) == 0.0; *(double *)inv = 1.0 / D(A); break;
+        case HYLA_C: zero = *(const float _Complex *)A == 0; *(float _Complex *)inv = 1.0f / *(const float _Complex *)A; break;
+        case HYLA_Z: zero = *(const double _Complex *)A == 0; *(double _Complex *)inv = 1.0 / *(const double _Complex *)A; break;
+        }
+        if (zero) return 1;
+        if (m > 1) {
+            host_blas_call s = {.kind = HB_SCALE, .t = t, .m = m - 1, .n = 1, .lda = lda, .C = A + es};
+            memcpy(s.alpha, inv, 16);
+            host_blas_run(&s);
+        }
+        return 0;
+    }
+    const int64_t n1 = k / 2, n2 = n - n1;
+    int64_t info = lu_nopiv(t, m, n1, A, lda);
+    if (info) return info;
+    unsigned char *A12 = A + (size_t)(n1 * lda) * es, *A21 = A + (size_t)n1 * es,
+                  *A22 = A12 + (size_t)n1 * es;
+    host_blas_call tr = {.kind = HB_TRSM, .t = t, .side = HYLA_LEFT, .uplo = HYLA_LOWER,
+                         .ta = HYLA_NOTRANS, .diag = HYLA_UNIT, .m = n1, .n = n2, .lda = lda,
+                         .ldb = lda, .A = A, .C = A12};
+    memcpy(tr.alpha, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+    host_blas_run(&tr);
+    host_blas_call g = {.kind = HB_GEMM, .t = t, .ta = HYLA_NOTRANS, .tb = HYLA_NOTRANS,
+                        .m = m - n1, .n = n2, .k = n1, .lda = lda, .ldb = lda, .ldc = lda,
+                        .A = A21, .B = A12, .C = A22};
+    memcpy(g.alpha, single ? (const void *)m1f : (const void *)m1, single ? 8 : 16);
+    memcpy(g.beta, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+    host_blas_run(&g);
+    info = lu_nopiv(t, m - n1, n2, A22, lda);
+    return info ? n1 + info : 0;
+}
+
+/* LAPACKE's _work variant writes lapack_int pivots; they are widened in
+ * place to int64_t, from the last one down so no entry is overwritten
+ * before it is read. */
+static void run_getrf(const host_blas_call *c) {
+    const lapack_int m = (lapack_int)c->m, n = (lapack_int)c->n, lda = (lapack_int)c->lda;
+    lapack_int info = 0;
+    if (m == 0 || n == 0) {
+        *c->info = 0;
+        return;
+    }
+    if (!c->ipiv) {
+        *c->info = (int)lu_nopiv(c->t, c->m, c->n, c->C, c->lda);
+        return;
+    }
+    lapack_int *ip = (lapack_int *)(void *)c->ipiv;
+    switch (c->t) {
+    case HYLA_S: info = LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, ip); break;
+    case HYLA_D: info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, ip); break;
+    case HYLA_C: info = LAPACKE_cgetrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, ip); break;
+    case HYLA_Z: info = LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, ip); break;
+    }
+    for (int64_t i = HYLA_MIN(c->m, c->n) - 1; i >= 0; i--) {
+        lapack_int v;
+        memcpy(&v, (unsigned char *)c->ipiv + (size_t)i * sizeof v, sizeof v);
+        c->ipiv[i] = (int64_t)v;
+    }
+    *c->info = (int)info;
+}
+
+/* Row interchanges, one column at a time (each column's swaps stay in cache). */
+static void run_laswp(const host_blas_call *c) {
+    const size_t es = hyla_dtype_size(c->t);
+    unsigned char tmp[16];
+    for (int64_t j = 0; j < c->n; j++) {
+        unsigned char *col = (unsigned char *)c->C + (size_t)(j * c->lda) * es;
+        for (int64_t s = 0; s <= c->k2 - c->k1; s++) {
+            const int64_t i = c->inc > 0 ? c->k1 + s : c->k2 - s, p = c->ipiv[i - 1];
+            if (p == i) continue;
+            memcpy(tmp, col + (size_t)(i - 1) * es, es);
+            memcpy(col + (size_t)(i - 1) * es, col + (size_t)(p - 1) * es, es);
+            memcpy(col + (size_t)(p - 1) * es, tmp, es);
+        }
+    }
+}
+
 void host_blas_run(const host_blas_call *c) {
-    /* potrf writes info even when n == 0 */
+    /* potrf and getrf write info even when n == 0 */
     if (c->kind == HB_POTRF) {
         run_potrf(c);
+        return;
+    }
+    if (c->kind == HB_GETRF) {
+        run_getrf(c);
         return;
     }
     /* empty products: nothing to do, and CBLAS must not see them (it prints) */
@@ -193,6 +291,8 @@ void host_blas_run(const host_blas_call *c) {
     case HB_TRMM: run_tri(c); break;
     case HB_LASET: run_laset(c); break;
     case HB_SCALE: run_scale(c); break;
-    case HB_POTRF: break; /* handled above */
+    case HB_LASWP: run_laswp(c); break;
+    case HB_POTRF:
+    case HB_GETRF: break; /* handled above */
     }
 }

@@ -6,7 +6,8 @@
 #include "backend/backend.h"
 
 typedef enum {
-    HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE, HB_POTRF
+    HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE, HB_POTRF,
+    HB_GETRF, HB_LASWP
 } host_blas_kind;
 
 /* One BLAS call, with its scalars copied in (so it can wait in a queue). */
@@ -19,7 +20,10 @@ typedef struct {
     unsigned char alpha[16], beta[16];
     const void *A, *B;
     void *C;      /* output: C, or B for trsm/trmm, or A for laset/scale/potrf */
-    int *info;    /* potrf: receives LAPACK's info */
+    int *info;    /* potrf, getrf: receives LAPACK's info */
+    int64_t *ipiv;               /* getrf: pivots (NULL: none); laswp: read */
+    int64_t k1, k2;              /* laswp: the interchanges applied */
+    int inc;                     /* laswp: 1 forward, -1 backward */
 } host_blas_call;
 
 /* Checks that the call's sizes fit CBLAS's (and LAPACKE's) int; 0 or

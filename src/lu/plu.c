@@ -1,0 +1,598 @@
+/* Multi-device LU, right-looking by panels with one panel of lookahead
+ * (see docs/ARCHITECTURE.md).
+ *
+ * The n columns are cut into panels of nb columns, dealt to the devices
+ * 1-D block-cyclically (panel j lives on device j mod nd, each device
+ * keeping its panels side by side at full height m). Step k, for each
+ * panel k < ceil(min(m, n) / nb):
+ *   owner of k, q_aux (high priority): getrf of the tall panel A[k0:m, k],
+ *       its pivots (local to row k0) into the device's pivot array, then
+ *       the panel and its pivots copied to every other device (NVLink or
+ *       PCIe peer copies, into one of NRECV receive slots);
+ *   owner of k+1, q_aux: the lookahead, the update of panel k+1 alone by
+ *       panel k (row swaps, TRSM of its U block, GEMM below), so that panel
+ *       k+1 is factored while the rest of step k's update runs;
+ *   every device, q_comp: the same update of its other trailing columns,
+ *       panel k+2 first (the next lookahead waits only for it), then the
+ *       row swaps of step k applied to its columns left of panel k.
+ * Host-resident matrices are uploaded once, panel by panel during step 0
+ * (whose update proceeds as panels arrive), and downloaded once at the end.
+ * Pivots are kept local to their panel on the devices and made global on
+ * the host. The solve runs on the first device: row swaps of B, then two
+ * triangular solves (or the transposed order). */
+#include "lu/plu.h"
+#include "core/xfer.h"
+#include <string.h>
+
+#define NRECV 3
+#define NSLOTS 4
+#define ALIGN 256
+
+typedef struct {
+    hyla_dev *dev;
+    const hyla_backend_ops *o;
+    hyla_dev_workspace *ws;
+    hyla_queue *q_in, *q_comp, *q_aux, *q_out;
+    unsigned char *a;            /* local columns (m x lcols, leading dimension ld) */
+    int64_t ld, lcols;
+    unsigned char *recv[NRECV];  /* panels of other devices, m x nb, ld m */
+    hyla_event *ev_free[NRECV];  /* receive slot may be refilled */
+    int free_rec[NRECV];
+    hyla_event *ev_aux, *ev_done, *ev_b;
+    int64_t *dipiv;              /* min(m, n) pivots, local to their panel */
+    int64_t *dgpiv;              /* solve: n global pivots */
+    int *dinfo;                  /* one per leaf of each step */
+    volatile int *pinfo;         /* pinned copies */
+    int64_t *ppiv;               /* pinned pivots */
+    unsigned char *lu;           /* solve: the factor on this device */
+    int64_t ldlu;
+    unsigned char *bbuf;         /* solve: right-hand-side chunk, ld n */
+    int64_t bcols;
+    hyla_xfer up, down;
+    int xfer_ok;
+} ldev;
+
+typedef struct {
+    hyla_t *ctx;
+    const hyla_lu_job *job;
+    hyla_dtype t;
+    size_t es;
+    int nd, host;
+    int64_t m, n, nb, np, nk, kmin;
+    int64_t ib, nleaf;           /* inner panel width; leaves per panel */
+    ldev *dv;
+    hyla_event **ev_bc, **ev_la, **ev_up;
+} plan;
+
+/* ---------------------------------------------------------------- helpers */
+
+static int owner(const plan *pl, int64_t j) { return (int)(j % pl->nd); }
+static int64_t jb_of(const plan *pl, int64_t j) { return HYLA_MIN(pl->nb, pl->n - j * pl->nb); }
+/* pivots (rows eliminated) of step k */
+static int64_t kk_of(const plan *pl, int64_t k) { return HYLA_MIN(pl->nb, pl->kmin - k * pl->nb); }
+
+/* First local column, on device e, of its panels j' >= j. */
+static int64_t lcol(const plan *pl, int e, int64_t j) {
+    int64_t cnt = j > e ? (j - e + pl->nd - 1) / pl->nd : 0;
+    return cnt * pl->nb;
+}
+
+static const void *scalar(hyla_dtype t, int neg) {
+    static const float f[2][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}};
+    static const double d[2][2] = {{1.0, 0.0}, {-1.0, 0.0}};
+    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[neg] : (const void *)d[neg];
+}
+
+static size_t align_up(size_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
+
+static unsigned char *loc(const plan *pl, const ldev *d, int64_t i, int64_t c) {
+    return d->a + (size_t)(i + c * d->ld) * pl->es;
+}
+
+/* Element (k0, k0) of panel k as seen by device e, and its leading dimension. */
+static unsigned char *panel_at(const plan *pl, int e, int64_t k, int64_t *ldp) {
+    const ldev *d = &pl->dv[e];
+    const int64_t k0 = k * pl->nb;
+    if (owner(pl, k) == e) {
+        *ldp = d->ld;
+        return loc(pl, d, k0, lcol(pl, e, k));
+    }
+    *ldp = pl->m;
+    return d->recv[k % NRECV] + (size_t)k0 * pl->es;
+}
+
+/* Row interchanges of the leaves of step k that start at panel rows
+ * [lo, hi), applied to the ncols columns at C (row 0, leading dimension
+ * ld). Pivots are local to their leaf (see factor_rec). */
+static int leaf_swaps(plan *pl, ldev *d, hyla_queue *q, int64_t k, int64_t lo, int64_t hi,
+                      int64_t ncols, unsigned char *C, int64_t ld) {
+    if (!pl->job->pivot || ncols <= 0) return 0;
+    const int64_t k0 = k * pl->nb, kk = kk_of(pl, k);
+    for (int64_t b = lo; b < hi && b < kk; b += pl->ib) {
+        int rc = d->o->laswp(q, pl->t, ncols, C + (size_t)(k0 + b) * pl->es, ld, 1,
+                             HYLA_MIN(pl->ib, kk - b), d->dipiv + k0 + b, 1);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* Update of the local columns [c0, c0 + w) of device e by panel k, on q:
+ * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. */
+static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w) {
+    if (w <= 0) return 0;
+    ldev *d = &pl->dv[e];
+    const hyla_backend_ops *o = d->o;
+    const int64_t k0 = k * pl->nb, kk = kk_of(pl, k), below = pl->m - k0 - kk;
+    const size_t es = pl->es;
+    int64_t ldp;
+    unsigned char *P = panel_at(pl, e, k, &ldp), *C = loc(pl, d, k0, c0);
+    int rc;
+    if ((rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
+    if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, w,
+                      scalar(pl->t, 0), P, ldp, C, d->ld)))
+        return rc;
+    if (below <= 0) return 0;
+    return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, scalar(pl->t, 1),
+                   P + (size_t)kk * es, ldp, C, d->ld, scalar(pl->t, 0), C + (size_t)kk * es,
+                   d->ld);
+}
+
+/* Host-resident: uploads panel j to its owner and records ev_up[j]. */
+static int upload(plan *pl, int64_t j) {
+    const int e = owner(pl, j);
+    ldev *d = &pl->dv[e];
+    const int64_t j0 = j * pl->nb;
+    int rc = hyla_xfer_up(&d->up, d->q_in, loc(pl, d, 0, lcol(pl, e, j)), d->ld,
+                          (unsigned char *)pl->job->A + (size_t)(j0 * pl->job->lda) * pl->es,
+                          pl->job->lda, 0, j0, pl->m, jb_of(pl, j), HYLA_XFER_ALL);
+    if (rc) return rc;
+    return d->o->event_record(pl->ev_up[j], d->q_in);
+}
+
+/* ---------------------------------------------------------------- factor */
+
+/* LU of the rows x cols block of panel k whose top-left element is the
+ * panel's (r0, r0), on q, recursively (Toledo's recursive LU, cut at
+ * multiples of ib): the left part, then its row swaps, TRSM and GEMM on
+ * the right part, the right part, and its row swaps applied back to the
+ * left part. The leaves, at most ib pivots wide, are getrf calls; their
+ * pivots stay local to the leaf (row k0 + r0 of a leaf at r0) and their
+ * info goes to one slot per leaf. The narrow leaves keep the library's
+ * panel kernel in its fast range while the GEMMs of the recursion are
+ * wide. */
+static int factor_rec(plan *pl, ldev *d, hyla_queue *q, int64_t k, unsigned char *P0,
+                      int64_t r0, int64_t rows, int64_t cols) {
+    const hyla_backend_ops *o = d->o;
+    const size_t es = pl->es;
+    const int64_t k0 = k * pl->nb, ld = d->ld, piv = HYLA_MIN(rows, cols);
+    unsigned char *P = P0 + (size_t)(r0 + r0 * ld) * es;
+    int rc;
+    if (piv <= pl->ib)
+        return o->getrf(q, pl->t, rows, cols, P, ld, pl->job->pivot ? d->dipiv + k0 + r0 : NULL,
+                        &d->dinfo[k * pl->nleaf + r0 / pl->ib]);
+    const int64_t c1 = HYLA_CEILDIV(piv, pl->ib) / 2 * pl->ib, c2 = cols - c1;
+    unsigned char *R = P + (size_t)(c1 * ld) * es;
+    if ((rc = factor_rec(pl, d, q, k, P0, r0, rows, c1))) return rc;
+    if ((rc = leaf_swaps(pl, d, q, k, r0, r0 + c1, c2, P0 + (size_t)((r0 + c1) * ld) * es - (size_t)k0 * es, ld)))
+        return rc;
+    if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
+                      scalar(pl->t, 0), P, ld, R, ld)))
+        return rc;
+    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, scalar(pl->t, 1),
+                      P + (size_t)c1 * es, ld, R, ld, scalar(pl->t, 0), R + (size_t)c1 * es, ld)))
+        return rc;
+    if ((rc = factor_rec(pl, d, q, k, P0, r0 + c1, rows - c1, c2))) return rc;
+    return leaf_swaps(pl, d, q, k, r0 + c1, r0 + piv, c1, P0 + (size_t)(r0 * ld) * es - (size_t)k0 * es, ld);
+}
+
+/* getrf of panel k on its owner's q_aux, then the copies to the others. */
+static int factor_panel(plan *pl, int64_t k) {
+    const int e = owner(pl, k);
+    ldev *d = &pl->dv[e];
+    const hyla_backend_ops *o = d->o;
+    const int64_t k0 = k * pl->nb, kb = jb_of(pl, k), kk = kk_of(pl, k);
+    const size_t es = pl->es;
+    hyla_queue *q = d->q_aux;
+    int rc;
+    if (pl->host && k == 0 && (rc = o->queue_wait_event(q, pl->ev_up[0]))) return rc;
+    unsigned char *P = loc(pl, d, k0, lcol(pl, e, k));
+    const int64_t nl = HYLA_CEILDIV(kk, pl->ib);
+    if ((rc = factor_rec(pl, d, q, k, P, 0, pl->m - k0, kb))) return rc;
+    if ((rc = o->copy_2d(q, (void *)&d->pinfo[k * pl->nleaf], (size_t)nl * sizeof(int),
+                         &d->dinfo[k * pl->nleaf], (size_t)nl * sizeof(int),
+                         (size_t)nl * sizeof(int), 1, HYLA_COPY_D2H)))
+        return rc;
+    for (int x = 0; x < pl->nd; x++) {
+        if (x == e) continue;
+        ldev *r = &pl->dv[x];
+        const int s = (int)(k % NRECV);
+        if (r->free_rec[s] && (rc = o->queue_wait_event(q, r->ev_free[s]))) return rc;
+        if ((rc = o->copy_2d(q, r->recv[s] + (size_t)k0 * es, (size_t)pl->m * es, P,
+                             (size_t)d->ld * es, (size_t)(pl->m - k0) * es, (size_t)kb,
+                             HYLA_COPY_D2D)))
+            return rc;
+        if (pl->job->pivot &&
+            (rc = o->copy_2d(q, r->dipiv + k0, (size_t)kk * sizeof(int64_t), d->dipiv + k0,
+                             (size_t)kk * sizeof(int64_t), (size_t)kk * sizeof(int64_t), 1,
+                             HYLA_COPY_D2D)))
+            return rc;
+    }
+    return o->event_record(pl->ev_bc[k], q);
+}
+
+static int step(plan *pl, int64_t k) {
+    const int64_t kk = kk_of(pl, k);
+    int rc;
+    if ((rc = factor_panel(pl, k))) return rc;
+    /* lookahead: panel k+1 on its owner's high-priority queue */
+    if (k + 1 < pl->np) {
+        const int e = owner(pl, k + 1);
+        ldev *d = &pl->dv[e];
+        if ((rc = d->o->queue_wait_event(d->q_aux, pl->ev_bc[k]))) return rc;
+        hyla_event *ready = k == 0 ? (pl->host ? pl->ev_up[1] : NULL) : pl->ev_la[k + 1];
+        if (ready && (rc = d->o->queue_wait_event(d->q_aux, ready))) return rc;
+        if ((rc = update(pl, e, d->q_aux, k, lcol(pl, e, k + 1), jb_of(pl, k + 1)))) return rc;
+    }
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        if ((rc = d->o->queue_wait_event(d->q_comp, pl->ev_bc[k]))) return rc;
+        if (pl->host && k == 0) continue; /* below, as the panels arrive */
+        if (k + 2 < pl->np && owner(pl, k + 2) == e) {
+            if ((rc = update(pl, e, d->q_comp, k, lcol(pl, e, k + 2), jb_of(pl, k + 2)))) return rc;
+            if ((rc = d->o->event_record(pl->ev_la[k + 2], d->q_comp))) return rc;
+        }
+        const int64_t c0 = lcol(pl, e, k + 3);
+        if ((rc = update(pl, e, d->q_comp, k, c0, d->lcols - c0))) return rc;
+    }
+    if (pl->host && k == 0)
+        for (int64_t j = 2; j < pl->np; j++) {
+            const int e = owner(pl, j);
+            ldev *d = &pl->dv[e];
+            if ((rc = upload(pl, j))) return rc;
+            if ((rc = d->o->queue_wait_event(d->q_comp, pl->ev_up[j]))) return rc;
+            if ((rc = update(pl, e, d->q_comp, 0, lcol(pl, e, j), jb_of(pl, j)))) return rc;
+            if (j == 2 && (rc = d->o->event_record(pl->ev_la[2], d->q_comp))) return rc;
+        }
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        if ((rc = leaf_swaps(pl, d, d->q_comp, k, 0, kk, lcol(pl, e, k), d->a, d->ld))) return rc;
+        if (pl->nd > 1 && k >= 1) {
+            const int s = (int)((k - 1) % NRECV);
+            if ((rc = d->o->event_record(d->ev_free[s], d->q_comp))) return rc;
+            d->free_rec[s] = 1;
+        }
+    }
+    return 0;
+}
+
+static int run_factor(plan *pl) {
+    int rc = 0;
+    if (pl->host) {
+        HYLA_TRY(upload(pl, 0));
+        if (pl->np > 1) HYLA_TRY(upload(pl, 1));
+    }
+    for (int64_t k = 0; k < pl->nk; k++) HYLA_TRY(step(pl, k));
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        HYLA_TRY(d->o->event_record(d->ev_aux, d->q_aux));
+        HYLA_TRY(d->o->queue_wait_event(d->q_comp, d->ev_aux));
+        HYLA_TRY(d->o->event_record(d->ev_done, d->q_comp));
+        if (!pl->host) continue;
+        HYLA_TRY(d->o->queue_wait_event(d->q_out, d->ev_done));
+        for (int64_t j = e; j < pl->np; j += pl->nd) {
+            const int64_t j0 = j * pl->nb;
+            HYLA_TRY(hyla_xfer_down(&d->down, d->q_out,
+                                    (unsigned char *)pl->job->A + (size_t)(j0 * pl->job->lda) * pl->es,
+                                    pl->job->lda, loc(pl, d, 0, lcol(pl, e, j)), d->ld, 0, j0,
+                                    pl->m, jb_of(pl, j), HYLA_XFER_ALL, NULL, NULL));
+        }
+    }
+cleanup:
+    return rc;
+}
+
+/* ---------------------------------------------------------------- solve */
+
+/* op(A) X = B for the columns in Bd (ld ldbd, w of them) on q, with the
+ * factor at lu (ld ldlu) and global pivots dgpiv (LAPACK getrs). */
+static int solve_ops(plan *pl, ldev *d, hyla_queue *q, unsigned char *Bd, int64_t ldbd,
+                     int64_t w) {
+    const hyla_backend_ops *o = d->o;
+    const int64_t n = pl->n;
+    const void *one = scalar(pl->t, 0);
+    const hyla_op tr = pl->job->trans;
+    int rc;
+    if (tr == HYLA_NOTRANS) {
+        if (pl->job->pivot && (rc = o->laswp(q, pl->t, w, Bd, ldbd, 1, n, d->dgpiv, 1))) return rc;
+        if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, n, w, one,
+                          d->lu, d->ldlu, Bd, ldbd)))
+            return rc;
+        return o->trsm(q, pl->t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, n, w, one,
+                       d->lu, d->ldlu, Bd, ldbd);
+    }
+    if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_UPPER, tr, HYLA_NONUNIT, n, w, one, d->lu,
+                      d->ldlu, Bd, ldbd)))
+        return rc;
+    if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, tr, HYLA_UNIT, n, w, one, d->lu, d->ldlu,
+                      Bd, ldbd)))
+        return rc;
+    if (pl->job->pivot) return o->laswp(q, pl->t, w, Bd, ldbd, 1, n, d->dgpiv, -1);
+    return 0;
+}
+
+static int run_solve(plan *pl) {
+    const hyla_lu_job *job = pl->job;
+    ldev *d = &pl->dv[0];
+    const hyla_backend_ops *o = d->o;
+    const size_t es = pl->es;
+    const int64_t n = pl->n;
+    int rc = 0;
+    if (job->pivot) { /* the caller's global pivots, through pinned memory */
+        memcpy(d->ppiv, job->ipiv, (size_t)n * sizeof(int64_t));
+        HYLA_TRY(o->copy_2d(d->q_comp, d->dgpiv, (size_t)n * sizeof(int64_t), d->ppiv,
+                            (size_t)n * sizeof(int64_t), (size_t)n * sizeof(int64_t), 1,
+                            HYLA_COPY_H2D));
+    }
+    if (!pl->host) {
+        HYLA_TRY(solve_ops(pl, d, d->q_comp, job->B, job->ldb, job->nrhs));
+        goto cleanup;
+    }
+    if (d->lu != d->a) {
+        HYLA_TRY(hyla_xfer_up(&d->up, d->q_in, d->lu, d->ldlu, job->A, job->lda, 0, 0, n, n,
+                              HYLA_XFER_ALL));
+        HYLA_TRY(o->event_record(d->ev_b, d->q_in));
+        HYLA_TRY(o->queue_wait_event(d->q_comp, d->ev_b));
+    }
+    for (int64_t c0 = 0; c0 < job->nrhs; c0 += d->bcols) {
+        const int64_t w = HYLA_MIN(d->bcols, job->nrhs - c0);
+        unsigned char *hb = (unsigned char *)job->B + (size_t)(c0 * job->ldb) * es;
+        HYLA_TRY(hyla_xfer_up(&d->up, d->q_in, d->bbuf, n, hb, job->ldb, 0, c0, n, w,
+                              HYLA_XFER_ALL));
+        HYLA_TRY(o->event_record(d->ev_b, d->q_in));
+        HYLA_TRY(o->queue_wait_event(d->q_comp, d->ev_b));
+        HYLA_TRY(solve_ops(pl, d, d->q_comp, d->bbuf, n, w));
+        HYLA_TRY(o->event_record(d->ev_done, d->q_comp));
+        HYLA_TRY(o->queue_wait_event(d->q_out, d->ev_done));
+        HYLA_TRY(hyla_xfer_down(&d->down, d->q_out, hb, job->ldb, d->bbuf, n, 0, c0, n, w,
+                                HYLA_XFER_ALL, NULL, NULL));
+        /* the next chunk reuses bbuf: its upload waits for this download */
+        HYLA_TRY(o->event_record(d->ev_aux, d->q_out));
+        HYLA_TRY(o->queue_wait_event(d->q_in, d->ev_aux));
+    }
+cleanup:
+    return rc;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+/* Device bytes of device e with bcols right-hand-side columns (device 0). */
+static size_t dev_bytes(const plan *pl, int e, int64_t bcols) {
+    const hyla_lu_job *job = pl->job;
+    const size_t es = pl->es;
+    size_t b = align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
+               align_up((size_t)pl->kmin * sizeof(int64_t));
+    if (pl->host) b += align_up((size_t)pl->m * (size_t)pl->dv[e].lcols * es);
+    if (pl->nd > 1) b += NRECV * align_up((size_t)pl->m * (size_t)pl->nb * es);
+    if (e == 0 && job->solve) {
+        b += align_up((size_t)pl->n * sizeof(int64_t));
+        if (pl->host) {
+            if (!job->factor || pl->nd > 1) b += align_up((size_t)pl->n * (size_t)pl->n * es);
+            b += align_up((size_t)pl->n * (size_t)bcols * es);
+        }
+    }
+    return b;
+}
+
+static size_t pinned_bytes(const plan *pl, const ldev *d) {
+    size_t b = align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
+               align_up((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
+    if (pl->host) b += 2 * NSLOTS * hyla_tuning_for(d->dev)->xfer_slot_bytes;
+    return b;
+}
+
+static int plan_memory(plan *pl) {
+    const hyla_lu_job *job = pl->job;
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        int64_t c = 0;
+        for (int64_t j = e; j < pl->np; j += pl->nd) c += jb_of(pl, j);
+        d->lcols = c;
+        const size_t budget = hyla_workspace_budget(pl->ctx, d->dev->index);
+        int64_t bcols = 0;
+        if (e == 0 && job->solve && pl->host && job->nrhs > 0) {
+            const size_t fixed = dev_bytes(pl, e, 0), col = align_up((size_t)pl->n * pl->es);
+            bcols = budget > fixed ? (int64_t)((budget - fixed) / col) - 1 : 0;
+            bcols = HYLA_MIN(bcols, job->nrhs);
+            if (bcols < 1) return HYLA_ERR_DEVICE_MEMORY;
+        }
+        d->bcols = bcols;
+        if (dev_bytes(pl, e, bcols) > budget) return HYLA_ERR_DEVICE_MEMORY;
+    }
+    return 0;
+}
+
+static int setup_device(plan *pl, int e) {
+    ldev *d = &pl->dv[e];
+    const hyla_lu_job *job = pl->job;
+    const size_t es = pl->es;
+    int rc = hyla_workspace_get(pl->ctx, d->dev->index, dev_bytes(pl, e, d->bcols),
+                                pinned_bytes(pl, d), &d->ws);
+    if (rc) return rc;
+    d->o = d->dev->ops;
+    d->q_in = d->ws->q_in, d->q_comp = d->ws->q_comp, d->q_aux = d->ws->q_aux,
+    d->q_out = d->ws->q_out;
+    unsigned char *p = d->ws->dev_pool, *h = d->ws->pinned;
+    d->dinfo = (int *)p;
+    p += align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int));
+    d->dipiv = (int64_t *)p;
+    p += align_up((size_t)pl->kmin * sizeof(int64_t));
+    d->pinfo = (volatile int *)h;
+    memset(h, 0, (size_t)(pl->nk * pl->nleaf) * sizeof(int));
+    h += align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int));
+    d->ppiv = (int64_t *)h;
+    h += align_up((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
+    if (pl->host) {
+        d->a = p, d->ld = pl->m;
+        p += align_up((size_t)pl->m * (size_t)d->lcols * es);
+    } else {
+        d->a = job->A, d->ld = job->lda;
+    }
+    if (pl->nd > 1)
+        for (int s = 0; s < NRECV; s++, p += align_up((size_t)pl->m * (size_t)pl->nb * es))
+            d->recv[s] = p;
+    if (e == 0 && job->solve) {
+        d->dgpiv = (int64_t *)p;
+        p += align_up((size_t)pl->n * sizeof(int64_t));
+        d->lu = d->a, d->ldlu = d->ld;
+        if (pl->host) {
+            if (!job->factor || pl->nd > 1) {
+                d->lu = p, d->ldlu = pl->n;
+                p += align_up((size_t)pl->n * (size_t)pl->n * es);
+            }
+            d->bbuf = p;
+        }
+    }
+    if (pl->host) {
+        const size_t slot = hyla_tuning_for(d->dev)->xfer_slot_bytes;
+        const int threads = hyla_pack_threads(pl->ctx);
+        if ((rc = hyla_xfer_init(&d->up, d->dev, h, NSLOTS, slot, es, threads))) return rc;
+        if ((rc = hyla_xfer_init(&d->down, d->dev, h + NSLOTS * slot, NSLOTS, slot, es, threads))) {
+            hyla_xfer_fini(&d->up);
+            return rc;
+        }
+        d->xfer_ok = 1;
+    }
+    hyla_event **evs[] = {&d->ev_free[0], &d->ev_free[1], &d->ev_free[2], &d->ev_aux,
+                          &d->ev_done, &d->ev_b};
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        if ((rc = d->o->event_create(d->dev, 0, evs[i]))) return rc;
+    return 0;
+}
+
+static void destroy_device(ldev *d) {
+    if (!d->o) return;
+    hyla_event *evs[] = {d->ev_free[0], d->ev_free[1], d->ev_free[2], d->ev_aux, d->ev_done,
+                         d->ev_b};
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        if (evs[i]) d->o->event_destroy(evs[i]);
+    if (d->xfer_ok) {
+        hyla_xfer_fini(&d->up);
+        hyla_xfer_fini(&d->down);
+    }
+}
+
+static int sync_all(plan *pl) {
+    int rc = 0;
+    if (!pl->dv) return 0;
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        if (!d->ws) continue;
+        hyla_queue *qs[] = {d->q_in, d->q_comp, d->q_aux, d->q_out};
+        for (int i = 0; i < 4; i++) {
+            int r = d->o->queue_sync(qs[i]);
+            if (!rc) rc = r;
+        }
+    }
+    return rc;
+}
+
+#define EVENT_ARRAYS(pl) {&(pl)->ev_bc, &(pl)->ev_la, &(pl)->ev_up}
+
+static int create_events(plan *pl) {
+    hyla_event ***arr[] = EVENT_ARRAYS(pl);
+    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
+        hyla_event **ev = hyla_calloc((size_t)pl->np, sizeof *ev);
+        if (!ev) return HYLA_ERR_NO_MEMORY;
+        *arr[a] = ev;
+        for (int64_t j = 0; j < pl->np; j++) {
+            hyla_dev *dev = pl->dv[owner(pl, j)].dev;
+            int rc = dev->ops->event_create(dev, 0, &ev[j]);
+            if (rc) return rc;
+        }
+    }
+    return 0;
+}
+
+static void destroy_events(plan *pl) {
+    hyla_event ***arr[] = EVENT_ARRAYS(pl);
+    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
+        hyla_event **ev = *arr[a];
+        if (!ev) continue;
+        for (int64_t j = 0; j < pl->np; j++)
+            if (ev[j]) ev[j]->dev->ops->event_destroy(ev[j]);
+        hyla_free(ev);
+        *arr[a] = NULL;
+    }
+}
+
+/* The pivots of device 0 (which holds every panel's), made global: each is
+ * local to its leaf. */
+static int fetch_pivots(plan *pl) {
+    ldev *d = &pl->dv[0];
+    const size_t bytes = (size_t)pl->kmin * sizeof(int64_t);
+    int rc = d->o->copy_2d(d->q_comp, d->ppiv, bytes, d->dipiv, bytes, bytes, 1, HYLA_COPY_D2H);
+    if (!rc) rc = d->o->queue_sync(d->q_comp);
+    if (rc) return rc;
+    for (int64_t i = 0; i < pl->kmin; i++) {
+        const int64_t k0 = i / pl->nb * pl->nb;
+        pl->job->ipiv[i] = d->ppiv[i] + k0 + (i - k0) / pl->ib * pl->ib;
+    }
+    return 0;
+}
+
+int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
+    int rc = 0, info = 0;
+    plan *pl = hyla_calloc(1, sizeof *pl);
+    if (!pl) return HYLA_ERR_NO_MEMORY;
+    pl->ctx = ctx;
+    pl->job = job;
+    pl->t = job->t;
+    pl->es = hyla_dtype_size(job->t);
+    pl->m = job->m;
+    pl->n = job->n;
+    pl->kmin = HYLA_MIN(job->m, job->n);
+    pl->host = job->dev < 0;
+    hyla_dev *first = ctx->devs[pl->host ? 0 : job->dev];
+    int64_t nb = ctx->opt_getrf_nb > 0 ? ctx->opt_getrf_nb : hyla_tuning_for(first)->getrf_nb[job->t];
+    pl->nb = HYLA_MAX(1, HYLA_MIN(nb, pl->kmin));
+    pl->ib = HYLA_MAX(1, HYLA_MIN(hyla_tuning_for(first)->getrf_ib[job->t], pl->nb));
+    pl->nleaf = HYLA_CEILDIV(pl->nb, pl->ib);
+    pl->np = HYLA_CEILDIV(pl->n, pl->nb);
+    pl->nk = HYLA_CEILDIV(pl->kmin, pl->nb);
+    pl->nd = pl->host && job->factor ? (int)HYLA_MIN((int64_t)ctx->ndev, pl->np) : 1;
+    pl->dv = hyla_calloc((size_t)pl->nd, sizeof *pl->dv);
+    if (!pl->dv) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->host ? ctx->devs[e] : first;
+    HYLA_TRY(plan_memory(pl));
+    for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, e));
+    HYLA_TRY(create_events(pl));
+    hyla_log(ctx, "getrf: m=%lld n=%lld nb=%lld ib=%lld devices=%d %s", (long long)pl->m,
+             (long long)pl->n, (long long)pl->nb, (long long)pl->ib, pl->nd,
+             job->pivot ? "pivoting" : "no pivoting");
+    if (job->factor) {
+        rc = run_factor(pl);
+        int rs = sync_all(pl);
+        if (!rc) rc = rs;
+        if (rc) goto cleanup;
+        for (int64_t k = 0; k < pl->nk && !info; k++)
+            for (int64_t j = 0; j < HYLA_CEILDIV(kk_of(pl, k), pl->ib) && !info; j++) {
+                const int v = pl->dv[owner(pl, k)].pinfo[k * pl->nleaf + j];
+                if (v > 0) info = (int)(k * pl->nb + j * pl->ib + v);
+            }
+        if (job->pivot) HYLA_TRY(fetch_pivots(pl));
+    }
+    if (job->solve && !info && job->nrhs > 0) {
+        rc = run_solve(pl);
+        int rs = sync_all(pl);
+        if (!rc) rc = rs;
+    }
+cleanup:
+    if (rc) sync_all(pl);
+    if (pl->dv) {
+        destroy_events(pl);
+        for (int e = 0; e < pl->nd; e++) destroy_device(&pl->dv[e]);
+    }
+    hyla_free(pl->dv);
+    hyla_free(pl);
+    return rc ? rc : info;
+}
