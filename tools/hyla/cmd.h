@@ -21,6 +21,7 @@ cmd_status cmd_posv(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_getrf(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_getrs(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_gesv(hyla_t *ctx, const cli_opts *o, const report *r);
+cmd_status cmd_gesv_rbt(hyla_t *ctx, const cli_opts *o, const report *r);
 
 /* Largest n whose potrf check forms L L^H (O(n^3)); beyond, a random
  * vector probes A - L L^H in O(n^2). */

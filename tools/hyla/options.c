@@ -12,14 +12,14 @@
 enum { MAX_LIST = 100000 };
 
 static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf", "getrs",
-                                       "gesv"};
+                                       "gesv", "gesv_rbt"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND
+    OPT_COND, OPT_DEPTH, OPT_REFINE, OPT_MATRIX
 } opt_id;
 
 typedef struct {
@@ -46,6 +46,8 @@ static const opt_spec specs[] = {
     {"--version", OPT_VERSION, false},
     {"--nrhs", OPT_NRHS, true},    {"--nb", OPT_NB, true},
     {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
+    {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
+    {"--matrix", OPT_MATRIX, true},
 };
 
 void cli_usage(FILE *f) {
@@ -62,6 +64,7 @@ void cli_usage(FILE *f) {
         "  getrf                LU factorization with partial pivoting P A = L U (m x n: -m, -n)\n"
         "  getrs                solve op(A) X = B (--transa N|T|C) with the LU factor of A\n"
         "  gesv                 LU-factor A and solve A X = B\n"
+        "  gesv_rbt             solve A X = B by random butterflies, LU without pivoting, refinement\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -111,6 +114,17 @@ void cli_usage(FILE *f) {
         "  getrs, gesv A.npy,B.npy (getrs factors A first, untimed; --output writes X).\n"
         "  --vs vendor: LAPACKE; one GPU: cuSOLVER cusolverDnXgetrf/Xgetrs on a device-resident\n"
         "  copy (and hyla_?getrf_gpu on the same copy, ours-dev); several GPUs: cusolverMg\n"
+        "\n"
+        "RBT options (gesv_rbt): --nrhs as for Cholesky; --seed also seeds the butterflies\n"
+        "  --depth N            butterfly depth 1..8 (default 2)\n"
+        "  --refine N           refinement steps at most, 0..100 (default 10)\n"
+        "  --matrix KIND        generated A: random (default), zero11 (A(1,1) = 0), tiny\n"
+        "                       (A(1,1) = eps^2), perm (a cyclic shift; falls back at small depth)\n"
+        "  --check: |B - A X| / (n |A| |X| eps) (pass below 60); every row prints a '%   rbt:' line\n"
+        "  (refinement steps, backward error, fallback) and, with --stats, the time of each part\n"
+        "  and the randomization share. --vs vendor: LAPACKE gesv; one GPU: cuSOLVER\n"
+        "  Xgetrf+Xgetrs on a device-resident copy, and hyla_?gesv_rbt_gpu on the same copy\n"
+        "  (ours-dev). --input A.npy,B.npy --output X.npy.\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -318,6 +332,13 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_COND:
         if (parse_real(opt, v, &o->cond)) return CLI_EXIT_USAGE;
         return o->cond >= 1 ? 0 : usage_error(opt, v, "a condition number is >= 1");
+    case OPT_DEPTH: return set_count(opt, v, 1, HYLA_RBT_MAX_DEPTH, &o->rbt_depth);
+    case OPT_REFINE: return set_count(opt, v, 0, 100, &o->rbt_refine);
+    case OPT_MATRIX:
+        if (strcmp(v, "random") && strcmp(v, "zero11") && strcmp(v, "tiny") && strcmp(v, "perm"))
+            return usage_error(opt, v, "expected random, zero11, tiny or perm");
+        o->matrix = v;
+        return 0;
     case OPT_TRANSA: return parse_letter(opt, v, "NTC", &o->transa);
     case OPT_TRANSB: return parse_letter(opt, v, "NTC", &o->transb);
     case OPT_DEVICES:
@@ -405,6 +426,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .jobz = 'N', .nb = -1, .repeat = 3, .warmup = 1, .transa = 'N',
                     .transb = 'N', .alpha = 1, .beta = 1, .tile = -1, .kblock = -1,
                     .pack_threads = -1, .cpu_share = -1, .seed = 42, .xt_block = 8192,
+                    .rbt_depth = -1, .rbt_refine = -1,
                     .argc = argc, .argv = argv};
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
@@ -415,7 +437,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
-            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, getrf, getrs, gesv)");
+            return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, getrf, getrs, gesv, gesv_rbt)");
         i = 2;
     }
     for (; i < argc; i++) {

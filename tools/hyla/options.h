@@ -46,6 +46,8 @@ typedef struct {
     bool cpu_share_set;
     uint64_t seed;
     int xt_block;
+    int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
+    const char *matrix;           /* gesv_rbt generated matrix kind; NULL: random */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;
