@@ -496,7 +496,7 @@ int hyla_zgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t n
  * halve berr (a step that makes it worse is undone), or after
  * opts->max_refine steps. The RBT solution is accepted when berr <=
  * sqrt(n) eps. Otherwise, and also when a pivot of the factorization without
- * pivoting is zero or below sqrt(np) eps times the largest (A singular to working
+ * pivoting is zero or below 4 eps times the largest (A singular to working
  * precision, or a structural zero of the sparse butterflies, as for some
  * permutation matrices at small depth), the RBT result is discarded and the
  * system is solved again with partial pivoting (hyla_?gesv, every device of
@@ -524,7 +524,7 @@ typedef struct {
 enum {
     HYLA_RBT_OK = 0,              /* the RBT solution met the backward error bound */
     HYLA_RBT_SMALL_PIVOT = 1,     /* a pivot of the no-pivoting LU of U^T A V is zero,
-                                     not finite, or below sqrt(np) eps times the largest */
+                                     not finite, or below 4 eps times the largest */
     HYLA_RBT_NOT_CONVERGED = 2    /* refinement ended above sqrt(n) eps (or not finite) */
 };
 typedef struct {

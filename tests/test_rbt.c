@@ -101,7 +101,8 @@ static void dense_butterfly(hyla_dtype t, int64_t p, int d, const void *w, doubl
     free(T);
 }
 
-/* One op call on device 0 against the dense reference. */
+/* One op call on device 0 against the dense reference; the data go through
+ * host buffers so that the same test runs on a GPU. */
 static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t n, int64_t ms,
                      int64_t ns, int inplace, unsigned long long *seed) {
     hyla_dev *dev = ctx->devs[0];
@@ -109,19 +110,19 @@ static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t
     hyla_dev_workspace *ws;
     const size_t es = hyla_dtype_size(t), rs = single(t) ? 4 : 8;
     const int64_t lda = m + 3, lds = ms + 2;
-    void *A = NULL, *S = NULL, *u = NULL, *v = NULL;
+    const size_t ba = es * (size_t)(lda * n) + es, bs = es * (size_t)(lds * ns) + es;
+    const size_t bu = rs * (size_t)(m * d) + rs, bv = rs * (size_t)(n * d) + rs;
+    void *A = malloc(ba), *S = malloc(bs), *u = malloc(bu), *v = malloc(bv);
+    void *dA = NULL, *dS = NULL, *du = NULL, *dv = NULL;
     int rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
     CHECK(rc == 0, "workspace %d", rc);
-    o->mem_alloc(dev, HYLA_MEM_DEVICE, es * (size_t)(lda * n) + es, &A);
-    o->mem_alloc(dev, HYLA_MEM_DEVICE, es * (size_t)(lds * ns) + es, &S);
-    o->mem_alloc(dev, HYLA_MEM_DEVICE, rs * (size_t)(m * d) + rs, &u);
-    o->mem_alloc(dev, HYLA_MEM_DEVICE, rs * (size_t)(n * d) + rs, &v);
     hyla_rbt_diagonals(t, *seed, 0, m * d, u);
     hyla_rbt_diagonals(t, *seed, 1000, n * d, v);
     (*seed)++;
     /* P, the padded source, in double complex; guard values past m in A */
     zc *P = calloc((size_t)(m * n) + 1, sizeof *P), *E = calloc((size_t)(m * n) + 1, sizeof *E);
     for (int64_t i = 0; i < lda * n; i++) put(t, A, i, 777);
+    fill_random(t, S, lds * ns, seed);
     if (inplace) {
         fill_random(t, A, lda * n, seed);
         for (int64_t j = 0; j < n; j++)
@@ -129,12 +130,20 @@ static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = m; i < lda; i++) put(t, A, i + j * lda, 777);
     } else {
-        fill_random(t, S, lds * ns, seed);
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = 0; i < m; i++)
                 P[i + j * m] = (i < ms && j < ns) ? get(t, S, i + j * lds)
                                : (mode == HYLA_RBT_BOTH && i == j) ? 1 : 0;
     }
+    rc = hyla_malloc_device(ctx, 0, ba, &dA);
+    if (!rc) rc = hyla_malloc_device(ctx, 0, bs, &dS);
+    if (!rc) rc = hyla_malloc_device(ctx, 0, bu, &du);
+    if (!rc) rc = hyla_malloc_device(ctx, 0, bv, &dv);
+    if (!rc) rc = hyla_copy_to_device(ctx, 0, dA, A, ba);
+    if (!rc) rc = hyla_copy_to_device(ctx, 0, dS, S, bs);
+    if (!rc) rc = hyla_copy_to_device(ctx, 0, du, u, bu);
+    if (!rc) rc = hyla_copy_to_device(ctx, 0, dv, v, bv);
+    CHECK(rc == 0, "device buffers %d", rc);
     double *U = malloc(sizeof *U * (size_t)(m * m) + 8), *V = malloc(sizeof *V * (size_t)(n * n) + 8);
     if (mode != HYLA_RBT_RIGHT) dense_butterfly(t, m, d, u, U);
     if (mode == HYLA_RBT_BOTH || mode == HYLA_RBT_RIGHT) dense_butterfly(t, n, d, v, V);
@@ -157,12 +166,14 @@ static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t
             else acc = T1[i + j * m];
             E[i + j * m] = acc;
         }
-    hyla_rbt_args a = {.mode = mode, .depth = d, .m = m, .n = n, .u = u, .v = v,
-                       .S = inplace ? A : S, .lds = inplace ? lda : lds,
-                       .ms = inplace ? m : ms, .ns = inplace ? n : ns, .A = A, .lda = lda};
+    hyla_rbt_args a = {.mode = mode, .depth = d, .m = m, .n = n, .u = du, .v = dv,
+                       .S = inplace ? dA : dS, .lds = inplace ? lda : lds,
+                       .ms = inplace ? m : ms, .ns = inplace ? n : ns, .A = dA, .lda = lda};
     rc = o->rbt(ws->q_comp, t, &a);
     int rs_ = o->queue_sync(ws->q_comp);
     CHECK(rc == 0 && rs_ == 0, "rbt op rc %d sync %d", rc, rs_);
+    rc = hyla_copy_from_device(ctx, 0, A, dA, ba);
+    CHECK(rc == 0, "copy back %d", rc);
     double err = 0, scale = 1;
     int guard = 1;
     for (int64_t i = 0; i < m * n; i++) scale = fmax(scale, cabs(E[i]));
@@ -174,10 +185,11 @@ static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t
     CHECK(err <= tol && guard, "%crbt mode %d depth %d %lldx%lld src %lldx%lld inplace %d: err %.3g (tol %.3g) guard %d",
           dch[t], mode, d, (long long)m, (long long)n, (long long)ms, (long long)ns, inplace, err, tol, guard);
     free(P); free(E); free(T1); free(U); free(V);
-    o->mem_free(dev, HYLA_MEM_DEVICE, A);
-    o->mem_free(dev, HYLA_MEM_DEVICE, S);
-    o->mem_free(dev, HYLA_MEM_DEVICE, u);
-    o->mem_free(dev, HYLA_MEM_DEVICE, v);
+    free(A); free(S); free(u); free(v);
+    hyla_free_device(ctx, 0, &dA);
+    hyla_free_device(ctx, 0, &dS);
+    hyla_free_device(ctx, 0, &du);
+    hyla_free_device(ctx, 0, &dv);
 }
 
 static void test_op(void) {
@@ -227,19 +239,16 @@ static void test_op(void) {
     /* row sums of |A| */
     double A[6] = {1, -2, 3, -4, 5, -6}, sums[2] = {0, 0};
     void *dA = NULL, *ds = NULL;
-    o->mem_alloc(ctx->devs[0], HYLA_MEM_DEVICE, sizeof A, &dA);
-    o->mem_alloc(ctx->devs[0], HYLA_MEM_DEVICE, sizeof sums, &ds);
-    memcpy(dA, A, sizeof A); /* host device: device memory is host memory */
-    int rc = ctx->devs[0]->info.kind == HYLA_DEVICE_HOST
-                 ? o->row_asum(ws->q_comp, HYLA_D, 2, 3, dA, 2, ds) : 0;
-    if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST) {
-        o->queue_sync(ws->q_comp);
-        memcpy(sums, ds, sizeof sums);
-        CHECK(rc == 0 && sums[0] == 9 && sums[1] == 12, "row_asum %g %g", sums[0], sums[1]);
-    }
+    int rc = hyla_malloc_device(ctx, 0, sizeof A, &dA);
+    if (!rc) rc = hyla_malloc_device(ctx, 0, sizeof sums, &ds);
+    if (!rc) rc = hyla_copy_to_device(ctx, 0, dA, A, sizeof A);
+    if (!rc) rc = o->row_asum(ws->q_comp, HYLA_D, 2, 3, dA, 2, ds);
+    if (!rc) rc = o->queue_sync(ws->q_comp);
+    if (!rc) rc = hyla_copy_from_device(ctx, 0, sums, ds, sizeof sums);
+    CHECK(rc == 0 && sums[0] == 9 && sums[1] == 12, "row_asum rc %d: %g %g", rc, sums[0], sums[1]);
     CHECK(o->row_asum(ws->q_comp, HYLA_D, 2, 3, dA, 1, ds) == HYLA_ERR_INVALID, "row_asum lda");
-    o->mem_free(ctx->devs[0], HYLA_MEM_DEVICE, dA);
-    o->mem_free(ctx->devs[0], HYLA_MEM_DEVICE, ds);
+    hyla_free_device(ctx, 0, &dA);
+    hyla_free_device(ctx, 0, &ds);
     leak_check("op");
 }
 
