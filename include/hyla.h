@@ -555,9 +555,11 @@ typedef struct {
  * Returns 0 (X in B; info->fallback says which method produced it); -i for a
  * bad argument (1 n, 2 nrhs, 3 A NULL while n > 0, 4 lda, 5 B NULL while
  * n, nrhs > 0, 6 ldb, 7 opts holds a value out of range, 8 info NULL;
- * HYLA_ERR_NO_DEVICE when opts->dev is not a device of ctx); k > 0 when A
- * is singular: the fallback's LU has U(k, k) exactly zero, X is not computed
- * and B is left as passed; a HYLA_ERR_* code on a resource or device failure
+ * HYLA_ERR_NO_DEVICE when opts->dev is not a device of ctx); k > 0 when the
+ * fallback ran and its LU has U(k, k) exactly zero (A singular): X is not
+ * computed and B is left as passed. A singular A whose transformed factor
+ * shows no small pivot gives, like partial pivoting on a matrix singular up
+ * to rounding, an X of small backward error instead; a HYLA_ERR_* code on a resource or device failure
  * (B may then be partly overwritten). A NULL ctx returns HYLA_ERR_INVALID.
  * Workspace: on the device, the transformed matrix (np x np), a copy of A
  * (n x n) and O(np (nrhs + depth)) more, allocated per call; host memory of
