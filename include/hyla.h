@@ -496,9 +496,9 @@ int hyla_zgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t n
  * halve berr (a step that makes it worse is undone), or after
  * opts->max_refine steps. The RBT solution is accepted when berr <=
  * sqrt(n) eps. Otherwise, and also when a pivot of the factorization without
- * pivoting is zero or below 4 eps times the largest (A singular to working
- * precision, or a structural zero of the sparse butterflies, as for some
- * permutation matrices at small depth), the RBT result is discarded and the
+ * pivoting is zero or not finite (e.g. a structural zero of the sparse
+ * butterflies, as for some permutation matrices at small depth), the RBT
+ * result is discarded and the
  * system is solved again with partial pivoting (hyla_?gesv, every device of
  * the context): the call still returns 0 with a good X, and says so in
  * info->fallback = 1 (with info->fallback_reason). `info` is a required
@@ -523,8 +523,8 @@ typedef struct {
 /* What the RBT solver did. */
 enum {
     HYLA_RBT_OK = 0,              /* the RBT solution met the backward error bound */
-    HYLA_RBT_SMALL_PIVOT = 1,     /* a pivot of the no-pivoting LU of U^T A V is zero,
-                                     not finite, or below 4 eps times the largest */
+    HYLA_RBT_SMALL_PIVOT = 1,     /* a pivot of the no-pivoting LU of U^T A V is zero
+                                     or not finite */
     HYLA_RBT_NOT_CONVERGED = 2    /* refinement ended above sqrt(n) eps (or not finite) */
 };
 typedef struct {
@@ -558,8 +558,8 @@ typedef struct {
  * HYLA_ERR_NO_DEVICE when opts->dev is not a device of ctx); k > 0 when the
  * fallback ran and its LU has U(k, k) exactly zero (A singular): X is not
  * computed and B is left as passed. A singular A whose transformed factor
- * shows no small pivot gives, like partial pivoting on a matrix singular up
- * to rounding, an X of small backward error instead; a HYLA_ERR_* code on a resource or device failure
+ * has no zero pivot gives, like partial pivoting on a matrix singular up to
+ * rounding, an X of small backward error instead; a HYLA_ERR_* code on a resource or device failure
  * (B may then be partly overwritten). A NULL ctx returns HYLA_ERR_INVALID.
  * Workspace: on the device, the transformed matrix (np x np), a copy of A
  * (n x n) and O(np (nrhs + depth)) more, allocated per call; host memory of
