@@ -309,25 +309,16 @@ static int run(plan *pl) {
     double t1 = hyla_wtime();
     info->t_random += t1 - t0;
 
-    /* norms of A and B for the backward error; B kept for the residuals */
+    /* norms of A and B for the backward error, B kept for the residuals:
+     * enqueued now, waited for after the factorization, which they overlap */
     HYLA_TRY(o->row_asum(pl->q, pl->t, n, n, job->A, job->lda, pl->sums));
     HYLA_TRY(o->copy_2d(pl->q, pl->hsums, (size_t)n * rs, pl->sums, (size_t)n * rs,
                         (size_t)n * rs, 1, HYLA_COPY_D2H));
     HYLA_TRY(o->copy_2d(pl->q, pl->B0, col, job->B, (size_t)job->ldb * es, col, (size_t)nrhs,
                         HYLA_COPY_D2D));
     HYLA_TRY(o->copy_2d(pl->q, pl->hB0, all, pl->B0, all, all, 1, HYLA_COPY_D2H));
-    HYLA_TRY(o->queue_sync(pl->q));
-    pl->anorm = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const double s = rs == sizeof(float) ? ((float *)pl->hsums)[i] : ((double *)pl->hsums)[i];
-        if (!(s <= pl->anorm)) pl->anorm = s;
-    }
-    for (int64_t j = 0; j < nrhs; j++) pl->bnorm[j] = col_amax(pl->t, pl->hB0, n, j);
     double t2 = hyla_wtime();
     info->t_refine += t2 - t1;
-    if (!isfinite(pl->anorm)) HYLA_TRY(HYLA_ERR_NAN);
-    for (int64_t j = 0; j < nrhs; j++)
-        if (!isfinite(pl->bnorm[j])) HYLA_TRY(HYLA_ERR_NAN);
 
     /* factorization without pivoting */
     int finfo = lu_factor(pl->ctx, job->dev, pl->t, np, pl->Ar, np);
@@ -335,6 +326,18 @@ static int run(plan *pl) {
     if (finfo == 0) HYLA_TRY(pivots_small(pl, &finfo));
     double t3 = hyla_wtime();
     info->t_factor = t3 - t2;
+
+    HYLA_TRY(o->queue_sync(pl->q));
+    pl->anorm = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double s = rs == sizeof(float) ? ((float *)pl->hsums)[i] : ((double *)pl->hsums)[i];
+        if (!(s <= pl->anorm)) pl->anorm = s;
+    }
+    for (int64_t j = 0; j < nrhs; j++) pl->bnorm[j] = col_amax(pl->t, pl->hB0, n, j);
+    info->t_refine += hyla_wtime() - t3;
+    if (!isfinite(pl->anorm)) HYLA_TRY(HYLA_ERR_NAN);
+    for (int64_t j = 0; j < nrhs; j++)
+        if (!isfinite(pl->bnorm[j])) HYLA_TRY(HYLA_ERR_NAN);
 
     double berr = NAN;
     if (finfo == 0) {
