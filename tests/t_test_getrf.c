@@ -285,7 +285,8 @@ static void PN(tl_bad_args)(hyla_t *h) {
 
 static void PN(tl_suite)(hyla_t *h, unsigned long long *s, int cuda) {
     static const int64_t mn[][2] = {{0, 0}, {0, 5}, {5, 0}, {1, 1}, {2, 2}, {1, 7}, {7, 1},
-                                    {3, 3}, {37, 37}, {64, 64}, {101, 83}, {83, 101}, {130, 129}};
+                                    {3, 3}, {37, 37}, {64, 64}, {101, 83}, {83, 101}, {130, 129},
+                                    {64, 65}, {39, 40}}; /* [A b] as HPL factors it */
     const int64_t nbs[] = {0, 8, 13};
     for (size_t b = 0; b < sizeof nbs / sizeof nbs[0]; b++) {
         char what[32];

@@ -5,8 +5,9 @@
  * 1-D block-cyclically (panel j lives on device j mod nd, each device
  * keeping its panels side by side at full height m). Step k, for each
  * panel k < ceil(min(m, n) / nb):
- *   owner of k, q_aux (high priority): getrf of the tall panel A[k0:m, k],
- *       its pivots (local to row k0) into the device's pivot array, then
+ *   owner of k, q_aux (high priority): LU of the tall panel A[k0:m, k],
+ *       recursively down to ib-wide getrf leaves (factor_rec), its pivots
+ *       (local to their leaf) into the device's pivot array, then
  *       the panel and its pivots copied to every other device (NVLink or
  *       PCIe peer copies, into one of NRECV receive slots);
  *   owner of k+1, q_aux: the lookahead, the update of panel k+1 alone by
@@ -16,8 +17,9 @@
  *       panel k+2 first (the next lookahead waits only for it), then the
  *       row swaps of step k applied to its columns left of panel k.
  * Host-resident matrices are uploaded once, panel by panel during step 0
- * (whose update proceeds as panels arrive), and downloaded once at the end.
- * Pivots are kept local to their panel on the devices and made global on
+ * (whose update proceeds as panels arrive), and downloaded once, by row
+ * blocks as they become final.
+ * Pivots are kept local to their leaf on the devices and made global on
  * the host. The solve runs on the first device: row swaps of B, then two
  * triangular solves (or the transposed order). */
 #include "lu/plu.h"
@@ -25,6 +27,7 @@
 #include <string.h>
 
 #define NRECV 3
+#define INV_MIN_PANELS 4         /* bulk updates this many panels wide use inv(L_kk) */
 #define NSLOTS 4
 #define ALIGN 256
 
@@ -38,12 +41,15 @@ typedef struct {
     unsigned char *recv[NRECV];  /* panels of other devices, m x nb, ld m */
     hyla_event *ev_free[NRECV];  /* receive slot may be refilled */
     int free_rec[NRECV];
-    hyla_event *ev_aux, *ev_done, *ev_b;
-    int64_t *dipiv;              /* min(m, n) pivots, local to their panel */
+    hyla_event *ev_aux, *ev_done, *ev_b, *ev_row;
+    int64_t *dipiv;              /* min(m, n) pivots, local to their leaf */
     int64_t *dgpiv;              /* solve: n global pivots */
     int *dinfo;                  /* one per leaf of each step */
     volatile int *pinfo;         /* pinned copies */
     int64_t *ppiv;               /* pinned pivots */
+    unsigned char *linv;         /* inverse of the unit L_kk of the step linv_step, ld nb */
+    int64_t linv_step;
+    unsigned char *wbuf;         /* U block row of the bulk update, nb x lcols, ld nb */
     unsigned char *lu;           /* solve: the factor on this device */
     int64_t ldlu;
     unsigned char *bbuf;         /* solve: right-hand-side chunk, ld n */
@@ -83,6 +89,12 @@ static const void *scalar(hyla_dtype t, int neg) {
     return (t == HYLA_S || t == HYLA_C) ? (const void *)f[neg] : (const void *)d[neg];
 }
 
+static const void *zero(hyla_dtype t) {
+    static const double z[2] = {0.0, 0.0};
+    (void)t;
+    return z;
+}
+
 static size_t align_up(size_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
 
 static unsigned char *loc(const plan *pl, const ldev *d, int64_t i, int64_t c) {
@@ -117,7 +129,12 @@ static int leaf_swaps(plan *pl, ldev *d, hyla_queue *q, int64_t k, int64_t lo, i
 }
 
 /* Update of the local columns [c0, c0 + w) of device e by panel k, on q:
- * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. */
+ * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. For the
+ * wide bulk update on q_comp, the U block is instead inv(L_kk) times the
+ * block (a GEMM: cuBLAS's TRSM with a 768-wide triangle runs at a fraction
+ * of GEMM speed), formed once per step and device; with partial pivoting
+ * |l_ij| <= 1, which keeps inv(L_kk) well scaled in practice (the usual
+ * trade of GPU LU codes). */
 static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w) {
     if (w <= 0) return 0;
     ldev *d = &pl->dv[e];
@@ -128,6 +145,25 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     unsigned char *P = panel_at(pl, e, k, &ldp), *C = loc(pl, d, k0, c0);
     int rc;
     if ((rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
+    if (q == d->q_comp && w >= INV_MIN_PANELS * pl->nb) {
+        const int64_t nb = pl->nb;
+        if (d->linv_step != k) {
+            if ((rc = o->laset(q, pl->t, -1, kk, kk, zero(pl->t), scalar(pl->t, 0), d->linv, nb)) ||
+                (rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, kk,
+                              scalar(pl->t, 0), P, ldp, d->linv, nb)))
+                return rc;
+            d->linv_step = k;
+        }
+        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk, scalar(pl->t, 0),
+                          d->linv, nb, C, d->ld, zero(pl->t), d->wbuf, nb)) ||
+            (rc = o->copy_2d(q, C, (size_t)d->ld * es, d->wbuf, (size_t)nb * es, (size_t)kk * es,
+                             (size_t)w, HYLA_COPY_D2D)))
+            return rc;
+        if (below <= 0) return 0;
+        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, scalar(pl->t, 1),
+                       P + (size_t)kk * es, ldp, d->wbuf, nb, scalar(pl->t, 0),
+                       C + (size_t)kk * es, d->ld);
+    }
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, w,
                       scalar(pl->t, 0), P, ldp, C, d->ld)))
         return rc;
@@ -265,29 +301,59 @@ static int step(plan *pl, int64_t k) {
     return 0;
 }
 
+/* Host-resident: downloads rows [r0, r0 + rows) of every column, once the
+ * work on q_comp issued so far (recorded in ev) is done. Rows of row block
+ * k are final once step k+1 has run: later steps swap and update only rows
+ * below it (step k+1 waited for the lookahead of step k, which wrote the U
+ * block of panel k+1). So the download of A overlaps the factorization. */
+static int download_rows(plan *pl, hyla_event *const *ev_of, int64_t r0, int64_t rows) {
+    const size_t es = pl->es;
+    int rc = 0;
+    if (rows <= 0) return 0;
+    for (int e = 0; e < pl->nd; e++) {
+        ldev *d = &pl->dv[e];
+        HYLA_TRY(d->o->queue_wait_event(d->q_out, ev_of[e]));
+        for (int64_t j = e; j < pl->np; j += pl->nd) {
+            const int64_t j0 = j * pl->nb;
+            HYLA_TRY(hyla_xfer_down(&d->down, d->q_out,
+                                    (unsigned char *)pl->job->A + (size_t)(r0 + j0 * pl->job->lda) * es,
+                                    pl->job->lda, loc(pl, d, r0, lcol(pl, e, j)), d->ld, r0, j0,
+                                    rows, jb_of(pl, j), HYLA_XFER_ALL, NULL, NULL));
+        }
+    }
+cleanup:
+    return rc;
+}
+
 static int run_factor(plan *pl) {
     int rc = 0;
+    hyla_event **evs = NULL;
+    evs = hyla_calloc((size_t)pl->nd, sizeof *evs);
+    if (!evs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     if (pl->host) {
         HYLA_TRY(upload(pl, 0));
         if (pl->np > 1) HYLA_TRY(upload(pl, 1));
     }
-    for (int64_t k = 0; k < pl->nk; k++) HYLA_TRY(step(pl, k));
+    for (int64_t k = 0; k < pl->nk; k++) {
+        HYLA_TRY(step(pl, k));
+        if (!pl->host || k == 0) continue;
+        for (int e = 0; e < pl->nd; e++) {
+            HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row, pl->dv[e].q_comp));
+            evs[e] = pl->dv[e].ev_row;
+        }
+        HYLA_TRY(download_rows(pl, evs, (k - 1) * pl->nb, kk_of(pl, k - 1)));
+    }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         HYLA_TRY(d->o->event_record(d->ev_aux, d->q_aux));
         HYLA_TRY(d->o->queue_wait_event(d->q_comp, d->ev_aux));
         HYLA_TRY(d->o->event_record(d->ev_done, d->q_comp));
-        if (!pl->host) continue;
-        HYLA_TRY(d->o->queue_wait_event(d->q_out, d->ev_done));
-        for (int64_t j = e; j < pl->np; j += pl->nd) {
-            const int64_t j0 = j * pl->nb;
-            HYLA_TRY(hyla_xfer_down(&d->down, d->q_out,
-                                    (unsigned char *)pl->job->A + (size_t)(j0 * pl->job->lda) * pl->es,
-                                    pl->job->lda, loc(pl, d, 0, lcol(pl, e, j)), d->ld, 0, j0,
-                                    pl->m, jb_of(pl, j), HYLA_XFER_ALL, NULL, NULL));
-        }
+        evs[e] = d->ev_done;
     }
+    /* the last row block and, when m > n, the rows below the square */
+    if (pl->host) HYLA_TRY(download_rows(pl, evs, (pl->nk - 1) * pl->nb, pl->m - (pl->nk - 1) * pl->nb));
 cleanup:
+    hyla_free(evs);
     return rc;
 }
 
@@ -373,6 +439,9 @@ static size_t dev_bytes(const plan *pl, int e, int64_t bcols) {
                align_up((size_t)pl->kmin * sizeof(int64_t));
     if (pl->host) b += align_up((size_t)pl->m * (size_t)pl->dv[e].lcols * es);
     if (pl->nd > 1) b += NRECV * align_up((size_t)pl->m * (size_t)pl->nb * es);
+    if (job->factor)
+        b += align_up((size_t)pl->nb * (size_t)pl->nb * es) +
+             align_up((size_t)pl->nb * (size_t)pl->dv[e].lcols * es);
     if (e == 0 && job->solve) {
         b += align_up((size_t)pl->n * sizeof(int64_t));
         if (pl->host) {
@@ -440,6 +509,13 @@ static int setup_device(plan *pl, int e) {
     if (pl->nd > 1)
         for (int s = 0; s < NRECV; s++, p += align_up((size_t)pl->m * (size_t)pl->nb * es))
             d->recv[s] = p;
+    d->linv_step = -1;
+    if (job->factor) {
+        d->linv = p;
+        p += align_up((size_t)pl->nb * (size_t)pl->nb * es);
+        d->wbuf = p;
+        p += align_up((size_t)pl->nb * (size_t)d->lcols * es);
+    }
     if (e == 0 && job->solve) {
         d->dgpiv = (int64_t *)p;
         p += align_up((size_t)pl->n * sizeof(int64_t));
@@ -463,7 +539,7 @@ static int setup_device(plan *pl, int e) {
         d->xfer_ok = 1;
     }
     hyla_event **evs[] = {&d->ev_free[0], &d->ev_free[1], &d->ev_free[2], &d->ev_aux,
-                          &d->ev_done, &d->ev_b};
+                          &d->ev_done, &d->ev_b, &d->ev_row};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if ((rc = d->o->event_create(d->dev, 0, evs[i]))) return rc;
     return 0;
@@ -472,7 +548,7 @@ static int setup_device(plan *pl, int e) {
 static void destroy_device(ldev *d) {
     if (!d->o) return;
     hyla_event *evs[] = {d->ev_free[0], d->ev_free[1], d->ev_free[2], d->ev_aux, d->ev_done,
-                         d->ev_b};
+                         d->ev_b, d->ev_row};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (evs[i]) d->o->event_destroy(evs[i]);
     if (d->xfer_ok) {

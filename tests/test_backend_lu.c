@@ -1,0 +1,219 @@
+/* The backend's LU ops on every device of HYLA_DEVICES: getrf with and
+ * without pivoting for the four dtypes, square and rectangular, sizes 0, 1,
+ * 2, odd, with the residual |P A - L U|_1 / (max(m,n) |A|_1 eps), pivots in
+ * range and the info of a zero column (without pivoting, only the info:
+ * the factor is then unspecified); laswp forward and backward against a
+ * host loop, with guard rows that must not change; and argument checks.
+ * Reaches the backend through the internal headers, as test_backend does. */
+#include "core/internal.h"
+#include "backend/backend.h"
+#include "harness.h"
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+typedef double _Complex zc;
+enum { MAXM = 70, MAXN = 70, LD = MAXM + 3 };
+
+static const hyla_dtype dtypes[] = {HYLA_S, HYLA_D, HYLA_C, HYLA_Z};
+
+static double eps_of(hyla_dtype t) { return (t == HYLA_S || t == HYLA_C) ? FLT_EPSILON : DBL_EPSILON; }
+
+static zc get(hyla_dtype t, const void *p, int64_t i) {
+    switch (t) {
+    case HYLA_S: return ((const float *)p)[i];
+    case HYLA_D: return ((const double *)p)[i];
+    case HYLA_C: return ((const float _Complex *)p)[i];
+    default: return ((const double _Complex *)p)[i];
+    }
+}
+
+static void put(hyla_dtype t, void *p, int64_t i, zc v) {
+    switch (t) {
+    case HYLA_S: ((float *)p)[i] = (float)creal(v); break;
+    case HYLA_D: ((double *)p)[i] = creal(v); break;
+    case HYLA_C: ((float _Complex *)p)[i] = (float _Complex)v; break;
+    default: ((double _Complex *)p)[i] = v; break;
+    }
+}
+
+typedef struct {
+    hyla_dev *dev;
+    const hyla_backend_ops *o;
+    hyla_queue *q;
+    void *h, *dA;              /* pinned and device: LD x MAXN of the widest dtype */
+    int64_t *hpiv, *dpiv;      /* pinned and device pivots */
+    int *hinfo, *dinfo;
+} fixture;
+
+static void up(fixture *f, size_t bytes) {
+    f->o->copy_2d(f->q, f->dA, bytes, f->h, bytes, bytes, 1, HYLA_COPY_H2D);
+}
+static void down(fixture *f, size_t bytes) {
+    f->o->copy_2d(f->q, f->h, bytes, f->dA, bytes, bytes, 1, HYLA_COPY_D2H);
+    f->o->copy_2d(f->q, f->hpiv, MAXN * sizeof(int64_t), f->dpiv, MAXN * sizeof(int64_t),
+                  MAXN * sizeof(int64_t), 1, HYLA_COPY_D2H);
+    f->o->copy_2d(f->q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_D2H);
+}
+
+/* getrf on an m x n matrix (ld LD, guard rows below m), pivoting or not;
+ * zero_col > 0 zeroes that column (1-based) and expects info zero_col. */
+static void getrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int pivot, int zero_col,
+                       unsigned long long *s) {
+    const size_t es = hyla_dtype_size(t), bytes = (size_t)LD * MAXN * es;
+    const int64_t k = m < n ? m : n;
+    zc *A0 = malloc(sizeof *A0 * LD * MAXN);
+    for (int64_t j = 0; j < MAXN; j++)
+        for (int64_t i = 0; i < LD; i++) {
+            zc v = i >= m ? 555 : t_rand(s) + ((t == HYLA_C || t == HYLA_Z) ? t_rand(s) * I : 0);
+            if (!pivot && i == j && i < m && j < n) v += 2.0 * (m > n ? m : n);
+            if (zero_col && j == zero_col - 1 && i < m) v = 0;
+            A0[i + j * LD] = v;
+            put(t, f->h, i + j * LD, v);
+        }
+    up(f, bytes);
+    int rc = f->o->getrf(f->q, t, m, n, f->dA, LD, pivot ? f->dpiv : NULL, f->dinfo);
+    down(f, bytes);
+    int rs = f->o->queue_sync(f->q);
+    CHECK(rc == 0 && rs == 0, "getrf t %d m %lld n %lld: rc %d sync %d", t, (long long)m,
+          (long long)n, rc, rs);
+    CHECK(*f->hinfo == zero_col, "getrf t %d m %lld n %lld pivot %d: info %d, expected %d", t,
+          (long long)m, (long long)n, pivot, *f->hinfo, zero_col);
+    /* P A0 (swaps applied to a copy) against L U */
+    zc *PA = malloc(sizeof *PA * LD * MAXN);
+    memcpy(PA, A0, sizeof *PA * LD * MAXN);
+    int bad_piv = 0;
+    for (int64_t i = 0; pivot && i < k; i++) {
+        int64_t p = f->hpiv[i] - 1;
+        if (p < i || p >= m) {
+            bad_piv = 1;
+            break;
+        }
+        for (int64_t j = 0; j < n; j++) {
+            zc x = PA[i + j * LD];
+            PA[i + j * LD] = PA[p + j * LD];
+            PA[p + j * LD] = x;
+        }
+    }
+    CHECK(!bad_piv, "getrf t %d m %lld n %lld: pivot out of range", t, (long long)m, (long long)n);
+    double num = 0, den = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double c = 0, a = 0;
+        for (int64_t i = 0; i < m; i++) {
+            zc acc = 0;
+            for (int64_t l = 0; l <= (i < j ? i : j) && l < k; l++)
+                acc += (l == i ? 1 : get(t, f->h, i + l * LD)) * get(t, f->h, l + j * LD);
+            c += cabs(PA[i + j * LD] - acc);
+            a += cabs(A0[i + j * LD]);
+        }
+        num = fmax(num, c);
+        den = fmax(den, a);
+    }
+    double r = den > 0 ? num / ((double)(m > n ? m : n) * den * eps_of(t)) : num;
+    CHECK(bad_piv || (zero_col && !pivot) || r < 60, "getrf t %d m %lld n %lld pivot %d: residual %.3g", t, (long long)m,
+          (long long)n, pivot, r);
+    int guard = 1;
+    for (int64_t j = 0; j < MAXN; j++)
+        for (int64_t i = m; i < LD; i++)
+            if (get(t, f->h, i + j * LD) != 555) guard = 0;
+    CHECK(guard, "getrf t %d m %lld n %lld: guard rows changed", t, (long long)m, (long long)n);
+    free(A0);
+    free(PA);
+}
+
+/* laswp k1..k2 with inc on n columns against the same swaps on the host. */
+static void laswp_case(fixture *f, hyla_dtype t, int64_t n, int64_t k1, int64_t k2, int inc,
+                       unsigned long long *s) {
+    const size_t es = hyla_dtype_size(t), bytes = (size_t)LD * MAXN * es;
+    zc *R = malloc(sizeof *R * LD * MAXN);
+    for (int64_t i = 0; i < LD * MAXN; i++) {
+        R[i] = (zc)(double)(i % 1000);
+        put(t, f->h, i, R[i]);
+    }
+    for (int64_t i = 0; i < MAXN; i++) /* rows i+1 .. MAXM, repeats included */
+        f->hpiv[i] = i + 1 + (int64_t)((t_rand(s) + 1) * 0.5 * (double)(MAXM - i - 1));
+    f->o->copy_2d(f->q, f->dpiv, MAXN * sizeof(int64_t), f->hpiv, MAXN * sizeof(int64_t),
+                  MAXN * sizeof(int64_t), 1, HYLA_COPY_H2D);
+    up(f, bytes);
+    int rc = f->o->laswp(f->q, t, n, f->dA, LD, k1, k2, f->dpiv, inc);
+    f->o->copy_2d(f->q, f->h, bytes, f->dA, bytes, bytes, 1, HYLA_COPY_D2H);
+    int rs = f->o->queue_sync(f->q);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t st = 0; st <= k2 - k1; st++) {
+            int64_t i = inc > 0 ? k1 + st : k2 - st, p = f->hpiv[i - 1];
+            zc x = R[i - 1 + j * LD];
+            R[i - 1 + j * LD] = R[p - 1 + j * LD];
+            R[p - 1 + j * LD] = x;
+        }
+    int same = 1;
+    for (int64_t i = 0; i < LD * MAXN; i++)
+        if (get(t, f->h, i) != R[i]) same = 0;
+    CHECK(rc == 0 && rs == 0 && same, "laswp t %d n %lld k %lld..%lld inc %d: rc %d, %s", t,
+          (long long)n, (long long)k1, (long long)k2, inc, rc, same ? "same" : "differs");
+    free(R);
+}
+
+static void device_suite(hyla_dev *dev, unsigned long long *s) {
+    fixture f = {.dev = dev, .o = dev->ops};
+    const size_t bytes = (size_t)LD * MAXN * 16;
+    int rc = f.o->queue_create(dev, &f.q);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, bytes, &f.h);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, bytes, &f.dA);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, MAXN * sizeof(int64_t), (void **)&f.hpiv);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXN * sizeof(int64_t), (void **)&f.dpiv);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, sizeof(int), (void **)&f.hinfo);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, sizeof(int), (void **)&f.dinfo);
+    CHECK(rc == 0, "fixture: %d", rc);
+    if (rc == 0) {
+        static const int64_t mn[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 1}, {2, 2}, {1, 5},
+                                        {5, 1}, {17, 17}, {70, 51}, {33, 70}, {70, 70}};
+        for (int d = 0; d < 4; d++) {
+            for (size_t i = 0; i < sizeof mn / sizeof mn[0]; i++)
+                for (int pivot = 0; pivot < 2; pivot++)
+                    getrf_case(&f, dtypes[d], mn[i][0], mn[i][1], pivot, 0, s);
+            getrf_case(&f, dtypes[d], 40, 40, 1, 13, s);
+            getrf_case(&f, dtypes[d], 40, 40, 0, 1, s);
+            laswp_case(&f, dtypes[d], 70, 1, 70, 1, s);
+            laswp_case(&f, dtypes[d], 33, 5, 40, -1, s);
+            laswp_case(&f, dtypes[d], 1, 1, 9, 1, s);
+            laswp_case(&f, dtypes[d], 0, 1, 9, 1, s);
+            laswp_case(&f, dtypes[d], 10, 5, 4, 1, s);
+        }
+        CHECK(f.o->getrf(f.q, HYLA_D, -1, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf m -1");
+        CHECK(f.o->getrf(f.q, HYLA_D, 3, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf lda < m");
+        CHECK(f.o->getrf(f.q, HYLA_D, 2, 2, f.dA, 2, NULL, NULL) == HYLA_ERR_INVALID, "getrf info NULL");
+        CHECK(f.o->getrf(f.q, (hyla_dtype)9, 2, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf dtype");
+        CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 0, 1, f.dpiv, 1) == HYLA_ERR_INVALID, "laswp k1 0");
+        CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, f.dpiv, 2) == HYLA_ERR_INVALID, "laswp inc 2");
+        CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, NULL, 1) == HYLA_ERR_INVALID, "laswp ipiv NULL");
+        CHECK(f.o->queue_sync(f.q) == 0, "queue status untouched by bad arguments");
+    }
+    if (f.dinfo) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
+    if (f.hinfo) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hinfo);
+    if (f.dpiv) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dpiv);
+    if (f.hpiv) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hpiv);
+    if (f.dA) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);
+    if (f.h) f.o->mem_free(dev, HYLA_MEM_PINNED, f.h);
+    if (f.q) f.o->queue_destroy(f.q);
+}
+
+int main(void) {
+    const char *devices = test_devices();
+    unsigned long long seed = 99;
+    int64_t live0, live1;
+    hyla_t *h = NULL;
+    hyla_debug_alloc_stats(&live0, NULL);
+    int rc = hyla_create(&h, devices);
+    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
+        printf("devices %s not available: skipped\n", devices);
+        return 77;
+    }
+    CHECK(rc == 0, "hyla_create(%s): %s", devices, hyla_strerror(rc));
+    if (rc) return summary("backend_lu");
+    for (int i = 0; i < h->ndev; i++) device_suite(h->devs[i], &seed);
+    hyla_destroy(&h);
+    hyla_debug_alloc_stats(&live1, NULL);
+    CHECK(live1 == live0, "no leak: %lld live allocations", (long long)(live1 - live0));
+    return summary("backend_lu");
+}
