@@ -485,7 +485,123 @@ int hyla_zgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t n
 
 /* ---------------------------------------------------------------- RBT solver (src/lu) */
 
-/* The random butterfly transformation solver: see below. */
+/* Solves A X = B for a general square A by the random butterfly
+ * transformation (RBT): A is padded to order np, the next multiple of 2^depth
+ * ([A 0; 0 I]), and replaced by U^T A V with U, V recursive butterflies of
+ * depth `depth` whose diagonals are random (exp(r/10), r uniform in
+ * [-1/2, 1/2], from a generator seeded by opts->seed: the same seed gives the
+ * same transforms and, on the same device, the same result). The transformed
+ * matrix is factored without pivoting on one device (hyla_?getrf_nopiv_gpu),
+ * then X = V (LU)^-1 U^T B is improved by iterative refinement in working
+ * precision, x += V (LU)^-1 U^T (b - A x), the residual by GEMM with the
+ * original A kept on the device (Parker; Baboulin, Dongarra et al.,
+ * "Accelerating linear system solutions using randomization techniques").
+ *
+ * Backward error of the returned X: berr = max_j |b_j - A x_j|_inf /
+ * (|A|_inf |x_j|_inf + |b_j|_inf). Refinement stops when berr <= eps / 2
+ * (eps: FLT_EPSILON or DBL_EPSILON of the precision), when a step does not
+ * halve berr (a step that makes it worse is undone), or after
+ * opts->max_refine steps. The RBT solution is accepted when berr <=
+ * sqrt(n) eps. Otherwise, and also when a pivot of the factorization without
+ * pivoting is zero or not finite (e.g. a structural zero of the sparse
+ * butterflies, as for some permutation matrices at small depth), the RBT
+ * result is discarded and the
+ * system is solved again with partial pivoting (hyla_?gesv, every device of
+ * the context): the call still returns 0 with a good X, and says so in
+ * info->fallback = 1 (with info->fallback_reason). `info` is a required
+ * argument so that this cannot go unnoticed: callers that need the RBT path
+ * itself (e.g. benchmarks) must check info->fallback.
+ */
+
+/* Largest butterfly depth (np grows by at most 2^depth - 1). */
+#define HYLA_RBT_MAX_DEPTH 8
+
+/* Options of the RBT solver; a zero-initialized struct (or opts NULL) gives
+ * the defaults. */
+typedef struct {
+    int depth;           /* butterfly depth 1..HYLA_RBT_MAX_DEPTH; 0 = default 2 */
+    int max_refine;      /* refinement steps at most: 0 = default 10, < 0 = none
+                            (the first solution is still checked), <= 100 */
+    int dev;             /* host-resident entry: the device that runs the RBT
+                            path, 0 <= dev < hyla_device_count (default 0) */
+    uint64_t seed;       /* seed of the random diagonals (any value, 0 included) */
+} hyla_rbt_opts;
+
+/* What the RBT solver did. */
+enum {
+    HYLA_RBT_OK = 0,              /* the RBT solution met the backward error bound */
+    HYLA_RBT_SMALL_PIVOT = 1,     /* a pivot of the no-pivoting LU of U^T A V is zero
+                                     or not finite */
+    HYLA_RBT_NOT_CONVERGED = 2    /* refinement ended above sqrt(n) eps (or not finite) */
+};
+typedef struct {
+    int fallback;        /* 1: partial pivoting (hyla_?gesv) produced X; 0: the RBT path */
+    int fallback_reason; /* HYLA_RBT_OK when fallback = 0, else why it ran */
+    int refine_steps;    /* refinement steps taken on the RBT path (undone ones included) */
+    int depth;           /* depth used */
+    int64_t n_padded;    /* np, the order of the transformed matrix */
+    double berr;         /* backward error of the returned X (see above); of the
+                            RBT solution when fallback = 0, of the pivoted one else */
+    double berr_rbt;     /* last backward error of the RBT path (NaN when the
+                            factorization failed) */
+    /* wall-clock seconds of the parts, device work included (each part ends
+     * with a synchronization): random diagonals and every transform of A, B
+     * and X (t_random); factorization (t_factor); first solve (t_solve);
+     * residuals, norms and refinement (t_refine); host copies of the
+     * host-resident entry (t_copy); the fallback (t_fallback); the whole call
+     * (t_total) */
+    double t_random, t_factor, t_solve, t_refine, t_copy, t_fallback, t_total;
+} hyla_rbt_info;
+
+/* Host-resident RBT solver: A (n x n, lda) and B (n x nrhs, ldb) in host
+ * memory; A is copied to device opts->dev and is not modified; B is
+ * overwritten by X.
+ *   n        order of A, >= 0.       nrhs  columns of B, >= 0.
+ *   A, lda   lda >= max(1, n).       B, ldb  ldb >= max(1, n).
+ *   opts     NULL for the defaults.  info   required (see above).
+ * Returns 0 (X in B; info->fallback says which method produced it); -i for a
+ * bad argument (1 n, 2 nrhs, 3 A NULL while n > 0, 4 lda, 5 B NULL while
+ * n, nrhs > 0, 6 ldb, 7 opts holds a value out of range, 8 info NULL;
+ * HYLA_ERR_NO_DEVICE when opts->dev is not a device of ctx); k > 0 when the
+ * fallback ran and its LU has U(k, k) exactly zero (A singular): X is not
+ * computed and B is left as passed. A singular A whose transformed factor
+ * has no zero pivot gives, like partial pivoting on a matrix singular up to
+ * rounding, an X of small backward error instead; a HYLA_ERR_* code on a resource or device failure
+ * (B may then be partly overwritten). A NULL ctx returns HYLA_ERR_INVALID.
+ * Workspace: on the device, the transformed matrix (np x np), a copy of A
+ * (n x n) and O(np (nrhs + depth)) more, allocated per call; host memory of
+ * O(n nrhs); the fallback takes a host copy of A. n == 0 or nrhs == 0 returns
+ * at once with info zeroed (depth and n_padded set). */
+int hyla_sgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const float *A, int64_t lda, float *B,
+                   int64_t ldb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
+int hyla_dgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const double *A, int64_t lda,
+                   double *B, int64_t ldb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
+int hyla_cgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const hyla_complex_float *A,
+                   int64_t lda, hyla_complex_float *B, int64_t ldb, const hyla_rbt_opts *opts,
+                   hyla_rbt_info *info);
+int hyla_zgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const hyla_complex_double *A,
+                   int64_t lda, hyla_complex_double *B, int64_t ldb, const hyla_rbt_opts *opts,
+                   hyla_rbt_info *info);
+
+/* The same solver on data resident on device `dev` (memory from
+ * hyla_malloc_device): dA (ldda >= max(1, n)) is not modified, dB
+ * (lddb >= max(1, n)) is overwritten by X. opts->dev is ignored. No host
+ * copy of A or B is made except by the fallback (which copies A and B to the
+ * host, solves there with hyla_?gesv and uploads X). Synchronous. Argument
+ * numbers as hyla_?gesv_rbt with dev as argument 0 (a bad dev returns
+ * HYLA_ERR_NO_DEVICE). */
+int hyla_sgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs, const float *dA,
+                       int64_t ldda, float *dB, int64_t lddb, const hyla_rbt_opts *opts,
+                       hyla_rbt_info *info);
+int hyla_dgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs, const double *dA,
+                       int64_t ldda, double *dB, int64_t lddb, const hyla_rbt_opts *opts,
+                       hyla_rbt_info *info);
+int hyla_cgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
+                       const hyla_complex_float *dA, int64_t ldda, hyla_complex_float *dB,
+                       int64_t lddb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
+int hyla_zgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
+                       const hyla_complex_double *dA, int64_t ldda, hyla_complex_double *dB,
+                       int64_t lddb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
 
 /* ---------------------------------------------------------------- eigensolver (src/eig) */
 

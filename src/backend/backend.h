@@ -34,6 +34,7 @@ typedef struct hyla_backend_ops hyla_backend_ops;
 typedef struct hyla_dev hyla_dev;
 typedef struct hyla_queue hyla_queue;
 typedef struct hyla_event hyla_event;
+typedef struct hyla_rbt_args hyla_rbt_args; /* random butterfly transforms, below */
 
 struct hyla_dev {
     const hyla_backend_ops *ops;
@@ -167,7 +168,56 @@ struct hyla_backend_ops {
     /* A := alpha * A, alpha of the dtype; alpha == 0 writes zeros without reading A */
     int (*scale)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *alpha,
                  void *A, int64_t lda);
+
+    /* random butterfly transforms (RBT solver; backend/cuda/k_rbt.cu on the
+     * GPU): see hyla_rbt_args below. Returns 0, HYLA_ERR_INVALID when
+     * hyla_rbt_check rejects the arguments (nothing is enqueued), or the
+     * backend's failure codes. */
+    int (*rbt)(hyla_queue *q, hyla_dtype t, const hyla_rbt_args *a);
+    /* sums[i] := sum_j |A(i, j)| for the m x n matrix A (complex: the modulus),
+     * sums a device array of m values of the real type of t (the row sums
+     * whose maximum is |A|_inf). Returns 0, HYLA_ERR_INVALID (bad dtype, m or
+     * n < 0, lda < max(1, m), NULL pointer while m > 0) or failure codes. */
+    int (*row_asum)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *A,
+                    int64_t lda, void *sums);
 };
+
+/* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----
+ * A recursive butterfly of order p and depth d (p a multiple of 2^d) is
+ * W = L_{d-1} ... L_1 L_0, where level l is the block diagonal of 2^l
+ * butterflies of order p_l = p / 2^l, each
+ *     B = 1/sqrt(2) [R0  R1; R0  -R1],   R0, R1 diagonal of order p_l / 2.
+ * Its diagonals are p * d real values w (the real type of the dtype), level
+ * l in w[l p .. (l + 1) p): butterfly b of level l takes R0 from
+ * w[l p + b p_l ..] and R1 from the next p_l / 2 values. Real diagonals make
+ * W^T = W^H, so the same transforms serve complex matrices.
+ * The op writes the m x n matrix A (lda) from the ms x ns source S (lds):
+ *   HYLA_RBT_BOTH    A := U^T P V   (m == n; U of order m from u, V from v)
+ *   HYLA_RBT_LEFT_T  A := U^T P     (U of order m from u)
+ *   HYLA_RBT_LEFT    A := U P       (U of order m from u; x = V y uses v here)
+ *   HYLA_RBT_RIGHT   A := P V       (V of order n from v)
+ * where P is S padded to m x n: [S 0; 0 I] for BOTH (ms == ns), [S 0; 0 0]
+ * for the one-sided modes. S == A (with ms = m, ns = n, lds = lda) works in
+ * place; any other overlap of S and A is not allowed. u and v are device
+ * arrays (NULL where the mode does not use them). */
+typedef enum {
+    HYLA_RBT_BOTH = 0, HYLA_RBT_LEFT_T = 1, HYLA_RBT_LEFT = 2, HYLA_RBT_RIGHT = 3
+} hyla_rbt_mode;
+
+struct hyla_rbt_args {
+    hyla_rbt_mode mode;
+    int depth;                  /* 1 .. HYLA_RBT_MAX_DEPTH (hyla.h) */
+    int64_t m, n;               /* A is m x n; m (left) and n (right) multiples of 2^depth */
+    const void *u, *v;          /* diagonals of U (m * depth) and V (n * depth) */
+    const void *S;              /* source, ms x ns, ms <= m, ns <= n */
+    int64_t lds, ms, ns;
+    void *A;                    /* destination */
+    int64_t lda;
+};
+
+/* 0 when the arguments are valid for dtype t (as documented above), else
+ * HYLA_ERR_INVALID; m == 0 or n == 0 is valid (nothing to do). */
+int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a);
 
 /* Device-list parsing and creation (backend.c). */
 typedef struct {

@@ -32,6 +32,7 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r);
  * CLI exit status. cmd_hpl_finish ends MPI. */
 int cmd_hpl_prepare(cli_opts *o, char *devices, size_t len);
 void cmd_hpl_finish(void);
+cmd_status cmd_gesv_rbt(hyla_t *ctx, const cli_opts *o, const report *r);
 
 /* Largest n whose potrf check forms L L^H (O(n^3)); beyond, a random
  * vector probes A - L L^H in O(n^2). */

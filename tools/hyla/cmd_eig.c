@@ -563,8 +563,8 @@ static cmd_status run_generated(hyla_t *ctx, const cli_opts *o, const report *r,
     void *A = mat_alloc(t, n, n, false, "A");
     if (!A) return CMD_ERROR;
     cmd_status st = CMD_ERROR;
-    if (mat_fill_eig(t, (eig_class)o->matrix, n, A, max1(n), o->seed) == 0)
-        st = run_one(ctx, o, r, t, uplo, n, A, eig_class_names[o->matrix]);
+    if (mat_fill_eig(t, (eig_class)o->eig_matrix, n, A, max1(n), o->seed) == 0)
+        st = run_one(ctx, o, r, t, uplo, n, A, eig_class_names[o->eig_matrix]);
     free(A);
     return st;
 }
@@ -620,6 +620,10 @@ cmd_status cmd_syevd(hyla_t *ctx, const cli_opts *o, const report *r) {
     }
     if (o->nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_NB, o->nb)) {
         fprintf(stderr, "hyla: --nb %lld is out of range\n", (long long)o->nb);
+        return CMD_USAGE;
+    }
+    if (o->matrix && o->eig_matrix < 0) {
+        fprintf(stderr, "hyla: --matrix %s is not an eigensolver matrix class\n", o->matrix);
         return CMD_USAGE;
     }
     if (o->ninputs) return run_files(ctx, o, r);

@@ -25,10 +25,12 @@ static const struct {
     {"getrf", cmd_getrf},
     {"getrs", cmd_getrs},
     {"gesv", cmd_gesv},
+    {"gesv_rbt", cmd_gesv_rbt},
     {"hpl", cmd_hpl},
 };
 
-/* The default suite: GEMM, Cholesky, LU, HPL and eigensolver sizes that fill the devices present. */
+/* The default suite: GEMM, Cholesky, LU, RBT, HPL and eigensolver sizes that fill the devices
+ * present. */
 static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     int64_t host_d[] = {512, 1000, 2000}, host_z[] = {500};
     int64_t cuda_d[] = {8192, 16384}, cuda_z[] = {8192};
@@ -37,6 +39,7 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     int64_t host_ld[] = {1000, 2000}, host_lz[] = {1000};
     int64_t cuda_ld[] = {16384, 32768}, cuda_lz[] = {16384};
     int64_t host_hpl[] = {2000}, cuda_hpl[] = {20000};
+    int64_t host_rd[] = {1000, 2000}, cuda_rd[] = {16384, 32768};
     const struct {
         cmd_fn run;
         hyla_dtype type;
@@ -47,7 +50,8 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
                 {cmd_potrf, HYLA_Z, r->cuda ? (cli_list){cuda_pz, 1} : (cli_list){host_pz, 1}},
                 {cmd_getrf, HYLA_D, r->cuda ? (cli_list){cuda_ld, 2} : (cli_list){host_ld, 2}},
                 {cmd_getrf, HYLA_Z, r->cuda ? (cli_list){cuda_lz, 1} : (cli_list){host_lz, 1}},
-                {cmd_hpl, HYLA_D, r->cuda ? (cli_list){cuda_hpl, 1} : (cli_list){host_hpl, 1}}};
+                {cmd_hpl, HYLA_D, r->cuda ? (cli_list){cuda_hpl, 1} : (cli_list){host_hpl, 1}},
+                {cmd_gesv_rbt, HYLA_D, r->cuda ? (cli_list){cuda_rd, 2} : (cli_list){host_rd, 2}}};
     cmd_status worst = CMD_OK;
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
         cli_opts job = *o; /* shallow copy: its lists are the arrays above, never freed */

@@ -14,14 +14,15 @@
 enum { MAX_LIST = 100000 };
 
 static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf", "getrs",
-                                       "gesv", "syevd", "heevd", "stedc", "sterf", "hpl"};
+                                       "gesv", "gesv_rbt", "syevd", "heevd", "stedc", "sterf",
+                                       "hpl"};
 
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID
+    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE
 } opt_id;
 
 typedef struct {
@@ -51,6 +52,7 @@ static const opt_spec specs[] = {
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
     {"--kd", OPT_KD, true},
     {"--grid", OPT_GRID, true},
+    {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
 };
 
 void cli_usage(FILE *f) {
@@ -71,6 +73,7 @@ void cli_usage(FILE *f) {
         "  gesv                 LU-factor A and solve A X = B\n"
         "  hpl [HPL.dat]        High-Performance Linpack from a netlib HPL.dat (default ./HPL.dat);\n"
         "                       under mpirun, one rank per GPU (or host device) on the P x Q grid\n"
+        "  gesv_rbt             solve A X = B by random butterflies, LU without pivoting, refinement\n"
         "\n"
         "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
         "  -n LIST              sizes n (required unless --input)\n"
@@ -143,6 +146,17 @@ void cli_usage(FILE *f) {
         "  --grid PxQ           one process grid instead of HPL.dat's\n"
         "  --output X.npy       the solution x of the first test\n"
         "  --json               one JSON object per test instead of HPL's text\n"
+        "\n"
+        "RBT options (gesv_rbt): --nrhs as for Cholesky; --seed also seeds the butterflies\n"
+        "  --depth N            butterfly depth 1..8 (default 2)\n"
+        "  --refine N           refinement steps at most, 0..100 (default 10)\n"
+        "  --matrix KIND        generated A: random (default), zero11 (A(1,1) = 0), tiny\n"
+        "                       (A(1,1) = eps^2), perm (a cyclic shift; falls back at small depth)\n"
+        "  --check: |B - A X| / (n |A| |X| eps) (pass below 60); every row prints a '%   rbt:' line\n"
+        "  (refinement steps, backward error, fallback) and, with --stats, the time of each part\n"
+        "  and the randomization share. --vs vendor: LAPACKE gesv; one GPU: cuSOLVER\n"
+        "  Xgetrf+Xgetrs on a device-resident copy, and hyla_?gesv_rbt_gpu on the same copy\n"
+        "  (ours-dev). --input A.npy,B.npy --output X.npy.\n"
         "\n"
         "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
         "             2 bad usage\n",
@@ -347,10 +361,14 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_NRHS: return parse_list(opt, v, &o->nrhs);
     case OPT_NB: return set_nonneg(opt, v, &o->nb);
     case OPT_OOC: o->ooc = true; return 0;
-    case OPT_MATRIX:
-        o->matrix = eig_class_parse(v);
-        return o->matrix >= 0 ? 0 : usage_error(opt, v, "expected random, clustered, geometric, "
-                                                "arithmetic, onelarge, graded, diagonal or zero");
+    case OPT_MATRIX: /* one option for two routine families; each checks its own names */
+        o->eig_matrix = eig_class_parse(v);
+        if (o->eig_matrix < 0 && strcmp(v, "zero11") && strcmp(v, "tiny") && strcmp(v, "perm"))
+            return usage_error(opt, v, "expected random, clustered, geometric, arithmetic, onelarge, "
+                                       "graded, diagonal or zero (syevd/heevd), or random, zero11, "
+                                       "tiny or perm (gesv_rbt)");
+        o->matrix = v;
+        return 0;
     case OPT_TIMERS: o->timers = true; return 0;
     case OPT_KD: return set_nonneg(opt, v, &o->kd);
     case OPT_GRID: {
@@ -369,6 +387,8 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_COND:
         if (parse_real(opt, v, &o->cond)) return CLI_EXIT_USAGE;
         return o->cond >= 1 ? 0 : usage_error(opt, v, "a condition number is >= 1");
+    case OPT_DEPTH: return set_count(opt, v, 1, HYLA_RBT_MAX_DEPTH, &o->rbt_depth);
+    case OPT_REFINE: return set_count(opt, v, 0, 100, &o->rbt_refine);
     case OPT_TRANSA: return parse_letter(opt, v, "NTC", &o->transa);
     case OPT_TRANSB: return parse_letter(opt, v, "NTC", &o->transb);
     case OPT_DEVICES:
@@ -459,6 +479,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .jobz = 'N', .nb = -1, .repeat = 3, .warmup = 1, .transa = 'N',
                     .transb = 'N', .alpha = 1, .beta = 1, .tile = -1, .kblock = -1,
                     .pack_threads = -1, .cpu_share = -1, .seed = 42, .xt_block = 8192,
+                    .rbt_depth = -1, .rbt_refine = -1,
                     .argc = argc, .argv = argv};
     o->kd = -1;
     int i = 1;
@@ -471,7 +492,8 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
             if (strcmp(argv[1], routines[r]) == 0) o->routine = routines[r];
         if (!o->routine)
             return usage_error(argv[1], NULL, "unknown routine (routines: gemm, potrf, potrs, posv, "
-                                              "getrf, getrs, gesv, syevd, heevd, stedc, sterf, hpl)");
+                                              "getrf, getrs, gesv, gesv_rbt, syevd, heevd, stedc, "
+                                              "sterf, hpl)");
         i = 2;
     }
     for (; i < argc; i++) {

@@ -46,11 +46,13 @@ typedef struct {
     bool cpu_share_set;
     uint64_t seed;
     int xt_block;
-    int matrix;                   /* eigensolver: eig_class of generated matrices */
+    const char *matrix;           /* --matrix as given; NULL: random */
+    int eig_matrix;               /* --matrix as an eigensolver eig_class; -1: not one */
     bool timers;                  /* eigensolver: print the stage times */
     int64_t kd;                   /* eigensolver band half-width; -1: not given */
     const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
     int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
+    int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;

@@ -7,6 +7,7 @@
  * and cuSOLVER errors to HYLA_ERR_DEVICE, cuBLAS errors to HYLA_ERR_BLAS. A
  * failure of work enqueued on a queue sticks to the queue (queue_sync
  * returns it). */
+#include "backend/cuda/k_rbt.h"
 #include "core/internal.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
@@ -713,6 +714,28 @@ static int cuda_scale(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, const 
     return queue_fail(q, hyla_cuda_scale(q->stream, (int)t, m, n, alpha, A, lda));
 }
 
+/* ---------------------------------------------------------------- random butterflies */
+
+static int cuda_rbt(hyla_queue *qb, hyla_dtype t, const hyla_rbt_args *a) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_rbt_check(t, a);
+    if (rc || a->m == 0 || a->n == 0) return rc;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_rbt(q->stream, (int)t, (int)a->mode, a->depth, a->m, a->n,
+                                       a->u, a->v, a->S, a->lds, a->ms, a->ns, a->A, a->lda));
+}
+
+static int cuda_row_asum(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, const void *A,
+                         int64_t lda, void *sums) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || (m > 0 && (!sums || (n > 0 && !A))))
+        return HYLA_ERR_INVALID;
+    if (m == 0) return 0;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_row_asum(q->stream, (int)t, m, n, A, lda, sums));
+}
+
 /* ---------------------------------------------------------------- cuSOLVER */
 
 static const cudaDataType solver_types[] = {
@@ -856,6 +879,8 @@ static const hyla_backend_ops cuda_ops = {
     .symm = cuda_symm,
     .trsm = cuda_trsm,
     .trmm = cuda_trmm,
+    .rbt = cuda_rbt,
+    .row_asum = cuda_row_asum,
     .laset = cuda_laset,
     .scale = cuda_scale,
     .potrf = cuda_potrf,

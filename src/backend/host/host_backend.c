@@ -3,6 +3,7 @@
  * backend, not a mock: asynchrony, events and a missing wait behave as on a
  * GPU, so every algorithm, multi-device ones included, runs without one. */
 #include "backend/host/host_blas.h"
+#include "backend/host/host_rbt.h"
 #include "core/internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@ struct host_task {
         struct { void *dst; const void *src; size_t dpitch, spitch, width, height; } copy;
         struct { void (*fn)(void *); void *arg; } hostfn;
         struct { struct host_event *ev; uint64_t gen; } event;
+        struct { hyla_dtype t; hyla_rbt_args a; } rbt;
+        struct { hyla_dtype t; int64_t m, n, lda; const void *A; void *sums; } asum;
     } u;
 };
 
@@ -401,6 +404,44 @@ static int host_scale(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const v
     return submit_blas(q, &c);
 }
 
+/* ---------------------------------------------------------------- random butterflies */
+
+static void run_rbt(host_task *t) { hyla_host_rbt_run(t->u.rbt.t, &t->u.rbt.a); }
+
+static int host_rbt(hyla_queue *q, hyla_dtype t, const hyla_rbt_args *a) {
+    int rc = hyla_rbt_check(t, a);
+    if (rc || a->m == 0 || a->n == 0) return rc;
+    host_task *k = task_new(run_rbt);
+    if (!k) return HYLA_ERR_NO_MEMORY;
+    k->u.rbt.t = t;
+    k->u.rbt.a = *a;
+    enqueue(q, k);
+    return 0;
+}
+
+static void run_row_asum(host_task *t) {
+    hyla_host_row_asum_run(t->u.asum.t, t->u.asum.m, t->u.asum.n, t->u.asum.A, t->u.asum.lda,
+                           t->u.asum.sums);
+}
+
+static int host_row_asum(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *A,
+                         int64_t lda, void *sums) {
+    if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || lda < HYLA_MAX(1, m) ||
+        (m > 0 && (!sums || (n > 0 && !A))))
+        return HYLA_ERR_INVALID;
+    if (m == 0) return 0;
+    host_task *k = task_new(run_row_asum);
+    if (!k) return HYLA_ERR_NO_MEMORY;
+    k->u.asum.t = t;
+    k->u.asum.m = m;
+    k->u.asum.n = n;
+    k->u.asum.lda = lda;
+    k->u.asum.A = A;
+    k->u.asum.sums = sums;
+    enqueue(q, k);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- LAPACK */
 
 /* Arguments are checked here, before anything is enqueued, so that LAPACK
@@ -465,6 +506,8 @@ static const hyla_backend_ops host_ops = {
     .symm = host_symm,
     .trsm = host_trsm,
     .trmm = host_trmm,
+    .rbt = host_rbt,
+    .row_asum = host_row_asum,
     .laset = host_laset,
     .scale = host_scale,
     .potrf = host_potrf,

@@ -1,0 +1,23 @@
+/* Argument checks of the random butterfly op, shared by both backends. */
+#include "backend/backend.h"
+
+int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a) {
+    if (!a || (unsigned)t > HYLA_Z) return HYLA_ERR_INVALID;
+    if ((unsigned)a->mode > HYLA_RBT_RIGHT) return HYLA_ERR_INVALID;
+    if (a->depth < 1 || a->depth > HYLA_RBT_MAX_DEPTH) return HYLA_ERR_INVALID;
+    if (a->m < 0 || a->n < 0 || a->ms < 0 || a->ns < 0 || a->ms > a->m || a->ns > a->n)
+        return HYLA_ERR_INVALID;
+    const int64_t p = (int64_t)1 << a->depth;
+    const int left = a->mode != HYLA_RBT_RIGHT, right = a->mode == HYLA_RBT_BOTH ||
+                                                        a->mode == HYLA_RBT_RIGHT;
+    if (a->mode == HYLA_RBT_BOTH && (a->m != a->n || a->ms != a->ns)) return HYLA_ERR_INVALID;
+    if ((left && a->m % p) || (right && a->n % p)) return HYLA_ERR_INVALID;
+    if (a->m == 0 || a->n == 0) return 0;
+    if (a->lda < a->m || !a->A) return HYLA_ERR_INVALID;
+    if ((left && !a->u) || (right && !a->v)) return HYLA_ERR_INVALID;
+    if (a->S != a->A && a->ms > 0 && a->ns > 0 && (!a->S || a->lds < a->ms))
+        return HYLA_ERR_INVALID;
+    if (a->S == a->A && (a->ms != a->m || a->ns != a->n || a->lds != a->lda))
+        return HYLA_ERR_INVALID;
+    return 0;
+}
