@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Scaling tables and curves from the JSON records of a scaling run.
+
+Usage: plot_scaling.py RAW.jsonl OUT_PREFIX
+RAW.jsonl holds one JSON object per line: the CLI's --json records, each with
+an added "label" (strong/weak, routine) and "gpus" field (bench/scaling/run.sh
+writes them). Writes OUT_PREFIX.md (tables: time, rate, speed-up and parallel
+efficiency against one GPU, the vendor's numbers from the same run) and
+OUT_PREFIX.png (rate against GPUs, one curve per routine, ideal lines dashed).
+"""
+import json
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass
+    return rows
+
+
+def rate(r):
+    """GFLOP/s of a record: the CLI writes gflops (gemm, hpl) or tflops (factorizations)."""
+    if r.get("tflops") is not None:
+        return 1e3 * r["tflops"]
+    return r.get("gflops") or 0.0
+
+
+def vendor_rate(r):
+    if r.get("vendor_tflops") is not None:
+        return 1e3 * r["vendor_tflops"]
+    return r.get("vendor_gflops")
+
+
+def main():
+    raw, prefix = sys.argv[1], sys.argv[2]
+    rows = [r for r in load(raw) if r.get("status") in ("ok", "pass", "PASSED") and "gpus" in r]
+    series = defaultdict(list)
+    for r in rows:
+        series[(r["label"], r["routine"], r.get("n"))].append(r)
+    out = ["| scaling | routine | n | GPUs | time (s) | TF/s | speed-up | efficiency | vendor (s) | vendor TF/s |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    curves = defaultdict(list)
+    for key in sorted(series, key=lambda k: (k[0], k[1], k[2] or 0)):
+        label, routine, n = key
+        pts = sorted(series[key], key=lambda r: r["gpus"])
+        base = next((p for p in pts if p["gpus"] == 1), None)
+        for p in pts:
+            g = p["gpus"]
+            if label == "strong" and base:
+                sp = base["time_s"] / p["time_s"]
+            elif base:  # weak: rate ratio, work grows with the GPUs
+                sp = rate(p) / rate(base)
+            else:
+                sp = float("nan")
+            eff = sp / g
+            vt = p.get("vendor_time_s")
+            vg = vendor_rate(p)
+            out.append(f"| {label} | {routine} | {n} | {g} | {p['time_s']:.3f} | {rate(p)/1e3:.1f} | "
+                       f"{sp:.2f}x | {100*eff:.0f}% | {'-' if vt is None else f'{vt:.3f}'} | "
+                       f"{'-' if vg is None else f'{vg/1e3:.1f}'} |")
+            curves[(label, routine, n)].append((g, rate(p) / 1e3, base and rate(base) / 1e3))
+    with open(prefix + ".md", "w") as f:
+        f.write("\n".join(out) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: table only", file=sys.stderr)
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5))
+    for ax, label in zip(axes, ("strong", "weak")):
+        for (lab, routine, n), pts in sorted(curves.items(), key=lambda kv: str(kv[0])):
+            if lab != label:
+                continue
+            g = [p[0] for p in pts]
+            tf = [p[1] for p in pts]
+            line, = ax.plot(g, tf, "o-", label=f"{routine} n={n}")
+            if pts[0][2]:
+                ax.plot(g, [pts[0][2] * x for x in g], "--", color=line.get_color(), alpha=0.4)
+        ax.set_xlabel("GPUs")
+        ax.set_ylabel("TFLOP/s")
+        ax.set_title(f"{label} scaling (dashed: ideal)")
+        ax.set_xticks([1, 2, 4, 8])
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(prefix + ".png", dpi=110)
+
+
+if __name__ == "__main__":
+    main()
