@@ -375,6 +375,26 @@ int hyla_dgetrf(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda, int64
 int hyla_cgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda, int64_t *ipiv);
 int hyla_zgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_double *A, int64_t lda, int64_t *ipiv);
 
+/* Statistics of the last LU call of this context that reached the devices
+ * (getrf, getrs, gesv, their _gpu and _nopiv variants; calls that return
+ * early, for a bad argument or an empty matrix, leave them unchanged). */
+typedef struct {
+    int64_t nb;                  /* panel width used */
+    int64_t ib;                  /* leaf width of the recursive panel factorization */
+    int devices;                 /* devices used (the solve runs on the first alone) */
+    int lookahead;               /* 1 when the factorization had more than one panel, so
+                                  * each next panel was updated and factored ahead of the
+                                  * bulk update; 0 otherwise and for solves alone */
+    int64_t bytes_h2d, bytes_d2h;/* bytes moved over the host link, all devices (A, B,
+                                  * pivots and info) */
+    int64_t bytes_peer;          /* bytes of factored panels and pivots sent between devices */
+    int64_t panels_per_device[16];/* panels factored by each device (first 16) */
+    double panel_time_s;         /* device time of the panel factorizations, summed over
+                                  * panels (they overlap the updates); 0 after a failure */
+} hyla_lu_stats;
+/* Copies the statistics into *stats. Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
+int hyla_get_lu_stats(const hyla_t *ctx, hyla_lu_stats *stats);
+
 /* Solves op(A) X = B with the factor from hyla_?getrf (LAPACK getrs), on the
  * first device of the context.
  *   trans      'N' (A X = B), 'T' (A^T X = B) or 'C' (A^H X = B).

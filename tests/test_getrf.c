@@ -5,7 +5,8 @@
  * several devices; LAPACK's scaled residuals |PA - LU|/(max(m,n)|A|eps) and
  * |B - op(A)X|/(n|A||X|eps); zero columns (info k) and a zero leading entry
  * without pivoting (info 1); an ill-conditioned matrix; bad arguments; no
- * leak after any call; and injected allocation failures. */
+ * leak after any call; injected allocation failures; and the statistics of
+ * hyla_get_lu_stats (panels, bytes, lookahead) against their formulas. */
 #include "hyla.h"
 #include "harness.h"
 #include <complex.h>
@@ -73,6 +74,72 @@ static void ill_conditioned(hyla_t *h, unsigned long long *s) {
     double r = hyla_dtl_resid(A0, A, N, N, N, ipiv);
     CHECK(info == 0 && r < THRESH, "dgetrf graded: info %d residual %.3g", info, r);
     leak_check(h, "graded");
+}
+
+/* hyla_get_lu_stats after a factorization of m x n doubles with nb = 16 on
+ * every device, a one-panel factorization, a solve and a bad call. The
+ * byte counts are exact for host-resident matrices: A up once and down
+ * once, each panel's leaf infos and the pivots down, panels and pivots to
+ * every other device. */
+static void stats(hyla_t *h, int cuda, unsigned long long *s) {
+    enum { M = 100, N = 90, NB = 16 };
+    hyla_lu_stats st, st2;
+    int64_t ipiv[M];
+    CHECK(hyla_get_lu_stats(NULL, &st) == -1, "lu stats of a NULL ctx");
+    CHECK(hyla_get_lu_stats(h, NULL) == -2, "lu stats into NULL");
+    double *A = hyla_dtl_make(M, N, M, 0, s);
+    hyla_set_option(h, HYLA_OPT_GETRF_NB, NB);
+    int rc = hyla_dgetrf(h, M, N, A, M, ipiv);
+    CHECK(rc == 0 && hyla_get_lu_stats(h, &st) == 0, "dgetrf for stats: %d", rc);
+    const int64_t np = (N + NB - 1) / NB, ndev = hyla_device_count(h);
+    const int nd = (int)(ndev < np ? ndev : np);
+    CHECK(st.nb == NB && st.ib >= 1 && st.ib <= NB && st.devices == nd && st.lookahead == 1,
+          "stats: nb %lld ib %lld devices %d (want %d) lookahead %d", (long long)st.nb,
+          (long long)st.ib, st.devices, nd, st.lookahead);
+    int64_t infos = 0, peer = 0;
+    for (int64_t k = 0; k < np; k++) {
+        const int64_t k0 = k * NB, kb = HYLA_TMIN(NB, N - k0);
+        infos += (kb + st.ib - 1) / st.ib;
+        peer += (nd - 1) * ((M - k0) * kb * 8 + kb * 8);
+    }
+    for (int e = 0; e < nd; e++)
+        CHECK(st.panels_per_device[e] == (np - e + nd - 1) / nd, "device %d factored %lld panels",
+              e, (long long)st.panels_per_device[e]);
+    CHECK(st.bytes_peer == peer, "peer bytes %lld, want %lld", (long long)st.bytes_peer,
+          (long long)peer);
+    CHECK(st.panel_time_s >= 0 && st.panel_time_s < 60, "panel time %g s", st.panel_time_s);
+    if (!cuda) {
+        const int64_t a = (int64_t)M * N * 8;
+        CHECK(st.bytes_h2d == a && st.bytes_d2h == a + infos * 4 + N * 8,
+              "host link bytes h2d %lld d2h %lld, want %lld and %lld", (long long)st.bytes_h2d,
+              (long long)st.bytes_d2h, (long long)a, (long long)(a + infos * 4 + N * 8));
+    }
+    /* one panel: no lookahead, one device */
+    rc = hyla_dgetrf(h, 10, 10, A, 10, ipiv);
+    CHECK(rc == 0 && hyla_get_lu_stats(h, &st) == 0 && st.lookahead == 0 && st.devices == 1 &&
+              st.nb == 10 && st.panels_per_device[0] == 1 && st.bytes_peer == 0,
+          "one-panel stats: rc %d lookahead %d devices %d nb %lld panels %lld", rc, st.lookahead,
+          st.devices, (long long)st.nb, (long long)st.panels_per_device[0]);
+    /* a solve alone: the factor, B and the pivots up, B down, on one device */
+    double *F = hyla_dtl_make(40, 40, 40, 1, s), B[40 * 3];
+    for (int i = 0; i < 40 * 3; i++) B[i] = 1;
+    rc = hyla_dgetrf(h, 40, 40, F, 40, ipiv);
+    rc = rc ? rc : hyla_dgetrs(h, 'N', 40, 3, F, 40, ipiv, B, 40);
+    CHECK(rc == 0 && hyla_get_lu_stats(h, &st) == 0 && st.lookahead == 0 && st.devices == 1 &&
+              st.panels_per_device[0] == 0 && st.panel_time_s == 0,
+          "getrs stats: rc %d lookahead %d devices %d panels %lld", rc, st.lookahead, st.devices,
+          (long long)st.panels_per_device[0]);
+    if (!cuda)
+        CHECK(st.bytes_h2d == (40 * 40 + 40 * 3 + 40) * 8 && st.bytes_d2h == 40 * 3 * 8,
+              "getrs host link bytes h2d %lld d2h %lld", (long long)st.bytes_h2d,
+              (long long)st.bytes_d2h);
+    /* a bad argument leaves them as they were */
+    CHECK(hyla_dgetrf(h, 10, 10, A, 5, ipiv) == -4 && hyla_get_lu_stats(h, &st2) == 0 &&
+              memcmp(&st, &st2, sizeof st) == 0,
+          "a bad call changed the stats");
+    free(A);
+    free(F);
+    leak_check(h, "stats");
 }
 
 /* Allocation failure k = 1, 2, ... inside one gesv until a call runs with
@@ -201,6 +268,7 @@ int main(int argc, char **argv) {
     int64_t v = -1;
     CHECK(hyla_get_option(h, HYLA_OPT_GETRF_NB, &v) == 0 && v == 8, "GETRF_NB reads back: %lld",
           (long long)v);
+    stats(h, cuda, &seed);
     hyla_destroy(&h);
 
     if (!cuda) {

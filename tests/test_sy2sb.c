@@ -2,9 +2,11 @@
  * hyla_?sytrd_sy2sb / ?hetrd_he2hb and the back transformation
  * ?ormtr_sy2sb / ?unmtr_he2hb, all precisions, both triangles, sizes 0, 1,
  * 2, odd and not multiples of kd or nb, kd >= n - 1 (already band), against
- * LAPACKE ?syev/?heev; no leaks; injected allocation failures. */
+ * LAPACKE ?syev/?heev; no leaks; injected allocation failures, also in the
+ * internal hyla_eig_sy2sb called with no workspace yet. */
 #include "hyla.h"
 #include "harness.h"
+#include "eig/sy2sb.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -66,6 +68,38 @@ static void alloc_failures(hyla_t *h) {
     }
 }
 
+/* hyla_eig_sy2sb on a context without workspace (released): its first
+ * allocations create the device queues, so the early failures leave it
+ * without queues, which its cleanup must not synchronize. */
+static void internal_failures(hyla_t *h) {
+    enum { N = 23, KD = 4 };
+    double A0[N * N], AB[(KD + 1) * N];
+    unsigned long long s = 9;
+    void *dA = NULL;
+    hyla_dte_make(TE_RANDOM, N, A0, &s);
+    int rc = hyla_malloc_device(h, 0, sizeof A0, &dA);
+    CHECK(rc == 0, "device matrix: %d", rc);
+    if (rc) return;
+    int64_t base;
+    for (int64_t k = 1; k < 60; k++) {
+        rc = hyla_copy_to_device(h, 0, dA, A0, sizeof A0);
+        CHECK(rc == 0, "upload: %d", rc);
+        hyla_release_workspace(h);
+        hyla_debug_alloc_stats(&base, NULL);
+        hyla_debug_fail_alloc(k);
+        rc = hyla_eig_sy2sb(h, 0, HYLA_D, N, KD, 2 * KD, dA, N, AB, KD + 1, NULL, NULL, 0, NULL);
+        hyla_debug_fail_alloc(0);
+        int64_t live;
+        hyla_release_workspace(h);
+        hyla_debug_alloc_stats(&live, NULL);
+        CHECK(live == base, "sy2sb: leak after failing allocation %lld (rc %d)", (long long)k, rc);
+        CHECK(rc == 0 || rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY,
+              "sy2sb: allocation failure %lld: rc %d", (long long)k, rc);
+        if (rc == 0) break;
+    }
+    hyla_free_device(h, 0, &dA);
+}
+
 int main(void) {
     hyla_t *h = NULL;
     int rc = hyla_create(&h, test_devices());
@@ -81,6 +115,7 @@ int main(void) {
     hyla_cts_all(h, &s);
     hyla_zts_all(h, &s);
     alloc_failures(h);
+    internal_failures(h);
     hyla_destroy(&h);
     return summary("test_sy2sb");
 }

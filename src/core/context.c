@@ -230,6 +230,13 @@ cleanup:
     return rc;
 }
 
+int hyla_get_lu_stats(const hyla_t *h, hyla_lu_stats *st) {
+    if (!h) return -1;
+    if (!st) return -2;
+    *st = h->lu_stats;
+    return 0;
+}
+
 int hyla_get_chol_stats(const hyla_t *h, hyla_chol_stats *st) {
     if (!h) return -1;
     if (!st) return -2;

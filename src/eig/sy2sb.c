@@ -358,7 +358,9 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     if (qout) *qout = s.q, s.q = NULL;
 
 cleanup:
-    if (rc) {
+    /* s.qc and s.qa are still NULL when hyla_workspace_get failed (its
+     * queues could not be created): nothing was enqueued then */
+    if (rc && s.qc) {
         o->queue_sync(s.qc);
         o->queue_sync(s.qa);
     }

@@ -68,6 +68,10 @@ typedef struct {
     int64_t ib, nleaf;           /* inner panel width; leaves per panel */
     ldev *dv;
     hyla_event **ev_bc, **ev_la, **ev_up;
+    hyla_event **ev_t0, **ev_t1;  /* timing: panel factorization k ran between them */
+    int64_t panels_run;          /* panels whose timing events were recorded */
+    int64_t bytes_h2d, bytes_d2h, bytes_peer; /* besides the staged copies of A and B */
+    int64_t panels[16];          /* panels factored per device */
 } plan;
 
 /* ---------------------------------------------------------------- helpers */
@@ -233,7 +237,12 @@ static int factor_panel(plan *pl, int64_t k) {
     if (pl->host && k == 0 && (rc = o->queue_wait_event(q, pl->ev_up[0]))) return rc;
     unsigned char *P = loc(pl, d, k0, lcol(pl, e, k));
     const int64_t nl = HYLA_CEILDIV(kk, pl->ib);
+    if ((rc = o->event_record(pl->ev_t0[k], q))) return rc;
     if ((rc = factor_rec(pl, d, q, k, P, 0, pl->m - k0, kb))) return rc;
+    if ((rc = o->event_record(pl->ev_t1[k], q))) return rc;
+    pl->panels_run = k + 1;
+    if (e < 16) pl->panels[e]++;
+    pl->bytes_d2h += nl * (int64_t)sizeof(int);
     if ((rc = o->copy_2d(q, (void *)&d->pinfo[k * pl->nleaf], (size_t)nl * sizeof(int),
                          &d->dinfo[k * pl->nleaf], (size_t)nl * sizeof(int),
                          (size_t)nl * sizeof(int), 1, HYLA_COPY_D2H)))
@@ -247,6 +256,8 @@ static int factor_panel(plan *pl, int64_t k) {
                              (size_t)d->ld * es, (size_t)(pl->m - k0) * es, (size_t)kb,
                              HYLA_COPY_D2D)))
             return rc;
+        pl->bytes_peer += (pl->m - k0) * kb * (int64_t)es;
+        if (pl->job->pivot) pl->bytes_peer += kk * (int64_t)sizeof(int64_t);
         if (pl->job->pivot &&
             (rc = o->copy_2d(q, r->dipiv + k0, (size_t)kk * sizeof(int64_t), d->dipiv + k0,
                              (size_t)kk * sizeof(int64_t), (size_t)kk * sizeof(int64_t), 1,
@@ -398,6 +409,7 @@ static int run_solve(plan *pl) {
         HYLA_TRY(o->copy_2d(d->q_comp, d->dgpiv, (size_t)n * sizeof(int64_t), d->ppiv,
                             (size_t)n * sizeof(int64_t), (size_t)n * sizeof(int64_t), 1,
                             HYLA_COPY_H2D));
+        pl->bytes_h2d += n * (int64_t)sizeof(int64_t);
     }
     if (!pl->host) {
         HYLA_TRY(solve_ops(pl, d, d->q_comp, job->B, job->ldb, job->nrhs));
@@ -572,7 +584,8 @@ static int sync_all(plan *pl) {
     return rc;
 }
 
-#define EVENT_ARRAYS(pl) {&(pl)->ev_bc, &(pl)->ev_la, &(pl)->ev_up}
+#define EVENT_ARRAYS(pl) {&(pl)->ev_bc, &(pl)->ev_la, &(pl)->ev_up, &(pl)->ev_t0, &(pl)->ev_t1}
+#define TIMED_FROM 3             /* ev_t0 and ev_t1 are timing events */
 
 static int create_events(plan *pl) {
     hyla_event ***arr[] = EVENT_ARRAYS(pl);
@@ -582,7 +595,7 @@ static int create_events(plan *pl) {
         *arr[a] = ev;
         for (int64_t j = 0; j < pl->np; j++) {
             hyla_dev *dev = pl->dv[owner(pl, j)].dev;
-            int rc = dev->ops->event_create(dev, 0, &ev[j]);
+            int rc = dev->ops->event_create(dev, a >= TIMED_FROM, &ev[j]);
             if (rc) return rc;
         }
     }
@@ -609,11 +622,41 @@ static int fetch_pivots(plan *pl) {
     int rc = d->o->copy_2d(d->q_comp, d->ppiv, bytes, d->dipiv, bytes, bytes, 1, HYLA_COPY_D2H);
     if (!rc) rc = d->o->queue_sync(d->q_comp);
     if (rc) return rc;
+    pl->bytes_d2h += (int64_t)bytes;
     for (int64_t i = 0; i < pl->kmin; i++) {
         const int64_t k0 = i / pl->nb * pl->nb;
         pl->job->ipiv[i] = d->ppiv[i] + k0 + (i - k0) / pl->ib * pl->ib;
     }
     return 0;
+}
+
+/* The context's LU statistics of this call (after sync_all); panel times
+ * only when the call succeeded (the timing events were then all reached). */
+static void save_stats(plan *pl, int timed) {
+    hyla_lu_stats *st = &pl->ctx->lu_stats;
+    memset(st, 0, sizeof *st);
+    st->nb = pl->nb;
+    st->ib = pl->ib;
+    st->devices = pl->nd;
+    st->lookahead = pl->job->factor && pl->np > 1;
+    st->bytes_h2d = pl->bytes_h2d;
+    st->bytes_d2h = pl->bytes_d2h;
+    st->bytes_peer = pl->bytes_peer;
+    for (int e = 0; e < pl->nd; e++) {
+        st->bytes_h2d += pl->dv[e].up.bytes;
+        st->bytes_d2h += pl->dv[e].down.bytes;
+        if (e < 16) st->panels_per_device[e] = pl->panels[e];
+    }
+    double ms = 0;
+    for (int64_t k = 0; timed && k < pl->panels_run; k++) {
+        float t = 0;
+        if (pl->ev_t0[k]->dev->ops->event_elapsed_ms(pl->ev_t0[k], pl->ev_t1[k], &t)) {
+            ms = 0;
+            break;
+        }
+        ms += t;
+    }
+    st->panel_time_s = ms * 1e-3;
 }
 
 int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
@@ -665,6 +708,7 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
 cleanup:
     if (rc) sync_all(pl);
     if (pl->dv) {
+        save_stats(pl, !rc);
         destroy_events(pl);
         for (int e = 0; e < pl->nd; e++) destroy_device(&pl->dv[e]);
     }

@@ -9,7 +9,12 @@
  *   getrs, gesv  the largest over the columns j of
  *                |b_j - op(A) x_j|_inf / (n |op(A)|_inf |x_j|_inf eps).
  * Generated matrices have entries uniform in (-1, 1) (O(n^2)); getrs
- * factors its matrix with hyla_?getrf first, untimed. */
+ * factors its matrix with hyla_?getrf first, untimed, unless it is given a
+ * factor (--input LU.npy,ipiv.npy,B.npy), whose check then compares against
+ * A = P L U formed from it (O(n^3)).
+ * Pivots go to and come from .npy files as float64 column vectors of the
+ * 1-based LAPACK pivots (hyla_npy has no integer dtype; float64 holds every
+ * index exactly up to 2^53). */
 #include "cmd.h"
 
 #include <complex.h>
@@ -183,6 +188,23 @@ static void swap_rows(hyla_dtype t, int64_t k, const int64_t *ipiv, int64_t n, v
     for (int64_t j = 0; j < n; j++) {
         unsigned char *col = (unsigned char *)a + (size_t)j * (size_t)lda * es;
         for (int64_t i = 0; i < k; i++) {
+            const int64_t p = ipiv[i] - 1;
+            if (p == i) continue;
+            memcpy(tmp, col + (size_t)i * es, es);
+            memcpy(col + (size_t)i * es, col + (size_t)p * es, es);
+            memcpy(col + (size_t)p * es, tmp, es);
+        }
+    }
+}
+
+/* The same interchanges undone: rows i and ipiv[i]-1 for i = k-1 .. 0. */
+static void swap_rows_back(hyla_dtype t, int64_t k, const int64_t *ipiv, int64_t n, void *a,
+                           int64_t lda) {
+    const size_t es = dtype_size(t);
+    unsigned char tmp[16];
+    for (int64_t j = 0; j < n; j++) {
+        unsigned char *col = (unsigned char *)a + (size_t)j * (size_t)lda * es;
+        for (int64_t i = k - 1; i >= 0; i--) {
             const int64_t p = ipiv[i] - 1;
             if (p == i) continue;
             memcpy(tmp, col + (size_t)i * es, es);
@@ -389,6 +411,34 @@ out:
     return med;
 }
 
+/* The pivots as a float64 column vector (see the top of the file). */
+static int write_pivots(const char *path, int64_t k, const int64_t *ipiv) {
+    double *v = malloc(sizeof *v * (size_t)max1(k));
+    if (!v) return HYLA_ERR_NO_MEMORY;
+    for (int64_t i = 0; i < k; i++) v[i] = (double)ipiv[i];
+    int rc = hyla_npy_write(path, HYLA_D, k, 1, v, max1(k));
+    free(v);
+    return rc;
+}
+
+/* --output: getrf LU.npy[,ipiv.npy], the solves X.npy. Reports failures. */
+static int write_outputs(const cli_opts *o, const lu_problem *p, const int64_t *ipiv) {
+    char *lu = strdup(o->output), *pv = lu ? strchr(lu, ',') : NULL;
+    const char *bad = o->output;
+    int rc = lu ? 0 : HYLA_ERR_NO_MEMORY;
+    if (pv) *pv++ = '\0';
+    if (!rc && p->routine == LU_GETRF) {
+        rc = hyla_npy_write(lu, p->dtype, p->m, p->n, p->Aw, p->lda);
+        bad = lu;
+        if (!rc && pv) rc = write_pivots(pv, kmin(p), ipiv), bad = pv;
+    } else if (!rc) {
+        rc = hyla_npy_write(lu, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
+    }
+    if (rc) fprintf(stderr, "hyla: cannot write %s: %s\n", bad, hyla_strerror(rc));
+    free(lu);
+    return rc;
+}
+
 static double lu_flops(const lu_problem *p) {
     const double m = (double)p->m, n = (double)p->n, k = (double)kmin(p);
     const double mul = dtype_is_complex(p->dtype) ? 4 : 1;
@@ -406,6 +456,7 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, l
                       .vendor_time_s = NAN, .vendor_dev_time_s = NAN, .ours_dev_time_s = NAN,
                       .status = "ok"};
     bool check = o->check && check_possible(p), dev_failed = false;
+    hyla_lu_stats stats;
     if (o->check && !check) row.status = "nocheck";
     if (check)
         row.check = solves(p) ? "residual"
@@ -447,17 +498,10 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, l
             st = CMD_FAILED;
             goto out;
         }
-        int wrc = 0;
-        if (o->output && p->routine == LU_GETRF)
-            wrc = hyla_npy_write(o->output, p->dtype, p->m, p->n, p->Aw, p->lda);
-        else if (o->output)
-            wrc = hyla_npy_write(o->output, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
-        if (wrc) {
-            fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(wrc));
-            goto out;
-        }
+        if (o->output && write_outputs(o, p, ipiv)) goto out;
     }
     row.time_s = cli_median(times, o->repeat);
+    if (o->stats && hyla_get_lu_stats(ctx, &stats) == 0) row.lu_stats = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1)
         row.ours_dev_time_s = ours_device(ctx, o, p, a0, check, &dev_failed);
     if (dev_failed) row.status = "FAILED";
@@ -475,10 +519,11 @@ out:
     return st;
 }
 
-/* A (m x n, ld m) and, for the solves, B (n x nrhs); getrs factors A first. */
+/* A (m x n, ld m) and, for the solves, B (n x nrhs); getrs factors A first
+ * unless F0 (n x n, ld n) and piv0 give its factor. */
 static cmd_status run_matrices(hyla_t *ctx, const cli_opts *o, const report *r, lu_routine rt,
                                hyla_dtype t, int64_t m, int64_t n, int64_t nrhs, const void *A0,
-                               const void *B0) {
+                               const void *B0, const void *F0, const int64_t *piv0) {
     const bool slv = rt != LU_GETRF;
     const int64_t ld = max1(m), k = m < n ? m : n;
     void *Aw = mat_alloc(t, m, n, false, rt == LU_GETRS ? "the factor" : "the copy of A");
@@ -489,7 +534,13 @@ static cmd_status run_matrices(hyla_t *ctx, const cli_opts *o, const report *r, 
     lu_problem p = {.routine = rt, .dtype = t, .trans = o->transa, .m = m, .n = n,
                     .nrhs = slv ? nrhs : 0, .A = A0, .B = B0, .lda = ld, .ldb = max1(n),
                     .Aw = Aw, .Bw = Bw};
-    if (rt == LU_GETRS) { /* the factor, by hyla, untimed */
+    if (rt == LU_GETRS && F0) {
+        mat_copy(t, n, n, F0, ld, Aw, ld);
+        memcpy(ipiv, piv0, sizeof *ipiv * (size_t)n);
+        p.A = Aw;
+        p.ipiv = ipiv;
+        p.Aw = NULL;
+    } else if (rt == LU_GETRS) { /* the factor, by hyla, untimed */
         mat_copy(t, n, n, A0, ld, Aw, ld);
         int info = call_getrf(ctx, t, n, n, Aw, ld, ipiv);
         if (info) {
@@ -524,22 +575,103 @@ static cmd_status run_generated(hyla_t *ctx, const cli_opts *o, const report *r,
     if (A0 && (!slv || B0)) {
         mat_fill_random(t, m, n, A0, max1(m), o->seed, ID_A);
         if (slv) mat_fill_random(t, n, nrhs, B0, max1(n), o->seed, ID_B);
-        st = run_matrices(ctx, o, r, rt, t, m, n, nrhs, A0, B0);
+        st = run_matrices(ctx, o, r, rt, t, m, n, nrhs, A0, B0, NULL, NULL);
     }
     free(A0);
     free(B0);
     return st;
 }
 
+/* The pivots of an n x n factor from a float64 .npy vector (see the top of
+ * the file): n integral values in 1 .. n. Reports failures. */
+static int64_t *read_pivots(const char *path, const hyla_npy *v, int64_t n) {
+    if (v->dtype != HYLA_D || (v->rows != 1 && v->cols != 1) || v->rows * v->cols != n) {
+        fprintf(stderr, "hyla: %s (ipiv) must be a float64 vector of %lld pivots\n", path,
+                (long long)n);
+        return NULL;
+    }
+    int64_t *ipiv = malloc(sizeof *ipiv * (size_t)max1(n));
+    if (!ipiv) {
+        fputs("hyla: out of memory\n", stderr);
+        return NULL;
+    }
+    const double *d = v->data;
+    for (int64_t i = 0; i < n; i++) {
+        if (!(d[i] >= 1 && d[i] <= (double)n && d[i] == floor(d[i]))) {
+            fprintf(stderr, "hyla: %s (ipiv): entry %lld is %g, not a row in 1 .. %lld\n", path,
+                    (long long)i, d[i], (long long)n);
+            free(ipiv);
+            return NULL;
+        }
+        ipiv[i] = (int64_t)d[i];
+    }
+    return ipiv;
+}
+
+/* A = P L U formed from the n x n factor F (ld n) and its pivots, for the
+ * check of a given factor. NULL on failure (reported). */
+static void *form_a(hyla_dtype t, int64_t n, const void *F, const int64_t *ipiv) {
+    const size_t es = dtype_size(t);
+    void *L = mat_alloc(t, n, n, true, "L"), *U = L ? mat_alloc(t, n, n, true, "U") : NULL;
+    void *A = U ? mat_alloc(t, n, n, false, "A = P L U") : NULL;
+    if (A) {
+        for (int64_t j = 0; j < n; j++) {
+            const unsigned char *f = (const unsigned char *)F + (size_t)(j * n) * es;
+            unsigned char *l = (unsigned char *)L + (size_t)(j * n) * es;
+            memcpy((unsigned char *)U + (size_t)(j * n) * es, f, (size_t)(j + 1) * es);
+            memcpy(l + (size_t)j * es, scal(t, 1), es);
+            memcpy(l + (size_t)(j + 1) * es, f + (size_t)(j + 1) * es, (size_t)(n - j - 1) * es);
+        }
+        gemm(t, CblasNoTrans, n, n, n, 1, L, n, U, n, 0, A, n);
+        swap_rows_back(t, n, ipiv, n, A, n);
+    }
+    free(L);
+    free(U);
+    return A;
+}
+
+/* getrs --input LU.npy,ipiv.npy,B.npy: the solve with a given factor. */
+static cmd_status run_factor_files(hyla_t *ctx, const cli_opts *o, const report *r) {
+    hyla_npy in[3] = {{0}};
+    int64_t *ipiv = NULL;
+    void *A = NULL;
+    cmd_status st = CMD_ERROR;
+    if (cli_read_inputs(o, in, 3)) goto out;
+    st = CMD_USAGE;
+    const int64_t n = in[0].rows;
+    if (in[0].cols != n) {
+        fprintf(stderr, "hyla: %s (LU) is %lld x %lld: a solve needs a square factor\n",
+                o->inputs[0], (long long)n, (long long)in[0].cols);
+        goto out;
+    }
+    if (in[2].dtype != in[0].dtype || in[2].rows != n) {
+        fprintf(stderr, "hyla: %s (B) must be of type %c with %lld rows, as %s (LU)\n",
+                o->inputs[2], dtype_char(in[0].dtype), (long long)n, o->inputs[0]);
+        goto out;
+    }
+    if (!(ipiv = read_pivots(o->inputs[1], &in[1], n))) goto out;
+    st = CMD_ERROR;
+    if (!(A = form_a(in[0].dtype, n, in[0].data, ipiv))) goto out;
+    st = run_matrices(ctx, o, r, LU_GETRS, in[0].dtype, n, n, in[2].cols, A, in[2].data,
+                      in[0].data, ipiv);
+out:
+    free(A);
+    free(ipiv);
+    for (int i = 0; i < 3; i++) hyla_npy_free(&in[i]);
+    return st;
+}
+
 /* --input: getrf A.npy (any shape); getrs and gesv A.npy,B.npy (A square;
- * getrs factors A first, untimed). */
+ * getrs factors A first, untimed); getrs LU.npy,ipiv.npy,B.npy. */
 static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r, lu_routine rt) {
-    static const char *const usage[] = {"getrf --input takes A.npy",
-                                        "getrs --input takes A.npy,B.npy (A is factored first)",
-                                        "gesv --input takes A.npy,B.npy"};
+    static const char *const usage[] = {
+        "getrf --input takes A.npy",
+        "getrs --input takes A.npy,B.npy (A is factored first) or LU.npy,ipiv.npy,B.npy",
+        "gesv --input takes A.npy,B.npy"};
     const int want = rt == LU_GETRF ? 1 : 2;
     hyla_npy in[2] = {{0}};
     cmd_status st = CMD_ERROR;
+    if (rt == LU_GETRS && o->ninputs == 3) return run_factor_files(ctx, o, r);
     if (o->ninputs != want) {
         fprintf(stderr, "hyla: %s\n", usage[rt]);
         return CMD_USAGE;
@@ -562,7 +694,8 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r, lu_
         goto out;
     }
     st = run_matrices(ctx, o, r, rt, in[0].dtype, in[0].rows, in[0].cols,
-                      want == 2 ? in[1].cols : 0, in[0].data, want == 2 ? in[1].data : NULL);
+                      want == 2 ? in[1].cols : 0, in[0].data, want == 2 ? in[1].data : NULL,
+                      NULL, NULL);
 out:
     for (int i = 0; i < 2; i++) hyla_npy_free(&in[i]);
     return st;
@@ -571,6 +704,10 @@ out:
 static cmd_status run_all(hyla_t *ctx, const cli_opts *o, const report *r, lu_routine rt) {
     if (rt != LU_GETRF && o->transa != 'N' && rt == LU_GESV) {
         fputs("hyla: gesv solves A X = B: --transa applies to getrs only\n", stderr);
+        return CMD_USAGE;
+    }
+    if (rt != LU_GETRF && o->output && strchr(o->output, ',')) {
+        fputs("hyla: --output LU.npy,ipiv.npy is for getrf; the solves write X.npy\n", stderr);
         return CMD_USAGE;
     }
     if (o->ninputs) return run_files(ctx, o, r, rt);

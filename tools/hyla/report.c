@@ -201,6 +201,28 @@ static void print_chol_stats(const report *r, const hyla_chol_stats *s) {
     putchar('\n');
 }
 
+static void print_lu_stats(const report *r, const hyla_lu_stats *s) {
+    int nd = s->devices < 16 ? s->devices : 16;
+    if (r->json) {
+        printf(",\"stats\":{\"nb\":%lld,\"ib\":%lld,\"devices\":%d,\"lookahead\":%d,"
+               "\"bytes_h2d\":%lld,\"bytes_d2h\":%lld,\"bytes_peer\":%lld",
+               (long long)s->nb, (long long)s->ib, s->devices, s->lookahead,
+               (long long)s->bytes_h2d, (long long)s->bytes_d2h, (long long)s->bytes_peer);
+        json_number("panel_time_s", s->panel_time_s);
+        printf(",\"panels_per_device\":[");
+        for (int i = 0; i < nd; i++)
+            printf("%s%lld", i ? "," : "", (long long)s->panels_per_device[i]);
+        printf("]}");
+        return;
+    }
+    printf("%%   stats: nb %lld, ib %lld, lookahead %s, h2d %.3f GB, d2h %.3f GB, peer %.3f GB, "
+           "panel time %.6f s, panels per device", (long long)s->nb, (long long)s->ib,
+           s->lookahead ? "on" : "off", (double)s->bytes_h2d * 1e-9, (double)s->bytes_d2h * 1e-9,
+           (double)s->bytes_peer * 1e-9, s->panel_time_s);
+    for (int i = 0; i < nd; i++) printf(" %lld", (long long)s->panels_per_device[i]);
+    putchar('\n');
+}
+
 static void print_chol(const report *r, const report_row *w) {
     double tflops = w->flops / w->time_s * 1e-12;
     double vtflops = w->flops / w->vendor_time_s * 1e-12;
@@ -225,6 +247,7 @@ static void print_chol(const report *r, const report_row *w) {
         if (w->check) printf(",\"check\":\"%s\"", w->check);
         printf(",\"status\":\"%s\"", w->status);
         if (w->chol_stats) print_chol_stats(r, w->chol_stats);
+        if (w->lu_stats) print_lu_stats(r, w->lu_stats);
         printf("}\n");
         fflush(stdout);
         return;
@@ -246,6 +269,7 @@ static void print_chol(const report *r, const report_row *w) {
     }
     printf(" %6d  %s\n", w->info, w->status);
     if (w->chol_stats) print_chol_stats(r, w->chol_stats);
+    if (w->lu_stats) print_lu_stats(r, w->lu_stats);
     fflush(stdout);
 }
 

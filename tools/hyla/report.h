@@ -42,6 +42,7 @@ typedef struct {
     const char *vendor;             /* vendor routine's name; NULL: none */
     const char *check;              /* check method ("exact", "random"); NULL: none */
     const hyla_chol_stats *chol_stats; /* NULL: not printed */
+    const hyla_lu_stats *lu_stats;  /* NULL: not printed */
 } report_row;
 
 void report_init(report *r, const cli_opts *o, const hyla_t *ctx);
