@@ -82,22 +82,8 @@ static void make_cond_z(double complex *A, int64_t n, double cond, unsigned long
     free(tau);
 }
 
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_potrf.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_potrf.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "../src/core/prec.h"
-#include "t_test_potrf.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "../src/core/prec.h"
-#include "t_test_potrf.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "t_test_potrf.c"
+#include "core/each_prec.h"
 
 /* A device-memory cap that holds panels but not the factor: out of core
  * without being asked. */

@@ -42,22 +42,8 @@ static void leak_check(hyla_t *h, const char *what) {
 enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_TINY, BAND_HUGE, BAND_GRADED };
 static const char *band_class_name[] = {"random", "zero", "diagonal", "tiny", "huge", "graded"};
 
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "t_test_sb2st.c"
+#include "core/each_prec.h"
 
 /* Allocation failure k = 1, 2, ... in the reduction with vectors and the
  * host back transformation until a run has no failure: each failure is a

@@ -30,22 +30,8 @@ static void leak_check(hyla_t *h, const char *what) {
     live_base = live;
 }
 
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_syevd.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_syevd.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "../src/core/prec.h"
-#include "t_test_syevd.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "../src/core/prec.h"
-#include "t_test_syevd.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "t_test_syevd.c"
+#include "core/each_prec.h"
 
 /* every allocation of a driver call fails in turn: clean error, no leak */
 static void alloc_failures(hyla_t *h) {

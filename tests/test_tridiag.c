@@ -67,14 +67,9 @@ static void leak_check(hyla_t *h, const char *what) {
     live_base = live;
 }
 
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_tridiag.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_tridiag.c"
-#undef HYLA_PREC_D
+#define HYLA_TEMPLATE "t_test_tridiag.c"
+#define HYLA_TEMPLATE_REAL
+#include "core/each_prec.h"
 
 /* Allocation failure k = 1, 2, ... inside one stedc call until a call runs
  * with no injection firing: each failure is a clean error and leaks nothing. */
