@@ -4,7 +4,7 @@
  * 2, odd and not multiples of kd or nb, kd >= n - 1 (already band), against
  * LAPACKE ?syev/?heev; no leaks; injected allocation failures. */
 #include "hyla.h"
-#include "harness.h"
+#include "test_util.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -15,17 +15,6 @@
 #define SENTINEL 777.0
 #define HYLA_T_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CH "sdcz"[DT]
-
-static int64_t live_base;
-
-static void leak_check(hyla_t *h, const char *what) {
-    int64_t live;
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live, NULL);
-    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
-          (long long)(live - live_base));
-    live_base = live;
-}
 
 #define HYLA_TEMPLATE "t_test_sy2sb.c"
 #include "core/each_prec.h"
@@ -54,13 +43,9 @@ static void alloc_failures(hyla_t *h) {
 
 int main(void) {
     hyla_t *h = NULL;
-    int rc = hyla_create(&h, test_devices());
-    if (rc) {
-        printf("hyla_create(%s): %s\n", test_devices(), hyla_strerror(rc));
-        return rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED ? 77 : 1;
-    }
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live_base, NULL);
+    int rc = t_create(&h, test_devices(), "test_sy2sb");
+    if (rc) return rc;
+    leak_baseline(h);
     unsigned long long s = 1;
     hyla_sts_all(h, &s);
     hyla_dts_all(h, &s);

@@ -6,7 +6,7 @@
  * leaf size; small leaves with every merge GEMM forced on the devices; NaN and
  * Inf input; bad arguments; no leak; injected allocation failures. */
 #include "hyla.h"
-#include "harness.h"
+#include "test_util.h"
 #include "eig/tridiag.h"
 #include <cblas.h>
 #include <float.h>
@@ -56,17 +56,6 @@ static void make_spectrum(int c, int64_t n, double cond, double *d, double *e,
     free(tau);
 }
 
-static int64_t live_base;
-
-static void leak_check(hyla_t *h, const char *what) {
-    int64_t live;
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live, NULL);
-    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
-          (long long)(live - live_base));
-    live_base = live;
-}
-
 #define HYLA_TEMPLATE "t_test_tridiag.c"
 #define HYLA_TEMPLATE_REAL
 #include "core/each_prec.h"
@@ -95,15 +84,9 @@ int main(void) {
     const char *devices = test_devices();
     unsigned long long seed = 2026;
     hyla_t *h = NULL;
-    int rc = hyla_create(&h, devices);
-    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
-        printf("devices %s not available: skipped\n", devices);
-        return 77;
-    }
-    CHECK(rc == 0, "hyla_create(%s): %s", devices, hyla_strerror(rc));
-    if (rc) return summary("tridiag");
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live_base, NULL);
+    int rc = t_create(&h, devices, "tridiag");
+    if (rc) return rc;
+    leak_baseline(h);
     {
         /* the internal entry points of the driver: no context, bad type */
         double d[40], e[40], Z[40 * 40];
