@@ -67,18 +67,8 @@ static int call_evd_gpu(hyla_t *ctx, const eig_problem *p, void *da, int64_t ldd
 
 /* ---------------------------------------------------------------- checks */
 
-static double complex elem(hyla_dtype t, const void *v, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)v)[i];
-    case HYLA_D: return ((const double *)v)[i];
-    case HYLA_C: return ((const hyla_complex_float *)v)[i];
-    case HYLA_Z: return ((const hyla_complex_double *)v)[i];
-    }
-    return NAN;
-}
-
 static double welem(const eig_problem *p, const void *w, int64_t k) {
-    return creal(elem(real_of(p->t), w, k));
+    return creal(mat_elem(real_of(p->t), w, k));
 }
 
 static double scaled(double diff, double scale) {
@@ -91,7 +81,7 @@ static double complex *to_z(const eig_problem *p, const void *a) {
     double complex *z = malloc(sizeof *z * (size_t)max1(n * n));
     if (!z) return NULL;
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n * n; i++) z[i] = elem(p->t, a, i);
+    for (int64_t i = 0; i < n * n; i++) z[i] = mat_elem(p->t, a, i);
     return z;
 }
 
@@ -168,7 +158,7 @@ static void matvec(const eig_problem *p, const void *m, int herm, const double c
         memset(y, 0, sizeof *y * (size_t)n);
         for (int64_t j = 0; j < n; j++) {
             const char *col = (const char *)m + (size_t)(j * n) * dtype_size(p->t);
-            for (int64_t i = 0; i < n; i++) y[i] += elem(p->t, col, i) * x[j];
+            for (int64_t i = 0; i < n; i++) y[i] += mat_elem(p->t, col, i) * x[j];
         }
         return;
     }
@@ -176,7 +166,7 @@ static void matvec(const eig_problem *p, const void *m, int herm, const double c
     for (int64_t j = 0; j < n; j++) {
         const char *col = (const char *)m + (size_t)(j * n) * dtype_size(p->t);
         double complex s = 0;
-        for (int64_t i = 0; i < n; i++) s += conj(elem(p->t, col, i)) * x[i];
+        for (int64_t i = 0; i < n; i++) s += conj(mat_elem(p->t, col, i)) * x[i];
         y[j] = s;
     }
 }
@@ -204,7 +194,7 @@ static int check_probe(const eig_problem *p, uint64_t seed, double *err) {
         const char *col = (const char *)p->A + (size_t)(j * n) * dtype_size(p->t);
         double s = 0;
         for (int64_t i = 0; i < n; i++) {
-            double e = cabs(elem(p->t, col, i));
+            double e = cabs(mat_elem(p->t, col, i));
             s += e;
             fro += e * e;
         }
@@ -228,7 +218,7 @@ static int check_probe(const eig_problem *p, uint64_t seed, double *err) {
     } else {
         double tr = 0, sw = 0, s2 = 0;
         for (int64_t k = 0; k < n; k++) {
-            tr += creal(elem(p->t, p->A, k + k * n));
+            tr += creal(mat_elem(p->t, p->A, k + k * n));
             sw += welem(p, p->w, k);
             s2 += welem(p, p->w, k) * welem(p, p->w, k);
         }
@@ -568,7 +558,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
         for (int64_t j = 0; j < in.rows; j++)
             for (int64_t i = j + 1; i < in.rows; i++) {
                 int64_t si = o->uplo[u] == 'L' ? i : j, sj = o->uplo[u] == 'L' ? j : i;
-                double complex v = conj(elem(in.dtype, in.data, si + sj * in.rows));
+                double complex v = conj(mat_elem(in.dtype, in.data, si + sj * in.rows));
                 char *dst = (char *)A + (size_t)(sj + si * in.rows) * es;
                 switch (in.dtype) {
                 case HYLA_S: *(float *)dst = (float)creal(v); break;

@@ -289,7 +289,8 @@ static double run_lapacke(void *arg) {
     return NAN;
 }
 
-static double vendor_chol_host(const chol_problem *p, int warmup, int repeat) {
+static double vendor_chol_host(const void *arg, int warmup, int repeat) {
+    const chol_problem *p = arg;
     const int64_t dims[] = {p->n, p->nrhs, p->lda, p->ldb};
     for (int i = 0; i < 4; i++)
         if (dims[i] > INT_MAX) {
@@ -346,7 +347,8 @@ static double run_dn(void *arg) {
     return vendor_dn_stop(&c->dn, "cuSOLVER");
 }
 
-static double vendor_chol_dn(const chol_problem *p, int gpu, int warmup, int repeat) {
+static double vendor_chol_dn(const void *arg, int gpu, int warmup, int repeat) {
+    const chol_problem *p = arg;
     dn_run c = {.p = p};
     size_t ba, bb, free_b = 0;
     double t = NAN;
@@ -434,8 +436,9 @@ static double run_mg(void *arg) {
     return t;
 }
 
-static double vendor_chol_mg(const chol_problem *p, const int *gpus, int ngpus, int warmup,
+static double vendor_chol_mg(const void *arg, const int *gpus, int ngpus, int warmup,
                              int repeat) {
+    const chol_problem *p = arg;
     if (p->uplo != 'L') {
         fputs("hyla: vendor: cusolverMg factors the lower triangle only; skipped for uplo U\n",
               stderr);
@@ -473,32 +476,17 @@ out:
 #endif
 #endif
 
-void vendor_chol(hyla_t *ctx, const chol_problem *p, int warmup, int repeat, vendor_times *out) {
-    out->time_s = out->dev_time_s = NAN;
+static const vendor_solver chol_solver = {
+    .host = vendor_chol_host,
 #ifdef HYLA_HAVE_CUDA
-    hyla_device_info info;
-    if (hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA) {
-        int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_ordinals(ctx, gpus);
-        hyla_release_workspace(ctx); /* give cuSOLVER the memory hyla keeps cached */
-        if (ngpus == 1) {
-            out->name = "cusolver";
-            out->time_s = vendor_chol_dn(p, gpus[0], warmup, repeat);
-            cudaSetDevice(gpus[0]);
-            return;
-        }
-        out->name = "cusolverMg";
+    .gpu = vendor_chol_dn,
 #ifdef HYLA_HAVE_CUSOLVERMG
-        out->time_s = vendor_chol_mg(p, gpus, ngpus, warmup, repeat);
-        cudaSetDevice(gpus[0]);
-#else
-        fputs("hyla: vendor: built without cusolverMg (HYLA_HAVE_CUSOLVERMG); multi-GPU Cholesky "
-              "baseline skipped\n", stderr);
+    .gpus = vendor_chol_mg,
 #endif
-        return;
-    }
-#else
-    (void)ctx; /* host devices only: the GPU baselines do not exist */
 #endif
-    out->name = "lapacke";
-    out->time_s = vendor_chol_host(p, warmup, repeat);
+    .what = "Cholesky",
+};
+
+void vendor_chol(hyla_t *ctx, const chol_problem *p, int warmup, int repeat, vendor_times *out) {
+    vendor_solver_time(ctx, &chol_solver, p, warmup, repeat, out);
 }

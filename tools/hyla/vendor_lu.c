@@ -65,7 +65,8 @@ static double run_lapacke(void *arg) {
     return NAN;
 }
 
-static double vendor_lu_host(const lu_problem *p, int warmup, int repeat) {
+static double vendor_lu_host(const void *arg, int warmup, int repeat) {
+    const lu_problem *p = arg;
     const int64_t dims[] = {p->m, p->n, p->nrhs, p->lda, p->ldb};
     for (int i = 0; i < 5; i++)
         if (dims[i] > INT_MAX) {
@@ -117,7 +118,8 @@ static double run_dn(void *arg) {
     return vendor_dn_stop(&c->dn, "cuSOLVER");
 }
 
-static double vendor_lu_dn(const lu_problem *p, int gpu, int warmup, int repeat) {
+static double vendor_lu_dn(const void *arg, int gpu, int warmup, int repeat) {
+    const lu_problem *p = arg;
     dn_run c = {.p = p};
     size_t ba = 0, bb = 0;
     double t = NAN;
@@ -199,8 +201,9 @@ static double run_mg(void *arg) {
     return t;
 }
 
-static double vendor_lu_mg(const lu_problem *p, const int *gpus, int ngpus, int warmup,
+static double vendor_lu_mg(const void *arg, const int *gpus, int ngpus, int warmup,
                            int repeat) {
+    const lu_problem *p = arg;
     if (p->routine == LU_GETRS) {
         fputs("hyla: vendor: cusolverMg getrs needs its own distributed pivots; run gesv for the "
               "multi-GPU baseline\n", stderr);
@@ -236,31 +239,17 @@ out:
 #endif
 #endif
 
-void vendor_lu(hyla_t *ctx, const lu_problem *p, int warmup, int repeat, vendor_times *out) {
-    out->time_s = out->dev_time_s = NAN;
+static const vendor_solver lu_solver = {
+    .host = vendor_lu_host,
 #ifdef HYLA_HAVE_CUDA
-    hyla_device_info info;
-    if (hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA) {
-        int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_ordinals(ctx, gpus);
-        hyla_release_workspace(ctx); /* give cuSOLVER the memory hyla keeps cached */
-        if (ngpus == 1) {
-            out->name = "cusolver";
-            out->time_s = vendor_lu_dn(p, gpus[0], warmup, repeat);
-            cudaSetDevice(gpus[0]);
-            return;
-        }
-        out->name = "cusolverMg";
+    .gpu = vendor_lu_dn,
 #ifdef HYLA_HAVE_CUSOLVERMG
-        out->time_s = vendor_lu_mg(p, gpus, ngpus, warmup, repeat);
-        cudaSetDevice(gpus[0]);
-#else
-        fputs("hyla: vendor: built without cusolverMg; multi-GPU LU baseline skipped\n", stderr);
+    .gpus = vendor_lu_mg,
 #endif
-        return;
-    }
-#else
-    (void)ctx;
 #endif
-    out->name = "lapacke";
-    out->time_s = vendor_lu_host(p, warmup, repeat);
+    .what = "LU",
+};
+
+void vendor_lu(hyla_t *ctx, const lu_problem *p, int warmup, int repeat, vendor_times *out) {
+    vendor_solver_time(ctx, &lu_solver, p, warmup, repeat, out);
 }

@@ -27,6 +27,35 @@ out:
     return med;
 }
 
+void vendor_solver_time(hyla_t *ctx, const vendor_solver *s, const void *p, int warmup,
+                        int repeat, vendor_times *out) {
+    out->time_s = out->dev_time_s = NAN;
+#ifdef HYLA_HAVE_CUDA
+    hyla_device_info info;
+    if (hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA) {
+        int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_ordinals(ctx, gpus);
+        hyla_release_workspace(ctx); /* give cuSOLVER the memory hyla keeps cached */
+        if (ngpus == 1) {
+            out->name = "cusolver";
+            out->time_s = s->gpu(p, gpus[0], warmup, repeat);
+        } else {
+            out->name = "cusolverMg";
+            if (s->gpus)
+                out->time_s = s->gpus(p, gpus, ngpus, warmup, repeat);
+            else
+                fprintf(stderr, "hyla: vendor: built without cusolverMg (HYLA_HAVE_CUSOLVERMG); "
+                        "multi-GPU %s baseline skipped\n", s->what);
+        }
+        cudaSetDevice(gpus[0]);
+        return;
+    }
+#else
+    (void)ctx; /* host devices only: the GPU baselines do not exist */
+#endif
+    out->name = "lapacke";
+    out->time_s = s->host(p, warmup, repeat);
+}
+
 #ifdef HYLA_HAVE_CUDA
 int vendor_cuda_ordinals(hyla_t *ctx, int *gpus) {
     hyla_device_info info;

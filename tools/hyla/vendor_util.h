@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hyla.h"
+#include "vendor.h"
 
 #ifdef HYLA_HAVE_CUDA
 #include <cublas_api.h>
@@ -29,6 +30,22 @@ enum { VENDOR_MAX_GPUS = 64 };
 /* Median time of `repeat` calls of run() after `warmup` calls; run returns
  * the seconds of one call, or NaN on failure (then the median is NaN). */
 double vendor_median_of_runs(double (*run)(void *), void *arg, int warmup, int repeat);
+
+/* A solver baseline (Cholesky, LU): LAPACKE on host devices, cuSOLVER on
+ * one GPU, cusolverMg on several; each returns the median seconds or NaN.
+ * p is the caller's problem. gpu is NULL without CUDA, gpus without
+ * cusolverMg. */
+typedef struct {
+    double (*host)(const void *p, int warmup, int repeat);
+    double (*gpu)(const void *p, int gpu, int warmup, int repeat);
+    double (*gpus)(const void *p, const int *gpus, int ngpus, int warmup, int repeat);
+    const char *what; /* "Cholesky", "LU": for the message without cusolverMg */
+} vendor_solver;
+
+/* Times the baseline s of problem p on the devices of ctx (hyla's cached
+ * workspaces released first on GPUs); out->name names the vendor. */
+void vendor_solver_time(hyla_t *ctx, const vendor_solver *s, const void *p, int warmup,
+                        int repeat, vendor_times *out);
 
 #ifdef HYLA_HAVE_CUDA
 /* CUDA ordinals of the context's devices (at most VENDOR_MAX_GPUS); the count. */
