@@ -454,14 +454,12 @@ static void test_alloc(void) {
     fill_random(HYLA_D, A, n * n, &s);
     hyla_rbt_info inf;
     int rc = -1;
-    for (int64_t k = 1; k < 200 && rc != 0; k++) {
+    for (int64_t k = 1; k < 200; k++) {
         fill_random(HYLA_D, B, n, &s);
         hyla_debug_fail_alloc(k);
         rc = hyla_dgesv_rbt(ctx, n, 1, A, n, B, n, NULL, &inf);
         hyla_debug_fail_alloc(0);
-        CHECK(rc == 0 || rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY,
-              "alloc failure %lld: rc %d", (long long)k, rc);
-        leak_check(ctx, "alloc failure");
+        if (!t_injected(ctx, "dgesv_rbt", k, rc)) break;
     }
     CHECK(rc == 0, "never succeeded");
 }

@@ -33,13 +33,7 @@ static void alloc_failures(hyla_t *h) {
         hyla_debug_fail_alloc(k);
         int rc = hyla_dsyevd(h, 'V', 'U', n, A, n, w);
         hyla_debug_fail_alloc(0);
-        int64_t live;
-        hyla_release_workspace(h);
-        hyla_debug_alloc_stats(&live, NULL);
-        CHECK(live == live_base, "leak after failing allocation %lld (rc %d)", (long long)k, rc);
-        CHECK(rc == 0 || rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY,
-              "allocation failure %lld: rc %d", (long long)k, rc);
-        if (rc == 0) break;
+        if (!t_injected(h, "dsyevd", k, rc)) break;
     }
 }
 

@@ -72,11 +72,7 @@ static void injection(hyla_t *h, unsigned long long *s) {
         hyla_debug_fail_alloc(k);
         int rc = hyla_eig_stedc_tuned(h, HYLA_D, N, d, e, Z, N, 8, 30);
         hyla_debug_fail_alloc(0);
-        char what[64];
-        snprintf(what, sizeof what, "injected failure %lld", (long long)k);
-        leak_check(h, what);
-        if (rc == 0) break;
-        CHECK(rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY, "%s: %d", what, rc);
+        if (!t_injected(h, "stedc", k, rc)) break;
     }
 }
 

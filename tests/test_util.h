@@ -58,6 +58,28 @@ static inline void leak_check(hyla_t *h, const char *what) {
     live_base = live; /* report each leak once */
 }
 
+/* After call k of an allocation-failure injection loop (the call ran with
+ * hyla_debug_fail_alloc(k) and returned rc): checks that it freed what it
+ * took and that a failure is HYLA_ERR_NO_MEMORY or HYLA_ERR_DEVICE_MEMORY.
+ * Returns 1 for a clean failure (go on with k + 1), 0 to stop the loop: rc
+ * 0 (no injection fired), or a leak or another code (failed checks). */
+static inline int t_injected(hyla_t *h, const char *what, long long k, int rc) {
+    int64_t live;
+    hyla_release_workspace(h);
+    hyla_debug_alloc_stats(&live, NULL);
+    if (live != live_base) {
+        CHECK(0, "%s: leak after failing allocation %lld: %lld live (rc %d)", what, k,
+              (long long)(live - live_base), rc);
+        return 0;
+    }
+    if (rc == 0) return 0;
+    if (rc != HYLA_ERR_NO_MEMORY && rc != HYLA_ERR_DEVICE_MEMORY) {
+        CHECK(0, "%s: failing allocation %lld gave %d (%s)", what, k, rc, hyla_strerror(rc));
+        return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------- elements of any dtype */
 
 typedef double _Complex zc;
