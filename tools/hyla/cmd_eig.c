@@ -319,11 +319,10 @@ static double vendor_eig(hyla_t *ctx, const cli_opts *o, const eig_problem *p, c
     *name = dtype_is_complex(p->t) ? "lapacke_heevd" : "lapacke_syevd";
 #ifdef HYLA_HAVE_CUDA
     if (r->cuda) {
-        hyla_device_info info;
+        int gpus[VENDOR_MAX_GPUS];
         *name = "cusolverDnXsyevd";
-        hyla_release_workspace(ctx);
-        if (hyla_get_device_info(ctx, 0, &info) != 0) return NAN;
-        return vendor_cusolver(p, info.ordinal, o->warmup, o->repeat);
+        if (vendor_cuda_gpus(ctx, gpus) == 0) return NAN;
+        return vendor_cusolver(p, gpus[0], o->warmup, o->repeat);
     }
 #else
     (void)ctx;

@@ -220,10 +220,8 @@ void vendor_gemm(hyla_t *ctx, const gemm_problem *p, int warmup, int repeat, int
                  vendor_times *out) {
     out->time_s = out->dev_time_s = NAN;
 #ifdef HYLA_HAVE_CUDA
-    hyla_device_info info;
-    if (hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA) {
-        int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_ordinals(ctx, gpus);
-        hyla_release_workspace(ctx); /* give cuBLAS the memory hyla keeps cached */
+    int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_gpus(ctx, gpus);
+    if (ngpus > 0) {
         out->time_s = vendor_xt(p, gpus, ngpus, warmup, repeat, xt_block);
         out->dev_time_s = vendor_device(p, gpus[0], warmup, repeat);
         return;

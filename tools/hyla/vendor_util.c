@@ -31,10 +31,8 @@ void vendor_solver_time(hyla_t *ctx, const vendor_solver *s, const void *p, int 
                         int repeat, vendor_times *out) {
     out->time_s = out->dev_time_s = NAN;
 #ifdef HYLA_HAVE_CUDA
-    hyla_device_info info;
-    if (hyla_get_device_info(ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA) {
-        int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_ordinals(ctx, gpus);
-        hyla_release_workspace(ctx); /* give cuSOLVER the memory hyla keeps cached */
+    int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_gpus(ctx, gpus);
+    if (ngpus > 0) {
         if (ngpus == 1) {
             out->name = "cusolver";
             out->time_s = s->gpu(p, gpus[0], warmup, repeat);
@@ -57,11 +55,13 @@ void vendor_solver_time(hyla_t *ctx, const vendor_solver *s, const void *p, int 
 }
 
 #ifdef HYLA_HAVE_CUDA
-int vendor_cuda_ordinals(hyla_t *ctx, int *gpus) {
+int vendor_cuda_gpus(hyla_t *ctx, int *gpus) {
     hyla_device_info info;
     int n = 0;
+    if (hyla_get_device_info(ctx, 0, &info) != 0 || info.kind != HYLA_DEVICE_CUDA) return 0;
     for (int i = 0; i < hyla_device_count(ctx) && n < VENDOR_MAX_GPUS; i++)
         if (hyla_get_device_info(ctx, i, &info) == 0) gpus[n++] = info.ordinal;
+    hyla_release_workspace(ctx);
     return n;
 }
 

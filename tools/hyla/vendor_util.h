@@ -48,8 +48,10 @@ void vendor_solver_time(hyla_t *ctx, const vendor_solver *s, const void *p, int 
                         int repeat, vendor_times *out);
 
 #ifdef HYLA_HAVE_CUDA
-/* CUDA ordinals of the context's devices (at most VENDOR_MAX_GPUS); the count. */
-int vendor_cuda_ordinals(hyla_t *ctx, int *gpus);
+/* The CUDA ordinals of the context's devices (at most VENDOR_MAX_GPUS) in
+ * gpus, and their count; 0 when ctx runs on host devices. Releases hyla's
+ * cached workspaces on GPUs to give the vendor their memory. */
+int vendor_cuda_gpus(hyla_t *ctx, int *gpus);
 
 bool vendor_cuda_ok(cudaError_t e, const char *what);
 bool vendor_cusolver_ok(cusolverStatus_t s, const char *what);
