@@ -1,6 +1,5 @@
 /* Stage 2 tests, one source for s, d, c, z (included by test_sb2st.c). */
 
-#undef TST
 #undef SB2ST
 #undef ORMTR
 #undef ORMTR_GPU
@@ -8,19 +7,15 @@
 #undef LBEV
 #undef RSCAL
 #if defined(HYLA_PREC_S)
-#define TST(x) x##_s
 #define LSTERF LAPACKE_ssterf
 #define LBEV LAPACKE_ssbev
 #elif defined(HYLA_PREC_D)
-#define TST(x) x##_d
 #define LSTERF LAPACKE_dsterf
 #define LBEV LAPACKE_dsbev
 #elif defined(HYLA_PREC_C)
-#define TST(x) x##_c
 #define LSTERF LAPACKE_ssterf
 #define LBEV LAPACKE_chbev
 #else
-#define TST(x) x##_z
 #define LSTERF LAPACKE_dsterf
 #define LBEV LAPACKE_zhbev
 #endif
@@ -35,7 +30,7 @@
 #endif
 #define RSCAL (sizeof(R) == sizeof(float) ? (double)FLT_EPSILON : DBL_EPSILON)
 
-static double TST(abs)(T x) {
+static double PS(abs)(T x) {
 #if IS_CPLX
     return cabs((double complex)x);
 #else
@@ -43,7 +38,7 @@ static double TST(abs)(T x) {
 #endif
 }
 
-static T TST(conj)(T x) {
+static T PS(conj)(T x) {
 #if IS_CPLX
     return (T)conj((double complex)x);
 #else
@@ -53,7 +48,7 @@ static T TST(conj)(T x) {
 
 /* A random Hermitian band in lower band storage with ldab rows (padding
  * rows past kd hold a sentinel that must not matter). */
-static void TST(make_band)(T *AB, int64_t n, int64_t kd, int64_t ldab, unsigned long long *s) {
+static void PS(make_band)(T *AB, int64_t n, int64_t kd, int64_t ldab, unsigned long long *s) {
     for (int64_t j = 0; j < n; j++)
         for (int64_t r = 0; r < ldab; r++) {
             T v = (T)t_rand(s);
@@ -66,29 +61,29 @@ static void TST(make_band)(T *AB, int64_t n, int64_t kd, int64_t ldab, unsigned 
 }
 
 /* The dense n x n B from its band */
-static void TST(band_to_dense)(const T *AB, int64_t n, int64_t kd, int64_t ldab, T *B) {
+static void PS(band_to_dense)(const T *AB, int64_t n, int64_t kd, int64_t ldab, T *B) {
     for (int64_t i = 0; i < n * n; i++) B[i] = T_ZERO;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = j; i <= HYLA_TMIN(n - 1, j + kd); i++) {
             T v = AB[(i - j) + j * ldab];
             if (i == j) v = (T)creal((double complex)v);
             B[i + j * n] = v;
-            B[j + i * n] = TST(conj)(v);
+            B[j + i * n] = PS(conj)(v);
         }
 }
 
-static double TST(norm1)(const T *A, int64_t m, int64_t n, int64_t lda) {
+static double PS(norm1)(const T *A, int64_t m, int64_t n, int64_t lda) {
     double nrm = 0;
     for (int64_t j = 0; j < n; j++) {
         double s = 0;
-        for (int64_t i = 0; i < m; i++) s += TST(abs)(A[i + j * lda]);
+        for (int64_t i = 0; i < m; i++) s += PS(abs)(A[i + j * lda]);
         nrm = fmax(nrm, s);
     }
     return nrm;
 }
 
 /* Q2 explicitly: the identity through the back transformation on device dev. */
-static int TST(explicit_q)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n, T *Q) {
+static int PS(explicit_q)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n, T *Q) {
     void *dQ = NULL;
     for (int64_t i = 0; i < n * n; i++) Q[i] = T_ZERO;
     for (int64_t i = 0; i < n; i++) Q[i + i * n] = T_ONE;
@@ -104,7 +99,7 @@ static int TST(explicit_q)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n,
 /* One band: eigenvalues of T against LAPACK's of B; with vectors,
  * |B - Q T Q^H| and |I - Q^H Q|; serial == pipelined, bitwise. */
 /* Scales the random band into class cls. */
-static void TST(band_class)(T *AB, int64_t n, int64_t kd, int64_t ldab, int cls) {
+static void PS(band_class)(T *AB, int64_t n, int64_t kd, int64_t ldab, int cls) {
     const double tiny = sizeof(R) == sizeof(float) ? 1e-36 : 1e-300;
     for (int64_t j = 0; j < n; j++)
         for (int64_t r = 0; r <= HYLA_TMIN(kd, n - 1 - j); r++) {
@@ -120,15 +115,15 @@ static void TST(band_class)(T *AB, int64_t n, int64_t kd, int64_t ldab, int cls)
         }
 }
 
-static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect, int cls,
+static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect, int cls,
                             unsigned long long *s);
 
-static void TST(case)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect,
+static void PS(case)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect,
                       unsigned long long *s) {
-    TST(case_class)(h, n, kd, pad, vect, BAND_RANDOM, s);
+    PS(case_class)(h, n, kd, pad, vect, BAND_RANDOM, s);
 }
 
-static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect, int cls,
+static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int vect, int cls,
                             unsigned long long *s) {
     const int64_t ldab = kd + 1 + pad;
     const int ndev = hyla_device_count(h);
@@ -138,10 +133,10 @@ static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int v
     R *d1 = malloc(sizeof *d * (size_t)HYLA_TMAX(1, n)), *e1 = malloc(sizeof *e * (size_t)HYLA_TMAX(1, n));
     R *w = malloc(sizeof *w * (size_t)HYLA_TMAX(1, n));
     hyla_sb2st_q *q = NULL, *q1 = NULL;
-    TST(make_band)(AB, n, kd, ldab, s);
-    TST(band_class)(AB, n, kd, ldab, cls);
-    TST(band_to_dense)(AB, n, kd, ldab, B);
-    const double eps = RSCAL, nrmB = TST(norm1)(B, n, n, n);
+    PS(make_band)(AB, n, kd, ldab, s);
+    PS(band_class)(AB, n, kd, ldab, cls);
+    PS(band_to_dense)(AB, n, kd, ldab, B);
+    const double eps = RSCAL, nrmB = PS(norm1)(B, n, n, n);
     char what[128];
     snprintf(what, sizeof what, "%c %s n %lld kd %lld vect %c", "sdcz"[DT],
              band_class_name[cls], (long long)n, (long long)kd, vect ? 'V' : 'N');
@@ -175,8 +170,8 @@ static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int v
         CHECK(n <= 1 || memcmp(e, e1, sizeof *e * (size_t)(n - 1)) == 0, "%s: e with %d threads differs", what, nt);
         if (vect && n > 0 && q1) {
             T *Q = malloc(sizeof *Q * (size_t)(n * n)), *Q1 = malloc(sizeof *Q * (size_t)(n * n));
-            rc = TST(explicit_q)(h, 0, q, n, Q);
-            rc = rc ? rc : TST(explicit_q)(h, 0, q1, n, Q1);
+            rc = PS(explicit_q)(h, 0, q, n, Q);
+            rc = rc ? rc : PS(explicit_q)(h, 0, q1, n, Q1);
             CHECK(rc == 0 && memcmp(Q, Q1, sizeof *Q * (size_t)(n * n)) == 0,
                   "%s: Q2 with %d threads differs (rc %d)", what, nt, rc);
             free(Q);
@@ -187,7 +182,7 @@ static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int v
     if (vect && n > 0) {
         T *Q = malloc(sizeof *Q * (size_t)(n * n)), *R1 = malloc(sizeof *Q * (size_t)(n * n));
         for (int dev = 0; dev < ndev; dev += HYLA_TMAX(1, ndev - 1)) {
-            rc = TST(explicit_q)(h, dev, q, n, Q);
+            rc = PS(explicit_q)(h, dev, q, n, Q);
             CHECK(rc == 0, "%s: back transformation on device %d: %d", what, dev, rc);
             if (rc) continue;
             /* R1 = B - Q T Q^H, with (T Q^H)(k, j) from the tridiagonal */
@@ -195,22 +190,22 @@ static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int v
                 for (int64_t i = 0; i < n; i++) {
                     T acc = B[i + j * n];
                     for (int64_t k = 0; k < n; k++) {
-                        T tq = d[k] * TST(conj)(Q[j + k * n]);
-                        if (k > 0) tq += e[k - 1] * TST(conj)(Q[j + (k - 1) * n]);
-                        if (k + 1 < n) tq += e[k] * TST(conj)(Q[j + (k + 1) * n]);
+                        T tq = d[k] * PS(conj)(Q[j + k * n]);
+                        if (k > 0) tq += e[k - 1] * PS(conj)(Q[j + (k - 1) * n]);
+                        if (k + 1 < n) tq += e[k] * PS(conj)(Q[j + (k + 1) * n]);
                         acc -= Q[i + k * n] * tq;
                     }
                     R1[i + j * n] = acc;
                 }
-            double res = TST(norm1)(R1, n, n, n) / ((double)n * eps * HYLA_TMAX(nrmB, 1e-300));
+            double res = PS(norm1)(R1, n, n, n) / ((double)n * eps * HYLA_TMAX(nrmB, 1e-300));
             CHECK(res < THRESH, "%s: |B - Q T Q^H| / (n |B| eps) = %g on device %d", what, res, dev);
             for (int64_t j = 0; j < n; j++)
                 for (int64_t i = 0; i < n; i++) {
                     T acc = i == j ? T_ONE : T_ZERO;
-                    for (int64_t k = 0; k < n; k++) acc -= TST(conj)(Q[k + i * n]) * Q[k + j * n];
+                    for (int64_t k = 0; k < n; k++) acc -= PS(conj)(Q[k + i * n]) * Q[k + j * n];
                     R1[i + j * n] = acc;
                 }
-            double orth = TST(norm1)(R1, n, n, n) / ((double)n * eps);
+            double orth = PS(norm1)(R1, n, n, n) / ((double)n * eps);
             CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g on device %d", what, orth, dev);
         }
         /* the host entry on ncz columns with ldz > n equals Q2 applied to them */
@@ -220,15 +215,15 @@ static void TST(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int v
         memcpy(Z0, Z, sizeof *Z0 * (size_t)(ldz * ncz));
         rc = ORMTR(h, q, ncz, Z, ldz);
         CHECK(rc == 0, "%s: host back transformation: %d", what, rc);
-        rc = TST(explicit_q)(h, 0, q, n, Q);
+        rc = PS(explicit_q)(h, 0, q, n, Q);
         double diff = 0, zn = 0;
         int past = 0;
         for (int64_t j = 0; j < ncz; j++) {
             for (int64_t i = 0; i < n; i++) {
                 T acc = T_ZERO;
                 for (int64_t k = 0; k < n; k++) acc += Q[i + k * n] * Z0[k + j * ldz];
-                diff = fmax(diff, TST(abs)(acc - Z[i + j * ldz]));
-                zn = fmax(zn, TST(abs)(acc));
+                diff = fmax(diff, PS(abs)(acc - Z[i + j * ldz]));
+                zn = fmax(zn, PS(abs)(acc));
             }
             past |= Z[n + j * ldz] != Z0[n + j * ldz];
         }
@@ -252,14 +247,14 @@ out:
 }
 
 /* NaN/Inf input, bad arguments. */
-static void TST(errors)(hyla_t *h) {
+static void PS(errors)(hyla_t *h) {
     enum { N = 6, KD = 2 };
     T AB[(KD + 1) * N];
     R d[N], e[N];
     T Z[N * 2];
     hyla_sb2st_q *q = NULL;
     unsigned long long s = 5;
-    TST(make_band)(AB, N, KD, KD + 1, &s);
+    PS(make_band)(AB, N, KD, KD + 1, &s);
     AB[1 + 3 * (KD + 1)] = (T)NAN;
     CHECK(SB2ST(h, 'V', N, KD, AB, KD + 1, d, e, &q) == HYLA_ERR_NAN && !q, "NaN input");
     AB[1 + 3 * (KD + 1)] = (T)INFINITY;
@@ -287,15 +282,15 @@ static void TST(errors)(hyla_t *h) {
     leak_check(h, "errors");
 }
 
-static void TST(suite)(hyla_t *h, unsigned long long *s) {
+static void PS(suite)(hyla_t *h, unsigned long long *s) {
     static const int64_t ns[] = {0, 1, 2, 3, 7, 20, 33};
     static const int64_t kds[] = {0, 1, 2, 5, 8, 16};
     for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
         for (size_t b = 0; b < sizeof kds / sizeof kds[0]; b++)
-            TST(case)(h, ns[a], kds[b], (int64_t)(a % 2), (int)((a + b) % 2 == 0 || ns[a] < 8), s);
-    TST(case)(h, 90, 16, 1, 1, s);
-    TST(case)(h, 61, 5, 0, 1, s);
-    TST(case)(h, 150, 8, 0, 0, s);
-    for (int cls = BAND_ZERO; cls <= BAND_GRADED; cls++) TST(case_class)(h, 37, 6, 0, 1, cls, s);
-    TST(errors)(h);
+            PS(case)(h, ns[a], kds[b], (int64_t)(a % 2), (int)((a + b) % 2 == 0 || ns[a] < 8), s);
+    PS(case)(h, 90, 16, 1, 1, s);
+    PS(case)(h, 61, 5, 0, 1, s);
+    PS(case)(h, 150, 8, 0, 0, s);
+    for (int cls = BAND_ZERO; cls <= BAND_GRADED; cls++) PS(case_class)(h, 37, 6, 0, 1, cls, s);
+    PS(errors)(h);
 }

@@ -8,41 +8,17 @@
  * through the internal headers, as test_context does. */
 #include "core/internal.h"
 #include "backend/backend.h"
-#include "harness.h"
+#include "test_util.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef double _Complex zc;
-
 enum { MAXN = 100, PAD = 3, MAXLD = MAXN + PAD, NINFO = 16, SENTINEL = -77 };
 
 static const hyla_dtype dtypes[] = {HYLA_S, HYLA_D, HYLA_C, HYLA_Z};
 static const char dtype_char[] = "sdcz";
-
-static int is_cplx(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
-static double eps_of(hyla_dtype t) { return (t == HYLA_S || t == HYLA_C) ? FLT_EPSILON : DBL_EPSILON; }
-
-/* Elements of a buffer of any dtype, read and written through double complex. */
-static zc get(hyla_dtype t, const void *p, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)p)[i];
-    case HYLA_D: return ((const double *)p)[i];
-    case HYLA_C: return ((const float _Complex *)p)[i];
-    default: return ((const double _Complex *)p)[i];
-    }
-}
-
-static void put(hyla_dtype t, void *p, int64_t i, zc v) {
-    switch (t) {
-    case HYLA_S: ((float *)p)[i] = (float)creal(v); break;
-    case HYLA_D: ((double *)p)[i] = creal(v); break;
-    case HYLA_C: ((float _Complex *)p)[i] = (float _Complex)v; break;
-    default: ((double _Complex *)p)[i] = v; break;
-    }
-}
 
 static int in_tri(hyla_uplo uplo, int64_t i, int64_t j) { return uplo == HYLA_LOWER ? i >= j : i <= j; }
 
@@ -388,14 +364,9 @@ int main(void) {
     int64_t live0, live1;
     hyla_debug_alloc_stats(&live0, NULL);
     hyla_t *h = NULL;
-    int rc = hyla_create(&h, test_devices());
-    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
-        printf("devices %s not available: skipped\n", test_devices());
-        return 77;
-    }
-    CHECK(rc == 0, "create %s: %s", test_devices(), hyla_strerror(rc));
-    if (rc == 0)
-        for (int d = 0; d < h->ndev; d++) test_device(h->devs[d], &seed);
+    int rc = t_create(&h, test_devices(), "backend");
+    if (rc) return rc;
+    for (int d = 0; d < h->ndev; d++) test_device(h->devs[d], &seed);
     hyla_destroy(&h);
     hyla_debug_alloc_stats(&live1, NULL);
     CHECK(live1 == live0, "no leak: %lld", (long long)(live1 - live0));

@@ -7,36 +7,15 @@
  * Reaches the backend through the internal headers, as test_backend does. */
 #include "core/internal.h"
 #include "backend/backend.h"
-#include "harness.h"
+#include "test_util.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-typedef double _Complex zc;
 enum { MAXM = 70, MAXN = 70, LD = MAXM + 3 };
 
 static const hyla_dtype dtypes[] = {HYLA_S, HYLA_D, HYLA_C, HYLA_Z};
-
-static double eps_of(hyla_dtype t) { return (t == HYLA_S || t == HYLA_C) ? FLT_EPSILON : DBL_EPSILON; }
-
-static zc get(hyla_dtype t, const void *p, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)p)[i];
-    case HYLA_D: return ((const double *)p)[i];
-    case HYLA_C: return ((const float _Complex *)p)[i];
-    default: return ((const double _Complex *)p)[i];
-    }
-}
-
-static void put(hyla_dtype t, void *p, int64_t i, zc v) {
-    switch (t) {
-    case HYLA_S: ((float *)p)[i] = (float)creal(v); break;
-    case HYLA_D: ((double *)p)[i] = creal(v); break;
-    case HYLA_C: ((float _Complex *)p)[i] = (float _Complex)v; break;
-    default: ((double _Complex *)p)[i] = v; break;
-    }
-}
 
 typedef struct {
     hyla_dev *dev;
@@ -204,13 +183,8 @@ int main(void) {
     int64_t live0, live1;
     hyla_t *h = NULL;
     hyla_debug_alloc_stats(&live0, NULL);
-    int rc = hyla_create(&h, devices);
-    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
-        printf("devices %s not available: skipped\n", devices);
-        return 77;
-    }
-    CHECK(rc == 0, "hyla_create(%s): %s", devices, hyla_strerror(rc));
-    if (rc) return summary("backend_lu");
+    int rc = t_create(&h, devices, "backend_lu");
+    if (rc) return rc;
     for (int i = 0; i < h->ndev; i++) device_suite(h->devs[i], &seed);
     hyla_destroy(&h);
     hyla_debug_alloc_stats(&live1, NULL);

@@ -9,22 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_gemm.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_gemm.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "../src/core/prec.h"
-#include "t_test_gemm.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "../src/core/prec.h"
-#include "t_test_gemm.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "t_test_gemm.c"
+#include "core/each_prec.h"
 
 static void all_precisions(hyla_t *h, unsigned long long *seed, int quick) {
     hyla_st_suite(h, seed, quick);

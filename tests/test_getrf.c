@@ -41,22 +41,8 @@ static void leak_check(hyla_t *h, const char *what) {
     live_base = live;
 }
 
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_getrf.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_getrf.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "../src/core/prec.h"
-#include "t_test_getrf.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "../src/core/prec.h"
-#include "t_test_getrf.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "t_test_getrf.c"
+#include "core/each_prec.h"
 
 /* A graded matrix, D1 R D2 with D spanning 10^±6: pivoting keeps the
  * residual small although kappa is about 1e12. */

@@ -12,7 +12,7 @@
  *
  * `test_sb2st --bench N KD` times dsytrd_sb2st against LAPACK's (not a test). */
 #include "hyla.h"
-#include "harness.h"
+#include "test_util.h"
 #include "eig/sb2st.h"
 #include <complex.h>
 #include <float.h>
@@ -26,38 +26,13 @@
 #define HYLA_TMIN(a, b) ((a) < (b) ? (a) : (b))
 #define HYLA_TMAX(a, b) ((a) > (b) ? (a) : (b))
 
-static int64_t live_base;
-
-static void leak_check(hyla_t *h, const char *what) {
-    int64_t live;
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live, NULL);
-    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
-          (long long)(live - live_base));
-    live_base = live;
-}
-
 /* Classes of test bands: random entries in (-1, 1), zero, diagonal only,
  * scaled near underflow or overflow, graded (B(i, j) ~ 2^-(i+j)/2). */
 enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_TINY, BAND_HUGE, BAND_GRADED };
 static const char *band_class_name[] = {"random", "zero", "diagonal", "tiny", "huge", "graded"};
 
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "../src/core/prec.h"
-#include "t_test_sb2st.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "t_test_sb2st.c"
+#include "core/each_prec.h"
 
 /* Allocation failure k = 1, 2, ... in the reduction with vectors and the
  * host back transformation until a run has no failure: each failure is a
@@ -67,8 +42,7 @@ static void injection(hyla_t *h) {
     double AB[(KD + 1) * N], d[N], e[N], Z[N * 2];
     unsigned long long s = 11;
     make_band_d(AB, N, KD, KD + 1, &s);
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live_base, NULL);
+    leak_baseline(h);
     int64_t k, failures = 0;
     int rc = 0;
     for (k = 1; k < 1000; k++) {
@@ -79,20 +53,8 @@ static void injection(hyla_t *h) {
         if (!rc) rc = hyla_dormtr_sb2st(h, q, 2, Z, N);
         hyla_debug_fail_alloc(0);
         hyla_sb2st_q_free(&q);
-        int64_t live;
-        hyla_release_workspace(h);
-        hyla_debug_alloc_stats(&live, NULL);
-        if (live != live_base) {
-            CHECK(0, "leak after failing allocation %lld: %lld live (rc %d)", (long long)k,
-                  (long long)(live - live_base), rc);
-            break;
-        }
-        if (rc == 0) break;
+        if (!t_injected(h, "sb2st", k, rc)) break;
         failures++;
-        if (rc != HYLA_ERR_NO_MEMORY && rc != HYLA_ERR_DEVICE_MEMORY) {
-            CHECK(0, "failing allocation %lld gave %d (%s)", (long long)k, rc, hyla_strerror(rc));
-            break;
-        }
     }
     CHECK(rc == 0 && failures >= 3, "injection: %lld failures, last rc %d", (long long)failures, rc);
 }
@@ -224,13 +186,8 @@ int main(int argc, char **argv) {
     hyla_t *h = NULL;
     int64_t live0, live1;
     hyla_debug_alloc_stats(&live0, NULL);
-    int rc = hyla_create(&h, devices);
-    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
-        printf("devices %s not available: skipped\n", devices);
-        return 77;
-    }
-    CHECK(rc == 0, "hyla_create(%s): %s", devices, hyla_strerror(rc));
-    if (rc) return summary("sb2st");
+    int rc = t_create(&h, devices, "sb2st");
+    if (rc) return rc;
     /* Warm-up: what a device creates on its first use (library handles)
      * stays until hyla_destroy; the baseline counts it. */
     {
@@ -245,8 +202,7 @@ int main(int argc, char **argv) {
         hyla_sb2st_q_free(&q);
         CHECK(rc == 0, "warm-up calls: %d", rc);
     }
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live_base, NULL);
+    leak_baseline(h);
     suite_s(h, &seed);
     suite_d(h, &seed);
     suite_c(h, &seed);

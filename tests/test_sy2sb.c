@@ -5,7 +5,7 @@
  * LAPACKE ?syev/?heev; no leaks; injected allocation failures, also in the
  * internal hyla_eig_sy2sb called with no workspace yet. */
 #include "hyla.h"
-#include "harness.h"
+#include "test_util.h"
 #include "eig/sy2sb.h"
 #include <complex.h>
 #include <float.h>
@@ -18,33 +18,8 @@
 #define HYLA_T_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CH "sdcz"[DT]
 
-static int64_t live_base;
-
-static void leak_check(hyla_t *h, const char *what) {
-    int64_t live;
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live, NULL);
-    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
-          (long long)(live - live_base));
-    live_base = live;
-}
-
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_sy2sb.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_sy2sb.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "../src/core/prec.h"
-#include "t_test_sy2sb.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "../src/core/prec.h"
-#include "t_test_sy2sb.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "t_test_sy2sb.c"
+#include "core/each_prec.h"
 
 /* every allocation of a reduction fails in turn: clean error, no leak */
 static void alloc_failures(hyla_t *h) {
@@ -58,13 +33,7 @@ static void alloc_failures(hyla_t *h) {
         hyla_debug_fail_alloc(k);
         int rc = hyla_dsytrd_sy2sb(h, 'U', n, 4, A, n, AB, 5, tau);
         hyla_debug_fail_alloc(0);
-        int64_t live;
-        hyla_release_workspace(h);
-        hyla_debug_alloc_stats(&live, NULL);
-        CHECK(live == live_base, "leak after failing allocation %lld (rc %d)", (long long)k, rc);
-        CHECK(rc == 0 || rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY,
-              "allocation failure %lld: rc %d", (long long)k, rc);
-        if (rc == 0) break;
+        if (!t_injected(h, "dsytrd_sy2sb", k, rc)) break;
     }
 }
 
@@ -102,13 +71,9 @@ static void internal_failures(hyla_t *h) {
 
 int main(void) {
     hyla_t *h = NULL;
-    int rc = hyla_create(&h, test_devices());
-    if (rc) {
-        printf("hyla_create(%s): %s\n", test_devices(), hyla_strerror(rc));
-        return rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED ? 77 : 1;
-    }
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live_base, NULL);
+    int rc = t_create(&h, test_devices(), "test_sy2sb");
+    if (rc) return rc;
+    leak_baseline(h);
     unsigned long long s = 1;
     hyla_sts_all(h, &s);
     hyla_dts_all(h, &s);

@@ -6,7 +6,7 @@
  * leaf size; small leaves with every merge GEMM forced on the devices; NaN and
  * Inf input; bad arguments; no leak; injected allocation failures. */
 #include "hyla.h"
-#include "harness.h"
+#include "test_util.h"
 #include "eig/tridiag.h"
 #include <cblas.h>
 #include <float.h>
@@ -56,25 +56,9 @@ static void make_spectrum(int c, int64_t n, double cond, double *d, double *e,
     free(tau);
 }
 
-static int64_t live_base;
-
-static void leak_check(hyla_t *h, const char *what) {
-    int64_t live;
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live, NULL);
-    CHECK(live == live_base, "%s: %lld allocations left after the call", what,
-          (long long)(live - live_base));
-    live_base = live;
-}
-
-#define HYLA_PREC_S
-#include "../src/core/prec.h"
-#include "t_test_tridiag.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "../src/core/prec.h"
-#include "t_test_tridiag.c"
-#undef HYLA_PREC_D
+#define HYLA_TEMPLATE "t_test_tridiag.c"
+#define HYLA_TEMPLATE_REAL
+#include "core/each_prec.h"
 
 /* Allocation failure k = 1, 2, ... inside one stedc call until a call runs
  * with no injection firing: each failure is a clean error and leaks nothing. */
@@ -88,11 +72,7 @@ static void injection(hyla_t *h, unsigned long long *s) {
         hyla_debug_fail_alloc(k);
         int rc = hyla_eig_stedc_tuned(h, HYLA_D, N, d, e, Z, N, 8, 30);
         hyla_debug_fail_alloc(0);
-        char what[64];
-        snprintf(what, sizeof what, "injected failure %lld", (long long)k);
-        leak_check(h, what);
-        if (rc == 0) break;
-        CHECK(rc == HYLA_ERR_NO_MEMORY || rc == HYLA_ERR_DEVICE_MEMORY, "%s: %d", what, rc);
+        if (!t_injected(h, "stedc", k, rc)) break;
     }
 }
 
@@ -100,15 +80,9 @@ int main(void) {
     const char *devices = test_devices();
     unsigned long long seed = 2026;
     hyla_t *h = NULL;
-    int rc = hyla_create(&h, devices);
-    if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {
-        printf("devices %s not available: skipped\n", devices);
-        return 77;
-    }
-    CHECK(rc == 0, "hyla_create(%s): %s", devices, hyla_strerror(rc));
-    if (rc) return summary("tridiag");
-    hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live_base, NULL);
+    int rc = t_create(&h, devices, "tridiag");
+    if (rc) return rc;
+    leak_baseline(h);
     {
         /* the internal entry points of the driver: no context, bad type */
         double d[40], e[40], Z[40 * 40];

@@ -40,19 +40,5 @@ static int chol_run(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, in
     return hyla_pchol(ctx, &job);
 }
 
-#define HYLA_PREC_S
-#include "core/prec.h"
-#include "chol/t_chol.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "core/prec.h"
-#include "chol/t_chol.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "core/prec.h"
-#include "chol/t_chol.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "core/prec.h"
-#include "chol/t_chol.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "chol/t_chol.c"
+#include "core/each_prec.h"

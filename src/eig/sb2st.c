@@ -155,29 +155,9 @@ static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
     return HYLA_MAX(1, G);
 }
 
-#define TS(x) x##_s
-#define HYLA_PREC_S
-#include "core/prec.h"
-#include "eig/t_sb2st.c"
-#undef HYLA_PREC_S
-#undef TS
-#define TS(x) x##_d
-#define HYLA_PREC_D
-#include "core/prec.h"
-#include "eig/t_sb2st.c"
-#undef HYLA_PREC_D
-#undef TS
-#define TS(x) x##_c
-#define HYLA_PREC_C
-#include "core/prec.h"
-#include "eig/t_sb2st.c"
-#undef HYLA_PREC_C
-#undef TS
-#define TS(x) x##_z
-#define HYLA_PREC_Z
-#include "core/prec.h"
-#include "eig/t_sb2st.c"
-#undef HYLA_PREC_Z
+#define TS(x) PS(x)
+#define HYLA_TEMPLATE "eig/t_sb2st.c"
+#include "core/each_prec.h"
 #undef TS
 
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,

@@ -193,19 +193,5 @@ cleanup:
     return rc;
 }
 
-#define HYLA_PREC_S
-#include "core/prec.h"
-#include "eig/t_syevd.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "core/prec.h"
-#include "eig/t_syevd.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "core/prec.h"
-#include "eig/t_syevd.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "core/prec.h"
-#include "eig/t_syevd.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "eig/t_syevd.c"
+#include "core/each_prec.h"

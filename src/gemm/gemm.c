@@ -40,19 +40,5 @@ static int hyla_gemm_on_device(hyla_t *ctx, int dev, hyla_dtype t, hyla_op ta, h
     return rc ? rc : rs;
 }
 
-#define HYLA_PREC_S
-#include "core/prec.h"
-#include "gemm/t_gemm.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "core/prec.h"
-#include "gemm/t_gemm.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "core/prec.h"
-#include "gemm/t_gemm.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "core/prec.h"
-#include "gemm/t_gemm.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "gemm/t_gemm.c"
+#include "core/each_prec.h"

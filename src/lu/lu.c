@@ -55,19 +55,5 @@ static int lu_run(hyla_t *ctx, hyla_dtype t, int64_t m, int64_t n, void *A, int6
     return hyla_plu(ctx, &job);
 }
 
-#define HYLA_PREC_S
-#include "core/prec.h"
-#include "lu/t_lu.c"
-#undef HYLA_PREC_S
-#define HYLA_PREC_D
-#include "core/prec.h"
-#include "lu/t_lu.c"
-#undef HYLA_PREC_D
-#define HYLA_PREC_C
-#include "core/prec.h"
-#include "lu/t_lu.c"
-#undef HYLA_PREC_C
-#define HYLA_PREC_Z
-#include "core/prec.h"
-#include "lu/t_lu.c"
-#undef HYLA_PREC_Z
+#define HYLA_TEMPLATE "lu/t_lu.c"
+#include "core/each_prec.h"

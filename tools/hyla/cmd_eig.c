@@ -21,13 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef HYLA_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#include <cusolverDn.h>
-#endif
-
 #include "matgen.h"
 #include "matgen_eig.h"
+#include "vendor_util.h"
 
 enum { EIG_EXACT_CHECK_MAX = 2048, ID_X = 31 };
 
@@ -71,18 +67,8 @@ static int call_evd_gpu(hyla_t *ctx, const eig_problem *p, void *da, int64_t ldd
 
 /* ---------------------------------------------------------------- checks */
 
-static double complex elem(hyla_dtype t, const void *v, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)v)[i];
-    case HYLA_D: return ((const double *)v)[i];
-    case HYLA_C: return ((const hyla_complex_float *)v)[i];
-    case HYLA_Z: return ((const hyla_complex_double *)v)[i];
-    }
-    return NAN;
-}
-
 static double welem(const eig_problem *p, const void *w, int64_t k) {
-    return creal(elem(real_of(p->t), w, k));
+    return creal(mat_elem(real_of(p->t), w, k));
 }
 
 static double scaled(double diff, double scale) {
@@ -95,7 +81,7 @@ static double complex *to_z(const eig_problem *p, const void *a) {
     double complex *z = malloc(sizeof *z * (size_t)max1(n * n));
     if (!z) return NULL;
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n * n; i++) z[i] = elem(p->t, a, i);
+    for (int64_t i = 0; i < n * n; i++) z[i] = mat_elem(p->t, a, i);
     return z;
 }
 
@@ -172,7 +158,7 @@ static void matvec(const eig_problem *p, const void *m, int herm, const double c
         memset(y, 0, sizeof *y * (size_t)n);
         for (int64_t j = 0; j < n; j++) {
             const char *col = (const char *)m + (size_t)(j * n) * dtype_size(p->t);
-            for (int64_t i = 0; i < n; i++) y[i] += elem(p->t, col, i) * x[j];
+            for (int64_t i = 0; i < n; i++) y[i] += mat_elem(p->t, col, i) * x[j];
         }
         return;
     }
@@ -180,7 +166,7 @@ static void matvec(const eig_problem *p, const void *m, int herm, const double c
     for (int64_t j = 0; j < n; j++) {
         const char *col = (const char *)m + (size_t)(j * n) * dtype_size(p->t);
         double complex s = 0;
-        for (int64_t i = 0; i < n; i++) s += conj(elem(p->t, col, i)) * x[i];
+        for (int64_t i = 0; i < n; i++) s += conj(mat_elem(p->t, col, i)) * x[i];
         y[j] = s;
     }
 }
@@ -208,7 +194,7 @@ static int check_probe(const eig_problem *p, uint64_t seed, double *err) {
         const char *col = (const char *)p->A + (size_t)(j * n) * dtype_size(p->t);
         double s = 0;
         for (int64_t i = 0; i < n; i++) {
-            double e = cabs(elem(p->t, col, i));
+            double e = cabs(mat_elem(p->t, col, i));
             s += e;
             fro += e * e;
         }
@@ -232,7 +218,7 @@ static int check_probe(const eig_problem *p, uint64_t seed, double *err) {
     } else {
         double tr = 0, sw = 0, s2 = 0;
         for (int64_t k = 0; k < n; k++) {
-            tr += creal(elem(p->t, p->A, k + k * n));
+            tr += creal(mat_elem(p->t, p->A, k + k * n));
             sw += welem(p, p->w, k);
             s2 += welem(p, p->w, k) * welem(p, p->w, k);
         }
@@ -267,85 +253,62 @@ static lapack_int lapacke_evd(const eig_problem *p, void *a, void *w) {
 }
 
 #ifdef HYLA_HAVE_CUDA
-static bool ce_ok(cudaError_t e, const char *what) {
-    if (e == cudaSuccess) return true;
-    fprintf(stderr, "hyla: vendor: %s: %s\n", what, cudaGetErrorString(e));
-    return false;
+/* cusolverDnXsyevd (64-bit API) on a device-resident copy dA of dA0,
+ * restored before each run (untimed), timed with CUDA events around the
+ * call alone. */
+typedef struct {
+    const eig_problem *p;
+    vendor_dn dn;
+    void *dA, *dA0, *dW, *dwork, *hwork;
+    size_t ba, dbytes, hbytes;
+} evd_run;
+
+static cusolverEigMode_t evd_mode(const eig_problem *p) {
+    return p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
 }
 
-static bool cs_ok(cusolverStatus_t st, const char *what) {
-    if (st == CUSOLVER_STATUS_SUCCESS) return true;
-    fprintf(stderr, "hyla: vendor: %s: cuSOLVER status %d\n", what, (int)st);
-    return false;
+static cublasFillMode_t evd_fill(const eig_problem *p) {
+    return p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
 }
 
-static cudaDataType cu_type(hyla_dtype t) {
-    switch (t) {
-    case HYLA_S: return CUDA_R_32F;
-    case HYLA_D: return CUDA_R_64F;
-    case HYLA_C: return CUDA_C_32F;
-    case HYLA_Z: return CUDA_C_64F;
-    }
-    return CUDA_R_64F;
+static double run_evd(void *arg) {
+    const evd_run *c = arg;
+    const eig_problem *p = c->p;
+    const cudaDataType dt = vendor_cuda_type(p->t), rt = vendor_cuda_type(real_of(p->t));
+    if (!vendor_cuda_ok(cudaMemcpy(c->dA, c->dA0, c->ba, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
+        !vendor_dn_start(&c->dn) ||
+        !vendor_cusolver_ok(cusolverDnXsyevd(c->dn.h, c->dn.params, evd_mode(p), evd_fill(p), p->n,
+                                             dt, c->dA, p->n, rt, c->dW, dt, c->dwork, c->dbytes,
+                                             c->hwork, c->hbytes, c->dn.dinfo),
+                            "cusolverDnXsyevd"))
+        return NAN;
+    return vendor_dn_stop(&c->dn, "cusolverDnXsyevd");
 }
 
-/* cusolverDnXsyevd (64-bit API) on a device-resident copy, timed with CUDA
- * events around the call alone; median of repeat runs. */
+/* The median of repeat runs of cusolverDnXsyevd on GPU gpu. */
 static double vendor_cusolver(const eig_problem *p, int gpu, int warmup, int repeat) {
-    const size_t es = dtype_size(p->t), ba = (size_t)(p->n * p->n) * es;
-    cusolverDnHandle_t h = NULL;
-    cusolverDnParams_t prm = NULL;
-    cudaEvent_t e0 = NULL, e1 = NULL;
-    void *dA = NULL, *dA0 = NULL, *dW = NULL, *dwork = NULL, *hwork = NULL;
-    int *dinfo = NULL;
-    size_t dbytes = 0, hbytes = 0;
-    double med = NAN, *times = malloc(sizeof *times * (size_t)repeat);
-    const cudaDataType dt = cu_type(p->t), rt = cu_type(real_of(p->t));
-    const cusolverEigMode_t mode = p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-    const cublasFillMode_t fill = p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-    if (!times) return NAN;
-    if (!ce_ok(cudaSetDevice(gpu), "cudaSetDevice") ||
-        !ce_ok(cudaMalloc(&dA, ba), "cudaMalloc") ||
-        !ce_ok(cudaMalloc(&dA0, ba), "cudaMalloc") ||
-        !ce_ok(cudaMalloc(&dW, (size_t)p->n * dtype_size(real_of(p->t))), "cudaMalloc") ||
-        !ce_ok(cudaMalloc((void **)&dinfo, sizeof(int)), "cudaMalloc") ||
-        !ce_ok(cudaMemcpy(dA0, p->A, ba, cudaMemcpyHostToDevice), "cudaMemcpy") ||
-        !cs_ok(cusolverDnCreate(&h), "cusolverDnCreate") ||
-        !cs_ok(cusolverDnCreateParams(&prm), "cusolverDnCreateParams") ||
-        !cs_ok(cusolverDnXsyevd_bufferSize(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt,
-                                                 &dbytes, &hbytes), "cusolverDnXsyevd_bufferSize") ||
-        !ce_ok(cudaMalloc(&dwork, dbytes ? dbytes : 16), "cudaMalloc") ||
-        !ce_ok(cudaEventCreate(&e0), "cudaEventCreate") ||
-        !ce_ok(cudaEventCreate(&e1), "cudaEventCreate"))
+    evd_run c = {.p = p, .ba = (size_t)(p->n * p->n) * dtype_size(p->t)};
+    double med = NAN;
+    const cudaDataType dt = vendor_cuda_type(p->t), rt = vendor_cuda_type(real_of(p->t));
+    if (!vendor_cuda_ok(cudaSetDevice(gpu), "cudaSetDevice") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dA, c.ba), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dA0, c.ba), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dW, (size_t)p->n * dtype_size(real_of(p->t))), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMemcpy(c.dA0, p->A, c.ba, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        !vendor_dn_open(&c.dn) ||
+        !vendor_cusolver_ok(cusolverDnXsyevd_bufferSize(c.dn.h, c.dn.params, evd_mode(p),
+                                                        evd_fill(p), p->n, dt, c.dA, p->n, rt,
+                                                        c.dW, dt, &c.dbytes, &c.hbytes),
+                            "cusolverDnXsyevd_bufferSize") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dwork, c.dbytes ? c.dbytes : 16), "cudaMalloc"))
         goto out;
-    if (hbytes && !(hwork = malloc(hbytes))) goto out;
-    for (int c = 0; c < warmup + repeat; c++) {
-        float ms = 0;
-        int info = 0;
-        if (!ce_ok(cudaMemcpy(dA, dA0, ba, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
-            !ce_ok(cudaEventRecord(e0, 0), "cudaEventRecord") ||
-            !cs_ok(cusolverDnXsyevd(h, prm, mode, fill, p->n, dt, dA, p->n, rt, dW, dt, dwork,
-                                          dbytes, hwork, hbytes, dinfo), "cusolverDnXsyevd") ||
-            !ce_ok(cudaEventRecord(e1, 0), "cudaEventRecord") ||
-            !ce_ok(cudaEventSynchronize(e1), "cudaEventSynchronize") ||
-            !ce_ok(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime") ||
-            !ce_ok(cudaMemcpy(&info, dinfo, sizeof info, cudaMemcpyDeviceToHost), "cudaMemcpy") ||
-            info != 0) {
-            if (info) fprintf(stderr, "hyla: vendor: cusolverDnXsyevd returned info %d\n", info);
-            goto out;
-        }
-        if (c >= warmup) times[c - warmup] = ms * 1e-3;
-    }
-    med = cli_median(times, repeat);
+    if (c.hbytes && !(c.hwork = malloc(c.hbytes))) goto out;
+    med = vendor_median_of_runs(run_evd, &c, warmup, repeat);
 out:
-    if (e0) cudaEventDestroy(e0);
-    if (e1) cudaEventDestroy(e1);
-    if (prm) cusolverDnDestroyParams(prm);
-    if (h) cusolverDnDestroy(h);
-    void *bufs[] = {dA, dA0, dW, dwork, dinfo};
+    vendor_dn_close(&c.dn);
+    void *bufs[] = {c.dA, c.dA0, c.dW, c.dwork};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
-    free(hwork);
-    free(times);
+    free(c.hwork);
     return med;
 }
 #endif
@@ -356,11 +319,10 @@ static double vendor_eig(hyla_t *ctx, const cli_opts *o, const eig_problem *p, c
     *name = dtype_is_complex(p->t) ? "lapacke_heevd" : "lapacke_syevd";
 #ifdef HYLA_HAVE_CUDA
     if (r->cuda) {
-        hyla_device_info info;
+        int gpus[VENDOR_MAX_GPUS];
         *name = "cusolverDnXsyevd";
-        hyla_release_workspace(ctx);
-        if (hyla_get_device_info(ctx, 0, &info) != 0) return NAN;
-        return vendor_cusolver(p, info.ordinal, o->warmup, o->repeat);
+        if (vendor_cuda_gpus(ctx, gpus) == 0) return NAN;
+        return vendor_cusolver(p, gpus[0], o->warmup, o->repeat);
     }
 #else
     (void)ctx;
@@ -595,7 +557,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
         for (int64_t j = 0; j < in.rows; j++)
             for (int64_t i = j + 1; i < in.rows; i++) {
                 int64_t si = o->uplo[u] == 'L' ? i : j, sj = o->uplo[u] == 'L' ? j : i;
-                double complex v = conj(elem(in.dtype, in.data, si + sj * in.rows));
+                double complex v = conj(mat_elem(in.dtype, in.data, si + sj * in.rows));
                 char *dst = (char *)A + (size_t)(sj + si * in.rows) * es;
                 switch (in.dtype) {
                 case HYLA_S: *(float *)dst = (float)creal(v); break;

@@ -69,16 +69,6 @@ static void gemv(hyla_dtype t, char trans, int64_t rows, int64_t cols, const voi
     }
 }
 
-static double complex load(hyla_dtype t, const void *v, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)v)[i];
-    case HYLA_D: return ((const double *)v)[i];
-    case HYLA_C: return ((const hyla_complex_float *)v)[i];
-    case HYLA_Z: return ((const hyla_complex_double *)v)[i];
-    }
-    return NAN;
-}
-
 /* State of the check, computed before the first run. */
 typedef struct {
     void *x, *c0x;              /* x (length n); C0 x (length m) if beta != 0 */
@@ -139,9 +129,9 @@ static int check_error(const gemm_check *ck, const gemm_problem *p, double *erro
     double diff = 0;
     for (int64_t i = 0; i < p->m; i++) {
         double complex ref = 0;
-        if (abx) ref += p->alpha * load(t, abx, i);
-        if (ck->c0x) ref += p->beta * load(t, ck->c0x, i);
-        double d = cabs(load(t, y, i) - ref);
+        if (abx) ref += p->alpha * mat_elem(t, abx, i);
+        if (ck->c0x) ref += p->beta * mat_elem(t, ck->c0x, i);
+        double d = cabs(mat_elem(t, y, i) - ref);
         if (isnan(d)) {
             diff = NAN;
             break;

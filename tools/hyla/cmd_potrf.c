@@ -213,16 +213,6 @@ static void hemm_sub(hyla_dtype t, char uplo, int64_t n, int64_t nrhs, const voi
     }
 }
 
-static double complex elem(hyla_dtype t, const void *v, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)v)[i];
-    case HYLA_D: return ((const double *)v)[i];
-    case HYLA_C: return ((const hyla_complex_float *)v)[i];
-    case HYLA_Z: return ((const hyla_complex_double *)v)[i];
-    }
-    return NAN;
-}
-
 /* w[i] -= a[i] for 0 <= i < len. */
 static void sub_into(hyla_dtype t, void *w, const void *a, int64_t len) {
     switch (t) {
@@ -247,7 +237,7 @@ static void sub_into(hyla_dtype t, void *w, const void *a, int64_t len) {
 static double max_abs(hyla_dtype t, const void *v, int64_t len) {
     double m = 0;
     for (int64_t i = 0; i < len; i++) {
-        double a = cabs(elem(t, v, i));
+        double a = cabs(mat_elem(t, v, i));
         if (isnan(a)) return NAN;
         m = a > m ? a : m;
     }
@@ -271,7 +261,7 @@ static double tri_norm_bound(hyla_dtype t, char uplo, int64_t n, const void *a, 
         const char *col = (const char *)a + (size_t)j * (size_t)lda * es;
         double s = 0;
         for (int64_t i = r0; i < r1; i++) {
-            double v = cabs(elem(t, col, i));
+            double v = cabs(mat_elem(t, col, i));
             s += v;
             rows[i] += v;
         }

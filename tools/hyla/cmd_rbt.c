@@ -45,19 +45,10 @@ static int call_rbt(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t nrhs,
     }
 }
 
-static double complex elem(hyla_dtype t, const void *v, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)v)[i];
-    case HYLA_D: return ((const double *)v)[i];
-    case HYLA_C: return ((const float complex *)v)[i];
-    default: return ((const double complex *)v)[i];
-    }
-}
-
 static double col_max(hyla_dtype t, const void *v, int64_t len) {
     double m = 0;
     for (int64_t i = 0; i < len; i++) {
-        double a = cabs(elem(t, v, i));
+        double a = cabs(mat_elem(t, v, i));
         if (!(a <= m)) m = a;
     }
     return m;

@@ -36,6 +36,16 @@ double dtype_eps(hyla_dtype t) {
     return (t == HYLA_S || t == HYLA_C) ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
 }
 
+double complex mat_elem(hyla_dtype t, const void *v, int64_t i) {
+    switch (t) {
+    case HYLA_S: return ((const float *)v)[i];
+    case HYLA_D: return ((const double *)v)[i];
+    case HYLA_C: return ((const hyla_complex_float *)v)[i];
+    case HYLA_Z: return ((const hyla_complex_double *)v)[i];
+    }
+    return NAN;
+}
+
 bool mat_bytes(hyla_dtype t, int64_t rows, int64_t cols, size_t *bytes) {
     size_t es = dtype_size(t);
     if (rows < 0 || cols < 0) return false;

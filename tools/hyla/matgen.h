@@ -14,6 +14,9 @@ char dtype_char(hyla_dtype t);          /* 's', 'd', 'c', 'z' */
 bool dtype_is_complex(hyla_dtype t);
 double dtype_eps(hyla_dtype t);         /* unit roundoff of the real type */
 
+/* Element i of the array v of type t, as a double complex. */
+double _Complex mat_elem(hyla_dtype t, const void *v, int64_t i);
+
 /* rows * cols elements of type t in bytes; false if it overflows size_t. */
 bool mat_bytes(hyla_dtype t, int64_t rows, int64_t cols, size_t *bytes);
 

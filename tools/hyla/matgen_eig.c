@@ -23,14 +23,7 @@ int eig_class_parse(const char *name) {
 
 /* element (i, j) as a double complex */
 static double complex get(hyla_dtype t, const void *a, int64_t lda, int64_t i, int64_t j) {
-    size_t k = (size_t)(i + j * lda);
-    switch (t) {
-    case HYLA_S: return ((const float *)a)[k];
-    case HYLA_D: return ((const double *)a)[k];
-    case HYLA_C: return ((const hyla_complex_float *)a)[k];
-    case HYLA_Z: return ((const hyla_complex_double *)a)[k];
-    }
-    return 0;
+    return mat_elem(t, a, i + j * lda);
 }
 
 static void put(hyla_dtype t, void *a, int64_t lda, int64_t i, int64_t j, double complex v) {
