@@ -7,8 +7,7 @@
  * without pivoting (info 1); an ill-conditioned matrix; bad arguments; no
  * leak after any call; injected allocation failures; and the statistics of
  * hyla_get_lu_stats (panels, bytes, lookahead) against their formulas. */
-#include "hyla.h"
-#include "harness.h"
+#include "test_util.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -18,28 +17,6 @@
 #define SENTINEL 777.0  /* padding rows past m */
 #define HYLA_TMIN(a, b) ((a) < (b) ? (a) : (b))
 #define HYLA_TMAX(a, b) ((a) > (b) ? (a) : (b))
-
-static int64_t live_base;
-static int release_each = 1;
-
-/* As in test_potrf: the call freed what it took (on GPUs the cached
- * workspaces stay and must go away with a release). */
-static void leak_check(hyla_t *h, const char *what) {
-    int64_t live;
-    if (release_each) hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live, NULL);
-    if (!release_each && live > live_base) {
-        int64_t before = live_base;
-        hyla_release_workspace(h);
-        hyla_debug_alloc_stats(&live, NULL);
-        CHECK(live <= before, "%s: %lld allocations left after the call and a release", what,
-              (long long)(live - before));
-    } else {
-        CHECK(live == live_base, "%s: %lld allocations left after the call", what,
-              (long long)(live - live_base));
-    }
-    live_base = live;
-}
 
 #define HYLA_TEMPLATE "t_test_getrf.c"
 #include "core/each_prec.h"
@@ -242,8 +219,7 @@ int main(int argc, char **argv) {
         CHECK(rc == 0, "warm-up gesv: %d", rc);
         free(A);
     }
-    if (release_each) hyla_release_workspace(h);
-    hyla_debug_alloc_stats(&live_base, NULL);
+    leak_baseline(h);
 
     hyla_stl_suite(h, &seed, cuda);
     hyla_dtl_suite(h, &seed, cuda);

@@ -29,6 +29,7 @@
  * devices; each device does two TRSMs when all of L is resident, else a
  * blocked forward and backward sweep with streamed panels. */
 #include "chol/pchol.h"
+#include "core/panels.h"
 #include "core/xfer.h"
 #include <pthread.h>
 #include <stdatomic.h>
@@ -727,46 +728,35 @@ static void destroy_device(plan *pl, cdev *d) {
 
 static int sync_all(plan *pl) {
     int rc = 0;
-    if (!pl->dv) return 0;
-    for (int e = 0; e < pl->nd; e++) {
+    for (int e = 0; pl->dv && e < pl->nd; e++) {
         cdev *d = &pl->dv[e];
-        if (!d->ws) continue;
         hyla_queue *qs[] = {d->q_in, d->q_comp, d->q_aux, d->q_out};
-        for (int i = 0; i < 4; i++) {
-            int r = d->o->queue_sync(qs[i]);
-            if (!rc) rc = r;
-        }
+        int r = d->ws ? hyla_queues_sync(qs, 4) : 0;
+        if (!rc) rc = r;
     }
     return rc;
 }
 
 #define EVENT_ARRAYS(pl) {&(pl)->ev_up, &(pl)->ev_old, &(pl)->ev_fact, &(pl)->ev_bc, &(pl)->ev_down}
 
+static hyla_dev *panel_dev(const void *p, int64_t j) {
+    const plan *pl = p;
+    return pl->dv[owner(pl, j)].dev;
+}
+
 static int create_events(plan *pl) {
     hyla_event ***arr[] = EVENT_ARRAYS(pl);
     for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-        hyla_event **e = hyla_calloc((size_t)pl->ng, sizeof *e);
-        if (!e) return HYLA_ERR_NO_MEMORY;
-        *arr[a] = e;
-        for (int64_t g = 0; g < pl->ng; g++) {
-            hyla_dev *dev = pl->dv[owner(pl, g)].dev;
-            int rc = dev->ops->event_create(dev, 0, &e[g]);
-            if (rc) return rc;
-        }
+        int rc = hyla_panel_events_create(arr[a], pl->ng, 0, panel_dev, pl);
+        if (rc) return rc;
     }
     return 0;
 }
 
 static void destroy_events(plan *pl) {
     hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-        hyla_event **e = *arr[a];
-        if (!e) continue;
-        for (int64_t g = 0; g < pl->ng; g++)
-            if (e[g]) e[g]->dev->ops->event_destroy(e[g]);
-        hyla_free(e);
-        *arr[a] = NULL;
-    }
+    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
+        hyla_panel_events_destroy(arr[a], pl->ng);
 }
 
 static int64_t choose_nb(hyla_t *ctx, hyla_dev *dev, hyla_dtype t, int64_t n) {

@@ -23,6 +23,7 @@
  * the host. The solve runs on the first device: row swaps of B, then two
  * triangular solves (or the transposed order). */
 #include "lu/plu.h"
+#include "core/panels.h"
 #include "core/xfer.h"
 #include <string.h>
 
@@ -571,15 +572,11 @@ static void destroy_device(ldev *d) {
 
 static int sync_all(plan *pl) {
     int rc = 0;
-    if (!pl->dv) return 0;
-    for (int e = 0; e < pl->nd; e++) {
+    for (int e = 0; pl->dv && e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
-        if (!d->ws) continue;
         hyla_queue *qs[] = {d->q_in, d->q_comp, d->q_aux, d->q_out};
-        for (int i = 0; i < 4; i++) {
-            int r = d->o->queue_sync(qs[i]);
-            if (!rc) rc = r;
-        }
+        int r = d->ws ? hyla_queues_sync(qs, 4) : 0;
+        if (!rc) rc = r;
     }
     return rc;
 }
@@ -587,31 +584,24 @@ static int sync_all(plan *pl) {
 #define EVENT_ARRAYS(pl) {&(pl)->ev_bc, &(pl)->ev_la, &(pl)->ev_up, &(pl)->ev_t0, &(pl)->ev_t1}
 #define TIMED_FROM 3             /* ev_t0 and ev_t1 are timing events */
 
+static hyla_dev *panel_dev(const void *p, int64_t j) {
+    const plan *pl = p;
+    return pl->dv[owner(pl, j)].dev;
+}
+
 static int create_events(plan *pl) {
     hyla_event ***arr[] = EVENT_ARRAYS(pl);
     for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-        hyla_event **ev = hyla_calloc((size_t)pl->np, sizeof *ev);
-        if (!ev) return HYLA_ERR_NO_MEMORY;
-        *arr[a] = ev;
-        for (int64_t j = 0; j < pl->np; j++) {
-            hyla_dev *dev = pl->dv[owner(pl, j)].dev;
-            int rc = dev->ops->event_create(dev, a >= TIMED_FROM, &ev[j]);
-            if (rc) return rc;
-        }
+        int rc = hyla_panel_events_create(arr[a], pl->np, a >= TIMED_FROM, panel_dev, pl);
+        if (rc) return rc;
     }
     return 0;
 }
 
 static void destroy_events(plan *pl) {
     hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-        hyla_event **ev = *arr[a];
-        if (!ev) continue;
-        for (int64_t j = 0; j < pl->np; j++)
-            if (ev[j]) ev[j]->dev->ops->event_destroy(ev[j]);
-        hyla_free(ev);
-        *arr[a] = NULL;
-    }
+    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
+        hyla_panel_events_destroy(arr[a], pl->np);
 }
 
 /* The pivots of device 0 (which holds every panel's), made global: each is
