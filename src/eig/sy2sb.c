@@ -263,6 +263,10 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     hyla_dev_workspace *ws;
     int64_t lwork = 0;
     int rc = 0;
+    /* on the host backend the queues and the host QR share the same cores:
+     * lookahead would only oversubscribe them, so each panel waits for the
+     * previous block's update to finish */
+    const int serial = d->info.kind == HYLA_DEVICE_HOST;
     if (qout) *qout = NULL;
     if (n > INT_MAX || ldda > INT_MAX) return HYLA_ERR_UNSUPPORTED;
     if (tau) memset(tau, 0, (size_t)n * es);
@@ -295,6 +299,7 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
          * (whose HER2K left these columns out) */
         if (p > 0) {
             int64_t base = kacc > 0 ? J : J - s.P * kd, kp = kacc > 0 ? kacc : s.P * kd;
+            if (serial) HYLA_TRY(o->queue_sync(s.qc));
             HYLA_TRY(o->queue_wait_event(s.qa, ev_w));
             HYLA_TRY(panel_catch_up(&s, s.qa, j0, base, kp));
         }
