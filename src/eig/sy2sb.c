@@ -514,6 +514,18 @@ int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t row
     hyla_dev_workspace *ws;
     hyla_xfer x;
     if (rows == 0 || cols == 0) return 0;
+    if (d->info.kind == HYLA_DEVICE_HOST) { /* host memory on both sides: one copy, no staging */
+        const size_t es = hyla_dtype_size(t);
+        int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
+        if (!rc) rc = up ? d->ops->copy_2d(ws->q_in, dmem, (size_t)ldd * es, host,
+                                           (size_t)ldh * es, (size_t)rows * es, (size_t)cols,
+                                           HYLA_COPY_H2D)
+                         : d->ops->copy_2d(ws->q_in, host, (size_t)ldh * es, dmem,
+                                           (size_t)ldd * es, (size_t)rows * es, (size_t)cols,
+                                           HYLA_COPY_D2H);
+        int rs = rc ? 0 : d->ops->queue_sync(ws->q_in);
+        return rc ? rc : rs;
+    }
     int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
     if (rc) return rc;
     rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, hyla_dtype_size(t), hyla_pack_threads(ctx));
