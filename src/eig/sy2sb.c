@@ -263,6 +263,10 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     hyla_dev_workspace *ws;
     int64_t lwork = 0;
     int rc = 0;
+    /* on the host backend the queues and the host QR share the same cores:
+     * lookahead would only oversubscribe them, so each panel waits for the
+     * previous block's update to finish */
+    const int serial = d->info.kind == HYLA_DEVICE_HOST;
     if (qout) *qout = NULL;
     if (n > INT_MAX || ldda > INT_MAX) return HYLA_ERR_UNSUPPORTED;
     if (tau) memset(tau, 0, (size_t)n * es);
@@ -295,6 +299,7 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
          * (whose HER2K left these columns out) */
         if (p > 0) {
             int64_t base = kacc > 0 ? J : J - s.P * kd, kp = kacc > 0 ? kacc : s.P * kd;
+            if (serial) HYLA_TRY(o->queue_sync(s.qc));
             HYLA_TRY(o->queue_wait_event(s.qa, ev_w));
             HYLA_TRY(panel_catch_up(&s, s.qa, j0, base, kp));
         }
@@ -511,6 +516,18 @@ int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t row
     hyla_dev_workspace *ws;
     hyla_xfer x;
     if (rows == 0 || cols == 0) return 0;
+    if (d->info.kind == HYLA_DEVICE_HOST) { /* host memory on both sides: one copy, no staging */
+        const size_t es = hyla_dtype_size(t);
+        int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
+        if (!rc) rc = up ? d->ops->copy_2d(ws->q_in, dmem, (size_t)ldd * es, host,
+                                           (size_t)ldh * es, (size_t)rows * es, (size_t)cols,
+                                           HYLA_COPY_H2D)
+                         : d->ops->copy_2d(ws->q_in, host, (size_t)ldh * es, dmem,
+                                           (size_t)ldd * es, (size_t)rows * es, (size_t)cols,
+                                           HYLA_COPY_D2H);
+        int rs = rc ? 0 : d->ops->queue_sync(ws->q_in);
+        return rc ? rc : rs;
+    }
     int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
     if (rc) return rc;
     rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, hyla_dtype_size(t), hyla_pack_threads(ctx));

@@ -110,8 +110,12 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
      * a work copy */
     void *dA = A;
     int64_t ldda = lda;
+    /* host backend, jobz V, uplo L: A is already in the device's memory and
+     * is overwritten anyway; stage 1 and the back transformations work in
+     * it directly, with no copy in or out */
+    const int inplace = host && vec && lower && d->info.kind == HYLA_DEVICE_HOST;
     tt = hyla_wtime();
-    if (host) {
+    if (host && !inplace) {
         HYLA_TRY(hyla_eig_upload_lower(ctx, di, t, lower, n, A, lda, &dW));
         dA = dW, ldda = n;
     } else if (!lower) {
@@ -149,8 +153,8 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     /* Z to the device (as type t) where the eigenvectors will be: the
      * caller's dA, or the work copy for the host entry */
     tt = hyla_wtime();
-    dZ = host ? dW : A;
-    ldz = host ? n : lda;
+    dZ = host && !inplace ? dW : A;
+    ldz = host && !inplace ? n : lda;
     const void *Zsrc = Zr;
     if (t == HYLA_C || t == HYLA_Z) {
         Zc = hyla_malloc((size_t)(n * n) * es);
@@ -173,7 +177,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     tt = hyla_wtime();
     HYLA_TRY(hyla_eig_sy2sb_back(ctx, q1, 0, n, dZ, ldz));
     st.back1 = hyla_wtime() - tt;
-    if (host) {
+    if (host && !inplace) {
         tt = hyla_wtime();
         HYLA_TRY(hyla_eig_xfer_matrix(ctx, di, t, 0, n, n, A, lda, dZ, n));
         st.transfers += hyla_wtime() - tt;
