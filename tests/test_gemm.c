@@ -45,14 +45,22 @@ int main(void) {
     /* a CPU share next to the devices: the CPU takes and steals tiles */
     hyla_set_option(h, HYLA_OPT_GEMM_CPU_SHARE, 300);
     all_precisions(h, &seed, 1);
-    /* most of the tiles start in the CPU's range: it does some of them */
+    /* most of the tiles start in the CPU's range: it does some of them. The
+     * devices steal from its range as soon as they run dry, so on a loaded
+     * machine whose scheduler starts the CPU worker late they may take every
+     * tile of one call: a few calls, at least one of which the CPU shares. */
     hyla_set_option(h, HYLA_OPT_GEMM_CPU_SHARE, 900);
-    int info;
-    double e = hyla_dt_case(h, 'T', 'N', 300, 200, 50, 1.0, 0.5, 0, 0, &seed, &info);
-    hyla_get_gemm_stats(h, &st);
-    CHECK(info == 0 && e >= 0 && e < 10, "dgemm with CPU share: info %d err %g", info, e);
-    CHECK(st.tiles_cpu > 0, "CPU share did tiles (%lld of %lld)", (long long)st.tiles_cpu,
-          (long long)st.tiles_total);
+    int64_t cpu_tiles = 0, all_tiles = 0;
+    for (int attempt = 0; attempt < 5 && cpu_tiles == 0; attempt++) {
+        int info;
+        double e = hyla_dt_case(h, 'T', 'N', 300, 200, 50, 1.0, 0.5, 0, 0, &seed, &info);
+        hyla_get_gemm_stats(h, &st);
+        CHECK(info == 0 && e >= 0 && e < 10, "dgemm with CPU share: info %d err %g", info, e);
+        cpu_tiles = st.tiles_cpu;
+        all_tiles = st.tiles_total;
+    }
+    CHECK(cpu_tiles > 0, "CPU share did tiles (%lld of %lld, in any of 5 calls)",
+          (long long)cpu_tiles, (long long)all_tiles);
     hyla_set_option(h, HYLA_OPT_GEMM_CPU_SHARE, 0);
 
     hyla_st_gpu(h, &seed);
