@@ -81,7 +81,8 @@ int main(void) {
         if (rc == 0) {
             hyla_set_option(h, HYLA_OPT_GEMM_TILE, 64);
             hyla_set_option(h, HYLA_OPT_GEMM_KBLOCK, 64);
-            e = hyla_dt_case(h, 'N', 'N', 300, 250, 400, 1.0, 1.0, 1, 0, &seed, &info);
+            int info;
+            double e = hyla_dt_case(h, 'N', 'N', 300, 250, 400, 1.0, 1.0, 1, 0, &seed, &info);
             hyla_get_gemm_stats(h, &st);
             CHECK(info == 0 && e >= 0 && e < 10, "capped dgemm: info %d err %g", info, e);
             CHECK(st.passes == 0 && st.bytes_h2d > (int64_t)(300 * 400 + 400 * 250) * 8,
