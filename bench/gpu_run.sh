@@ -18,7 +18,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DHYLA_CUDA=ON > "$OUT/build.log"
   cmake --build build -j 16 >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 rc=0
 if [ "$what" = tests ] || [ "$what" = all ]; then
-  ctest --test-dir build --output-on-failure -j 4 > "$OUT/ctest.log" 2>&1 || rc=1
+  ctest --test-dir build --output-on-failure -j 4 --timeout "${TEST_TIMEOUT:-240}" > "$OUT/ctest.log" 2>&1 || rc=1
   tail -25 "$OUT/ctest.log"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
@@ -29,7 +29,8 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
       [ -z "${line// }" ] && continue
       echo "\$ hyla $line" | tee -a "$OUT/bench.txt"
       # shellcheck disable=SC2086
-      ./build/bin/hyla $line 2>&1 | tee -a "$OUT/bench.txt"
+      timeout "${BENCH_TIMEOUT:-150}" ./build/bin/hyla $line 2>&1 | tee -a "$OUT/bench.txt"
+      [ "${PIPESTATUS[0]}" = 124 ] && echo "(timed out after ${BENCH_TIMEOUT:-150} s)" | tee -a "$OUT/bench.txt"
     done < "$1"
   elif [ $# -gt 0 ]; then
     echo "\$ hyla $*" | tee -a "$OUT/bench.txt"

@@ -914,6 +914,13 @@ int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
         hyla_free(dev);
         return HYLA_ERR_DEVICE;
     }
+    /* the table of live blocks lives as long as the device, so that the
+     * first allocation through a context does not leave one of its own */
+    if (blocks_reserve(dev) != 0) {
+        pthread_mutex_destroy(&dev->lock);
+        hyla_free(dev);
+        return HYLA_ERR_NO_MEMORY;
+    }
     dev->base.ops = &cuda_ops;
     dev->base.index = 0;
     dev->ordinal = ordinal;
