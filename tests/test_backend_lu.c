@@ -1,9 +1,11 @@
-/* The backend's LU ops on every device of HYLA_DEVICES: getrf with and
+/* The backend's LU and QR ops on every device of HYLA_DEVICES: getrf with and
  * without pivoting for the four dtypes, square and rectangular, sizes 0, 1,
  * 2, odd, with the residual |P A - L U|_1 / (max(m,n) |A|_1 eps), pivots in
  * range and the info of a zero column (without pivoting, only the info:
  * the factor is then unspecified); laswp forward and backward against a
- * host loop, with guard rows that must not change; and argument checks.
+ * host loop, with guard rows that must not change; geqrf with the residual
+ * |A - Q R|_1 / (max(m,n) |A|_1 eps), Q rebuilt on the host from the
+ * reflectors; and argument checks.
  * Reaches the backend through the internal headers, as test_backend does. */
 #include "core/internal.h"
 #include "backend/backend.h"
@@ -24,6 +26,7 @@ typedef struct {
     void *h, *dA;              /* pinned and device: LD x MAXN of the widest dtype */
     int64_t *hpiv, *dpiv;      /* pinned and device pivots */
     int *hinfo, *dinfo;
+    void *htau, *dtau;         /* pinned and device: MAXN scalars of the widest dtype */
 } fixture;
 
 static void up(fixture *f, size_t bytes) {
@@ -101,6 +104,60 @@ static void getrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int pivot
     free(PA);
 }
 
+/* geqrf on an m x n matrix (ld LD, guard rows below m): A0 = Q R with Q
+ * applied to R reflector by reflector on the host. */
+static void geqrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, unsigned long long *s) {
+    const size_t es = hyla_dtype_size(t), bytes = (size_t)LD * MAXN * es;
+    const int64_t k = m < n ? m : n;
+    const int cplx = t == HYLA_C || t == HYLA_Z;
+    zc *A0 = malloc(sizeof *A0 * LD * MAXN), *QR = calloc((size_t)LD * MAXN, sizeof *QR);
+    for (int64_t j = 0; j < MAXN; j++)
+        for (int64_t i = 0; i < LD; i++) {
+            zc v = i >= m ? 555 : t_rand(s) + (cplx ? t_rand(s) * I : 0);
+            A0[i + j * LD] = v;
+            put(t, f->h, i + j * LD, v);
+        }
+    up(f, bytes);
+    int rc = f->o->geqrf(f->q, t, m, n, f->dA, LD, f->dtau, f->dinfo);
+    down(f, bytes);
+    f->o->copy_2d(f->q, f->htau, MAXN * 16, f->dtau, MAXN * 16, MAXN * 16, 1, HYLA_COPY_D2H);
+    int rs = f->o->queue_sync(f->q);
+    CHECK(rc == 0 && rs == 0 && *f->hinfo == 0, "geqrf t %d m %lld n %lld: rc %d sync %d info %d",
+          t, (long long)m, (long long)n, rc, rs, *f->hinfo);
+    /* QR := R, then H_i QR for i = k-1 .. 0, H_i = I - tau_i v_i v_i^H */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i <= j && i < m; i++) QR[i + j * LD] = get(t, f->h, i + j * LD);
+    for (int64_t r = k - 1; r >= 0; r--) {
+        const zc tau = get(t, f->htau, r);
+        for (int64_t j = 0; j < n; j++) {
+            zc w = QR[r + j * LD];
+            for (int64_t i = r + 1; i < m; i++) w += conj(get(t, f->h, i + r * LD)) * QR[i + j * LD];
+            w *= tau;
+            QR[r + j * LD] -= w;
+            for (int64_t i = r + 1; i < m; i++) QR[i + j * LD] -= get(t, f->h, i + r * LD) * w;
+        }
+    }
+    double num = 0, den = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double c = 0, a = 0;
+        for (int64_t i = 0; i < m; i++) {
+            c += cabs(A0[i + j * LD] - QR[i + j * LD]);
+            a += cabs(A0[i + j * LD]);
+        }
+        num = fmax(num, c);
+        den = fmax(den, a);
+    }
+    double r = den > 0 ? num / ((double)(m > n ? m : n) * den * eps_of(t)) : num;
+    CHECK(r < 60, "geqrf t %d m %lld n %lld: residual %.3g", t, (long long)m, (long long)n, r);
+    int guard = 1;
+    for (int64_t j = 0; j < MAXN; j++)
+        for (int64_t i = m; i < LD; i++)
+            if (get(t, f->h, i + j * LD) != 555) guard = 0;
+    CHECK(guard, "geqrf t %d m %lld n %lld: guard rows changed", t, (long long)m, (long long)n);
+    free(A0);
+    free(QR);
+}
+
 /* laswp k1..k2 with inc on n columns against the same swaps on the host. */
 static void laswp_case(fixture *f, hyla_dtype t, int64_t n, int64_t k1, int64_t k2, int inc,
                        unsigned long long *s) {
@@ -143,6 +200,8 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
     rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXN * sizeof(int64_t), (void **)&f.dpiv);
     rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, sizeof(int), (void **)&f.hinfo);
     rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, sizeof(int), (void **)&f.dinfo);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, MAXN * 16, &f.htau);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXN * 16, &f.dtau);
     CHECK(rc == 0, "fixture: %d", rc);
     if (rc == 0) {
         static const int64_t mn[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 1}, {2, 2}, {1, 5},
@@ -158,7 +217,13 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
             laswp_case(&f, dtypes[d], 1, 1, 9, 1, s);
             laswp_case(&f, dtypes[d], 0, 1, 9, 1, s);
             laswp_case(&f, dtypes[d], 10, 5, 4, 1, s);
+            for (size_t i = 0; i < sizeof mn / sizeof mn[0]; i++)
+                geqrf_case(&f, dtypes[d], mn[i][0], mn[i][1], s);
         }
+        CHECK(f.o->geqrf(f.q, HYLA_D, 3, 2, f.dA, 2, f.dtau, f.dinfo) == HYLA_ERR_INVALID, "geqrf lda < m");
+        CHECK(f.o->geqrf(f.q, HYLA_D, 2, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "geqrf tau NULL");
+        CHECK(f.o->geqrf(f.q, HYLA_D, 2, -1, f.dA, 2, f.dtau, f.dinfo) == HYLA_ERR_INVALID, "geqrf n -1");
+        CHECK(f.o->geqrf(f.q, HYLA_D, 2, 2, f.dA, 2, f.dtau, NULL) == HYLA_ERR_INVALID, "geqrf info NULL");
         CHECK(f.o->getrf(f.q, HYLA_D, -1, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf m -1");
         CHECK(f.o->getrf(f.q, HYLA_D, 3, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf lda < m");
         CHECK(f.o->getrf(f.q, HYLA_D, 2, 2, f.dA, 2, NULL, NULL) == HYLA_ERR_INVALID, "getrf info NULL");
@@ -168,6 +233,8 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
         CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, NULL, 1) == HYLA_ERR_INVALID, "laswp ipiv NULL");
         CHECK(f.o->queue_sync(f.q) == 0, "queue status untouched by bad arguments");
     }
+    if (f.dtau) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dtau);
+    if (f.htau) f.o->mem_free(dev, HYLA_MEM_PINNED, f.htau);
     if (f.dinfo) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     if (f.hinfo) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hinfo);
     if (f.dpiv) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dpiv);

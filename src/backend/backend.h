@@ -180,6 +180,19 @@ struct hyla_backend_ops {
      * n < 0, lda < max(1, m), NULL pointer while m > 0) or failure codes. */
     int (*row_asum)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *A,
                     int64_t lda, void *sums);
+    /* QR of the m x n matrix A (LAPACK geqrf): R in the upper triangle, the
+     * vectors of the k = min(m, n) Householder reflectors H_i = I - tau_i
+     * v_i v_i^H below the diagonal (v_i(i) = 1 implied), Q = H_0 ... H_{k-1}.
+     * tau: k values of type t in memory of q's device; info: one device int
+     * written 0 in order on q (m == 0 or n == 0 writes 0 and nothing else).
+     * Workspace: the backend's own, as potrf's (the host backend takes its
+     * at the call). Returns 0; HYLA_ERR_INVALID when t is not a valid value,
+     * m < 0, n < 0, lda < max(1, m), info is NULL, or A or tau is NULL while
+     * m, n > 0 (nothing enqueued, the queue's status untouched);
+     * HYLA_ERR_UNSUPPORTED when a size exceeds what the host LAPACK takes;
+     * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_DEVICE as potrf. */
+    int (*geqrf)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
+                 void *tau, int *info);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----

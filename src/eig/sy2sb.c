@@ -24,6 +24,7 @@
  * Only the lower triangle of A is referenced. */
 #include "eig/sy2sb.h"
 #include "core/xfer.h"
+#include <cblas.h>
 #include <lapacke.h>
 #include <limits.h>
 #include <string.h>
@@ -64,32 +65,48 @@ static int lapack_rc(lapack_int info) {
                : HYLA_ERR_INTERNAL;
 }
 
-/* Host QR of an m x k panel (LAPACK geqrf), work of lwork elements. */
-static int host_geqrf(hyla_dtype t, int64_t m, int64_t k, void *a, int64_t lda, void *tau,
-                      void *work, int64_t lwork) {
-    lapack_int M = (lapack_int)m, K = (lapack_int)k, L = (lapack_int)lda, W = (lapack_int)lwork;
-    switch (t) {
-    case HYLA_S: return lapack_rc(LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
-    case HYLA_D: return lapack_rc(LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
-    case HYLA_C: return lapack_rc(LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
-    case HYLA_Z: return lapack_rc(LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, M, K, a, L, tau, work, W));
+/* T (k x k upper, ld ldt, zero below) of the forward, columnwise block
+ * reflector Q = H_0 ... H_{k-1} = I - V T V^H from the Gram matrix
+ * G = V^H V (k x k, ld ldg) and tau: LAPACK larft's recurrence,
+ *     T(j, j) = tau_j,   T(0:j, j) = -tau_j T(0:j, 0:j) G(0:j, j),
+ * with its V^H v_j products already in G (formed on the device). */
+static void t_from_gram(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
+                        void *T, int64_t ldt) {
+    const size_t es = hyla_dtype_size(t);
+    const int K = (int)k, LT = (int)ldt;
+    for (int j = 0; j < K; j++) {
+        void *c = el(T, 0, j, ldt, es);
+        memset(c, 0, (size_t)k * es);
+        memcpy(el(T, j, j, ldt, es), el(tau, j, 0, 1, es), es);
+        if (j == 0) continue;
+        memcpy(c, el(G, 0, j, ldg, es), (size_t)j * es);
+        switch (t) {
+        case HYLA_S: {
+            cblas_sscal(j, -*(const float *)el(tau, j, 0, 1, es), c, 1);
+            cblas_strmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
+            break;
+        }
+        case HYLA_D: {
+            cblas_dscal(j, -*(const double *)el(tau, j, 0, 1, es), c, 1);
+            cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
+            break;
+        }
+        case HYLA_C: {
+            const float *tj = el(tau, j, 0, 1, es);
+            const float a[2] = {-tj[0], -tj[1]};
+            cblas_cscal(j, a, c, 1);
+            cblas_ctrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
+            break;
+        }
+        case HYLA_Z: {
+            const double *tj = el(tau, j, 0, 1, es);
+            const double a[2] = {-tj[0], -tj[1]};
+            cblas_zscal(j, a, c, 1);
+            cblas_ztrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
+            break;
+        }
+        }
     }
-    return HYLA_ERR_INVALID;
-}
-
-/* Recursive QR (LAPACK geqrt3, m >= k): R and V as geqrf, and T of
- * Q = I - V T V^H directly; its GEMM/TRMM recursion suits the tall, narrow
- * panels better than geqrf's column-at-a-time inner panel. */
-static int host_geqrt3(hyla_dtype t, int64_t m, int64_t k, void *a, int64_t lda, void *T,
-                       int64_t ldt) {
-    lapack_int M = (lapack_int)m, K = (lapack_int)k, L = (lapack_int)lda, LT = (lapack_int)ldt;
-    switch (t) {
-    case HYLA_S: return lapack_rc(LAPACKE_sgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
-    case HYLA_D: return lapack_rc(LAPACKE_dgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
-    case HYLA_C: return lapack_rc(LAPACKE_cgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
-    case HYLA_Z: return lapack_rc(LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, M, K, a, L, T, LT));
-    }
-    return HYLA_ERR_INVALID;
 }
 
 /* T (k x k upper, ld ldt) of the forward, columnwise block reflector. */
@@ -258,10 +275,15 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     const int64_t np = hyla_eig_sy2sb_npanels(n, kd);
     s1 s = {.ctx = ctx, .d = d, .o = o, .t = t, .es = es, .n = n, .kd = kd, .nb = nb,
             .P = HYLA_MAX(1, nb / kd), .dA = dA, .lda = ldda};
-    void *hp = NULL, *ht = NULL, *htau = NULL, *work = NULL;
+    void *hp = NULL, *ht = NULL, *hqr = NULL, *dqr = NULL, *dtau = NULL;
+    const void *htau = NULL;
+    int *dinfo = NULL;
+    const int *hinfo = NULL;
     hyla_event *ev_v = NULL, *ev_w = NULL;
     hyla_dev_workspace *ws;
-    int64_t lwork = 0;
+    /* the panel QR's small results, one block on the device and its pinned
+     * mirror: G = V^H V (kd x kd), tau (kd), info (an int, 16 bytes kept) */
+    const size_t qr_bytes = (size_t)(kd * kd + kd) * es + 16;
     int rc = 0;
     /* on the host backend the queues and the host QR share the same cores:
      * lookahead would only oversubscribe them, so each panel waits for the
@@ -274,26 +296,29 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     s.qc = ws->q_comp, s.qa = ws->q_aux;
     HYLA_TRY(q_alloc(ctx, dev, t, n, kd, s.qa, &s.q));
     /* host side: the panel with the kd rows above it (also the final
-     * trailing block, at most (kd + 1)^2, or n^2 when there is no panel),
-     * T, tau and the geqrf workspace */
+     * trailing block, at most (kd + 1)^2, or n^2 when there is no panel)
+     * and T */
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
     if (np > 0) {
         s.ldw = n, s.lds = s.nb;
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * s.nb) * es, &s.dW));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(s.nb * kd) * es, &s.dS));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &dqr));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
-        lwork = kd * 64;
-        htau = hyla_malloc((size_t)kd * es);
-        work = hyla_malloc((size_t)lwork * es);
-        if (!htau || !work) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, qr_bytes, &hqr));
         HYLA_TRY(o->event_create(d, 0, &ev_v));
         HYLA_TRY(o->event_create(d, 0, &ev_w));
+        dtau = el(dqr, kd * kd, 0, 1, es);
+        dinfo = (int *)el(dqr, kd * kd + kd, 0, 1, es);
+        htau = el(hqr, kd * kd, 0, 1, es);
+        hinfo = (const int *)el(hqr, kd * kd + kd, 0, 1, es);
     }
 
     for (int64_t p = 0; p < np; p++) {
         const int64_t j0 = p * kd, r0 = j0 + kd, m = n - r0, k = HYLA_MIN(m, kd);
         const int64_t J = p / s.P * s.P * kd, kacc = (p % s.P) * kd;
         const int last_in_block = p % s.P == s.P - 1 || p == np - 1;
+        void *dpa = el(dA, r0, j0, ldda, es), *dv = el(s.q->dV, r0, j0, s.q->ldv, es);
         /* this panel's columns receive the updates still pending for them:
          * the block's earlier panels, or at a block start the previous block
          * (whose HER2K left these columns out) */
@@ -303,21 +328,27 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
             HYLA_TRY(o->queue_wait_event(s.qa, ev_w));
             HYLA_TRY(panel_catch_up(&s, s.qa, j0, base, kp));
         }
+        /* device: QR of the rows below the band (A[r0:, panel] = Q_p R, R
+         * and V in place), V into the store with its unit upper triangle,
+         * and the Gram matrix V^H V from which the host builds T */
+        HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo));
+        HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.q->ldv * es, dpa, (size_t)ldda * es,
+                            (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
+        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, sc(t, S_ZERO), sc(t, S_ONE), dv, s.q->ldv));
+        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, sc(t, S_ONE), dv, s.q->ldv,
+                         dv, s.q->ldv, sc(t, S_ZERO), dqr, kd));
+        HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
+        /* the band columns need the panel's top 2 kd rows (the block on the
+         * diagonal and R); the LAPACK-style output all of V */
+        const int64_t rows = Vh ? n - j0 : HYLA_MIN(2 * kd, n - j0);
         HYLA_TRY(o->copy_2d(s.qa, hp, (size_t)n * es, el(dA, j0, j0, ldda, es), (size_t)ldda * es,
-                            (size_t)(n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
+                            (size_t)rows * es, (size_t)kd, HYLA_COPY_D2H));
         HYLA_TRY(o->queue_sync(s.qa));
+        if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
 
-        /* host: QR of the rows below the band, band columns, V and T (the
-         * last panel may have fewer rows than columns: geqrf + larft) */
+        /* host: T, the band columns, the LAPACK-style reflectors */
+        t_from_gram(t, k, hqr, kd, htau, ht, kd);
         void *pa = el(hp, kd, 0, n, es);
-        memset(ht, 0, (size_t)(kd * kd) * es);
-        if (m >= kd) {
-            HYLA_TRY(host_geqrt3(t, m, kd, pa, n, ht, kd));
-            for (int64_t jj = 0; jj < kd; jj++) /* tau_j = T(j, j) */
-                memcpy(el(htau, jj, 0, 1, es), el(ht, jj, jj, kd, es), es);
-        } else {
-            HYLA_TRY(host_geqrf(t, m, kd, pa, n, htau, work, lwork));
-        }
         for (int64_t jj = 0; jj < kd; jj++)
             memcpy(el(AB, 0, j0 + jj, ldab, es), el(hp, jj, jj, n, es),
                    (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
@@ -328,13 +359,6 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
                            (size_t)(m - jj - 1) * es);
             memcpy(el(tau, j0, 0, 1, es), htau, (size_t)k * es);
         }
-        if (m < kd) HYLA_TRY(host_larft(t, m, k, pa, n, htau, ht, kd));
-        /* V goes up as geqrt3 left it (R above the diagonal): its unit
-         * upper triangle is set on the device, no host copy */
-        HYLA_TRY(o->copy_2d(s.qa, el(s.q->dV, r0, j0, s.q->ldv, es), (size_t)s.q->ldv * es, pa,
-                            (size_t)n * es, (size_t)m * es, (size_t)k, HYLA_COPY_H2D));
-        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, sc(t, S_ZERO), sc(t, S_ONE),
-                          el(s.q->dV, r0, j0, s.q->ldv, es), s.q->ldv));
         HYLA_TRY(o->copy_2d(s.qa, el(s.q->dT, 0, j0, kd, es), (size_t)kd * es, ht, (size_t)kd * es,
                             (size_t)kd * es, (size_t)k, HYLA_COPY_H2D));
         HYLA_TRY(o->event_record(ev_v, s.qa));
@@ -371,10 +395,10 @@ cleanup:
     }
     if (ev_v) o->event_destroy(ev_v);
     if (ev_w) o->event_destroy(ev_w);
-    hyla_free(htau);
-    hyla_free(work);
     o->mem_free(d, HYLA_MEM_PINNED, hp);
     o->mem_free(d, HYLA_MEM_PINNED, ht);
+    o->mem_free(d, HYLA_MEM_PINNED, hqr);
+    o->mem_free(d, HYLA_MEM_DEVICE, dqr);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dW);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dS);
     hyla_eig_sy2sb_q_free(ctx, &s.q);

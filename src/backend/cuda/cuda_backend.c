@@ -840,6 +840,32 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
     return queue_fail(q, rc);
 }
 
+/* QR (cusolverDnXgeqrf). Arguments are checked here, as for potrf. */
+static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
+                      void *tau, int *info) {
+    struct cuda_queue *q = cqueue(qb);
+    size_t dev_bytes = 0, host_bytes = 0;
+    int rc;
+    if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info ||
+        (m > 0 && n > 0 && (!A || !tau)))
+        return HYLA_ERR_INVALID;
+    rc = queue_enter(q);
+    if (rc) return queue_fail(q, rc);
+    if (m == 0 || n == 0)
+        return queue_fail(q, cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream)));
+    const cudaDataType dt = solver_types[t];
+    rc = solver_get(q);
+    if (!rc)
+        rc = solver_rc(cusolverDnXgeqrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
+                                                   dt, tau, dt, &dev_bytes, &host_bytes));
+    if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
+    if (!rc)
+        rc = solver_rc(cusolverDnXgeqrf(q->solver, q->solver_params, m, n, dt, A, lda, dt, tau,
+                                        dt, q->work, q->work_bytes, q->host_work,
+                                        q->host_work_bytes, info));
+    return queue_fail(q, rc);
+}
+
 static int cuda_laswp(hyla_queue *qb, hyla_dtype t, int64_t n, void *A, int64_t lda, int64_t k1,
                       int64_t k2, const int64_t *ipiv, int inc) {
     struct cuda_queue *q = cqueue(qb);
@@ -886,6 +912,7 @@ static const hyla_backend_ops cuda_ops = {
     .potrf = cuda_potrf,
     .getrf = cuda_getrf,
     .laswp = cuda_laswp,
+    .geqrf = cuda_geqrf,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -253,6 +253,24 @@ static void run_getrf(const host_blas_call *c) {
     *c->info = (int)info;
 }
 
+/* QR through LAPACKE's geqrf with the workspace taken at the call; the run
+ * frees it. */
+static void run_geqrf(const host_blas_call *c) {
+    const lapack_int m = (lapack_int)c->m, n = (lapack_int)c->n, lda = (lapack_int)c->lda,
+                     lw = (lapack_int)c->lwork;
+    lapack_int info = 0;
+    if (m > 0 && n > 0) {
+        switch (c->t) {
+        case HYLA_S: info = LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, c->tau, c->work, lw); break;
+        case HYLA_D: info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, c->tau, c->work, lw); break;
+        case HYLA_C: info = LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, c->tau, c->work, lw); break;
+        case HYLA_Z: info = LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, m, n, c->C, lda, c->tau, c->work, lw); break;
+        }
+    }
+    hyla_free(c->work);
+    *c->info = (int)info;
+}
+
 /* Row interchanges, one column at a time (each column's swaps stay in cache). */
 static void run_laswp(const host_blas_call *c) {
     const size_t es = hyla_dtype_size(c->t);
@@ -279,6 +297,10 @@ void host_blas_run(const host_blas_call *c) {
         run_getrf(c);
         return;
     }
+    if (c->kind == HB_GEQRF) {
+        run_geqrf(c);
+        return;
+    }
     /* empty products: nothing to do, and CBLAS must not see them (it prints) */
     const int mn = c->kind == HB_GEMM || c->kind == HB_SYMM || c->kind == HB_TRSM || c->kind == HB_TRMM;
     if ((mn && (c->m == 0 || c->n == 0)) || c->n == 0) return;
@@ -293,6 +315,7 @@ void host_blas_run(const host_blas_call *c) {
     case HB_SCALE: run_scale(c); break;
     case HB_LASWP: run_laswp(c); break;
     case HB_POTRF:
-    case HB_GETRF: break; /* handled above */
+    case HB_GETRF:
+    case HB_GEQRF: break; /* handled above */
     }
 }

@@ -7,7 +7,7 @@
 
 typedef enum {
     HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE, HB_POTRF,
-    HB_GETRF, HB_LASWP
+    HB_GETRF, HB_LASWP, HB_GEQRF
 } host_blas_kind;
 
 /* One BLAS call, with its scalars copied in (so it can wait in a queue). */
@@ -24,6 +24,9 @@ typedef struct {
     int64_t *ipiv;               /* getrf: pivots (NULL: none); laswp: read */
     int64_t k1, k2;              /* laswp: the interchanges applied */
     int inc;                     /* laswp: 1 forward, -1 backward */
+    void *tau;                   /* geqrf: the reflectors' scalars */
+    void *work;                  /* geqrf: workspace of lwork elements, freed by the run */
+    int64_t lwork;
 } host_blas_call;
 
 /* Checks that the call's sizes fit CBLAS's (and LAPACKE's) int; 0 or
