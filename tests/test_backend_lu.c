@@ -39,6 +39,14 @@ static void down(fixture *f, size_t bytes) {
     f->o->copy_2d(f->q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_D2H);
 }
 
+/* 1 when the guard rows below row m of the downloaded matrix still hold 555 */
+static int guard_kept(const fixture *f, hyla_dtype t, int64_t m) {
+    for (int64_t j = 0; j < MAXN; j++)
+        for (int64_t i = m; i < LD; i++)
+            if (get(t, f->h, i + j * LD) != 555) return 0;
+    return 1;
+}
+
 /* getrf on an m x n matrix (ld LD, guard rows below m), pivoting or not;
  * zero_col > 0 zeroes that column (1-based) and expects info zero_col. */
 static void getrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int pivot, int zero_col,
@@ -95,11 +103,8 @@ static void getrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int pivot
     double r = den > 0 ? num / ((double)(m > n ? m : n) * den * eps_of(t)) : num;
     CHECK(bad_piv || (zero_col && !pivot) || r < 60, "getrf t %d m %lld n %lld pivot %d: residual %.3g", t, (long long)m,
           (long long)n, pivot, r);
-    int guard = 1;
-    for (int64_t j = 0; j < MAXN; j++)
-        for (int64_t i = m; i < LD; i++)
-            if (get(t, f->h, i + j * LD) != 555) guard = 0;
-    CHECK(guard, "getrf t %d m %lld n %lld: guard rows changed", t, (long long)m, (long long)n);
+    CHECK(guard_kept(f, t, m), "getrf t %d m %lld n %lld: guard rows changed", t, (long long)m,
+          (long long)n);
     free(A0);
     free(PA);
 }
@@ -149,11 +154,8 @@ static void geqrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, unsigned 
     }
     double r = den > 0 ? num / ((double)(m > n ? m : n) * den * eps_of(t)) : num;
     CHECK(r < 60, "geqrf t %d m %lld n %lld: residual %.3g", t, (long long)m, (long long)n, r);
-    int guard = 1;
-    for (int64_t j = 0; j < MAXN; j++)
-        for (int64_t i = m; i < LD; i++)
-            if (get(t, f->h, i + j * LD) != 555) guard = 0;
-    CHECK(guard, "geqrf t %d m %lld n %lld: guard rows changed", t, (long long)m, (long long)n);
+    CHECK(guard_kept(f, t, m), "geqrf t %d m %lld n %lld: guard rows changed", t, (long long)m,
+          (long long)n);
     free(A0);
     free(QR);
 }

@@ -788,6 +788,16 @@ static int solver_workspace(struct cuda_queue *q, size_t dev_bytes, size_t host_
     return 0;
 }
 
+/* Common start of a cuSOLVER call: the device made current, then info := 0
+ * and nothing more for an empty problem, else the queue's handle. Returns 1
+ * when the call is over (empty, or a failure left in *rc), 0 to go on. */
+static int solver_begin(struct cuda_queue *q, int empty, int *info, int *rc) {
+    *rc = queue_enter(q);
+    if (!*rc && empty) *rc = cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream));
+    if (!*rc && !empty) *rc = solver_get(q);
+    return *rc != 0 || empty;
+}
+
 /* Arguments are checked here: cuSOLVER prints on a bad one, and a bad
  * argument enqueues nothing, so it leaves the queue's status alone. */
 static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, void *A,
@@ -797,14 +807,10 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     int rc;
     if (!dtype_ok(t) || !flag_ok(uplo) || n < 0 || !ld_ok(lda, n) || !info || (n > 0 && !A))
         return HYLA_ERR_INVALID;
-    rc = queue_enter(q);
-    if (rc) return queue_fail(q, rc);
-    if (n == 0) return queue_fail(q, cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream)));
+    if (solver_begin(q, n == 0, info, &rc)) return queue_fail(q, rc);
     const cudaDataType dt = solver_types[t];
     const cublasFillMode_t fu = fill_of(uplo);
-    rc = solver_get(q);
-    if (!rc)
-        rc = solver_rc(cusolverDnXpotrf_bufferSize(q->solver, q->solver_params, fu, n, dt, A, lda,
+    rc = solver_rc(cusolverDnXpotrf_bufferSize(q->solver, q->solver_params, fu, n, dt, A, lda,
                                                    dt, &dev_bytes, &host_bytes));
     if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
     if (!rc)
@@ -823,14 +829,9 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
     int rc;
     if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info || (m > 0 && n > 0 && !A))
         return HYLA_ERR_INVALID;
-    rc = queue_enter(q);
-    if (rc) return queue_fail(q, rc);
-    if (m == 0 || n == 0)
-        return queue_fail(q, cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream)));
+    if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
     const cudaDataType dt = solver_types[t];
-    rc = solver_get(q);
-    if (!rc)
-        rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
+    rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
                                                    dt, &dev_bytes, &host_bytes));
     if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
     if (!rc)
@@ -849,14 +850,9 @@ static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
     if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info ||
         (m > 0 && n > 0 && (!A || !tau)))
         return HYLA_ERR_INVALID;
-    rc = queue_enter(q);
-    if (rc) return queue_fail(q, rc);
-    if (m == 0 || n == 0)
-        return queue_fail(q, cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream)));
+    if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
     const cudaDataType dt = solver_types[t];
-    rc = solver_get(q);
-    if (!rc)
-        rc = solver_rc(cusolverDnXgeqrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
+    rc = solver_rc(cusolverDnXgeqrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
                                                    dt, tau, dt, &dev_bytes, &host_bytes));
     if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
     if (!rc)
