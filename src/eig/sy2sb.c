@@ -266,9 +266,27 @@ static int tail_band(const s1 *s, int64_t c, void *hbuf, void *AB, int64_t ldab)
     return 0;
 }
 
+/* Band columns j0 .. j1 - 1 are final: a Hermitian diagonal is real, so
+ * imaginary parts the caller left there (not referenced, as in LAPACK) are
+ * cleared before a reader sees the columns. */
+static void band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64_t ldab,
+                         hyla_band_feed *feed) {
+    const size_t es = hyla_dtype_size(t);
+    if (is_cplx(t))
+        for (int64_t j = j0; j < j1; j++)
+            put01(t == HYLA_C ? HYLA_S : HYLA_D, (unsigned char *)el(AB, 0, j, ldab, es) + es / 2, 0);
+    if (feed) atomic_store_explicit(&feed->ready, j1, memory_order_release);
+}
+
 int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
                    void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **qout, void *Vh,
                    int64_t ldvh, void *tau) {
+    return hyla_eig_sy2sb_fed(ctx, dev, t, n, kd, nb, dA, ldda, AB, ldab, qout, Vh, ldvh, tau, NULL);
+}
+
+int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
+                       void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **qout,
+                       void *Vh, int64_t ldvh, void *tau, hyla_band_feed *feed) {
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t);
@@ -352,6 +370,7 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
         for (int64_t jj = 0; jj < kd; jj++)
             memcpy(el(AB, 0, j0 + jj, ldab, es), el(hp, jj, jj, n, es),
                    (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
+        band_publish(t, j0, j0 + kd, AB, ldab, feed);
         if (Vh) {
             for (int64_t jj = 0; jj < k; jj++)
                 if (m > jj + 1)
@@ -379,14 +398,14 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
     }
     HYLA_TRY(o->queue_sync(s.qc));
     HYLA_TRY(tail_band(&s, np * kd, hp, AB, ldab));
-    /* a Hermitian diagonal is real: imaginary parts the caller left there
-     * (not referenced, as in LAPACK) must not reach stage 2 */
-    if (is_cplx(t))
-        for (int64_t j = 0; j < n; j++) put01(t == HYLA_C ? HYLA_S : HYLA_D,
-                                              (unsigned char *)el(AB, 0, j, ldab, es) + es / 2, 0);
+    band_publish(t, np * kd, n, AB, ldab, feed);
     if (qout) *qout = s.q, s.q = NULL;
 
 cleanup:
+    if (rc && feed) {
+        atomic_store_explicit(&feed->failed, 1, memory_order_relaxed);
+        atomic_store_explicit(&feed->ready, n, memory_order_release);
+    }
     /* s.qc and s.qa are still NULL when hyla_workspace_get failed (its
      * queues could not be created): nothing was enqueued then */
     if (rc && s.qc) {

@@ -48,6 +48,24 @@ int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, in
                    void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q, void *Vh,
                    int64_t ldvh, void *tau);
 
+/* The columns of the band AB that stage 1 has made final, for a stage 2
+ * that runs at the same time: ready counts the leading columns of AB that
+ * hold their final values (a release store by stage 1 after it writes them,
+ * an acquire load by the reader); failed is set (after ready = n) when
+ * stage 1 stops on an error, so a reader never waits forever (what it then
+ * read is meaningless). */
+typedef struct {
+    _Atomic int64_t ready;
+    _Atomic int failed;
+} hyla_band_feed;
+
+/* hyla_eig_sy2sb that publishes its progress through feed (non-NULL,
+ * initialised to ready = 0, failed = 0 by the caller): each panel's kd band
+ * columns as soon as they are final, n at the end or on a failure. */
+int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
+                       void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q, void *Vh,
+                       int64_t ldvh, void *tau, hyla_band_feed *feed);
+
 /* dZ := Q1 dZ (conj = 0) or Q1^H dZ (conj = 1) for the n x ncols matrix dZ
  * in memory of device q->dev; blocks applied GEMM, TRMM, GEMM. Synchronous.
  * Returns 0 or a HYLA_ERR_* code. */
