@@ -153,7 +153,11 @@ typedef enum {
      * table. */
     HYLA_OPT_EIG_NB = 21,
     /* LU block width (columns of a factored panel); 0 = tuning table. */
-    HYLA_OPT_GETRF_NB = 7
+    HYLA_OPT_GETRF_NB = 7,
+    /* LU leaf width inside a panel (the panel is factored recursively down
+     * to leaves of at most this many columns; capped at the block width);
+     * 0 = tuning table. */
+    HYLA_OPT_GETRF_IB = 8
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

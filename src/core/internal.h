@@ -65,6 +65,7 @@ struct hyla_context {
     int64_t opt_gemm_tile, opt_gemm_kblock, opt_cpu_share, opt_pack_threads;
     int64_t opt_potrf_nb, opt_potrf_ooc;
     int64_t opt_getrf_nb;
+    int64_t opt_getrf_ib;
     hyla_lu_stats lu_stats;
     hyla_chol_stats chol_stats;
     int64_t opt_eig_kd, opt_eig_nb;

@@ -664,7 +664,8 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     hyla_dev *first = ctx->devs[pl->host ? 0 : job->dev];
     int64_t nb = ctx->opt_getrf_nb > 0 ? ctx->opt_getrf_nb : hyla_tuning_for(first)->getrf_nb[job->t];
     pl->nb = HYLA_MAX(1, HYLA_MIN(nb, pl->kmin));
-    pl->ib = HYLA_MAX(1, HYLA_MIN(hyla_tuning_for(first)->getrf_ib[job->t], pl->nb));
+    int64_t ib = ctx->opt_getrf_ib > 0 ? ctx->opt_getrf_ib : hyla_tuning_for(first)->getrf_ib[job->t];
+    pl->ib = HYLA_MAX(1, HYLA_MIN(ib, pl->nb));
     pl->nleaf = HYLA_CEILDIV(pl->nb, pl->ib);
     pl->np = HYLA_CEILDIV(pl->n, pl->nb);
     pl->nk = HYLA_CEILDIV(pl->kmin, pl->nb);

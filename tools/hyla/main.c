@@ -90,6 +90,7 @@ static int configure(hyla_t *ctx, const cli_opts *o) {
                {"--pack-threads", HYLA_OPT_PACK_THREADS, o->pack_threads, o->pack_threads >= 0},
                {"--nb", HYLA_OPT_POTRF_NB, o->nb, o->nb >= 0},
                {"--nb", HYLA_OPT_GETRF_NB, o->nb, o->nb >= 0},
+               {"--ib", HYLA_OPT_GETRF_IB, o->ib, o->ib >= 0},
                {"--ooc", HYLA_OPT_POTRF_OOC, 1, o->ooc}};
     if (o->verbose) hyla_set_log(ctx, stderr);
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {

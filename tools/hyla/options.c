@@ -22,7 +22,7 @@ typedef enum {
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE
+    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB
 } opt_id;
 
 typedef struct {
@@ -50,7 +50,7 @@ static const opt_spec specs[] = {
     {"--nrhs", OPT_NRHS, true},    {"--nb", OPT_NB, true},
     {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
-    {"--kd", OPT_KD, true},
+    {"--kd", OPT_KD, true},        {"--ib", OPT_IB, true},
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
 };
@@ -135,8 +135,8 @@ void cli_usage(FILE *f) {
         "tridiagonal options (stedc, sterf; --type s,d):\n"
         "  --cond X             T = the tridiagonal of Q D Q^T, eigenvalues 1 .. 1/X geometric (O(n^3));\n"
         "                       default: the 1-2-1 matrix with diagonal 2 + u/10, u in (-1, 1)\n"
-        "LU options (getrf, getrs, gesv): --nrhs and --nb as for Cholesky; --transa N|T|C\n"
-        "  for getrs. --input: getrf A.npy (any shape; --output LU.npy[,ipiv.npy] writes L\\U and\n"
+        "LU options (getrf, getrs, gesv): --nrhs and --nb as for Cholesky; --ib N leaf width\n"
+        "  inside a panel (default: tuning table); --transa N|T|C for getrs. --input: getrf A.npy (any shape; --output LU.npy[,ipiv.npy] writes L\\U and\n"
         "  the 1-based pivots as a float64 vector; info is in the row); getrs, gesv A.npy,B.npy\n"
         "  (getrs factors A first, untimed; --output writes X); getrs LU.npy,ipiv.npy,B.npy solves\n"
         "  with that factor (--check against A = P L U formed from it). --stats: panel width,\n"
@@ -374,6 +374,7 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         return 0;
     case OPT_TIMERS: o->timers = true; return 0;
     case OPT_KD: return set_nonneg(opt, v, &o->kd);
+    case OPT_IB: return set_nonneg(opt, v, &o->ib);
     case OPT_GRID: {
         int64_t pq[2];
         const char *x = strchr(v, 'x');
@@ -485,6 +486,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
                     .rbt_depth = -1, .rbt_refine = -1,
                     .argc = argc, .argv = argv};
     o->kd = -1;
+    o->ib = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (strcmp(argv[1], "help") == 0) {
