@@ -409,9 +409,15 @@ static void test_solver(void) {
         check_solve(t, K_PERM, 16, 2, 0, 4, &s); /* full depth: U e_1 is dense */
         leak_check(ctx, "solver");
     }
+    /* the host-resident copies go through the staging ring in pieces that
+     * do not divide the matrix: by columns (n = 75 in double, 27 columns a
+     * piece in the host's 16 KiB slots) and by rows (n = 1030 in double
+     * complex, 1024 elements a slot) */
+    check_solve(HYLA_D, K_RANDOM, 75, 3, 0, 0, &s);
+    check_solve(HYLA_Z, K_RANDOM, 1030, 2, 0, 0, &s);
+    leak_check(ctx, "solver, staged copies");
 }
 
-/* Same seed, same X (bitwise); the options are honoured. */
 /* The backend's diagonals op gives the host generator's exact values for
  * any index range (the GPU's and the host's X then agree), in the range
  * exp(+-1/20); bad arguments are refused. */
@@ -462,6 +468,7 @@ static void test_diagonals(void) {
     hyla_free_device(ctx, 0, &dw);
 }
 
+/* Same seed, same X (bitwise); the options are honoured. */
 static void test_seed(void) {
     const int64_t n = 13, nrhs = 2;
     double A[13 * 13], B[13 * 2], X1[13 * 2], X2[13 * 2];
