@@ -42,7 +42,8 @@ typedef struct {
     unsigned char *recv[NRECV];  /* panels of other devices, m x nb, ld m */
     hyla_event *ev_free[NRECV];  /* receive slot may be refilled */
     int free_rec[NRECV];
-    hyla_event *ev_aux, *ev_done, *ev_b, *ev_row;
+    hyla_event *ev_aux, *ev_done, *ev_b, *ev_row[2]; /* ev_row: after steps of each parity */
+    int turn;                    /* queue of the next download piece: q_out, q_in */
     int64_t *dipiv;              /* min(m, n) pivots, local to their leaf */
     int64_t *dgpiv;              /* solve: n global pivots */
     int *dinfo;                  /* one per leaf of each step */
@@ -317,20 +318,33 @@ static int step(plan *pl, int64_t k) {
  * work on q_comp issued so far (recorded in ev) is done. Rows of row block
  * k are final once step k+1 has run: later steps swap and update only rows
  * below it (step k+1 waited for the lookahead of step k, which wrote the U
- * block of panel k+1). So the download of A overlaps the factorization. */
+ * block of panel k+1). So the download of A overlaps the factorization.
+ * The columns go in slot-sized pieces (one device keeps its panels side by
+ * side as A does, so a row block is one region), alternately on q_out and
+ * q_in (idle once A is up): the copy of one piece then overlaps the
+ * unpacking of the previous one, which a host function runs on its queue. */
 static int download_rows(plan *pl, hyla_event *const *ev_of, int64_t r0, int64_t rows) {
     const size_t es = pl->es;
     int rc = 0;
     if (rows <= 0) return 0;
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
-        HYLA_TRY(d->o->queue_wait_event(d->q_out, ev_of[e]));
+        hyla_queue *qs[2] = {d->q_out, d->q_in};
+        HYLA_TRY(d->o->queue_wait_event(qs[0], ev_of[e]));
+        HYLA_TRY(d->o->queue_wait_event(qs[1], ev_of[e]));
+        const int64_t per = HYLA_MAX(1, (int64_t)(d->down.slot_bytes / ((size_t)rows * es)));
         for (int64_t j = e; j < pl->np; j += pl->nd) {
-            const int64_t j0 = j * pl->nb;
-            HYLA_TRY(hyla_xfer_down(&d->down, d->q_out,
-                                    (unsigned char *)pl->job->A + (size_t)(r0 + j0 * pl->job->lda) * es,
-                                    pl->job->lda, loc(pl, d, r0, lcol(pl, e, j)), d->ld, r0, j0,
-                                    rows, jb_of(pl, j), HYLA_XFER_ALL, NULL, NULL));
+            const int64_t j0 = j * pl->nb, lc = lcol(pl, e, j);
+            const int64_t width = pl->nd == 1 ? pl->n - j0 : jb_of(pl, j);
+            for (int64_t c = 0; c < width; c += per) {
+                const int64_t w = HYLA_MIN(per, width - c);
+                HYLA_TRY(hyla_xfer_down(&d->down, qs[d->turn],
+                                        (unsigned char *)pl->job->A + (size_t)(r0 + (j0 + c) * pl->job->lda) * es,
+                                        pl->job->lda, loc(pl, d, r0, lc + c), d->ld, r0, j0 + c,
+                                        rows, w, HYLA_XFER_ALL, NULL, NULL));
+                d->turn ^= 1;
+            }
+            if (pl->nd == 1) break; /* the one region covered every panel */
         }
     }
 cleanup:
@@ -346,14 +360,17 @@ static int run_factor(plan *pl) {
         HYLA_TRY(upload(pl, 0));
         if (pl->np > 1) HYLA_TRY(upload(pl, 1));
     }
+    /* Row block k - 2, final since step k - 1, is downloaded once step k
+     * is enqueued: the wait for a free staging slot then blocks the host
+     * while the device still has step k queued, instead of idling it. */
     for (int64_t k = 0; k < pl->nk; k++) {
         HYLA_TRY(step(pl, k));
-        if (!pl->host || k == 0) continue;
-        for (int e = 0; e < pl->nd; e++) {
-            HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row, pl->dv[e].q_comp));
-            evs[e] = pl->dv[e].ev_row;
-        }
-        HYLA_TRY(download_rows(pl, evs, (k - 1) * pl->nb, kk_of(pl, k - 1)));
+        if (!pl->host) continue;
+        for (int e = 0; e < pl->nd; e++)
+            HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row[k % 2], pl->dv[e].q_comp));
+        if (k < 2) continue;
+        for (int e = 0; e < pl->nd; e++) evs[e] = pl->dv[e].ev_row[(k - 1) % 2];
+        HYLA_TRY(download_rows(pl, evs, (k - 2) * pl->nb, kk_of(pl, k - 2)));
     }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
@@ -362,8 +379,9 @@ static int run_factor(plan *pl) {
         HYLA_TRY(d->o->event_record(d->ev_done, d->q_comp));
         evs[e] = d->ev_done;
     }
-    /* the last row block and, when m > n, the rows below the square */
-    if (pl->host) HYLA_TRY(download_rows(pl, evs, (pl->nk - 1) * pl->nb, pl->m - (pl->nk - 1) * pl->nb));
+    /* the last two row blocks and, when m > n, the rows below the square */
+    const int64_t r0 = HYLA_MAX(0, pl->nk - 2) * pl->nb;
+    if (pl->host) HYLA_TRY(download_rows(pl, evs, r0, pl->m - r0));
 cleanup:
     hyla_free(evs);
     return rc;
@@ -552,7 +570,7 @@ static int setup_device(plan *pl, int e) {
         d->xfer_ok = 1;
     }
     hyla_event **evs[] = {&d->ev_free[0], &d->ev_free[1], &d->ev_free[2], &d->ev_aux,
-                          &d->ev_done, &d->ev_b, &d->ev_row};
+                          &d->ev_done, &d->ev_b, &d->ev_row[0], &d->ev_row[1]};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if ((rc = d->o->event_create(d->dev, 0, evs[i]))) return rc;
     return 0;
@@ -561,7 +579,7 @@ static int setup_device(plan *pl, int e) {
 static void destroy_device(ldev *d) {
     if (!d->o) return;
     hyla_event *evs[] = {d->ev_free[0], d->ev_free[1], d->ev_free[2], d->ev_aux, d->ev_done,
-                         d->ev_b, d->ev_row};
+                         d->ev_b, d->ev_row[0], d->ev_row[1]};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (evs[i]) d->o->event_destroy(evs[i]);
     if (d->xfer_ok) {
