@@ -31,6 +31,7 @@
 #define INV_MIN_PANELS 4         /* bulk updates this many panels wide use inv(L_kk) */
 #define NSLOTS 4
 #define ALIGN 256
+#define UPLOAD_AHEAD 2           /* host-resident, one device: panels uploaded per step */
 
 typedef struct {
     hyla_dev *dev;
@@ -68,6 +69,7 @@ typedef struct {
     int nd, host;
     int64_t m, n, nb, np, nk, kmin;
     int64_t ib, nleaf;           /* inner panel width; leaves per panel */
+    int64_t nup;                 /* panels [0, nup) are on the devices */
     ldev *dv;
     hyla_event **ev_bc, **ev_la, **ev_up;
     hyla_event **ev_t0, **ev_t1;  /* timing: panel factorization k ran between them */
@@ -135,13 +137,14 @@ static int leaf_swaps(plan *pl, ldev *d, hyla_queue *q, int64_t k, int64_t lo, i
 }
 
 /* Update of the local columns [c0, c0 + w) of device e by panel k, on q:
- * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. For the
+ * row swaps (unless swap is 0: applied already), U block by TRSM with the
+ * unit lower L_kk, GEMM below. For the
  * wide bulk update on q_comp, the U block is instead inv(L_kk) times the
  * block (a GEMM: cuBLAS's TRSM with a 768-wide triangle runs at a fraction
  * of GEMM speed), formed once per step and device; with partial pivoting
  * |l_ij| <= 1, which keeps inv(L_kk) well scaled in practice (the usual
  * trade of GPU LU codes). */
-static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w) {
+static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w, int swap) {
     if (w <= 0) return 0;
     ldev *d = &pl->dv[e];
     const hyla_backend_ops *o = d->o;
@@ -150,7 +153,7 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     int64_t ldp;
     unsigned char *P = panel_at(pl, e, k, &ldp), *C = loc(pl, d, k0, c0);
     int rc;
-    if ((rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
+    if (swap && (rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
     if (q == d->q_comp && w >= INV_MIN_PANELS * pl->nb) {
         const int64_t nb = pl->nb;
         if (d->linv_step != k) {
@@ -189,6 +192,26 @@ static int upload(plan *pl, int64_t j) {
                           pl->job->lda, 0, j0, pl->m, jb_of(pl, j), HYLA_XFER_ALL);
     if (rc) return rc;
     return d->o->event_record(pl->ev_up[j], d->q_in);
+}
+
+/* Host-resident: uploads panel j (the next one, nup) and brings it up to
+ * date on its owner's q_comp with the steps [0, steps) enqueued so far, as
+ * a left-looking LU would: the row swaps of all those steps first, then
+ * their TRSM and GEMM in order. The L columns those steps use have had
+ * every later step's swaps applied by now, like the panel's rows, and row
+ * swaps commute with the row-wise update, so this equals the right-looking
+ * updates it replaces. */
+static int upload_panel(plan *pl, int64_t j, int64_t steps) {
+    const int e = owner(pl, j);
+    ldev *d = &pl->dv[e];
+    const int64_t c0 = lcol(pl, e, j), w = jb_of(pl, j);
+    int rc = upload(pl, j);
+    if (!rc) rc = d->o->queue_wait_event(d->q_comp, pl->ev_up[j]);
+    for (int64_t i = 0; !rc && i < steps; i++)
+        rc = leaf_swaps(pl, d, d->q_comp, i, 0, kk_of(pl, i), w, loc(pl, d, 0, c0), d->ld);
+    for (int64_t i = 0; !rc && i < steps; i++) rc = update(pl, e, d->q_comp, i, c0, w, 0);
+    if (!rc) pl->nup = j + 1;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- factor */
@@ -280,28 +303,20 @@ static int step(plan *pl, int64_t k) {
         if ((rc = d->o->queue_wait_event(d->q_aux, pl->ev_bc[k]))) return rc;
         hyla_event *ready = k == 0 ? (pl->host ? pl->ev_up[1] : NULL) : pl->ev_la[k + 1];
         if (ready && (rc = d->o->queue_wait_event(d->q_aux, ready))) return rc;
-        if ((rc = update(pl, e, d->q_aux, k, lcol(pl, e, k + 1), jb_of(pl, k + 1)))) return rc;
+        if ((rc = update(pl, e, d->q_aux, k, lcol(pl, e, k + 1), jb_of(pl, k + 1), 1))) return rc;
     }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         if ((rc = d->o->queue_wait_event(d->q_comp, pl->ev_bc[k]))) return rc;
-        if (pl->host && k == 0) continue; /* below, as the panels arrive */
         if (k + 2 < pl->np && owner(pl, k + 2) == e) {
-            if ((rc = update(pl, e, d->q_comp, k, lcol(pl, e, k + 2), jb_of(pl, k + 2)))) return rc;
+            if ((rc = update(pl, e, d->q_comp, k, lcol(pl, e, k + 2), jb_of(pl, k + 2), 1)))
+                return rc;
             if ((rc = d->o->event_record(pl->ev_la[k + 2], d->q_comp))) return rc;
         }
-        const int64_t c0 = lcol(pl, e, k + 3);
-        if ((rc = update(pl, e, d->q_comp, k, c0, d->lcols - c0))) return rc;
+        /* the panels on the device so far (nup: later ones catch up on arrival) */
+        const int64_t c0 = lcol(pl, e, k + 3), c1 = HYLA_MIN(lcol(pl, e, pl->nup), d->lcols);
+        if ((rc = update(pl, e, d->q_comp, k, c0, c1 - c0, 1))) return rc;
     }
-    if (pl->host && k == 0)
-        for (int64_t j = 2; j < pl->np; j++) {
-            const int e = owner(pl, j);
-            ldev *d = &pl->dv[e];
-            if ((rc = upload(pl, j))) return rc;
-            if ((rc = d->o->queue_wait_event(d->q_comp, pl->ev_up[j]))) return rc;
-            if ((rc = update(pl, e, d->q_comp, 0, lcol(pl, e, j), jb_of(pl, j)))) return rc;
-            if (j == 2 && (rc = d->o->event_record(pl->ev_la[2], d->q_comp))) return rc;
-        }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         if ((rc = leaf_swaps(pl, d, d->q_comp, k, 0, kk, lcol(pl, e, k), d->a, d->ld))) return rc;
@@ -356,22 +371,32 @@ static int run_factor(plan *pl) {
     hyla_event **evs = NULL;
     evs = hyla_calloc((size_t)pl->nd, sizeof *evs);
     if (!evs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    if (pl->host) {
-        HYLA_TRY(upload(pl, 0));
-        if (pl->np > 1) HYLA_TRY(upload(pl, 1));
-    }
-    /* Row block k - 2, final since step k - 1, is downloaded once step k
-     * is enqueued: the wait for a free staging slot then blocks the host
-     * while the device still has step k queued, instead of idling it. */
+    /* Host-resident: panels go up in order while the steps run, UPLOAD_AHEAD
+     * of them after each step (one device; with several, every panel after
+     * step 0, as a late panel would need old panels that other devices
+     * hold only for a few steps); step k needs panels up to k + 2, later
+     * ones catch up on arrival (upload_panel). Row block k - 2, final since
+     * step k - 1, is downloaded once step k is enqueued and every panel is
+     * up (a late panel's catch-up rewrites its old rows): a full staging
+     * ring then blocks the host while the device still has work queued. */
+    const int64_t ahead = pl->nd == 1 ? UPLOAD_AHEAD : pl->np;
+    int64_t full_at = pl->nup == pl->np ? -1 : INT64_MAX, dl = 0;
     for (int64_t k = 0; k < pl->nk; k++) {
+        while (pl->nup < HYLA_MIN(pl->np, k + 3)) HYLA_TRY(upload_panel(pl, pl->nup, k));
         HYLA_TRY(step(pl, k));
         if (!pl->host) continue;
+        for (int64_t c = 0; c < ahead && pl->nup < pl->np; c++)
+            HYLA_TRY(upload_panel(pl, pl->nup, k + 1));
+        if (full_at == INT64_MAX && pl->nup == pl->np) full_at = k;
         for (int e = 0; e < pl->nd; e++)
             HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row[k % 2], pl->dv[e].q_comp));
-        if (k < 2) continue;
+        if (k < 1 || full_at > k - 1) continue;
         for (int e = 0; e < pl->nd; e++) evs[e] = pl->dv[e].ev_row[(k - 1) % 2];
-        HYLA_TRY(download_rows(pl, evs, (k - 2) * pl->nb, kk_of(pl, k - 2)));
+        HYLA_TRY(download_rows(pl, evs, dl, (k - 1) * pl->nb - dl));
+        dl = (k - 1) * pl->nb;
     }
+    /* a wide matrix's panels right of the last step */
+    while (pl->nup < pl->np) HYLA_TRY(upload_panel(pl, pl->nup, pl->nk));
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         HYLA_TRY(d->o->event_record(d->ev_aux, d->q_aux));
@@ -379,9 +404,8 @@ static int run_factor(plan *pl) {
         HYLA_TRY(d->o->event_record(d->ev_done, d->q_comp));
         evs[e] = d->ev_done;
     }
-    /* the last two row blocks and, when m > n, the rows below the square */
-    const int64_t r0 = HYLA_MAX(0, pl->nk - 2) * pl->nb;
-    if (pl->host) HYLA_TRY(download_rows(pl, evs, r0, pl->m - r0));
+    /* the last row blocks and, when m > n, the rows below the square */
+    if (pl->host) HYLA_TRY(download_rows(pl, evs, dl, pl->m - dl));
 cleanup:
     hyla_free(evs);
     return rc;
@@ -687,6 +711,7 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     pl->np = HYLA_CEILDIV(pl->n, pl->nb);
     pl->nk = HYLA_CEILDIV(pl->kmin, pl->nb);
     pl->nd = pl->host && job->factor ? (int)HYLA_MIN((int64_t)ctx->ndev, pl->np) : 1;
+    pl->nup = pl->host ? 0 : pl->np;
     pl->dv = hyla_calloc((size_t)pl->nd, sizeof *pl->dv);
     if (!pl->dv) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->host ? ctx->devs[e] : first;
