@@ -91,6 +91,22 @@ template <typename R> __device__ __forceinline__ void bt(R &x0, R &x1, R c0, R c
     x1 = c1 * d;
 }
 
+/* Levels 0 (u0) and 1 (u1) of the diagonals u of order m for the W real
+ * lanes from lane r of each row quarter: rows br * m / 4 + (r + k) / e. */
+template <typename R, int W>
+__device__ __forceinline__ void quarter_diagonals(const R *u, int64_t m, int e, int64_t r,
+                                                  R (&u0)[4][W], R (&u1)[4][W]) {
+    const int64_t q = m / 4;
+#pragma unroll
+    for (int br = 0; br < 4; br++)
+#pragma unroll
+        for (int k = 0; k < W; k++) {
+            const int64_t i = br * q + (r + k) / e;
+            u0[br][k] = u[i];
+            u1[br][k] = u[m + i];
+        }
+}
+
 /* Depth 2 from both sides in one pass (see the top of the file). u, v hold
  * level 0 in [0, m) and level 1 in [m, 2m). */
 template <typename R, int W>
@@ -114,14 +130,7 @@ __global__ void both2_kernel(int64_t m, int e, const R *u, const R *v, src_t<R> 
 #pragma unroll
                 for (int c = 0; c < 4; c++) load_src<R, W>(src, br * qr + r, c * q + j, a[br][c]);
             R u0[4][W], u1[4][W];
-#pragma unroll
-            for (int br = 0; br < 4; br++)
-#pragma unroll
-                for (int k = 0; k < W; k++) {
-                    const int64_t i = br * q + (r + k) / e;
-                    u0[br][k] = u[i];
-                    u1[br][k] = u[m + i];
-                }
+            quarter_diagonals<R, W>(u, m, e, r, u0, u1);
             /* level 1: row and column pairs (0,1), (2,3) */
 #pragma unroll
             for (int p = 0; p < 4; p += 2)
@@ -187,14 +196,7 @@ __global__ void left2_kernel(int64_t m, int64_t n, int e, const R *u, src_t<R> s
             R a[4][W], u0[4][W], u1[4][W];
 #pragma unroll
             for (int br = 0; br < 4; br++) load_src<R, W>(src, br * qr + r, j, a[br]);
-#pragma unroll
-            for (int br = 0; br < 4; br++)
-#pragma unroll
-                for (int k = 0; k < W; k++) {
-                    const int64_t i = br * q + (r + k) / e;
-                    u0[br][k] = u[i];
-                    u1[br][k] = u[m + i];
-                }
+            quarter_diagonals<R, W>(u, m, e, r, u0, u1);
 #pragma unroll
             for (int k = 0; k < W; k++) {
                 if (TFORM) {
