@@ -16,9 +16,9 @@
  *   every device, q_comp: the same update of its other trailing columns,
  *       panel k+2 first (the next lookahead waits only for it), then the
  *       row swaps of step k applied to its columns left of panel k.
- * Host-resident matrices are uploaded once, panel by panel during step 0
- * (whose update proceeds as panels arrive), and downloaded once, by row
- * blocks as they become final.
+ * Host-resident matrices are uploaded once, panel by panel while the steps
+ * run (late panels catch up on arrival, see upload_panel), and downloaded
+ * once, by row blocks as they become final (see run_factor).
  * Pivots are kept local to their leaf on the devices and made global on
  * the host. The solve runs on the first device: row swaps of B, then two
  * triangular solves (or the transposed order). */
