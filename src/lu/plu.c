@@ -329,71 +329,91 @@ static int step(plan *pl, int64_t k) {
     return 0;
 }
 
-/* Host-resident: downloads rows [r0, r0 + rows) of every column, once the
- * work on q_comp issued so far (recorded in ev) is done. Rows of row block
- * k are final once step k+1 has run: later steps swap and update only rows
- * below it (step k+1 waited for the lookahead of step k, which wrote the U
- * block of panel k+1). So the download of A overlaps the factorization.
- * The columns go in slot-sized pieces (one device keeps its panels side by
- * side as A does, so a row block is one region), alternately on q_out and
- * q_in (idle once A is up): the copy of one piece then overlaps the
- * unpacking of the previous one, which a host function runs on its queue. */
-static int download_rows(plan *pl, hyla_event *const *ev_of, int64_t r0, int64_t rows) {
+/* Host-resident: downloads rows [r0, r0 + rows) of panels [j0, j1), once
+ * the work on q_comp issued so far (recorded in ev) is done. The columns go
+ * in slot-sized pieces (one device keeps its panels side by side as A does,
+ * so a run of panels is one region), alternately on q_out and q_in once A
+ * is up (until then q_in carries the uploads, which must not wait behind
+ * downloads): the copy of one piece then overlaps the unpacking of the
+ * previous one, which a host function runs on its queue. */
+static int download_rows(plan *pl, hyla_event *const *ev_of, int64_t r0, int64_t rows,
+                         int64_t j0, int64_t j1) {
     const size_t es = pl->es;
     int rc = 0;
-    if (rows <= 0) return 0;
+    if (rows <= 0 || j1 <= j0) return 0;
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
-        hyla_queue *qs[2] = {d->q_out, d->q_in};
+        hyla_queue *qs[2] = {d->q_out, pl->nup == pl->np ? d->q_in : d->q_out};
         HYLA_TRY(d->o->queue_wait_event(qs[0], ev_of[e]));
-        HYLA_TRY(d->o->queue_wait_event(qs[1], ev_of[e]));
+        if (qs[1] != qs[0]) HYLA_TRY(d->o->queue_wait_event(qs[1], ev_of[e]));
         const int64_t per = HYLA_MAX(1, (int64_t)(d->down.slot_bytes / ((size_t)rows * es)));
-        for (int64_t j = e; j < pl->np; j += pl->nd) {
-            const int64_t j0 = j * pl->nb, lc = lcol(pl, e, j);
-            const int64_t width = pl->nd == 1 ? pl->n - j0 : jb_of(pl, j);
+        const int64_t first = j0 + (e - j0 % pl->nd + pl->nd) % pl->nd; /* e's first panel */
+        for (int64_t j = first; j < j1; j += pl->nd) {
+            const int64_t c0 = j * pl->nb, lc = lcol(pl, e, j);
+            const int64_t width = pl->nd == 1 ? HYLA_MIN(pl->n, j1 * pl->nb) - c0 : jb_of(pl, j);
             for (int64_t c = 0; c < width; c += per) {
                 const int64_t w = HYLA_MIN(per, width - c);
                 HYLA_TRY(hyla_xfer_down(&d->down, qs[d->turn],
-                                        (unsigned char *)pl->job->A + (size_t)(r0 + (j0 + c) * pl->job->lda) * es,
-                                        pl->job->lda, loc(pl, d, r0, lc + c), d->ld, r0, j0 + c,
+                                        (unsigned char *)pl->job->A + (size_t)(r0 + (c0 + c) * pl->job->lda) * es,
+                                        pl->job->lda, loc(pl, d, r0, lc + c), d->ld, r0, c0 + c,
                                         rows, w, HYLA_XFER_ALL, NULL, NULL));
                 d->turn ^= 1;
             }
-            if (pl->nd == 1) break; /* the one region covered every panel */
+            if (pl->nd == 1) break; /* the one region covered the run */
         }
     }
 cleanup:
     return rc;
 }
 
+/* Host-resident: downloads rows [dl[j], r1) of each panel j < j1 (rows
+ * [0, dl[j]) are down already), runs of panels with the same dl at once,
+ * once ev_of is reached; then dl[j] = r1. */
+static int download_final(plan *pl, hyla_event *const *ev_of, int64_t *dl, int64_t j1,
+                          int64_t r1) {
+    for (int64_t a = 0, b; a < j1; a = b) {
+        for (b = a + 1; b < j1 && dl[b] == dl[a];) b++;
+        int rc = download_rows(pl, ev_of, dl[a], r1 - dl[a], a, b);
+        if (rc) return rc;
+    }
+    for (int64_t j = 0; j < j1; j++) dl[j] = HYLA_MAX(dl[j], r1);
+    return 0;
+}
+
 static int run_factor(plan *pl) {
     int rc = 0;
     hyla_event **evs = NULL;
+    int64_t *dl = NULL;
     evs = hyla_calloc((size_t)pl->nd, sizeof *evs);
-    if (!evs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    dl = hyla_calloc((size_t)pl->np, sizeof *dl);
+    if (!evs || !dl) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     /* Host-resident: panels go up in order while the steps run, UPLOAD_AHEAD
      * of them after each step (one device; with several, every panel after
      * step 0, as a late panel would need old panels that other devices
      * hold only for a few steps); step k needs panels up to k + 2, later
-     * ones catch up on arrival (upload_panel). Row block k - 2, final since
-     * step k - 1, is downloaded once step k is enqueued and every panel is
-     * up (a late panel's catch-up rewrites its old rows): a full staging
-     * ring then blocks the host while the device still has work queued. */
+     * ones catch up on arrival (upload_panel). Rows of row block i are final
+     * once step i + 1 has run on a panel (later steps swap and update only
+     * rows below it; step i + 1 waited for the lookahead of step i, which
+     * wrote the U block of panel i + 1), so once step k is enqueued, the
+     * panels that were up after step k - 1 (ev_row of that step, recorded
+     * after their catch-up) are downloaded down to row block k - 2: a full
+     * staging ring then blocks the host while the device still has step k
+     * queued, instead of idling it. */
     const int64_t ahead = pl->nd == 1 ? UPLOAD_AHEAD : pl->np;
-    int64_t full_at = pl->nup == pl->np ? -1 : INT64_MAX, dl = 0;
+    int64_t nup_prev = 0;        /* panels up when the last ev_row was recorded */
     for (int64_t k = 0; k < pl->nk; k++) {
         while (pl->nup < HYLA_MIN(pl->np, k + 3)) HYLA_TRY(upload_panel(pl, pl->nup, k));
         HYLA_TRY(step(pl, k));
         if (!pl->host) continue;
         for (int64_t c = 0; c < ahead && pl->nup < pl->np; c++)
             HYLA_TRY(upload_panel(pl, pl->nup, k + 1));
-        if (full_at == INT64_MAX && pl->nup == pl->np) full_at = k;
+        if (k >= 1) {
+            for (int e = 0; e < pl->nd; e++) evs[e] = pl->dv[e].ev_row[(k - 1) % 2];
+            HYLA_TRY(download_final(pl, evs, dl, nup_prev, (k - 1) * pl->nb));
+        }
         for (int e = 0; e < pl->nd; e++)
             HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row[k % 2], pl->dv[e].q_comp));
-        if (k < 1 || full_at > k - 1) continue;
-        for (int e = 0; e < pl->nd; e++) evs[e] = pl->dv[e].ev_row[(k - 1) % 2];
-        HYLA_TRY(download_rows(pl, evs, dl, (k - 1) * pl->nb - dl));
-        dl = (k - 1) * pl->nb;
+        nup_prev = pl->nup;
     }
     /* a wide matrix's panels right of the last step */
     while (pl->nup < pl->np) HYLA_TRY(upload_panel(pl, pl->nup, pl->nk));
@@ -404,10 +424,11 @@ static int run_factor(plan *pl) {
         HYLA_TRY(d->o->event_record(d->ev_done, d->q_comp));
         evs[e] = d->ev_done;
     }
-    /* the last row blocks and, when m > n, the rows below the square */
-    if (pl->host) HYLA_TRY(download_rows(pl, evs, dl, pl->m - dl));
+    /* the rest: the last row blocks and, when m > n, the rows below the square */
+    if (pl->host) HYLA_TRY(download_final(pl, evs, dl, pl->np, pl->m));
 cleanup:
     hyla_free(evs);
+    hyla_free(dl);
     return rc;
 }
 
