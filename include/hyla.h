@@ -360,7 +360,8 @@ int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size
  * device swaps the rows of its columns, solves for its part of the U block
  * row and updates its trailing columns (GEMM). The next panel is updated and
  * factored on a high-priority queue while the rest of the update runs
- * (lookahead). A is copied to the devices once and back once.
+ * (lookahead). A is copied to the devices once, panel by panel while the
+ * first steps run, and back once, by row blocks as they become final.
  *   m, n      rows and columns of A, >= 0 (m != n allowed, as LAPACK).
  *   A, lda    overwritten by L (unit diagonal not stored, below the
  *             diagonal) and U; lda >= max(1, m).
@@ -578,8 +579,8 @@ typedef struct {
 } hyla_rbt_info;
 
 /* Host-resident RBT solver: A (n x n, lda) and B (n x nrhs, ldb) in host
- * memory; A is copied to device opts->dev and is not modified; B is
- * overwritten by X.
+ * memory; A is copied to device opts->dev (through the context's pinned
+ * staging buffers) and is not modified; B is overwritten by X.
  *   n        order of A, >= 0.       nrhs  columns of B, >= 0.
  *   A, lda   lda >= max(1, n).       B, ldb  ldb >= max(1, n).
  *   opts     NULL for the defaults.  info   required (see above).

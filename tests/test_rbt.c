@@ -71,13 +71,13 @@ static void dense_butterfly(hyla_dtype t, int64_t p, int d, const void *w, doubl
 
 /* One op call on device 0 against the dense reference; the data go through
  * host buffers so that the same test runs on a GPU. */
-static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t n, int64_t ms,
-                     int64_t ns, int inplace, unsigned long long *seed) {
+static void check_op_ld(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t n,
+                        int64_t ms, int64_t ns, int inplace, int64_t lda, int64_t lds,
+                        unsigned long long *seed) {
     hyla_dev *dev = ctx->devs[0];
     const hyla_backend_ops *o = dev->ops;
     hyla_dev_workspace *ws;
     const size_t es = hyla_dtype_size(t), rs = is_single(t) ? 4 : 8;
-    const int64_t lda = m + 3, lds = ms + 2;
     const size_t ba = es * (size_t)(lda * n) + es, bs = es * (size_t)(lds * ns) + es;
     const size_t bu = rs * (size_t)(m * d) + rs, bv = rs * (size_t)(n * d) + rs;
     void *A = malloc(ba), *S = malloc(bs), *u = malloc(bu), *v = malloc(bv);
@@ -160,6 +160,13 @@ static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t
     hyla_free_device(ctx, 0, &dv);
 }
 
+/* check_op_ld with odd leading dimensions (the scalar paths of the GPU
+ * kernels) */
+static void check_op(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int64_t n, int64_t ms,
+                     int64_t ns, int inplace, unsigned long long *seed) {
+    check_op_ld(t, mode, d, m, n, ms, ns, inplace, m + 3, ms + 2, seed);
+}
+
 static void test_op(void) {
     unsigned long long seed = 7;
     for (int ti = 0; ti < 4; ti++) {
@@ -180,6 +187,17 @@ static void test_op(void) {
                 check_op(t, HYLA_RBT_RIGHT, d, 3, m, 2, ms, 0, &seed);
             }
         }
+    }
+    /* depth 2 at an order and leading dimensions that let the GPU kernels
+     * use their vector loads (multiples of 4 elements), source padded too */
+    for (int ti = 0; ti < 4; ti++) {
+        const hyla_dtype t = dtypes[ti];
+        check_op_ld(t, HYLA_RBT_BOTH, 2, 64, 64, 64, 64, 1, 68, 68, &seed);
+        check_op_ld(t, HYLA_RBT_BOTH, 2, 64, 64, 61, 61, 0, 68, 64, &seed);
+        check_op_ld(t, HYLA_RBT_LEFT_T, 2, 64, 3, 61, 2, 0, 64, 64, &seed);
+        check_op_ld(t, HYLA_RBT_LEFT_T, 2, 64, 5, 64, 5, 1, 72, 72, &seed);
+        check_op_ld(t, HYLA_RBT_LEFT, 2, 64, 4, 64, 4, 1, 64, 64, &seed);
+        check_op_ld(t, HYLA_RBT_LEFT, 2, 64, 2, 60, 1, 0, 68, 60, &seed);
     }
     /* arguments the op rejects, nothing enqueued */
     hyla_dev_workspace *ws;
@@ -391,6 +409,63 @@ static void test_solver(void) {
         check_solve(t, K_PERM, 16, 2, 0, 4, &s); /* full depth: U e_1 is dense */
         leak_check(ctx, "solver");
     }
+    /* the host-resident copies go through the staging ring in pieces that
+     * do not divide the matrix: by columns (n = 75 in double, 27 columns a
+     * piece in the host's 16 KiB slots) and by rows (n = 1030 in double
+     * complex, 1024 elements a slot) */
+    check_solve(HYLA_D, K_RANDOM, 75, 3, 0, 0, &s);
+    check_solve(HYLA_Z, K_RANDOM, 1030, 2, 0, 0, &s);
+    leak_check(ctx, "solver, staged copies");
+}
+
+/* The backend's diagonals op gives the host generator's exact values for
+ * any index range (the GPU's and the host's X then agree), in the range
+ * exp(+-1/20); bad arguments are refused. */
+static void test_diagonals(void) {
+    hyla_dev_workspace *ws;
+    const hyla_backend_ops *o = ctx->devs[0]->ops;
+    int rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
+    CHECK(rc == 0, "workspace %d", rc);
+    const int64_t counts[] = {1, 2, 37, 1000};
+    const uint64_t offsets[] = {0, 5, 1u << 20};
+    double ref[1000], got[1000];
+    void *dw = NULL;
+    rc = hyla_malloc_device(ctx, 0, sizeof ref, &dw);
+    CHECK(rc == 0, "device buffer %d", rc);
+    for (int ti = 0; ti < 4; ti++) {
+        const hyla_dtype t = dtypes[ti];
+        const size_t rs = is_single(t) ? 4 : 8;
+        for (int ci = 0; ci < 4; ci++)
+            for (int oi = 0; oi < 3; oi++) {
+                const int64_t count = counts[ci];
+                hyla_rbt_diagonals(t, 42 + (uint64_t)ci, offsets[oi], count, ref);
+                rc = o->rbt_diagonals(ws->q_comp, t, 42 + (uint64_t)ci, offsets[oi], count, dw);
+                int rs_ = o->queue_sync(ws->q_comp);
+                if (!rc) rc = rs_;
+                if (!rc) rc = hyla_copy_from_device(ctx, 0, got, dw, (size_t)count * rs);
+                CHECK(rc == 0, "%cdiagonals op %d", dch[t], rc);
+                int same = memcmp(ref, got, (size_t)count * rs) == 0, inside = 1;
+                for (int64_t k = 0; k < count; k++) {
+                    const double w = wget(t, got, k);
+                    inside &= w >= exp(-0.05) * (1 - 1e-6) && w <= exp(0.05) * (1 + 1e-6);
+                }
+                CHECK(same && inside, "%cdiagonals count %lld offset %llu: same %d inside %d",
+                      dch[t], (long long)count, (unsigned long long)offsets[oi], same, inside);
+            }
+        /* a sub-range is the matching part of a longer range */
+        hyla_rbt_diagonals(t, 9, 0, 1000, ref);
+        hyla_rbt_diagonals(t, 9, 300, 10, got);
+        CHECK(memcmp((unsigned char *)ref + 300 * rs, got, 10 * rs) == 0,
+              "%cdiagonals sub-range differs", dch[t]);
+    }
+    CHECK(o->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, 0, NULL) == 0, "count 0 refused");
+    CHECK(o->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, -1, dw) == HYLA_ERR_INVALID,
+          "negative count accepted");
+    CHECK(o->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, 4, NULL) == HYLA_ERR_INVALID,
+          "NULL array accepted");
+    CHECK(o->rbt_diagonals(ws->q_comp, (hyla_dtype)9, 1, 0, 4, dw) == HYLA_ERR_INVALID,
+          "bad dtype accepted");
+    hyla_free_device(ctx, 0, &dw);
 }
 
 /* Same seed, same X (bitwise); the options are honoured. */
@@ -470,6 +545,7 @@ int main(void) {
     hyla_debug_alloc_stats(&live_base, NULL);
     test_op();
     test_solver();
+    test_diagonals();
     test_seed();
     test_args();
     test_alloc();

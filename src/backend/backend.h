@@ -193,6 +193,13 @@ struct hyla_backend_ops {
      * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_DEVICE as potrf. */
     int (*geqrf)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
                  void *tau, int *info);
+    /* w[k] := the RBT diagonal of index offset + k for k < count
+     * (hyla_rbt_diagonals below), w a device array of the real type of t:
+     * the diagonals are made where they are used. Returns 0,
+     * HYLA_ERR_INVALID (bad dtype, count < 0, w NULL while count > 0) or
+     * the backend's failure codes. */
+    int (*rbt_diagonals)(hyla_queue *q, hyla_dtype t, uint64_t seed, uint64_t offset,
+                         int64_t count, void *w);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----
@@ -231,6 +238,14 @@ struct hyla_rbt_args {
 /* 0 when the arguments are valid for dtype t (as documented above), else
  * HYLA_ERR_INVALID; m == 0 or n == 0 is valid (nothing to do). */
 int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a);
+
+/* The random diagonals on the host: w[k] = exp(r / 10) for the indices
+ * offset + k, k < count, with r uniform in [-1/2, 1/2) from a counter-based
+ * generator of seed and the index (backend/rbt_diag.h), so any subset is
+ * reproducible on its own and the GPU op gives the same values; stored as
+ * float for s/c and double for d/z. The solver takes U's diagonals from
+ * offset 0 and V's from offset np * depth. */
+void hyla_rbt_diagonals(hyla_dtype t, uint64_t seed, uint64_t offset, int64_t count, void *w);
 
 /* Device-list parsing and creation (backend.c). */
 typedef struct {

@@ -1,5 +1,7 @@
-/* Argument checks of the random butterfly op, shared by both backends. */
+/* Argument checks and the host's random diagonals of the random butterfly
+ * ops, shared by both backends. */
 #include "backend/backend.h"
+#include "backend/rbt_diag.h"
 
 int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a) {
     if (!a || (unsigned)t > HYLA_Z) return HYLA_ERR_INVALID;
@@ -20,4 +22,13 @@ int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a) {
     if (a->S == a->A && (a->ms != a->m || a->ns != a->n || a->lds != a->lda))
         return HYLA_ERR_INVALID;
     return 0;
+}
+
+void hyla_rbt_diagonals(hyla_dtype t, uint64_t seed, uint64_t offset, int64_t count, void *w) {
+    const int single = t == HYLA_S || t == HYLA_C;
+    for (int64_t k = 0; k < count; k++) {
+        const double x = hyla_rbt_diag_value(seed, offset + (uint64_t)k);
+        if (single) ((float *)w)[k] = (float)x;
+        else ((double *)w)[k] = x;
+    }
 }

@@ -16,9 +16,9 @@
  *   every device, q_comp: the same update of its other trailing columns,
  *       panel k+2 first (the next lookahead waits only for it), then the
  *       row swaps of step k applied to its columns left of panel k.
- * Host-resident matrices are uploaded once, panel by panel during step 0
- * (whose update proceeds as panels arrive), and downloaded once, by row
- * blocks as they become final.
+ * Host-resident matrices are uploaded once, panel by panel while the steps
+ * run (late panels catch up on arrival, see upload_panel), and downloaded
+ * once, by row blocks as they become final (see run_factor).
  * Pivots are kept local to their leaf on the devices and made global on
  * the host. The solve runs on the first device: row swaps of B, then two
  * triangular solves (or the transposed order). */
@@ -31,6 +31,7 @@
 #define INV_MIN_PANELS 4         /* bulk updates this many panels wide use inv(L_kk) */
 #define NSLOTS 4
 #define ALIGN 256
+#define UPLOAD_AHEAD 2           /* host-resident, one device: panels uploaded per step */
 
 typedef struct {
     hyla_dev *dev;
@@ -42,7 +43,8 @@ typedef struct {
     unsigned char *recv[NRECV];  /* panels of other devices, m x nb, ld m */
     hyla_event *ev_free[NRECV];  /* receive slot may be refilled */
     int free_rec[NRECV];
-    hyla_event *ev_aux, *ev_done, *ev_b, *ev_row;
+    hyla_event *ev_aux, *ev_done, *ev_b, *ev_row[2]; /* ev_row: after steps of each parity */
+    int turn;                    /* queue of the next download piece: q_out, q_in */
     int64_t *dipiv;              /* min(m, n) pivots, local to their leaf */
     int64_t *dgpiv;              /* solve: n global pivots */
     int *dinfo;                  /* one per leaf of each step */
@@ -67,6 +69,7 @@ typedef struct {
     int nd, host;
     int64_t m, n, nb, np, nk, kmin;
     int64_t ib, nleaf;           /* inner panel width; leaves per panel */
+    int64_t nup;                 /* panels [0, nup) are on the devices */
     ldev *dv;
     hyla_event **ev_bc, **ev_la, **ev_up;
     hyla_event **ev_t0, **ev_t1;  /* timing: panel factorization k ran between them */
@@ -134,13 +137,14 @@ static int leaf_swaps(plan *pl, ldev *d, hyla_queue *q, int64_t k, int64_t lo, i
 }
 
 /* Update of the local columns [c0, c0 + w) of device e by panel k, on q:
- * row swaps, U block by TRSM with the unit lower L_kk, GEMM below. For the
+ * row swaps (unless swap is 0: applied already), U block by TRSM with the
+ * unit lower L_kk, GEMM below. For the
  * wide bulk update on q_comp, the U block is instead inv(L_kk) times the
  * block (a GEMM: cuBLAS's TRSM with a 768-wide triangle runs at a fraction
  * of GEMM speed), formed once per step and device; with partial pivoting
  * |l_ij| <= 1, which keeps inv(L_kk) well scaled in practice (the usual
  * trade of GPU LU codes). */
-static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w) {
+static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t w, int swap) {
     if (w <= 0) return 0;
     ldev *d = &pl->dv[e];
     const hyla_backend_ops *o = d->o;
@@ -149,7 +153,7 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     int64_t ldp;
     unsigned char *P = panel_at(pl, e, k, &ldp), *C = loc(pl, d, k0, c0);
     int rc;
-    if ((rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
+    if (swap && (rc = leaf_swaps(pl, d, q, k, 0, kk, w, loc(pl, d, 0, c0), d->ld))) return rc;
     if (q == d->q_comp && w >= INV_MIN_PANELS * pl->nb) {
         const int64_t nb = pl->nb;
         if (d->linv_step != k) {
@@ -188,6 +192,26 @@ static int upload(plan *pl, int64_t j) {
                           pl->job->lda, 0, j0, pl->m, jb_of(pl, j), HYLA_XFER_ALL);
     if (rc) return rc;
     return d->o->event_record(pl->ev_up[j], d->q_in);
+}
+
+/* Host-resident: uploads panel j (the next one, nup) and brings it up to
+ * date on its owner's q_comp with the steps [0, steps) enqueued so far, as
+ * a left-looking LU would: the row swaps of all those steps first, then
+ * their TRSM and GEMM in order. The L columns those steps use have had
+ * every later step's swaps applied by now, like the panel's rows, and row
+ * swaps commute with the row-wise update, so this equals the right-looking
+ * updates it replaces. */
+static int upload_panel(plan *pl, int64_t j, int64_t steps) {
+    const int e = owner(pl, j);
+    ldev *d = &pl->dv[e];
+    const int64_t c0 = lcol(pl, e, j), w = jb_of(pl, j);
+    int rc = upload(pl, j);
+    if (!rc) rc = d->o->queue_wait_event(d->q_comp, pl->ev_up[j]);
+    for (int64_t i = 0; !rc && i < steps; i++)
+        rc = leaf_swaps(pl, d, d->q_comp, i, 0, kk_of(pl, i), w, loc(pl, d, 0, c0), d->ld);
+    for (int64_t i = 0; !rc && i < steps; i++) rc = update(pl, e, d->q_comp, i, c0, w, 0);
+    if (!rc) pl->nup = j + 1;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- factor */
@@ -279,28 +303,20 @@ static int step(plan *pl, int64_t k) {
         if ((rc = d->o->queue_wait_event(d->q_aux, pl->ev_bc[k]))) return rc;
         hyla_event *ready = k == 0 ? (pl->host ? pl->ev_up[1] : NULL) : pl->ev_la[k + 1];
         if (ready && (rc = d->o->queue_wait_event(d->q_aux, ready))) return rc;
-        if ((rc = update(pl, e, d->q_aux, k, lcol(pl, e, k + 1), jb_of(pl, k + 1)))) return rc;
+        if ((rc = update(pl, e, d->q_aux, k, lcol(pl, e, k + 1), jb_of(pl, k + 1), 1))) return rc;
     }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         if ((rc = d->o->queue_wait_event(d->q_comp, pl->ev_bc[k]))) return rc;
-        if (pl->host && k == 0) continue; /* below, as the panels arrive */
         if (k + 2 < pl->np && owner(pl, k + 2) == e) {
-            if ((rc = update(pl, e, d->q_comp, k, lcol(pl, e, k + 2), jb_of(pl, k + 2)))) return rc;
+            if ((rc = update(pl, e, d->q_comp, k, lcol(pl, e, k + 2), jb_of(pl, k + 2), 1)))
+                return rc;
             if ((rc = d->o->event_record(pl->ev_la[k + 2], d->q_comp))) return rc;
         }
-        const int64_t c0 = lcol(pl, e, k + 3);
-        if ((rc = update(pl, e, d->q_comp, k, c0, d->lcols - c0))) return rc;
+        /* the panels on the device so far (nup: later ones catch up on arrival) */
+        const int64_t c0 = lcol(pl, e, k + 3), c1 = HYLA_MIN(lcol(pl, e, pl->nup), d->lcols);
+        if ((rc = update(pl, e, d->q_comp, k, c0, c1 - c0, 1))) return rc;
     }
-    if (pl->host && k == 0)
-        for (int64_t j = 2; j < pl->np; j++) {
-            const int e = owner(pl, j);
-            ldev *d = &pl->dv[e];
-            if ((rc = upload(pl, j))) return rc;
-            if ((rc = d->o->queue_wait_event(d->q_comp, pl->ev_up[j]))) return rc;
-            if ((rc = update(pl, e, d->q_comp, 0, lcol(pl, e, j), jb_of(pl, j)))) return rc;
-            if (j == 2 && (rc = d->o->event_record(pl->ev_la[2], d->q_comp))) return rc;
-        }
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         if ((rc = leaf_swaps(pl, d, d->q_comp, k, 0, kk, lcol(pl, e, k), d->a, d->ld))) return rc;
@@ -313,48 +329,94 @@ static int step(plan *pl, int64_t k) {
     return 0;
 }
 
-/* Host-resident: downloads rows [r0, r0 + rows) of every column, once the
- * work on q_comp issued so far (recorded in ev) is done. Rows of row block
- * k are final once step k+1 has run: later steps swap and update only rows
- * below it (step k+1 waited for the lookahead of step k, which wrote the U
- * block of panel k+1). So the download of A overlaps the factorization. */
-static int download_rows(plan *pl, hyla_event *const *ev_of, int64_t r0, int64_t rows) {
+/* Host-resident: downloads rows [r0, r0 + rows) of panels [j0, j1), once
+ * the work on q_comp issued so far (recorded in ev) is done. The columns go
+ * in slot-sized pieces (one device keeps its panels side by side as A does,
+ * so a run of panels is one region), alternately on q_out and q_in once A
+ * is up (until then q_in carries the uploads, which must not wait behind
+ * downloads): the copy of one piece then overlaps the unpacking of the
+ * previous one, which a host function runs on its queue. */
+static int download_rows(plan *pl, hyla_event *const *ev_of, int64_t r0, int64_t rows,
+                         int64_t j0, int64_t j1) {
     const size_t es = pl->es;
     int rc = 0;
-    if (rows <= 0) return 0;
+    if (rows <= 0 || j1 <= j0) return 0;
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
-        HYLA_TRY(d->o->queue_wait_event(d->q_out, ev_of[e]));
-        for (int64_t j = e; j < pl->np; j += pl->nd) {
-            const int64_t j0 = j * pl->nb;
-            HYLA_TRY(hyla_xfer_down(&d->down, d->q_out,
-                                    (unsigned char *)pl->job->A + (size_t)(r0 + j0 * pl->job->lda) * es,
-                                    pl->job->lda, loc(pl, d, r0, lcol(pl, e, j)), d->ld, r0, j0,
-                                    rows, jb_of(pl, j), HYLA_XFER_ALL, NULL, NULL));
+        hyla_queue *qs[2] = {d->q_out, pl->nup == pl->np ? d->q_in : d->q_out};
+        HYLA_TRY(d->o->queue_wait_event(qs[0], ev_of[e]));
+        if (qs[1] != qs[0]) HYLA_TRY(d->o->queue_wait_event(qs[1], ev_of[e]));
+        const int64_t per = HYLA_MAX(1, (int64_t)(d->down.slot_bytes / ((size_t)rows * es)));
+        const int64_t first = j0 + (e - j0 % pl->nd + pl->nd) % pl->nd; /* e's first panel */
+        for (int64_t j = first; j < j1; j += pl->nd) {
+            const int64_t c0 = j * pl->nb, lc = lcol(pl, e, j);
+            const int64_t width = pl->nd == 1 ? HYLA_MIN(pl->n, j1 * pl->nb) - c0 : jb_of(pl, j);
+            for (int64_t c = 0; c < width; c += per) {
+                const int64_t w = HYLA_MIN(per, width - c);
+                HYLA_TRY(hyla_xfer_down(&d->down, qs[d->turn],
+                                        (unsigned char *)pl->job->A + (size_t)(r0 + (c0 + c) * pl->job->lda) * es,
+                                        pl->job->lda, loc(pl, d, r0, lc + c), d->ld, r0, c0 + c,
+                                        rows, w, HYLA_XFER_ALL, NULL, NULL));
+                d->turn ^= 1;
+            }
+            if (pl->nd == 1) break; /* the one region covered the run */
         }
     }
 cleanup:
     return rc;
 }
 
+/* Host-resident: downloads rows [dl[j], r1) of each panel j < j1 (rows
+ * [0, dl[j]) are down already), runs of panels with the same dl at once,
+ * once ev_of is reached; then dl[j] = r1. */
+static int download_final(plan *pl, hyla_event *const *ev_of, int64_t *dl, int64_t j1,
+                          int64_t r1) {
+    for (int64_t a = 0, b; a < j1; a = b) {
+        for (b = a + 1; b < j1 && dl[b] == dl[a];) b++;
+        int rc = download_rows(pl, ev_of, dl[a], r1 - dl[a], a, b);
+        if (rc) return rc;
+    }
+    for (int64_t j = 0; j < j1; j++) dl[j] = HYLA_MAX(dl[j], r1);
+    return 0;
+}
+
 static int run_factor(plan *pl) {
     int rc = 0;
     hyla_event **evs = NULL;
+    int64_t *dl = NULL;
     evs = hyla_calloc((size_t)pl->nd, sizeof *evs);
-    if (!evs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    if (pl->host) {
-        HYLA_TRY(upload(pl, 0));
-        if (pl->np > 1) HYLA_TRY(upload(pl, 1));
-    }
+    dl = hyla_calloc((size_t)pl->np, sizeof *dl);
+    if (!evs || !dl) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    /* Host-resident: panels go up in order while the steps run, UPLOAD_AHEAD
+     * of them after each step (one device; with several, every panel after
+     * step 0, as a late panel would need old panels that other devices
+     * hold only for a few steps); step k needs panels up to k + 2, later
+     * ones catch up on arrival (upload_panel). Rows of row block i are final
+     * once step i + 1 has run on a panel (later steps swap and update only
+     * rows below it; step i + 1 waited for the lookahead of step i, which
+     * wrote the U block of panel i + 1), so once step k is enqueued, the
+     * panels that were up after step k - 1 (ev_row of that step, recorded
+     * after their catch-up) are downloaded down to row block k - 2: a full
+     * staging ring then blocks the host while the device still has step k
+     * queued, instead of idling it. */
+    const int64_t ahead = pl->nd == 1 ? UPLOAD_AHEAD : pl->np;
+    int64_t nup_prev = 0;        /* panels up when the last ev_row was recorded */
     for (int64_t k = 0; k < pl->nk; k++) {
+        while (pl->nup < HYLA_MIN(pl->np, k + 3)) HYLA_TRY(upload_panel(pl, pl->nup, k));
         HYLA_TRY(step(pl, k));
-        if (!pl->host || k == 0) continue;
-        for (int e = 0; e < pl->nd; e++) {
-            HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row, pl->dv[e].q_comp));
-            evs[e] = pl->dv[e].ev_row;
+        if (!pl->host) continue;
+        for (int64_t c = 0; c < ahead && pl->nup < pl->np; c++)
+            HYLA_TRY(upload_panel(pl, pl->nup, k + 1));
+        if (k >= 1) {
+            for (int e = 0; e < pl->nd; e++) evs[e] = pl->dv[e].ev_row[(k - 1) % 2];
+            HYLA_TRY(download_final(pl, evs, dl, nup_prev, (k - 1) * pl->nb));
         }
-        HYLA_TRY(download_rows(pl, evs, (k - 1) * pl->nb, kk_of(pl, k - 1)));
+        for (int e = 0; e < pl->nd; e++)
+            HYLA_TRY(pl->dv[e].o->event_record(pl->dv[e].ev_row[k % 2], pl->dv[e].q_comp));
+        nup_prev = pl->nup;
     }
+    /* a wide matrix's panels right of the last step */
+    while (pl->nup < pl->np) HYLA_TRY(upload_panel(pl, pl->nup, pl->nk));
     for (int e = 0; e < pl->nd; e++) {
         ldev *d = &pl->dv[e];
         HYLA_TRY(d->o->event_record(d->ev_aux, d->q_aux));
@@ -362,10 +424,11 @@ static int run_factor(plan *pl) {
         HYLA_TRY(d->o->event_record(d->ev_done, d->q_comp));
         evs[e] = d->ev_done;
     }
-    /* the last row block and, when m > n, the rows below the square */
-    if (pl->host) HYLA_TRY(download_rows(pl, evs, (pl->nk - 1) * pl->nb, pl->m - (pl->nk - 1) * pl->nb));
+    /* the rest: the last row blocks and, when m > n, the rows below the square */
+    if (pl->host) HYLA_TRY(download_final(pl, evs, dl, pl->np, pl->m));
 cleanup:
     hyla_free(evs);
+    hyla_free(dl);
     return rc;
 }
 
@@ -552,7 +615,7 @@ static int setup_device(plan *pl, int e) {
         d->xfer_ok = 1;
     }
     hyla_event **evs[] = {&d->ev_free[0], &d->ev_free[1], &d->ev_free[2], &d->ev_aux,
-                          &d->ev_done, &d->ev_b, &d->ev_row};
+                          &d->ev_done, &d->ev_b, &d->ev_row[0], &d->ev_row[1]};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if ((rc = d->o->event_create(d->dev, 0, evs[i]))) return rc;
     return 0;
@@ -561,7 +624,7 @@ static int setup_device(plan *pl, int e) {
 static void destroy_device(ldev *d) {
     if (!d->o) return;
     hyla_event *evs[] = {d->ev_free[0], d->ev_free[1], d->ev_free[2], d->ev_aux, d->ev_done,
-                         d->ev_b, d->ev_row};
+                         d->ev_b, d->ev_row[0], d->ev_row[1]};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (evs[i]) d->o->event_destroy(evs[i]);
     if (d->xfer_ok) {
@@ -670,6 +733,7 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     pl->np = HYLA_CEILDIV(pl->n, pl->nb);
     pl->nk = HYLA_CEILDIV(pl->kmin, pl->nb);
     pl->nd = pl->host && job->factor ? (int)HYLA_MIN((int64_t)ctx->ndev, pl->np) : 1;
+    pl->nup = pl->host ? 0 : pl->np;
     pl->dv = hyla_calloc((size_t)pl->nd, sizeof *pl->dv);
     if (!pl->dv) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->host ? ctx->devs[e] : first;

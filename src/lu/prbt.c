@@ -18,33 +18,7 @@
 #include <math.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- random diagonals */
-
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* exp(x) for |x| <= 1/20 by its Taylor series to x^9/9! (the remainder is
- * below 1e-19, under double rounding): a tenth of the cost of exp(), which
- * counts here, as the diagonals are part of the randomization's time. */
-static double exp_small(double x) {
-    double s = 1;
-    for (int k = 9; k >= 1; k--) s = 1 + x * s / k;
-    return s;
-}
-
-void hyla_rbt_diagonals(hyla_dtype t, uint64_t seed, uint64_t offset, int64_t count, void *w) {
-    const int single = t == HYLA_S || t == HYLA_C;
-    for (int64_t k = 0; k < count; k++) {
-        const uint64_t z = mix64(seed + (offset + (uint64_t)k + 1) * 0x9E3779B97F4A7C15ULL);
-        const double r = (double)(z >> 11) * (1.0 / 9007199254740992.0) - 0.5;
-        const double x = exp_small(r / 10.0);
-        if (single) ((float *)w)[k] = (float)x;
-        else ((double *)w)[k] = x;
-    }
-}
+/* ---------------------------------------------------------------- padding */
 
 int64_t hyla_rbt_padded(int64_t n, int depth) {
     const int64_t p = (int64_t)1 << depth;
@@ -133,7 +107,7 @@ typedef struct {
     void *Ar, *w, *sums, *Bp, *B0, *X, *R;
     /* pinned host */
     void *pin;
-    unsigned char *hX, *hR, *hD, *hXold, *hB0, *hsums, *hw, *hdiag;
+    unsigned char *hX, *hR, *hD, *hXold, *hB0, *hsums, *hdiag;
     double *bnorm;               /* |b_j|_inf, hyla_malloc */
 } plan;
 
@@ -282,7 +256,7 @@ static int run(plan *pl) {
     HYLA_TRY(dev_alloc(pl, all, &pl->B0));
     HYLA_TRY(dev_alloc(pl, all, &pl->X));
     HYLA_TRY(dev_alloc(pl, all, &pl->R));
-    const size_t pinned = 5 * all + (size_t)n * rs + 2 * nw * rs + (size_t)np * es;
+    const size_t pinned = 5 * all + (size_t)n * rs + (size_t)np * es;
     HYLA_TRY(o->mem_alloc(pl->dev, HYLA_MEM_PINNED, pinned, &pl->pin));
     pl->hX = pl->pin;
     pl->hR = pl->hX + all;
@@ -290,16 +264,14 @@ static int run(plan *pl) {
     pl->hXold = pl->hD + all;
     pl->hB0 = pl->hXold + all;
     pl->hsums = pl->hB0 + all;
-    pl->hw = pl->hsums + (size_t)n * rs;
-    pl->hdiag = pl->hw + 2 * nw * rs;
+    pl->hdiag = pl->hsums + (size_t)n * rs;
     pl->bnorm = hyla_malloc((size_t)nrhs * sizeof(double));
     if (!pl->bnorm) HYLA_TRY(HYLA_ERR_NO_MEMORY);
 
-    /* randomization of A: diagonals of U then V, one fused pass */
+    /* randomization of A: diagonals of U then V, made on the device, and
+     * one fused pass */
     double t0 = hyla_wtime();
-    hyla_rbt_diagonals(pl->t, job->seed, 0, (int64_t)(2 * nw), pl->hw);
-    HYLA_TRY(o->copy_2d(pl->q, pl->w, 2 * nw * rs, pl->hw, 2 * nw * rs, 2 * nw * rs, 1,
-                        HYLA_COPY_H2D));
+    HYLA_TRY(o->rbt_diagonals(pl->q, pl->t, job->seed, 0, (int64_t)(2 * nw), pl->w));
     const hyla_rbt_args a = {.mode = HYLA_RBT_BOTH, .depth = job->depth, .m = np, .n = np,
                              .u = pl->w, .v = (const unsigned char *)pl->w + nw * rs,
                              .S = job->A, .lds = job->lda, .ms = n, .ns = n, .A = pl->Ar,

@@ -23,13 +23,6 @@ typedef struct {
  * or a HYLA_ERR_* code. */
 int hyla_prbt(hyla_t *ctx, const hyla_rbt_job *job, hyla_rbt_info *info);
 
-/* The random diagonals: w[k] = exp(r_k / 10) for k in [offset, offset +
- * count), with r_k uniform in [-1/2, 1/2) from a counter-based generator
- * (splitmix64 of seed and k), so any subset is reproducible on its own;
- * stored as float for s/c and double for d/z. The solver takes U's
- * diagonals from offset 0 and V's from offset np * depth. */
-void hyla_rbt_diagonals(hyla_dtype t, uint64_t seed, uint64_t offset, int64_t count, void *w);
-
 /* The order of the padded matrix: n rounded up to a multiple of 2^depth. */
 int64_t hyla_rbt_padded(int64_t n, int depth);
 

@@ -2,6 +2,7 @@
  * the host copies of the host-resident entry, then the one-device algorithm
  * (prbt.c); t_rbt.c once per precision. */
 #include "lu/prbt.h"
+#include "core/xfer.h"
 #include <string.h>
 
 /* gesv_rbt: 1 n, 2 nrhs, 3 A, 4 lda, 5 B, 6 ldb, 7 opts, 8 info; fills the
@@ -32,6 +33,34 @@ static int rbt_check(hyla_t *ctx, int64_t n, int64_t nrhs, const void *A, int64_
     return 0;
 }
 
+#define NSLOTS 4
+
+/* Host <-> device copies of the host-resident entry: through a ring of
+ * pinned staging slots of the device's workspace (core/xfer), which the
+ * pack threads fill from the caller's pageable memory while the copy engine
+ * drains the previous slot; a direct copy from pageable memory runs at a
+ * fraction of the bus rate. A fresh ring per direction, as the solver's
+ * fallback may grow (and so move) the workspace's pinned memory. */
+static int staged(hyla_t *ctx, int dev, int up, hyla_dtype t, void *devp, const void *host,
+                  int64_t ldh, int64_t rows, int64_t cols) {
+    hyla_dev *d = ctx->devs[dev];
+    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
+    hyla_dev_workspace *ws;
+    hyla_xfer x;
+    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
+    if (rc) return rc;
+    rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, hyla_dtype_size(t),
+                        hyla_pack_threads(ctx));
+    if (rc) return rc;
+    if (up) rc = hyla_xfer_up(&x, ws->q_in, devp, rows, host, ldh, 0, 0, rows, cols,
+                              HYLA_XFER_ALL);
+    else rc = hyla_xfer_down(&x, ws->q_in, (void *)host, ldh, devp, rows, 0, 0, rows, cols,
+                             HYLA_XFER_ALL, NULL, NULL);
+    const int rs = d->ops->queue_sync(ws->q_in); /* also when enqueueing failed */
+    hyla_xfer_fini(&x);
+    return rc ? rc : rs;
+}
+
 /* The host-resident entry: A and B to the device, the solver, X back. */
 static int rbt_host(hyla_t *ctx, hyla_rbt_job *job, const void *A, int64_t lda, void *B,
                     int64_t ldb, hyla_rbt_info *info) {
@@ -40,32 +69,23 @@ static int rbt_host(hyla_t *ctx, hyla_rbt_job *job, const void *A, int64_t lda, 
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(job->t), col = (size_t)job->n * es;
     void *dA = NULL, *dB = NULL;
-    hyla_dev_workspace *ws;
-    int rc = hyla_workspace_get(ctx, job->dev, 0, 0, &ws);
-    if (rc) return rc;
+    int rc = 0;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, col * (size_t)job->n, &dA));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, col * (size_t)job->nrhs, &dB));
-    HYLA_TRY(o->copy_2d(ws->q_in, dA, col, A, (size_t)lda * es, col, (size_t)job->n,
-                        HYLA_COPY_H2D));
-    HYLA_TRY(o->copy_2d(ws->q_in, dB, col, B, (size_t)ldb * es, col, (size_t)job->nrhs,
-                        HYLA_COPY_H2D));
-    HYLA_TRY(o->queue_sync(ws->q_in));
+    HYLA_TRY(staged(ctx, job->dev, 1, job->t, dA, A, lda, job->n, job->n));
+    HYLA_TRY(staged(ctx, job->dev, 1, job->t, dB, B, ldb, job->n, job->nrhs));
     job->A = dA;
     job->lda = job->n;
     job->B = dB;
     job->ldb = job->n;
     double copy = hyla_wtime() - t0;
-    rc = hyla_prbt(ctx, job, info);
-    if (rc) goto cleanup;
+    HYLA_TRY(hyla_prbt(ctx, job, info));
     const double t1 = hyla_wtime();
-    HYLA_TRY(o->copy_2d(ws->q_in, B, (size_t)ldb * es, dB, col, col, (size_t)job->nrhs,
-                        HYLA_COPY_D2H));
-    HYLA_TRY(o->queue_sync(ws->q_in));
+    HYLA_TRY(staged(ctx, job->dev, 0, job->t, dB, B, ldb, job->n, job->nrhs));
     copy += hyla_wtime() - t1;
     info->t_copy = copy;
     info->t_total = hyla_wtime() - t0;
 cleanup:
-    if (rc) (void)o->queue_sync(ws->q_in);
     if (dA) o->mem_free(d, HYLA_MEM_DEVICE, dA);
     if (dB) o->mem_free(d, HYLA_MEM_DEVICE, dB);
     return rc;

@@ -736,6 +736,16 @@ static int cuda_row_asum(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, con
     return queue_fail(q, hyla_cuda_row_asum(q->stream, (int)t, m, n, A, lda, sums));
 }
 
+static int cuda_rbt_diagonals(hyla_queue *qb, hyla_dtype t, uint64_t seed, uint64_t offset,
+                              int64_t count, void *w) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if (!dtype_ok(t) || count < 0 || (count > 0 && !w)) return HYLA_ERR_INVALID;
+    if (count == 0) return 0;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_rbt_diagonals(q->stream, (int)t, seed, offset, count, w));
+}
+
 /* ---------------------------------------------------------------- cuSOLVER */
 
 static const cudaDataType solver_types[] = {
@@ -903,6 +913,7 @@ static const hyla_backend_ops cuda_ops = {
     .trmm = cuda_trmm,
     .rbt = cuda_rbt,
     .row_asum = cuda_row_asum,
+    .rbt_diagonals = cuda_rbt_diagonals,
     .laset = cuda_laset,
     .scale = cuda_scale,
     .potrf = cuda_potrf,

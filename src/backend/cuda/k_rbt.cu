@@ -12,9 +12,12 @@
  * so each thread loads those 16 elements once (reading the source with its
  * padding), applies both levels from both sides in registers and stores
  * them: A is read once and written once (2 m^2 elements moved, 8 flops per
- * element per level pair). Other depths and the one-sided modes (right-hand
- * sides and solutions, small) run one in-place pass per level after a
- * copy-and-pad pass when the source is another array. */
+ * element per level pair). Depth 2 from the left (U^T on right-hand sides,
+ * U on solutions) is one pass too, over row quadruples (left2_kernel). Other
+ * depths and the right-side mode run one in-place pass per level after a
+ * copy-and-pad pass when the source is another array. The diagonals
+ * themselves are made here too (diag_kernel), from the formula the host
+ * uses (backend/rbt_diag.h), so they never cross the bus. */
 #include <complex>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -25,6 +28,7 @@
 #include "hyla.h"
 
 #include "backend/cuda/k_rbt.h"
+#include "backend/rbt_diag.h"
 
 namespace {
 
@@ -87,6 +91,22 @@ template <typename R> __device__ __forceinline__ void bt(R &x0, R &x1, R c0, R c
     x1 = c1 * d;
 }
 
+/* Levels 0 (u0) and 1 (u1) of the diagonals u of order m for the W real
+ * lanes from lane r of each row quarter: rows br * m / 4 + (r + k) / e. */
+template <typename R, int W>
+__device__ __forceinline__ void quarter_diagonals(const R *u, int64_t m, int e, int64_t r,
+                                                  R (&u0)[4][W], R (&u1)[4][W]) {
+    const int64_t q = m / 4;
+#pragma unroll
+    for (int br = 0; br < 4; br++)
+#pragma unroll
+        for (int k = 0; k < W; k++) {
+            const int64_t i = br * q + (r + k) / e;
+            u0[br][k] = u[i];
+            u1[br][k] = u[m + i];
+        }
+}
+
 /* Depth 2 from both sides in one pass (see the top of the file). u, v hold
  * level 0 in [0, m) and level 1 in [m, 2m). */
 template <typename R, int W>
@@ -110,14 +130,7 @@ __global__ void both2_kernel(int64_t m, int e, const R *u, const R *v, src_t<R> 
 #pragma unroll
                 for (int c = 0; c < 4; c++) load_src<R, W>(src, br * qr + r, c * q + j, a[br][c]);
             R u0[4][W], u1[4][W];
-#pragma unroll
-            for (int br = 0; br < 4; br++)
-#pragma unroll
-                for (int k = 0; k < W; k++) {
-                    const int64_t i = br * q + (r + k) / e;
-                    u0[br][k] = u[i];
-                    u1[br][k] = u[m + i];
-                }
+            quarter_diagonals<R, W>(u, m, e, r, u0, u1);
             /* level 1: row and column pairs (0,1), (2,3) */
 #pragma unroll
             for (int p = 0; p < 4; p += 2)
@@ -154,6 +167,63 @@ __global__ void both2_kernel(int64_t m, int e, const R *u, const R *v, src_t<R> 
                 for (int c = 0; c < 4; c++) vstore<R, W>(A + br * qr + r + (c * q + j) * ld, a[br][c]);
         }
     }
+}
+
+/* x0' = c0 x0 + c1 x1, x1' = c0 x0 - c1 x1: one butterfly B (without its
+ * scale), for U from the left. */
+template <typename R> __device__ __forceinline__ void bn(R &x0, R &x1, R c0, R c1) {
+    const R a = c0 * x0, b = c1 * x1;
+    x0 = a + b;
+    x1 = a - b;
+}
+
+/* Depth 2 from the left in one pass: with q = m / 4, rows (r + a q), a in
+ * 0..3, of one column are all that the two levels mix, so each thread loads
+ * those four W-lane groups once (from the source with its zero padding, or
+ * in place), applies both levels in registers and stores them. TFORM (U^T,
+ * mode LEFT_T): level 1 on the quarter pairs (0,1), (2,3), then level 0 on
+ * (0,2), (1,3), in the B^T form; else (U, mode LEFT) level 0 then level 1 in
+ * the B form. The two factors 1/sqrt(2) are applied together at the end. */
+template <typename R, int W, bool TFORM>
+__global__ void left2_kernel(int64_t m, int64_t n, int e, const R *u, src_t<R> src, R *A,
+                             int64_t ld) {
+    const int64_t q = m / 4, qr = q * e, ngroups = qr / W;
+    const int64_t gstep = (int64_t)gridDim.x * blockDim.x;
+    const int64_t jstep = (int64_t)gridDim.y * blockDim.y;
+    for (int64_t j = (int64_t)blockIdx.y * blockDim.y + threadIdx.y; j < n; j += jstep)
+        for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < ngroups; g += gstep) {
+            const int64_t r = g * W;
+            R a[4][W], u0[4][W], u1[4][W];
+#pragma unroll
+            for (int br = 0; br < 4; br++) load_src<R, W>(src, br * qr + r, j, a[br]);
+            quarter_diagonals<R, W>(u, m, e, r, u0, u1);
+#pragma unroll
+            for (int k = 0; k < W; k++) {
+                if (TFORM) {
+                    bt(a[0][k], a[1][k], u1[0][k], u1[1][k]);
+                    bt(a[2][k], a[3][k], u1[2][k], u1[3][k]);
+                    bt(a[0][k], a[2][k], u0[0][k], u0[2][k]);
+                    bt(a[1][k], a[3][k], u0[1][k], u0[3][k]);
+                } else {
+                    bn(a[0][k], a[2][k], u0[0][k], u0[2][k]);
+                    bn(a[1][k], a[3][k], u0[1][k], u0[3][k]);
+                    bn(a[0][k], a[1][k], u1[0][k], u1[1][k]);
+                    bn(a[2][k], a[3][k], u1[2][k], u1[3][k]);
+                }
+#pragma unroll
+                for (int br = 0; br < 4; br++) a[br][k] *= R(0.5);
+            }
+#pragma unroll
+            for (int br = 0; br < 4; br++) vstore<R, W>(A + br * qr + r + j * ld, a[br]);
+        }
+}
+
+/* w[k] := diagonal offset + k (backend/rbt_diag.h), rounded to R. */
+template <typename R>
+__global__ void diag_kernel(uint64_t seed, uint64_t offset, int64_t count, R *w) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += step)
+        w[k] = static_cast<R>(hyla_rbt_diag_value(seed, offset + (uint64_t)k));
 }
 
 /* A := P, W real lanes at a time. */
@@ -314,6 +384,21 @@ int rbt_typed(cudaStream_t st, int e, int mode, int depth, int64_t m, int64_t n,
                                  st>>>(m, e, u, v, src, A, ld);
         return launch_status();
     }
+    if ((mode == M_LEFT_T || mode == M_LEFT) && depth == 2) {
+        const int64_t qr = m / 4 * e;
+        const bool vec = src_vec && aligned(A) && ld % W == 0 && qr % W == 0;
+        const dim3 grid = grid_for(vec ? qr / W : qr, n, BLOCK_X, BLOCK_Y);
+        const dim3 block(BLOCK_X, BLOCK_Y, 1);
+        if (mode == M_LEFT_T && vec)
+            left2_kernel<R, W, true><<<grid, block, 0, st>>>(m, n, e, u, src, A, ld);
+        else if (mode == M_LEFT_T)
+            left2_kernel<R, 1, true><<<grid, block, 0, st>>>(m, n, e, u, src, A, ld);
+        else if (vec)
+            left2_kernel<R, W, false><<<grid, block, 0, st>>>(m, n, e, u, src, A, ld);
+        else
+            left2_kernel<R, 1, false><<<grid, block, 0, st>>>(m, n, e, u, src, A, ld);
+        return launch_status();
+    }
     if (!inplace) {
         if (src_vec && aligned(A) && ld % W == 0 && (m * e) % W == 0)
             pad_kernel<R, W><<<grid_for(m * e / W, n, BLOCK_X, BLOCK_Y), dim3(BLOCK_X, BLOCK_Y, 1),
@@ -348,6 +433,15 @@ int row_asum_typed(cudaStream_t st, int64_t m, int64_t n, const R *A, int64_t ld
     if (gy > 65535) gy = 65535;
     row_asum_kernel<R, E><<<dim3((unsigned)gx, (unsigned)gy, 1), dim3(128, 1, 1), 0, st>>>(
         m, n, A, lda * E, sums);
+    return launch_status();
+}
+
+template <typename R>
+int diagonals_typed(cudaStream_t st, uint64_t seed, uint64_t offset, int64_t count, R *w) {
+    (void)cudaGetLastError();
+    int64_t blocks = (count + 255) / 256;
+    if (blocks > 1024) blocks = 1024;
+    diag_kernel<R><<<(unsigned)blocks, 256, 0, st>>>(seed, offset, count, w);
     return launch_status();
 }
 
@@ -392,6 +486,21 @@ extern "C" int hyla_cuda_row_asum(cudaStream_t s, int dtype, int64_t m, int64_t 
     case HYLA_Z:
         return row_asum_typed<double, 2>(s, m, n, static_cast<const double *>(A), lda,
                                          static_cast<double *>(sums));
+    default:
+        return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_rbt_diagonals(cudaStream_t s, int dtype, uint64_t seed,
+                                       uint64_t offset, int64_t count, void *w) {
+    if (count <= 0) return 0;
+    switch (dtype) {
+    case HYLA_S:
+    case HYLA_C:
+        return diagonals_typed<float>(s, seed, offset, count, static_cast<float *>(w));
+    case HYLA_D:
+    case HYLA_Z:
+        return diagonals_typed<double>(s, seed, offset, count, static_cast<double *>(w));
     default:
         return HYLA_ERR_INVALID;
     }

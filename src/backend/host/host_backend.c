@@ -27,6 +27,7 @@ struct host_task {
         struct { struct host_event *ev; uint64_t gen; } event;
         struct { hyla_dtype t; hyla_rbt_args a; } rbt;
         struct { hyla_dtype t; int64_t m, n, lda; const void *A; void *sums; } asum;
+        struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
     } u;
 };
 
@@ -442,6 +443,26 @@ static int host_row_asum(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, cons
     return 0;
 }
 
+static void run_rbt_diagonals(host_task *t) {
+    hyla_rbt_diagonals(t->u.diag.t, t->u.diag.seed, t->u.diag.offset, t->u.diag.count,
+                       t->u.diag.w);
+}
+
+static int host_rbt_diagonals(hyla_queue *q, hyla_dtype t, uint64_t seed, uint64_t offset,
+                              int64_t count, void *w) {
+    if (hyla_dtype_size(t) == 0 || count < 0 || (count > 0 && !w)) return HYLA_ERR_INVALID;
+    if (count == 0) return 0;
+    host_task *k = task_new(run_rbt_diagonals);
+    if (!k) return HYLA_ERR_NO_MEMORY;
+    k->u.diag.t = t;
+    k->u.diag.seed = seed;
+    k->u.diag.offset = offset;
+    k->u.diag.count = count;
+    k->u.diag.w = w;
+    enqueue(q, k);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- LAPACK */
 
 /* Arguments are checked here, before anything is enqueued, so that LAPACK
@@ -526,6 +547,7 @@ static const hyla_backend_ops host_ops = {
     .trmm = host_trmm,
     .rbt = host_rbt,
     .row_asum = host_row_asum,
+    .rbt_diagonals = host_rbt_diagonals,
     .laset = host_laset,
     .scale = host_scale,
     .potrf = host_potrf,
