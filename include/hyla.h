@@ -152,6 +152,12 @@ typedef enum {
      * grouped; rounded down to a multiple of kd, at least kd); 0 = tuning
      * table. */
     HYLA_OPT_EIG_NB = 21,
+    /* Eigensolver, eigenvectors: the order of the back transformations.
+     * 0 = automatic (reordered on a GPU when memory allows), 1 = direct
+     * (Z := Q1 (Q2 E) after the tridiagonal solver), 2 = reordered (Q1 Q2
+     * built on the device while the host cores run the tridiagonal solver,
+     * then Z := Q E, one GEMM; n^2 more device memory plus n^2 reals). */
+    HYLA_OPT_EIG_ORDER = 22,
     /* LU block width (columns of a factored panel); 0 = tuning table. */
     HYLA_OPT_GETRF_NB = 7,
     /* LU leaf width inside a panel (the panel is factored recursively down

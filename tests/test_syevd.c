@@ -88,6 +88,19 @@ int main(int argc, char **argv) {
     /* several block reflectors in the Q1 back transformation */
     hyla_ztv_case(h, 0, 'V', 'L', 120, TE_RANDOM, &s);
     hyla_dtv_case(h, 1, 'V', 'U', 100, TE_ARITHMETIC, &s);
+    /* both orders of the back transformations, every precision (the
+     * reordered one multiplies a complex Q by the real E as one real GEMM) */
+    for (int64_t order = 1; order <= 2; order++) {
+        CHECK(hyla_set_option(h, HYLA_OPT_EIG_ORDER, order) == 0, "order %lld", (long long)order);
+        hyla_stv_case(h, 0, 'V', 'L', 37, TE_CLUSTERED, &s);
+        hyla_dtv_case(h, 1, 'V', 'U', 64, TE_GRADED, &s);
+        hyla_ctv_case(h, 0, 'V', 'U', 41, TE_RANDOM, &s);
+        hyla_ztv_case(h, 1, 'V', 'L', 53, TE_GEOMETRIC, &s);
+    }
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_ORDER, 3) == -3, "order 3 refused");
+    hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);
+    alloc_failures(h);
+    hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
     alloc_failures(h);
     hyla_destroy(&h);
     return summary("test_syevd");

@@ -66,6 +66,7 @@ struct hyla_context {
     int64_t opt_potrf_nb, opt_potrf_ooc;
     int64_t opt_getrf_nb;
     int64_t opt_getrf_ib;
+    int64_t opt_eig_order;
     hyla_lu_stats lu_stats;
     hyla_chol_stats chol_stats;
     int64_t opt_eig_kd, opt_eig_nb;

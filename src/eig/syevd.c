@@ -4,11 +4,13 @@
  *   A (device dev) --stage 1, sy2sb.c--> band B (host, lower band storage)
  *     --stage 2, sb2st.c (host cores)--> real tridiagonal (d, e)
  *     --jobz N: sterf / jobz V: stedc (tridiag.c)--> eigenvalues, real Z
- *   jobz V: Z to the device as type t --Q2 (sb2st back)--> --Q1 (sy2sb back)--> eigenvectors.
+ *   jobz V: vectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
+ *   while the host solves the tridiagonal, then Z := Q E.
  */
 #include "eig/sb2st.h"
 #include "eig/sy2sb.h"
 #include "eig/tridiag.h"
+#include "eig/vectors.h"
 #include <math.h>
 #include <string.h>
 
@@ -91,7 +93,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     hyla_sy2sb_q *q1 = NULL;
     hyla_sb2st_q *q2 = NULL;
     hyla_dev_workspace *ws = NULL;
-    void *dW = NULL, *AB = NULL, *e = NULL, *Zr = NULL, *Zc = NULL;
+    void *dW = NULL, *AB = NULL, *e = NULL;
     void *dZ = NULL;
     int64_t ldz = 0, kd, nb;
     int rc = 0;
@@ -145,38 +147,11 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
         st.tridiag = hyla_wtime() - tt;
         goto cleanup;
     }
-    Zr = hyla_malloc((size_t)(n * n) * rs);
-    if (!Zr) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
-    st.tridiag = hyla_wtime() - tt;
-
-    /* Z to the device (as type t) where the eigenvectors will be: the
-     * caller's dA, or the work copy for the host entry */
-    tt = hyla_wtime();
+    /* the eigenvectors where they will be returned: the caller's dA, or
+     * the work copy for the host entry */
     dZ = host && !inplace ? dW : A;
     ldz = host && !inplace ? n : lda;
-    const void *Zsrc = Zr;
-    if (t == HYLA_C || t == HYLA_Z) {
-        Zc = hyla_malloc((size_t)(n * n) * es);
-        if (!Zc) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-        for (int64_t i = 0; i < n * n; i++) {
-            if (t == HYLA_C)
-                ((float *)Zc)[2 * i] = ((float *)Zr)[i], ((float *)Zc)[2 * i + 1] = 0.0f;
-            else
-                ((double *)Zc)[2 * i] = ((double *)Zr)[i], ((double *)Zc)[2 * i + 1] = 0.0;
-        }
-        Zsrc = Zc;
-    }
-    HYLA_TRY(hyla_eig_xfer_matrix(ctx, di, t, 1, n, n, (void *)Zsrc, n, dZ, ldz));
-    st.transfers += hyla_wtime() - tt;
-
-    /* back transformations on the device: Z := Q1 (Q2 Z) */
-    tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_sb2st_back(ctx, di, q2, n, dZ, ldz));
-    st.back2 = hyla_wtime() - tt;
-    tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_sy2sb_back(ctx, q1, 0, n, dZ, ldz));
-    st.back1 = hyla_wtime() - tt;
+    HYLA_TRY(hyla_eig_vectors(ctx, di, t, n, q1, q2, w, e, dZ, ldz, (int)ctx->opt_eig_order, &st));
     if (host && !inplace) {
         tt = hyla_wtime();
         HYLA_TRY(hyla_eig_xfer_matrix(ctx, di, t, 0, n, n, A, lda, dZ, n));
@@ -190,8 +165,6 @@ cleanup:
     o->mem_free(d, HYLA_MEM_DEVICE, dW);
     hyla_free(AB);
     hyla_free(e);
-    hyla_free(Zr);
-    hyla_free(Zc);
     st.total = hyla_wtime() - t0;
     ctx->eig_stats = st;
     return rc;

@@ -22,7 +22,7 @@ typedef enum {
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB
+    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER
 } opt_id;
 
 typedef struct {
@@ -51,6 +51,7 @@ static const opt_spec specs[] = {
     {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
     {"--kd", OPT_KD, true},        {"--ib", OPT_IB, true},
+    {"--back-order", OPT_BACK_ORDER, true},
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
 };
@@ -123,6 +124,8 @@ void cli_usage(FILE *f) {
         "  --matrix CLASS       random (default), clustered, geometric, arithmetic, onelarge (eigenvalue\n"
         "                       distributions of LAPACK dlatms, cond 1e6), graded, diagonal, zero\n"
         "  --kd N, --nb N       band half-width and stage-1 update block (default: tuning table)\n"
+        "  --back-order O       jobz V: auto (default), direct (Z := Q1 Q2 E after stedc) or\n"
+        "                       reordered (Q1 Q2 built on the device during stedc, then Z := Q E)\n"
         "  --timers             print the seconds of each stage after each run\n"
         "  --input A.npy        the matrix (its --uplo triangle is read)\n"
         "  --output W.npy[,Z.npy]  eigenvalues, and with --jobz V the eigenvectors\n"
@@ -375,6 +378,12 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_TIMERS: o->timers = true; return 0;
     case OPT_KD: return set_nonneg(opt, v, &o->kd);
     case OPT_IB: return set_nonneg(opt, v, &o->ib);
+    case OPT_BACK_ORDER:
+        if (!strcmp(v, "auto")) o->back_order = 0;
+        else if (!strcmp(v, "direct")) o->back_order = 1;
+        else if (!strcmp(v, "reordered")) o->back_order = 2;
+        else return usage_error(opt, v, "expected auto, direct or reordered");
+        return 0;
     case OPT_GRID: {
         int64_t pq[2];
         const char *x = strchr(v, 'x');
@@ -487,6 +496,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
                     .argc = argc, .argv = argv};
     o->kd = -1;
     o->ib = -1;
+    o->back_order = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (strcmp(argv[1], "help") == 0) {

@@ -51,6 +51,7 @@ typedef struct {
     bool timers;                  /* eigensolver: print the stage times */
     int64_t kd;                   /* eigensolver band half-width; -1: not given */
     int64_t ib;                   /* LU leaf width; -1: not given */
+    int64_t back_order;           /* eigenvector back transformation order; -1: not given */
     const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
     int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
     int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */

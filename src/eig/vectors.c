@@ -1,0 +1,174 @@
+/* The eigenvectors of the two-stage eigensolver, from the reflectors of
+ * both stages and the tridiagonal (d, e), in one of two orders:
+ *
+ *   direct     E := eigenvectors of T (stedc, host cores + device GEMMs),
+ *              Z := Q1 (Q2 E) on the device: the back transformations wait
+ *              for the tridiagonal solver;
+ *   reordered  Q := Q1 Q2 built on the device (the back transformations
+ *              applied to I) WHILE the host cores run stedc, then one GEMM
+ *              Z := Q E. The back transformations leave the critical path
+ *              at the price of that GEMM (2 n^3 real flops; a complex Q times
+ *              the real E is one real GEMM on Q seen as a 2n x n real
+ *              matrix) and of n^2 more device memory for Q plus n^2 reals
+ *              for E.
+ * Automatically the reordered order runs on a GPU with the memory for it
+ * (on the host backend both halves would share the cores), else the direct
+ * one. */
+#include "eig/vectors.h"
+#include "eig/tridiag.h"
+#include <omp.h>
+#include <pthread.h>
+#include <string.h>
+
+static hyla_dtype real_type(hyla_dtype t) {
+    return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t;
+}
+
+static const void *one_of(hyla_dtype t, int v) {
+    static const double d1[2] = {1.0, 0.0}, d0[2] = {0.0, 0.0};
+    static const float f1[2] = {1.0f, 0.0f}, f0[2] = {0.0f, 0.0f};
+    return (t == HYLA_S || t == HYLA_C) ? (v ? (const void *)f1 : (const void *)f0)
+                                        : (v ? (const void *)d1 : (const void *)d0);
+}
+
+/* Z (host, real n x n, ld n) to dZ (device, type t) and the back
+ * transformations there: the direct order. */
+static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
+                  const hyla_sb2st_q *q2, const void *Zr, void *dZ, int64_t lddz,
+                  hyla_eig_stats *st) {
+    const size_t es = hyla_dtype_size(t);
+    void *Zc = NULL;
+    const void *src = Zr;
+    int rc = 0;
+    double tt = hyla_wtime();
+    if (t == HYLA_C || t == HYLA_Z) {
+        Zc = hyla_malloc((size_t)(n * n) * es);
+        if (!Zc) return HYLA_ERR_NO_MEMORY;
+        for (int64_t i = 0; i < n * n; i++) {
+            if (t == HYLA_C)
+                ((float *)Zc)[2 * i] = ((const float *)Zr)[i], ((float *)Zc)[2 * i + 1] = 0.0f;
+            else
+                ((double *)Zc)[2 * i] = ((const double *)Zr)[i], ((double *)Zc)[2 * i + 1] = 0.0;
+        }
+        src = Zc;
+    }
+    rc = hyla_eig_xfer_matrix(ctx, dev, t, 1, n, n, (void *)src, n, dZ, lddz);
+    hyla_free(Zc);
+    st->transfers += hyla_wtime() - tt;
+    if (rc) return rc;
+    tt = hyla_wtime();
+    rc = hyla_eig_sb2st_back(ctx, dev, q2, n, dZ, lddz);
+    st->back2 = hyla_wtime() - tt;
+    if (rc) return rc;
+    tt = hyla_wtime();
+    rc = hyla_eig_sy2sb_back(ctx, q1, 0, n, dZ, lddz);
+    st->back1 = hyla_wtime() - tt;
+    return rc;
+}
+
+typedef struct {
+    hyla_t *ctx;
+    int dev, rc;
+    hyla_dtype t;
+    int64_t n;
+    const hyla_sy2sb_q *q1;
+    const hyla_sb2st_q *q2;
+    void *dQ;
+    double back2, back1;
+} build_q;
+
+/* dQ := Q1 Q2 (the identity, then Q2, then Q1), on the device. */
+static void *build_q_main(void *arg) {
+    build_q *b = arg;
+    hyla_dev *d = b->ctx->devs[b->dev];
+    hyla_dev_workspace *ws;
+    double t0 = hyla_wtime();
+    int rc = hyla_workspace_get(b->ctx, b->dev, 0, 0, &ws);
+    if (!rc) rc = d->ops->laset(ws->q_comp, b->t, -1, b->n, b->n, one_of(b->t, 0),
+                                one_of(b->t, 1), b->dQ, b->n);
+    if (!rc) rc = d->ops->queue_sync(ws->q_comp);
+    if (!rc) rc = hyla_eig_sb2st_back(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n);
+    double t1 = hyla_wtime();
+    if (!rc) rc = hyla_eig_sy2sb_back(b->ctx, b->q1, 0, b->n, b->dQ, b->n);
+    b->back2 = t1 - t0;
+    b->back1 = hyla_wtime() - t1;
+    b->rc = rc;
+    return NULL;
+}
+
+int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
+                     const hyla_sb2st_q *q2, void *w, void *e, void *dZ, int64_t lddz,
+                     int order, hyla_eig_stats *st) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const hyla_dtype rt = real_type(t);
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
+    void *Zr = NULL, *dQ = NULL, *dE = NULL;
+    int rc = 0;
+    double tt;
+    if (n == 0) return 0;
+    Zr = hyla_malloc((size_t)(n * n) * rs);
+    if (!Zr) return HYLA_ERR_NO_MEMORY;
+    /* automatic: reordered on a GPU only (on the host backend both halves
+     * would share the cores); asked for explicitly, anywhere (tests) */
+    int reorder = order == HYLA_EIG_REORDERED ||
+                  (order == HYLA_EIG_ORDER_AUTO && d->info.kind != HYLA_DEVICE_HOST);
+    if (reorder) {
+        size_t fb = 0, tb = 0;
+        const size_t need = (size_t)(n * n) * (es + rs);
+        /* the two buffers, with a margin for the back transformations' own */
+        if (o->mem_info(d, &fb, &tb) != 0 || fb < need + need / 8 ||
+            o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dQ) != 0 ||
+            o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * rs, &dE) != 0)
+            reorder = 0;
+    }
+    if (!reorder) {
+        o->mem_free(d, HYLA_MEM_DEVICE, dQ);
+        dQ = NULL;
+        tt = hyla_wtime();
+        HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
+        st->tridiag = hyla_wtime() - tt;
+        HYLA_TRY(direct(ctx, dev, t, n, q1, q2, Zr, dZ, lddz, st));
+        goto cleanup;
+    }
+    /* reordered: Q on a thread of its own (one core) while the others run
+     * the tridiagonal solver with host GEMMs (the device is busy with Q) */
+    build_q b = {.ctx = ctx, .dev = dev, .t = t, .n = n, .q1 = q1, .q2 = q2, .dQ = dQ};
+    pthread_t th;
+    tt = hyla_wtime();
+    if (pthread_create(&th, NULL, build_q_main, &b) != 0) {
+        build_q_main(&b); /* no thread: one after the other */
+        HYLA_TRY(b.rc);
+        HYLA_TRY(hyla_eig_stedc_tuned(ctx, rt, n, w, e, Zr, n, 0, INT64_MAX));
+    } else {
+        const int nt = omp_get_max_threads();
+        if (nt > 2) omp_set_num_threads(nt - 1);
+        rc = hyla_eig_stedc_tuned(ctx, rt, n, w, e, Zr, n, 0, INT64_MAX);
+        if (nt > 2) omp_set_num_threads(nt);
+        st->tridiag = hyla_wtime() - tt;
+        pthread_join(th, NULL);
+        HYLA_TRY(rc);
+        HYLA_TRY(b.rc);
+    }
+    st->back2 = b.back2, st->back1 = b.back1;
+    /* Z := Q E, E real: for complex Q one real GEMM on Q's (re, im) pairs,
+     * a 2n x n real matrix of leading dimension 2 ld */
+    tt = hyla_wtime();
+    HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, rt, 1, n, n, Zr, n, dE, n));
+    st->transfers += hyla_wtime() - tt;
+    tt = hyla_wtime();
+    {
+        const int64_t f = (t == rt) ? 1 : 2;
+        hyla_dev_workspace *ws;
+        HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+        HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, n, n, one_of(rt, 1),
+                         dQ, f * n, dE, n, one_of(rt, 0), dZ, f * lddz));
+        HYLA_TRY(o->queue_sync(ws->q_comp));
+    }
+    st->back1 += hyla_wtime() - tt; /* the GEMM counts with the last back transformation */
+cleanup:
+    o->mem_free(d, HYLA_MEM_DEVICE, dQ);
+    o->mem_free(d, HYLA_MEM_DEVICE, dE);
+    hyla_free(Zr);
+    return rc;
+}

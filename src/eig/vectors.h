@@ -1,0 +1,21 @@
+/* The eigenvectors of the two-stage eigensolver from the reflectors of both
+ * stages and the tridiagonal: direct or reordered back transformation. */
+#ifndef HYLA_EIG_VECTORS_H
+#define HYLA_EIG_VECTORS_H
+#include "eig/sb2st.h"
+#include "eig/sy2sb.h"
+
+enum { HYLA_EIG_ORDER_AUTO = 0, HYLA_EIG_DIRECT = 1, HYLA_EIG_REORDERED = 2 };
+
+/* w (n, real type of t), e (n - 1): the tridiagonal from stage 2, w
+ * receiving the eigenvalues (ascending), e destroyed; dZ (device dev, type
+ * t, ld lddz >= n) receives the eigenvectors Q1 Q2 E. order: one of the
+ * enum (AUTO: reordered on a GPU with the memory for it, else direct).
+ * st receives tridiag, back2, back1 (the final GEMM of the reordered order
+ * included) and adds to transfers. Synchronous. Returns 0, a HYLA_ERR_*
+ * code, or info > 0 from the tridiagonal solver. */
+int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
+                     const hyla_sb2st_q *q2, void *w, void *e, void *dZ, int64_t lddz,
+                     int order, hyla_eig_stats *st);
+
+#endif
