@@ -428,6 +428,13 @@ cleanup:
 
 int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
                         int64_t lddz) {
+    hyla_dev_workspace *ws;
+    int rc = hyla_workspace_get(ctx, q->dev, 0, 0, &ws);
+    return rc ? rc : hyla_eig_sy2sb_back_q(ctx, q, conj, ncols, dZ, lddz, ws->q_comp);
+}
+
+int hyla_eig_sy2sb_back_q(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
+                          int64_t lddz, hyla_queue *qc) {
     if (q->npanels == 0 || ncols == 0) return 0;
     hyla_dev *d = ctx->devs[q->dev];
     const hyla_backend_ops *o = d->ops;
@@ -436,12 +443,8 @@ int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t nc
     const int64_t kd = q->kd, ldv = q->ldv, n = q->n, gw = q->group * kd;
     const int64_t ngroups = HYLA_CEILDIV(q->npanels, q->group);
     const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
-    hyla_dev_workspace *ws;
-    hyla_queue *qc;
     void *dWk = NULL, *dTg = NULL;
     int rc = 0;
-    HYLA_TRY(hyla_workspace_get(ctx, q->dev, 0, 0, &ws));
-    qc = ws->q_comp;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * ncols) * es, &dWk));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * gw) * es, &dTg));
     /* Q1 Z = Q_0 (Q_1 (... Q_last Z)): groups in reverse order; Q1^H Z:
@@ -482,7 +485,7 @@ int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t nc
     }
     rc = o->queue_sync(qc);
 cleanup:
-    if (rc && ws) o->queue_sync(ws->q_comp);
+    if (rc) o->queue_sync(qc);
     o->mem_free(d, HYLA_MEM_DEVICE, dWk);
     o->mem_free(d, HYLA_MEM_DEVICE, dTg);
     return rc;

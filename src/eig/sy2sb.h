@@ -71,6 +71,10 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
  * Returns 0 or a HYLA_ERR_* code. */
 int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
                         int64_t lddz);
+/* The same on the queue qc of device q->dev (for a caller that runs it
+ * beside other work of the context's own queues). */
+int hyla_eig_sy2sb_back_q(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
+                          int64_t lddz, hyla_queue *qc);
 
 /* Builds a device reflector store from the LAPACK-style form written by
  * hyla_eig_sy2sb (Vh, tau on the host): V uploaded, T rebuilt (larft). */
