@@ -732,6 +732,8 @@ typedef struct {
     double transfers;  /* host <-> device copies of A, Z and the band */
     double total;
     int64_t kd, nb;    /* block sizes used */
+    int64_t back2_calls;  /* device calls (kernel launches) of the Q2 back transformation */
+    double back2_flops;   /* their floating-point operations (real multiply-adds count 2) */
 } hyla_eig_stats;
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
 int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);

@@ -172,7 +172,8 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
 
     /* back transformations on the device: Z := Q1 (Q2 Z) */
     tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_sb2st_back(ctx, di, q2, n, dZ, ldz));
+    HYLA_TRY(hyla_eig_sb2st_back_count(ctx, di, q2, n, dZ, ldz, 0, &st.back2_calls,
+                                       &st.back2_flops));
     st.back2 = hyla_wtime() - tt;
     tt = hyla_wtime();
     HYLA_TRY(hyla_eig_sy2sb_back(ctx, q1, 0, n, dZ, ldz));

@@ -262,7 +262,7 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
     if (p->q) {
         const hyla_sb2st_q *q = p->q;
         const int64_t s = i / q->nb, j = i % q->nb;
-        T *V = (T *)q->data + q->goff[s] + m * q->gsz;
+        T *V = (T *)q->data + q_group(q, s, m);
         T *Tm = V + q->ldv * q->nb;
         for (int64_t r = 0; r < nv; r++) V[j + j * q->ldv + r] = vcur[r];
         Tm[j + j * q->nb] = tau;
@@ -275,7 +275,7 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
  * those rows alone. */
 static void TS(build_t)(hyla_sb2st_q *q) {
     const int64_t nb = q->nb, ldv = q->ldv, kd = q->kd;
-    const int64_t ngroups = q->goff[q->nsg] / q->gsz;
+    const int64_t ngroups = q->woff[q->nw] / q->gsz;
 #pragma omp parallel for schedule(dynamic, 16)
     for (int64_t g = 0; g < ngroups; g++) {
         T *V = (T *)q->data + g * q->gsz, *Tm = V + ldv * nb;
@@ -426,7 +426,7 @@ int ORMTR_NAME()(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, T *Z, int64_
     const int64_t n = q->n;
     if (ncols == 0 || q->nsg == 0) return 0;
     hyla_dev *d = ctx->devs[0];
-    const size_t es = sizeof(T), qbytes = (size_t)q->goff[q->nsg] * es;
+    const size_t es = sizeof(T), qbytes = (size_t)q->woff[q->nw] * es;
     const size_t percol = (size_t)(n + q->nb) * es;
     size_t budget = hyla_workspace_budget(ctx, 0);
     int64_t cb = ncols;
