@@ -246,6 +246,83 @@ out:
     free(w);
 }
 
+/* The batched back transformation in smaller batches (at most mb block
+ * reflectors per call) on device dev: the same Z as in whole waves (bitwise
+ * on a host device, whose batches are the same GEMMs), and the calls that
+ * it reports: whole waves make at most 5 per wave (V T, V^H Z, the update,
+ * and the two GEMMs of a wave's last group where it reaches past row n-1),
+ * batches of one make 3 per block reflector. */
+static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
+                        unsigned long long *s) {
+    const int64_t ldab = kd + 1, ldz = n + 2;
+    char what[96];
+    snprintf(what, sizeof what, "%c batches n %lld kd %lld nc %lld dev %d", "sdcz"[DT],
+             (long long)n, (long long)kd, (long long)nc, dev);
+    T *AB = malloc(sizeof *AB * (size_t)(ldab * n)), *Z0 = malloc(sizeof *Z0 * (size_t)(ldz * nc));
+    T *Z = malloc(sizeof *Z * (size_t)(ldz * nc)), *Z1 = malloc(sizeof *Z1 * (size_t)(ldz * nc));
+    R *d = malloc(sizeof *d * (size_t)n), *e = malloc(sizeof *e * (size_t)n);
+    hyla_sb2st_q *q = NULL;
+    void *dZ = NULL;
+    const size_t bytes = sizeof(T) * (size_t)(ldz * nc);
+    PS(make_band)(AB, n, kd, ldab, s);
+    for (int64_t i = 0; i < ldz * nc; i++) Z0[i] = (T)t_rand(s);
+    int rc = SB2ST(h, 'V', n, kd, AB, ldab, d, e, &q);
+    rc = rc ? rc : hyla_malloc_device(h, dev, bytes, &dZ);
+    const int64_t nsg = n >= 2 ? (n - 2) / kd + 1 : 0, nw = nsg ? 2 * nsg - 1 : 0;
+    const int64_t groups = nsg * (nsg + 1) / 2;
+    hyla_device_info info;
+    hyla_get_device_info(h, dev, &info);
+    const double eps = RSCAL;
+    static const int64_t mbs[] = {0, 1, 2, 3};
+    for (size_t b = 0; b < sizeof mbs / sizeof mbs[0] && !rc; b++) {
+        int64_t calls = -1;
+        double flops = -1;
+        rc = hyla_copy_to_device(h, dev, dZ, Z0, bytes);
+        rc = rc ? rc : hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, mbs[b], &calls, &flops);
+        rc = rc ? rc : hyla_copy_from_device(h, dev, b ? Z1 : Z, dZ, bytes);
+        CHECK(rc == 0, "%s, batch %lld: %d", what, (long long)mbs[b], rc);
+        if (rc) break;
+        if (mbs[b] == 0) {
+            CHECK(calls >= nw && calls <= 5 * nw && (nw == 0 || flops > 0),
+                  "%s: %lld calls, %g flops for %lld waves", what, (long long)calls, flops,
+                  (long long)nw);
+            CHECK(nsg < 8 || calls < 3 * groups, "%s: %lld calls for %lld groups: not batched",
+                  what, (long long)calls, (long long)groups);
+            continue;
+        }
+        if (mbs[b] == 1)
+            CHECK(calls == 3 * groups, "%s: %lld calls in batches of one, %lld groups", what,
+                  (long long)calls, (long long)groups);
+        double diff = 0, zn = 0;
+        int past = 0;
+        for (int64_t j = 0; j < nc; j++) {
+            for (int64_t i = 0; i < n; i++) {
+                diff = fmax(diff, PS(abs)(Z[i + j * ldz] - Z1[i + j * ldz]));
+                zn = fmax(zn, PS(abs)(Z[i + j * ldz]));
+            }
+            for (int64_t i = n; i < ldz; i++) past |= Z1[i + j * ldz] != Z0[i + j * ldz];
+        }
+        CHECK(!past, "%s, batch %lld: wrote past row n", what, (long long)mbs[b]);
+        if (info.kind == HYLA_DEVICE_HOST)
+            CHECK(diff == 0, "%s, batch %lld: differs from whole waves by %g", what,
+                  (long long)mbs[b], diff);
+        else
+            CHECK(diff <= 10 * n * eps * fmax(zn, 1), "%s, batch %lld: differs by %g", what,
+                  (long long)mbs[b], diff);
+    }
+    CHECK(hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, -1, NULL, NULL) == HYLA_ERR_INVALID,
+          "%s: max_batch -1 accepted", what);
+    hyla_free_device(h, dev, &dZ);
+    hyla_sb2st_q_free(&q);
+    leak_check(h, what);
+    free(AB);
+    free(Z0);
+    free(Z);
+    free(Z1);
+    free(d);
+    free(e);
+}
+
 /* NaN/Inf input, bad arguments. */
 static void PS(errors)(hyla_t *h) {
     enum { N = 6, KD = 2 };
@@ -292,5 +369,12 @@ static void PS(suite)(hyla_t *h, unsigned long long *s) {
     PS(case)(h, 61, 5, 0, 1, s);
     PS(case)(h, 150, 8, 0, 0, s);
     for (int cls = BAND_ZERO; cls <= BAND_GRADED; cls++) PS(case_class)(h, 37, 6, 0, 1, cls, s);
+    for (int dev = 0; dev < hyla_device_count(h); dev += HYLA_TMAX(1, hyla_device_count(h) - 1)) {
+        PS(batches)(h, dev, 150, 8, 5, s);
+        PS(batches)(h, dev, 203, 16, 33, s);
+        PS(batches)(h, dev, 129, 16, 2, s);
+        PS(batches)(h, dev, 2, 1, 3, s);
+        PS(batches)(h, dev, 9, 20, 4, s);
+    }
     PS(errors)(h);
 }

@@ -90,6 +90,83 @@ static void capped(void) {
     hyla_destroy(&h);
 }
 
+/* The backend's gemm_strided_batched on device dev against one gemm per
+ * item: A shared (stride 0), B and C items interleaved at a stride of fewer
+ * rows than each has (C_i rows 6i .. 6i+4 of a 40 x 7 matrix), both
+ * transposes; batch 0 does nothing; batch < 0 and negative strides are
+ * refused. */
+static void batched_op(hyla_t *h, int dev) {
+    enum { M = 5, N = 7, K = 4, LDB = 40, LDC = 40, SC = 6, NB = 6 };
+    hyla_dev *d = h->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    double A[K * M], B[LDB * N], C0[LDC * N], C1[LDC * N], C2[LDC * N];
+    const double alpha = 0.75, beta = -0.5;
+    unsigned long long s = 5;
+    for (int i = 0; i < K * M; i++) A[i] = t_rand(&s);
+    for (int i = 0; i < LDB * N; i++) B[i] = t_rand(&s);
+    for (int i = 0; i < LDC * N; i++) C0[i] = t_rand(&s);
+    void *dA = NULL, *dB = NULL, *dC = NULL;
+    hyla_dev_workspace *ws = NULL;
+    int rc = hyla_malloc_device(h, dev, sizeof A, &dA);
+    rc = rc ? rc : hyla_malloc_device(h, dev, sizeof B, &dB);
+    rc = rc ? rc : hyla_malloc_device(h, dev, sizeof C0, &dC);
+    rc = rc ? rc : hyla_copy_to_device(h, dev, dA, A, sizeof A);
+    rc = rc ? rc : hyla_copy_to_device(h, dev, dB, B, sizeof B);
+    rc = rc ? rc : hyla_workspace_get(h, dev, 0, 0, &ws);
+    for (int ta = 0; ta < 2 && !rc; ta++) {
+        const hyla_op opa = ta ? HYLA_TRANS : HYLA_NOTRANS;
+        const int64_t lda = ta ? K : M;
+        /* one call, then item by item */
+        rc = hyla_copy_to_device(h, dev, dC, C0, sizeof C0);
+        rc = rc ? rc : o->gemm_strided_batched(ws->q_comp, HYLA_D, opa, HYLA_NOTRANS, M, N, K,
+                                               &alpha, dA, lda, 0, dB, LDB, SC, &beta, dC, LDC,
+                                               SC, NB);
+        rc = rc ? rc : o->queue_sync(ws->q_comp);
+        rc = rc ? rc : hyla_copy_from_device(h, dev, C1, dC, sizeof C1);
+        rc = rc ? rc : hyla_copy_to_device(h, dev, dC, C0, sizeof C0);
+        for (int i = 0; i < NB && !rc; i++)
+            rc = o->gemm(ws->q_comp, HYLA_D, opa, HYLA_NOTRANS, M, N, K, &alpha, dA, lda,
+                         (double *)dB + SC * i, LDB, &beta, (double *)dC + SC * i, LDC);
+        rc = rc ? rc : o->queue_sync(ws->q_comp);
+        rc = rc ? rc : hyla_copy_from_device(h, dev, C2, dC, sizeof C2);
+        CHECK(rc == 0, "batched op, dev %d, ta %d: %d", dev, ta, rc);
+        double diff = 0, changed = 0;
+        for (int i = 0; i < LDC * N; i++) {
+            diff = fmax(diff, fabs(C1[i] - C2[i]));
+            changed = fmax(changed, fabs(C1[i] - C0[i]));
+        }
+        CHECK(diff <= 1e-14 && changed > 0.01, "batched op, dev %d, ta %d: differs by %g", dev,
+              ta, diff);
+        /* row 5 of each item's slot (6i + 5) and rows past the batch are C0's */
+        int kept = 1;
+        for (int j = 0; j < N; j++)
+            for (int i = 0; i < LDC; i++)
+                if ((i % SC == M || i >= SC * NB) && C1[i + j * LDC] != C0[i + j * LDC]) kept = 0;
+        CHECK(kept, "batched op, dev %d, ta %d: wrote outside the items", dev, ta);
+    }
+    if (!rc) {
+        rc = hyla_copy_to_device(h, dev, dC, C0, sizeof C0);
+        rc = rc ? rc : o->gemm_strided_batched(ws->q_comp, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, M,
+                                               N, K, &alpha, dA, M, 0, dB, LDB, SC, &beta, dC,
+                                               LDC, SC, 0);
+        rc = rc ? rc : o->queue_sync(ws->q_comp);
+        rc = rc ? rc : hyla_copy_from_device(h, dev, C1, dC, sizeof C1);
+        CHECK(rc == 0 && memcmp(C0, C1, sizeof C0) == 0, "batched op, batch 0 wrote (rc %d)", rc);
+        CHECK(o->gemm_strided_batched(ws->q_comp, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, M, N, K,
+                                      &alpha, dA, M, 0, dB, LDB, SC, &beta, dC, LDC, SC, -1) ==
+                  HYLA_ERR_INVALID,
+              "batched op: batch -1 accepted");
+        CHECK(o->gemm_strided_batched(ws->q_comp, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, M, N, K,
+                                      &alpha, dA, M, 0, dB, LDB, -SC, &beta, dC, LDC, SC, 2) ==
+                  HYLA_ERR_INVALID,
+              "batched op: negative stride accepted");
+        CHECK(o->queue_sync(ws->q_comp) == 0, "batched op: queue failed after refused calls");
+    }
+    hyla_free_device(h, dev, &dA);
+    hyla_free_device(h, dev, &dB);
+    hyla_free_device(h, dev, &dC);
+}
+
 /* LAPACK's dsytrd_sb2st (LAPACKE has no wrapper before 3.12) */
 extern void dsytrd_sb2st_(const char *stage1, const char *vect, const char *uplo, const int *n,
                           const int *kd, double *ab, const int *ldab, double *d, double *e,
@@ -203,6 +280,8 @@ int main(int argc, char **argv) {
         CHECK(rc == 0, "warm-up calls: %d", rc);
     }
     leak_baseline(h);
+    for (int dev = 0; dev < hyla_device_count(h); dev++) batched_op(h, dev);
+    leak_check(h, "batched op");
     suite_s(h, &seed);
     suite_d(h, &seed);
     suite_c(h, &seed);

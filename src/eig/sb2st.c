@@ -320,7 +320,8 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
                 HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, ncols,
                                                  nb, mone, dvt, ldv, ldv * nb, dw, nb, nb * ncols,
                                                  one, Z, lddz, 2 * kd, full));
-                COUNT(nb, ncols, ldv, 2 * full);
+                COUNT(nb, ncols, ldv, full);
+                COUNT(ldv, ncols, nb, full);
             }
             if (full < nbt) {
                 const int64_t h = n - rl;
@@ -331,8 +332,8 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
                                  Zl, lddz, zero, dw, nb));
                 HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, ncols, nb, mone, VTl,
                                  ldv, dw, nb, one, Zl, lddz));
-                COUNT(nb, ncols, h, 2);
-                ncall++;
+                COUNT(nb, ncols, h, 1);
+                COUNT(h, ncols, nb, 1);
             }
         }
     }
