@@ -153,7 +153,12 @@ typedef enum {
      * table. */
     HYLA_OPT_EIG_NB = 21,
     /* LU block width (columns of a factored panel); 0 = tuning table. */
-    HYLA_OPT_GETRF_NB = 7
+    HYLA_OPT_GETRF_NB = 7,
+    /* Eigensolver stage 2 (bulge chasing): sweeps per block reflector of the
+     * Q2 back transformation, 1..kd (larger is clipped to kd); 0 = kd. A
+     * smaller one saves flops (2 n^3 (kd+nb-1)/kd in all) but makes the
+     * GEMMs thinner. Applies to reflectors made after it is set. */
+    HYLA_OPT_EIG_BACK2_NB = 22
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -147,6 +147,10 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
         if (v < 0 || v > (1 << 20)) return -3;
         h->opt_getrf_nb = v;
         return 0;
+    case HYLA_OPT_EIG_BACK2_NB:
+        if (v < 0 || v > (1 << 16)) return -3;
+        h->opt_eig_back2_nb = v;
+        return 0;
     }
     return -2;
 }
@@ -164,6 +168,7 @@ int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     case HYLA_OPT_EIG_KD: *v = h->opt_eig_kd; return 0;
     case HYLA_OPT_EIG_NB: *v = h->opt_eig_nb; return 0;
     case HYLA_OPT_GETRF_NB: *v = h->opt_getrf_nb; return 0;
+    case HYLA_OPT_EIG_BACK2_NB: *v = h->opt_eig_back2_nb; return 0;
     }
     return -2;
 }

@@ -30,32 +30,36 @@
  *
  * Reflector store, grouped for the BLAS-3 back transformation (the
  * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
- * holds the reflectors of step m of the nb = kd sweeps a = s*nb .. a+nb-1.
- * Their rows start at a+1+m*kd and shift by one per sweep, so V is a
- * staircase (kd+nb-1) x nb matrix (unit first entries stored, zeros
- * elsewhere) and the group's product H_a H_{a+1} ... = I - V T V^H (T
- * upper, LAPACK larft forward columnwise). Q2 is the product of all
- * reflectors in the order they were made. A reflector of sweep i step m is
- * disjoint from any of sweep i' <= i step m' < m (it starts past the
- * other's end), so within a sweep group the product reorders to
- * G(s, M) ... G(s, 1) G(s, 0), and Q2 = Q_0 Q_1 ... with Q_s that product.
- * Hence Q2 Z applies the sweep groups last first, and within one, G(s, 0),
- * G(s, 1), ... in this order.
+ * holds the reflectors of step m of the nb sweeps a = s*nb .. a+nb-1
+ * (1 <= nb <= kd; default kd). Their rows start at a+1+m*kd and shift by
+ * one per sweep, so V is a staircase (kd+nb-1) x nb matrix (unit first
+ * entries stored, zeros elsewhere) and the group's product
+ * H_a H_{a+1} ... = I - V T V^H (T upper, LAPACK larft forward
+ * columnwise). Q2 is the product of all reflectors in the order they were
+ * made. A reflector of sweep i step m is disjoint from any of sweep
+ * i' <= i step m' < m (it starts past the other's end), so within a sweep
+ * group the product reorders to G(s, M) ... G(s, 1) G(s, 0), and
+ * Q2 = Q_0 Q_1 ... with Q_s that product. Hence Q2 Z applies the sweep
+ * groups last first, and within one, G(s, 0), G(s, 1), ... in this order.
+ * V's zeros cost flops: the back transformation does 2 n^2 ncols
+ * (kd+nb-1)/kd, 4 n^2 ncols for nb = kd, 3 n^2 ncols for nb = kd/2, but
+ * its GEMMs get an inner dimension of nb only.
  *
- * Waves. With nsg sweep groups, sweep group s has nsg - s steps (nb = kd),
- * so with u = nsg-1-s its groups are m = 0..u. Group (s, m) covers the
- * rows of block rows b = s+m and b+1 (block row b: rows b*kd+1 ..
- * (b+1)*kd). Two groups that share a row must be applied in the order
- * above; any two that do not commute. Put group (s, m) in wave t = u + m
- * (0 <= t <= 2 nsg - 2): for a sharing pair, the one applied first has the
- * smaller t (same s: m' = m-1; s' > s: t'-t = 2(u'-u) + (b'-b) <= -1), and
- * the groups of one wave are (u, t-u) for ceil(t/2) <= u <= min(t, nsg-1),
- * whose block rows b = nsg-1+t-2u step by 2: they are disjoint. So Q2 Z is
- * the waves in increasing t, each wave a batch of independent block
- * reflectors at rows 2kd apart: one strided-batched GEMM for each of
- * V^H Z, V T and Z - (V T) W, instead of three calls per group (at
- * n = 16384, kd = 64: about 2 500 calls instead of 99 000). The store keeps
- * the groups in this order: wave after wave, in a wave by increasing rows
+ * Waves. With nsg sweep groups, let u = nsg-1-s; sweep group s has
+ * M(u) = steps of sweep s*nb (nondecreasing in u) groups m = 0..M(u)-1;
+ * group (s, m) covers rows p+1 .. p+kd+nb-1, p = s*nb + m*kd. Two groups
+ * that share a row must be applied in the order above; any two that do not
+ * commute. Put group (s, m) in wave t = u + m: for a sharing pair with
+ * s' = s + ds, ds >= 1 (applied first), |p' - p| <= kd+nb-2 gives
+ * m' - m <= (kd + nb - 2 - ds*nb)/kd < ds, so t' < t; within one s, m' =
+ * m-1. The groups of wave t are u = u_lo(t) .. min(t, nsg-1) (u + M(u) > t,
+ * an interval as u + M(u) increases), and consecutive ones (u-1, m+1)
+ * start kd+nb rows apart: they are disjoint. So Q2 Z is the waves in
+ * increasing t, each a batch of independent block reflectors at a constant
+ * row stride: one strided-batched GEMM for each of V T, V^H Z and
+ * Z - (V T) W, instead of three calls per group (at n = 16384,
+ * kd = nb = 64: about 2 500 calls instead of 99 000). The store keeps the
+ * groups in this order: wave after wave, in a wave by increasing rows
  * (u decreasing), each group V (ldv*nb) then T (nb*nb), so a wave's V and
  * T are at a constant stride. Only the last group of a wave can reach past
  * row n-1 (its V rows there are zero); it is applied on its own. */
@@ -80,7 +84,7 @@ struct hyla_sb2st_q {
     int64_t n, kd;     /* order and band width actually chased (kd <= n-1) */
     int64_t nb, ldv;   /* sweeps per group; rows of a group's V (kd+nb-1) */
     int64_t nsg;       /* sweep groups */
-    int64_t nw;        /* waves: 2 nsg - 1 (0 when nsg = 0) */
+    int64_t nw;        /* waves: nsg - 1 + steps of sweep 0 (0 when nsg = 0) */
     int64_t *woff;     /* nw+1 offsets (in elements) of each wave's first group */
     int64_t gsz;       /* elements of one group: V (ldv*nb), then T (nb*nb) */
     void *data;        /* woff[nw] elements of type t */
@@ -99,11 +103,11 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q) {
     *q = NULL;
 }
 
-/* Groups in wave t of a store with nsg sweep groups: u = ceil(t/2) ..
- * min(t, nsg-1), first the largest u (the lowest rows). */
+/* Groups in wave t: u = wave_umax(..) down to u_lo(t), first the largest u
+ * (the lowest rows); woff gives the count. */
 static inline int64_t wave_umax(int64_t nsg, int64_t t) { return HYLA_MIN(t, nsg - 1); }
-static inline int64_t wave_count(int64_t nsg, int64_t t) {
-    return wave_umax(nsg, t) - (t + 1) / 2 + 1;
+static inline int64_t wave_count(const hyla_sb2st_q *q, int64_t t) {
+    return (q->woff[t + 1] - q->woff[t]) / q->gsz;
 }
 
 /* Offset (elements) of group (s, m) in the store. */
@@ -112,25 +116,27 @@ static inline int64_t q_group(const hyla_sb2st_q *q, int64_t s, int64_t m) {
     return q->woff[t] + (wave_umax(q->nsg, t) - u) * q->gsz;
 }
 
-/* An empty store for order n and band width kd (kd >= 1 when n >= 2), its
- * groups zeroed. */
-static int q_create(hyla_dtype t, int64_t n, int64_t kd, hyla_sb2st_q **out) {
+/* An empty store for order n, band width kd (kd >= 1 when n >= 2) and nb
+ * sweeps per group (0: kd; at most kd), its groups zeroed. */
+static int q_create(hyla_dtype t, int64_t n, int64_t kd, int64_t nb, hyla_sb2st_q **out) {
     int rc = 0;
     hyla_sb2st_q *q = hyla_calloc(1, sizeof *q);
     if (!q) return HYLA_ERR_NO_MEMORY;
     q->t = t;
     q->n = n;
     q->kd = kd;
-    q->nb = HYLA_MAX(kd, 1);
+    q->nb = nb > 0 ? HYLA_MIN(nb, HYLA_MAX(kd, 1)) : HYLA_MAX(kd, 1);
     q->ldv = kd + q->nb - 1;
     q->nsg = n >= 2 && kd >= 1 ? HYLA_CEILDIV(n - 1, q->nb) : 0;
-    q->nw = q->nsg > 0 ? 2 * q->nsg - 1 : 0;
+    q->nw = q->nsg > 0 ? q->nsg - 1 + sweep_steps(n, kd, 0) : 0;
     q->gsz = q->ldv * q->nb + q->nb * q->nb;
-    q->woff = hyla_malloc(sizeof *q->woff * (size_t)(q->nw + 1));
+    q->woff = hyla_calloc((size_t)(q->nw + 1), sizeof *q->woff);
     if (!q->woff) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    q->woff[0] = 0;
-    for (int64_t w = 0; w < q->nw; w++)
-        q->woff[w + 1] = q->woff[w] + wave_count(q->nsg, w) * q->gsz;
+    /* group counts per wave (in woff[t+1]), then their prefix sums */
+    for (int64_t u = 0; u < q->nsg; u++)
+        for (int64_t m = 0, M = sweep_steps(n, kd, (q->nsg - 1 - u) * q->nb); m < M; m++)
+            q->woff[u + m + 1] += q->gsz;
+    for (int64_t w = 0; w < q->nw; w++) q->woff[w + 1] += q->woff[w];
     q->data = hyla_calloc((size_t)HYLA_MAX(q->woff[q->nw], 1), hyla_dtype_size(t));
     if (!q->data) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     *out = q;
@@ -200,16 +206,16 @@ static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
 
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                            int64_t ldab, void *d, void *e, hyla_sb2st_q **q, int nthreads) {
-    (void)ctx;
     if (q) *q = NULL;
+    const int64_t qnb = ctx ? ctx->opt_eig_back2_nb : 0;
     if (n < 0 || kd < 0 || ldab < kd + 1 || nthreads < 0 || (n > 0 && (!AB || !d)) ||
         (n > 1 && !e))
         return HYLA_ERR_INVALID;
     switch (t) {
-    case HYLA_S: return chase_s(n, kd, AB, ldab, d, e, q, nthreads);
-    case HYLA_D: return chase_d(n, kd, AB, ldab, d, e, q, nthreads);
-    case HYLA_C: return chase_c(n, kd, AB, ldab, d, e, q, nthreads);
-    case HYLA_Z: return chase_z(n, kd, AB, ldab, d, e, q, nthreads);
+    case HYLA_S: return chase_s(n, kd, AB, ldab, d, e, q, nthreads, qnb);
+    case HYLA_D: return chase_d(n, kd, AB, ldab, d, e, q, nthreads, qnb);
+    case HYLA_C: return chase_c(n, kd, AB, ldab, d, e, q, nthreads, qnb);
+    case HYLA_Z: return chase_z(n, kd, AB, ldab, d, e, q, nthreads, qnb);
     }
     return HYLA_ERR_INVALID;
 }
@@ -270,7 +276,7 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
     /* batch: the largest wave, or what SB2ST_BACK_W bytes of W or the
      * device's memory take (halving down to one group), or max_batch */
     int64_t bmax = 1;
-    for (int64_t w = 0; w < q->nw; w++) bmax = HYLA_MAX(bmax, wave_count(nsg, w));
+    for (int64_t w = 0; w < q->nw; w++) bmax = HYLA_MAX(bmax, wave_count(q, w));
     bmax = HYLA_MAX(1, HYLA_MIN(bmax, (int64_t)(SB2ST_BACK_W / ((size_t)(nb * ncols) * es))));
     if (max_batch > 0) bmax = HYLA_MIN(bmax, max_batch);
     for (;;) {
@@ -300,11 +306,11 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
             HYLA_TRY(o->queue_wait_event(qc, ev));
             up = hi;
         }
-        const int64_t cnt = wave_count(nsg, t), u0 = wave_umax(nsg, t);
-        const int64_t r00 = (nsg - 1 + t - 2 * u0) * kd + 1; /* rows of the wave's first group */
+        const int64_t cnt = wave_count(q, t), u0 = wave_umax(nsg, t), zs = kd + nb;
+        const int64_t r00 = (nsg - 1 - u0) * nb + (t - u0) * kd + 1; /* the first group's rows */
         for (int64_t k0 = 0; k0 < cnt; k0 += bmax) {
-            const int64_t nbt = HYLA_MIN(bmax, cnt - k0), r0 = r00 + 2 * kd * k0;
-            const int64_t rl = r0 + 2 * kd * (nbt - 1); /* the batch's last group */
+            const int64_t nbt = HYLA_MIN(bmax, cnt - k0), r0 = r00 + zs * k0;
+            const int64_t rl = r0 + zs * (nbt - 1); /* the batch's last group */
             const int64_t full = rl + ldv <= n ? nbt : nbt - 1;
             const char *V = store + (size_t)(q->woff[t] + k0 * gsz) * es;
             const char *Tm = V + (size_t)(ldv * nb) * es;
@@ -315,11 +321,11 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
             COUNT(ldv, nb, nb, nbt);
             if (full > 0) {
                 HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, ncols,
-                                                 ldv, one, V, ldv, gsz, Z, lddz, 2 * kd, zero, dw,
+                                                 ldv, one, V, ldv, gsz, Z, lddz, zs, zero, dw,
                                                  nb, nb * ncols, full));
                 HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, ncols,
                                                  nb, mone, dvt, ldv, ldv * nb, dw, nb, nb * ncols,
-                                                 one, Z, lddz, 2 * kd, full));
+                                                 one, Z, lddz, zs, full));
                 COUNT(nb, ncols, ldv, full);
                 COUNT(ldv, ncols, nb, full);
             }

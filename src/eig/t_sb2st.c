@@ -289,7 +289,7 @@ static void TS(build_t)(hyla_sb2st_q *q) {
 }
 
 static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *e,
-                     hyla_sb2st_q **qout, int nthreads) {
+                     hyla_sb2st_q **qout, int nthreads, int64_t qnb) {
     int rc = 0;
     T *W = NULL, *bufs = NULL;
     sb2st_progress *prog = NULL;
@@ -300,7 +300,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
             if (!isfinite(TRE(a[r])) || !isfinite(TIM(a[r]))) return HYLA_ERR_NAN;
     }
     const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
-    if (qout) HYLA_TRY(q_create(DT, n, kde, &q));
+    if (qout) HYLA_TRY(q_create(DT, n, kde, qnb, &q));
     if (kde == 0) {
         for (int64_t j = 0; j < n; j++) d[j] = TRE(AB[j * ldab]);
         for (int64_t j = 0; j + 1 < n; j++) e[j] = 0;
