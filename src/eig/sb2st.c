@@ -171,10 +171,13 @@ static void wait_progress(sb2st_progress *p, int need) {
  * transformation: 1 GiB, about 128 groups at n = ncols = 16384, kd = 64, d. */
 #define SB2ST_BACK_W ((size_t)1 << 30)
 
-/* The chase's level-2 kernels get an AVX2 clone on x86-64, picked at load
- * time where the CPU has it (the library itself is built for the baseline). */
+/* The chase's level-2 kernels get AVX-512 and AVX2+FMA (haswell) clones on
+ * x86-64, picked at load time where the CPU has them (the library itself is
+ * built for the baseline). FMA: n = 3000, kd = 64, one thread, 12 % less
+ * time than the AVX2 clone without it. The clone is one per process, so
+ * serial and pipelined chases still agree bitwise. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SB2ST_KERNEL __attribute__((target_clones("avx2", "default")))
+#define SB2ST_KERNEL __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 #else
 #define SB2ST_KERNEL
 #endif
