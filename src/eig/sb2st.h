@@ -26,7 +26,8 @@ int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t nco
                         int64_t lddz);
 
 /* hyla_eig_sb2st_back with at most max_batch block reflectors per batched
- * call (0: as many as a wave has and memory takes), that also returns the
+ * call (0: as many as a wave has and memory takes; on the host backend,
+ * one), that also returns the
  * backend calls it made on the compute queue (one strided-batched GEMM
  * counts one) and their flops (2 m n k per GEMM, 8 m n k complex); calls and flops may be
  * NULL. The result does not depend on max_batch (on the host backend it is
