@@ -157,13 +157,18 @@ typedef enum {
      * (Z := Q1 (Q2 E) after the tridiagonal solver), 2 = reordered (Q1 Q2
      * built on the device while the host cores run the tridiagonal solver,
      * then Z := Q E, one GEMM; n^2 more device memory plus n^2 reals). */
-    HYLA_OPT_EIG_ORDER = 22,
+    HYLA_OPT_EIG_ORDER = 23,
     /* LU block width (columns of a factored panel); 0 = tuning table. */
     HYLA_OPT_GETRF_NB = 7,
     /* LU leaf width inside a panel (the panel is factored recursively down
      * to leaves of at most this many columns; capped at the block width);
      * 0 = tuning table. */
-    HYLA_OPT_GETRF_IB = 8
+    HYLA_OPT_GETRF_IB = 8,
+    /* Eigensolver stage 2 (bulge chasing): sweeps per block reflector of the
+     * Q2 back transformation, 1..kd (larger is clipped to kd); 0 = kd. A
+     * smaller one saves flops (2 n^3 (kd+nb-1)/kd in all) but makes the
+     * GEMMs thinner. Applies to reflectors made after it is set. */
+    HYLA_OPT_EIG_BACK2_NB = 22
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
@@ -743,6 +748,8 @@ typedef struct {
     double transfers;  /* host <-> device copies of A, Z and the band */
     double total;
     int64_t kd, nb;    /* block sizes used */
+    int64_t back2_calls;  /* device calls (kernel launches) of the Q2 back transformation */
+    double back2_flops;   /* their floating-point operations (real multiply-adds count 2) */
 } hyla_eig_stats;
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
 int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);

@@ -246,6 +246,115 @@ out:
     free(w);
 }
 
+/* The batched back transformation on device dev for block reflectors of
+ * qnb sweeps (HYLA_OPT_EIG_BACK2_NB; 0 = kd) and in batches of at most mb
+ * of them (0: the default): the default gives Q2 Z as with the default
+ * grouping; other batches give the same Z (bitwise on a host device, whose
+ * batches are the same GEMMs); the calls it reports: at most 5 per wave
+ * in whole waves (V T, V^H Z, the update, and the two GEMMs of a wave's
+ * last group where it reaches past row n-1), 3 per block reflector in
+ * batches of one. */
+static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
+                        unsigned long long *s) {
+    const int64_t ldab = kd + 1, ldz = n + 2;
+    char what[128];
+    T *AB = malloc(sizeof *AB * (size_t)(ldab * n)), *Z0 = malloc(sizeof *Z0 * (size_t)(ldz * nc));
+    T *A1 = malloc(sizeof *AB * (size_t)(ldab * n));
+    T *Zref = malloc(sizeof *Z0 * (size_t)(ldz * nc));
+    T *Z = malloc(sizeof *Z * (size_t)(ldz * nc)), *Z1 = malloc(sizeof *Z1 * (size_t)(ldz * nc));
+    R *d = malloc(sizeof *d * (size_t)n), *e = malloc(sizeof *e * (size_t)n);
+    void *dZ = NULL;
+    const size_t bytes = sizeof(T) * (size_t)(ldz * nc);
+    PS(make_band)(AB, n, kd, ldab, s);
+    for (int64_t i = 0; i < ldz * nc; i++) Z0[i] = (T)t_rand(s);
+    int rc = hyla_malloc_device(h, dev, bytes, &dZ);
+    hyla_device_info info;
+    hyla_get_device_info(h, dev, &info);
+    const double eps = RSCAL;
+    const int64_t kde = HYLA_TMIN(kd, n - 1);
+    const int64_t qnbs[] = {0, 1, 3, HYLA_TMAX(1, kde / 2), kd + 5};
+    static const int64_t mbs[] = {0, 1, 2, 3, (int64_t)1 << 40};
+    for (size_t a = 0; a < sizeof qnbs / sizeof qnbs[0] && !rc; a++) {
+        hyla_sb2st_q *q = NULL;
+        snprintf(what, sizeof what, "%c batches n %lld kd %lld nc %lld dev %d nb %lld", "sdcz"[DT],
+                 (long long)n, (long long)kd, (long long)nc, dev, (long long)qnbs[a]);
+        memcpy(A1, AB, sizeof *AB * (size_t)(ldab * n));
+        rc = hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, qnbs[a]);
+        rc = rc ? rc : SB2ST(h, 'V', n, kd, A1, ldab, d, e, &q);
+        hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 0);
+        /* the groups and waves of this store */
+        const int64_t nb = qnbs[a] ? HYLA_TMIN(qnbs[a], HYLA_TMAX(kde, 1)) : HYLA_TMAX(kde, 1);
+        const int64_t nsg = n >= 2 && kde >= 1 ? (n - 2) / nb + 1 : 0;
+        int64_t groups = 0, nw = 0;
+        for (int64_t sg = 0; sg < nsg; sg++) {
+            const int64_t steps = (n - 1 - sg * nb + kde - 1) / kde;
+            groups += steps;
+            nw = HYLA_TMAX(nw, nsg - 1 - sg + steps);
+        }
+        for (size_t b = 0; b < sizeof mbs / sizeof mbs[0] && !rc; b++) {
+            int64_t calls = -1;
+            double flops = -1;
+            T *out = b ? Z1 : Z;
+            rc = hyla_copy_to_device(h, dev, dZ, Z0, bytes);
+            rc = rc ? rc : hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, mbs[b], &calls, &flops);
+            rc = rc ? rc : hyla_copy_from_device(h, dev, out, dZ, bytes);
+            CHECK(rc == 0, "%s, batch %lld: %d", what, (long long)mbs[b], rc);
+            if (rc) break;
+            /* the default: whole waves on a GPU, batches of one on the host */
+            const int whole = mbs[b] > 3 || (mbs[b] == 0 && info.kind != HYLA_DEVICE_HOST);
+            if (mbs[b] == 1 || (mbs[b] == 0 && !whole))
+                CHECK(calls == 3 * groups, "%s: %lld calls in batches of one, %lld groups", what,
+                      (long long)calls, (long long)groups);
+            if (whole) {
+                CHECK(calls >= nw && calls <= 5 * nw && (nw == 0 || flops > 0),
+                      "%s: %lld calls, %g flops for %lld waves", what, (long long)calls, flops,
+                      (long long)nw);
+                CHECK(groups < 2 * nw || calls < 3 * groups,
+                      "%s: %lld calls for %lld groups: not batched", what, (long long)calls,
+                      (long long)groups);
+            }
+            if (mbs[b] == 0 && a == 0) memcpy(Zref, Z, bytes);
+            /* against the default batches (mb > 0) or the default grouping (mb = 0) */
+            const T *ref = mbs[b] ? Z : Zref;
+            double diff = 0, zn = 0;
+            int past = 0;
+            for (int64_t j = 0; j < nc; j++) {
+                for (int64_t i = 0; i < n; i++) {
+                    diff = fmax(diff, PS(abs)(out[i + j * ldz] - ref[i + j * ldz]));
+                    zn = fmax(zn, PS(abs)(ref[i + j * ldz]));
+                }
+                for (int64_t i = n; i < ldz; i++) past |= out[i + j * ldz] != Z0[i + j * ldz];
+            }
+            CHECK(!past, "%s, batch %lld: wrote past row n", what, (long long)mbs[b]);
+            if (info.kind == HYLA_DEVICE_HOST && mbs[b] > 0)
+                CHECK(diff == 0, "%s, batch %lld: differs from the default batches by %g", what,
+                      (long long)mbs[b], diff);
+            else
+                CHECK(diff <= 10 * n * eps * fmax(zn, 1), "%s, batch %lld: differs by %g", what,
+                      (long long)mbs[b], diff);
+        }
+        if (a == 0)
+            CHECK(hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, -1, NULL, NULL) ==
+                      HYLA_ERR_INVALID,
+                  "%s: max_batch -1 accepted", what);
+        hyla_sb2st_q_free(&q);
+    }
+    int64_t v = -1;
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, -1) == -3 &&
+              hyla_get_option(h, HYLA_OPT_EIG_BACK2_NB, &v) == 0 && v == 0,
+          "HYLA_OPT_EIG_BACK2_NB: -1 accepted or the option not back to 0 (%lld)", (long long)v);
+    hyla_free_device(h, dev, &dZ);
+    leak_check(h, what);
+    free(AB);
+    free(A1);
+    free(Z0);
+    free(Zref);
+    free(Z);
+    free(Z1);
+    free(d);
+    free(e);
+}
+
 /* NaN/Inf input, bad arguments. */
 static void PS(errors)(hyla_t *h) {
     enum { N = 6, KD = 2 };
@@ -292,5 +401,12 @@ static void PS(suite)(hyla_t *h, unsigned long long *s) {
     PS(case)(h, 61, 5, 0, 1, s);
     PS(case)(h, 150, 8, 0, 0, s);
     for (int cls = BAND_ZERO; cls <= BAND_GRADED; cls++) PS(case_class)(h, 37, 6, 0, 1, cls, s);
+    for (int dev = 0; dev < hyla_device_count(h); dev += HYLA_TMAX(1, hyla_device_count(h) - 1)) {
+        PS(batches)(h, dev, 150, 8, 5, s);
+        PS(batches)(h, dev, 203, 16, 33, s);
+        PS(batches)(h, dev, 129, 16, 2, s);
+        PS(batches)(h, dev, 2, 1, 3, s);
+        PS(batches)(h, dev, 9, 20, 4, s);
+    }
     PS(errors)(h);
 }

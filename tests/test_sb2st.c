@@ -10,7 +10,9 @@
  * cap that splits Z into column chunks; NaN and Inf input; bad arguments; no leak; injected allocation
  * failures.
  *
- * `test_sb2st --bench N KD` times dsytrd_sb2st against LAPACK's (not a test). */
+ * `test_sb2st --bench N KD [NB]` times dsytrd_sb2st against LAPACK's, and the
+ * back transformation with block reflectors of NB sweeps (default KD), on
+ * device 0 of HYLA_DEVICES (not a test). */
 #include "hyla.h"
 #include "test_util.h"
 #include "eig/sb2st.h"
@@ -90,6 +92,83 @@ static void capped(void) {
     hyla_destroy(&h);
 }
 
+/* The backend's gemm_strided_batched on device dev against one gemm per
+ * item: A shared (stride 0), B and C items interleaved at a stride of fewer
+ * rows than each has (C_i rows 6i .. 6i+4 of a 40 x 7 matrix), both
+ * transposes; batch 0 does nothing; batch < 0 and negative strides are
+ * refused. */
+static void batched_op(hyla_t *h, int dev) {
+    enum { M = 5, N = 7, K = 4, LDB = 40, LDC = 40, SC = 6, NB = 6 };
+    hyla_dev *d = h->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    double A[K * M], B[LDB * N], C0[LDC * N], C1[LDC * N], C2[LDC * N];
+    const double alpha = 0.75, beta = -0.5;
+    unsigned long long s = 5;
+    for (int i = 0; i < K * M; i++) A[i] = t_rand(&s);
+    for (int i = 0; i < LDB * N; i++) B[i] = t_rand(&s);
+    for (int i = 0; i < LDC * N; i++) C0[i] = t_rand(&s);
+    void *dA = NULL, *dB = NULL, *dC = NULL;
+    hyla_dev_workspace *ws = NULL;
+    int rc = hyla_malloc_device(h, dev, sizeof A, &dA);
+    rc = rc ? rc : hyla_malloc_device(h, dev, sizeof B, &dB);
+    rc = rc ? rc : hyla_malloc_device(h, dev, sizeof C0, &dC);
+    rc = rc ? rc : hyla_copy_to_device(h, dev, dA, A, sizeof A);
+    rc = rc ? rc : hyla_copy_to_device(h, dev, dB, B, sizeof B);
+    rc = rc ? rc : hyla_workspace_get(h, dev, 0, 0, &ws);
+    for (int ta = 0; ta < 2 && !rc; ta++) {
+        const hyla_op opa = ta ? HYLA_TRANS : HYLA_NOTRANS;
+        const int64_t lda = ta ? K : M;
+        /* one call, then item by item */
+        rc = hyla_copy_to_device(h, dev, dC, C0, sizeof C0);
+        rc = rc ? rc : o->gemm_strided_batched(ws->q_comp, HYLA_D, opa, HYLA_NOTRANS, M, N, K,
+                                               &alpha, dA, lda, 0, dB, LDB, SC, &beta, dC, LDC,
+                                               SC, NB);
+        rc = rc ? rc : o->queue_sync(ws->q_comp);
+        rc = rc ? rc : hyla_copy_from_device(h, dev, C1, dC, sizeof C1);
+        rc = rc ? rc : hyla_copy_to_device(h, dev, dC, C0, sizeof C0);
+        for (int i = 0; i < NB && !rc; i++)
+            rc = o->gemm(ws->q_comp, HYLA_D, opa, HYLA_NOTRANS, M, N, K, &alpha, dA, lda,
+                         (double *)dB + SC * i, LDB, &beta, (double *)dC + SC * i, LDC);
+        rc = rc ? rc : o->queue_sync(ws->q_comp);
+        rc = rc ? rc : hyla_copy_from_device(h, dev, C2, dC, sizeof C2);
+        CHECK(rc == 0, "batched op, dev %d, ta %d: %d", dev, ta, rc);
+        double diff = 0, changed = 0;
+        for (int i = 0; i < LDC * N; i++) {
+            diff = fmax(diff, fabs(C1[i] - C2[i]));
+            changed = fmax(changed, fabs(C1[i] - C0[i]));
+        }
+        CHECK(diff <= 1e-14 && changed > 0.01, "batched op, dev %d, ta %d: differs by %g", dev,
+              ta, diff);
+        /* row 5 of each item's slot (6i + 5) and rows past the batch are C0's */
+        int kept = 1;
+        for (int j = 0; j < N; j++)
+            for (int i = 0; i < LDC; i++)
+                if ((i % SC == M || i >= SC * NB) && C1[i + j * LDC] != C0[i + j * LDC]) kept = 0;
+        CHECK(kept, "batched op, dev %d, ta %d: wrote outside the items", dev, ta);
+    }
+    if (!rc) {
+        rc = hyla_copy_to_device(h, dev, dC, C0, sizeof C0);
+        rc = rc ? rc : o->gemm_strided_batched(ws->q_comp, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, M,
+                                               N, K, &alpha, dA, M, 0, dB, LDB, SC, &beta, dC,
+                                               LDC, SC, 0);
+        rc = rc ? rc : o->queue_sync(ws->q_comp);
+        rc = rc ? rc : hyla_copy_from_device(h, dev, C1, dC, sizeof C1);
+        CHECK(rc == 0 && memcmp(C0, C1, sizeof C0) == 0, "batched op, batch 0 wrote (rc %d)", rc);
+        CHECK(o->gemm_strided_batched(ws->q_comp, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, M, N, K,
+                                      &alpha, dA, M, 0, dB, LDB, SC, &beta, dC, LDC, SC, -1) ==
+                  HYLA_ERR_INVALID,
+              "batched op: batch -1 accepted");
+        CHECK(o->gemm_strided_batched(ws->q_comp, HYLA_D, HYLA_NOTRANS, HYLA_NOTRANS, M, N, K,
+                                      &alpha, dA, M, 0, dB, LDB, -SC, &beta, dC, LDC, SC, 2) ==
+                  HYLA_ERR_INVALID,
+              "batched op: negative stride accepted");
+        CHECK(o->queue_sync(ws->q_comp) == 0, "batched op: queue failed after refused calls");
+    }
+    hyla_free_device(h, dev, &dA);
+    hyla_free_device(h, dev, &dB);
+    hyla_free_device(h, dev, &dC);
+}
+
 /* LAPACK's dsytrd_sb2st (LAPACKE has no wrapper before 3.12) */
 extern void dsytrd_sb2st_(const char *stage1, const char *vect, const char *uplo, const int *n,
                           const int *kd, double *ab, const int *ldab, double *d, double *e,
@@ -108,9 +187,10 @@ static double cpu_seconds(void) {
  * dsytrd_sb2st, then the back transformation of an n x n identity on
  * device 0 of HYLA_DEVICES. Best of three runs (one past n = 6000): the
  * host may be shared. */
-static int bench(int64_t n, int64_t kd) {
+static int bench(int64_t n, int64_t kd, int64_t qnb) {
     hyla_t *h = NULL;
     if (hyla_create(&h, test_devices())) return 1;
+    if (hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, qnb)) return 1;
     unsigned long long s = 3;
     const int64_t ldab = kd + 1;
     const int reps = n > 6000 ? 1 : 3;
@@ -119,7 +199,8 @@ static int bench(int64_t n, int64_t kd) {
     hyla_sb2st_q *qv = NULL;
     int rc = 0;
     make_band_d(AB, n, kd, ldab, &s);
-    printf("%% n %lld kd %lld, %d OpenMP threads, devices %s\n", (long long)n, (long long)kd,
+    printf("%% n %lld kd %lld back nb %lld, %d OpenMP threads, devices %s\n", (long long)n,
+           (long long)kd, (long long)qnb,
            omp_get_max_threads(), test_devices());
     for (int vect = 0; vect < 2; vect++)
         for (int nt = 0; nt <= 1; nt++) {
@@ -159,15 +240,16 @@ static int bench(int64_t n, int64_t kd) {
     double *Z = calloc((size_t)(n * n), sizeof *Z);
     for (int64_t i = 0; i < n; i++) Z[i + i * n] = 1;
     rc |= hyla_malloc_device(h, 0, bytes, &dZ);
-    best = 1e30;
+    best = 1e30, cbest = 1e30;
     for (int rep = 0; rep < 2 && !rc; rep++) {
         rc |= hyla_copy_to_device(h, 0, dZ, Z, bytes);
-        double t0 = omp_get_wtime();
+        double t0 = omp_get_wtime(), c0 = cpu_seconds();
         rc |= hyla_dormtr_sb2st_gpu(h, 0, qv, n, dZ, n);
         best = fmin(best, omp_get_wtime() - t0);
+        cbest = fmin(cbest, cpu_seconds() - c0);
     }
-    printf("hyla   dormtr_sb2st_gpu, n x n     : %8.3f s, %.1f Gflop/s for 2 n^3 (rc %d)\n", best,
-           2.0 * (double)n * (double)n * (double)n / best * 1e-9, rc);
+    printf("hyla   dormtr_sb2st_gpu, n x n     : %8.3f s, cpu %8.3f s, %.1f Gflop/s for 2 n^3 (rc %d)\n",
+           best, cbest, 2.0 * (double)n * (double)n * (double)n / best * 1e-9, rc);
     hyla_free_device(h, 0, &dZ);
     hyla_sb2st_q_free(&qv);
     free(Z);
@@ -180,7 +262,8 @@ static int bench(int64_t n, int64_t kd) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 4 && strcmp(argv[1], "--bench") == 0) return bench(atoll(argv[2]), atoll(argv[3]));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--bench") == 0)
+        return bench(atoll(argv[2]), atoll(argv[3]), argc == 5 ? atoll(argv[4]) : 0);
     const char *devices = test_devices();
     unsigned long long seed = 2026;
     hyla_t *h = NULL;
@@ -203,6 +286,8 @@ int main(int argc, char **argv) {
         CHECK(rc == 0, "warm-up calls: %d", rc);
     }
     leak_baseline(h);
+    for (int dev = 0; dev < hyla_device_count(h); dev++) batched_op(h, dev);
+    leak_check(h, "batched op");
     suite_s(h, &seed);
     suite_d(h, &seed);
     suite_c(h, &seed);

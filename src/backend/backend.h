@@ -200,6 +200,18 @@ struct hyla_backend_ops {
      * the backend's failure codes. */
     int (*rbt_diagonals)(hyla_queue *q, hyla_dtype t, uint64_t seed, uint64_t offset,
                          int64_t count, void *w);
+    /* batch GEMMs of one shape in one call (CUDA: one cuBLAS strided-batched
+     * launch): C_i := alpha op(A_i) op(B_i) + beta C_i for i = 0 .. batch-1,
+     * where X_i = X + i * sX elements (strides may be 0 for A and B, and may
+     * be smaller than a whole matrix as long as no two C_i share an element).
+     * Arguments as gemm otherwise. batch == 0 (or m == 0 or n == 0) does
+     * nothing. Returns what gemm returns, or HYLA_ERR_INVALID for batch < 0
+     * or a negative stride (nothing enqueued). */
+    int (*gemm_strided_batched)(hyla_queue *q, hyla_dtype t, hyla_op ta, hyla_op tb, int64_t m,
+                                int64_t n, int64_t k, const void *alpha, const void *A,
+                                int64_t lda, int64_t sA, const void *B, int64_t ldb, int64_t sB,
+                                const void *beta, void *C, int64_t ldc, int64_t sC,
+                                int64_t batch);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----

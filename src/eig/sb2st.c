@@ -30,16 +30,39 @@
  *
  * Reflector store, grouped for the BLAS-3 back transformation (the
  * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
- * holds the reflectors of step m of the nb sweeps a = s*nb .. a+nb-1. Their
- * rows start at a+1+m*kd and shift by one per sweep, so V is a staircase
- * (kd+nb-1) x nb matrix (unit first entries stored, zeros elsewhere) and the
- * group's product H_a H_{a+1} ... = I - V T V^H (T upper, LAPACK larft
- * forward columnwise). Q2 is the product of all reflectors in the order they
- * were made. A reflector of sweep i step m is disjoint from any of sweep
+ * holds the reflectors of step m of the nb sweeps a = s*nb .. a+nb-1
+ * (1 <= nb <= kd; default kd). Their rows start at a+1+m*kd and shift by
+ * one per sweep, so V is a staircase (kd+nb-1) x nb matrix (unit first
+ * entries stored, zeros elsewhere) and the group's product
+ * H_a H_{a+1} ... = I - V T V^H (T upper, LAPACK larft forward
+ * columnwise). Q2 is the product of all reflectors in the order they were
+ * made. A reflector of sweep i step m is disjoint from any of sweep
  * i' <= i step m' < m (it starts past the other's end), so within a sweep
  * group the product reorders to G(s, M) ... G(s, 1) G(s, 0), and
  * Q2 = Q_0 Q_1 ... with Q_s that product. Hence Q2 Z applies the sweep
- * groups last first, and within one, G(s, 0), G(s, 1), ... in this order. */
+ * groups last first, and within one, G(s, 0), G(s, 1), ... in this order.
+ * V's zeros cost flops: the back transformation does 2 n^2 ncols
+ * (kd+nb-1)/kd, 4 n^2 ncols for nb = kd, 3 n^2 ncols for nb = kd/2, but
+ * its GEMMs get an inner dimension of nb only.
+ *
+ * Waves. With nsg sweep groups, let u = nsg-1-s; sweep group s has
+ * M(u) = steps of sweep s*nb (nondecreasing in u) groups m = 0..M(u)-1;
+ * group (s, m) covers rows p+1 .. p+kd+nb-1, p = s*nb + m*kd. Two groups
+ * that share a row must be applied in the order above; any two that do not
+ * commute. Put group (s, m) in wave t = u + m: for a sharing pair with
+ * s' = s + ds, ds >= 1 (applied first), |p' - p| <= kd+nb-2 gives
+ * m' - m <= (kd + nb - 2 - ds*nb)/kd < ds, so t' < t; within one s, m' =
+ * m-1. The groups of wave t are u = u_lo(t) .. min(t, nsg-1) (u + M(u) > t,
+ * an interval as u + M(u) increases), and consecutive ones (u-1, m+1)
+ * start kd+nb rows apart: they are disjoint. So Q2 Z is the waves in
+ * increasing t, each a batch of independent block reflectors at a constant
+ * row stride: one strided-batched GEMM for each of V T, V^H Z and
+ * Z - (V T) W, instead of three calls per group (at n = 16384,
+ * kd = nb = 64: about 2 500 calls instead of 99 000). The store keeps the
+ * groups in this order: wave after wave, in a wave by increasing rows
+ * (u decreasing), each group V (ldv*nb) then T (nb*nb), so a wave's V and
+ * T are at a constant stride. Only the last group of a wave can reach past
+ * row n-1 (its V rows there are zero); it is applied on its own. */
 
 /* Finite data only (NaN/Inf are refused first): complex products need no
  * C99 Annex G recovery, whose slow path would keep the loops scalar. */
@@ -61,9 +84,10 @@ struct hyla_sb2st_q {
     int64_t n, kd;     /* order and band width actually chased (kd <= n-1) */
     int64_t nb, ldv;   /* sweeps per group; rows of a group's V (kd+nb-1) */
     int64_t nsg;       /* sweep groups */
-    int64_t *goff;     /* nsg+1 offsets (in elements) of each sweep group's groups */
+    int64_t nw;        /* waves: nsg - 1 + steps of sweep 0 (0 when nsg = 0) */
+    int64_t *woff;     /* nw+1 offsets (in elements) of each wave's first group */
     int64_t gsz;       /* elements of one group: V (ldv*nb), then T (nb*nb) */
-    void *data;        /* goff[nsg] elements of type t */
+    void *data;        /* woff[nw] elements of type t */
 };
 
 /* Steps of sweep i (0 <= i <= n-2): blocks of kd rows below row i. */
@@ -73,31 +97,47 @@ static inline int64_t sweep_steps(int64_t n, int64_t kd, int64_t i) {
 
 void hyla_sb2st_q_free(hyla_sb2st_q **q) {
     if (!q || !*q) return;
-    hyla_free((*q)->goff);
+    hyla_free((*q)->woff);
     hyla_free((*q)->data);
     hyla_free(*q);
     *q = NULL;
 }
 
-/* An empty store for order n and band width kd (kd >= 1 when n >= 2), its
- * groups zeroed. */
-static int q_create(hyla_dtype t, int64_t n, int64_t kd, hyla_sb2st_q **out) {
+/* Groups in wave t: u = wave_umax(..) down to u_lo(t), first the largest u
+ * (the lowest rows); woff gives the count. */
+static inline int64_t wave_umax(int64_t nsg, int64_t t) { return HYLA_MIN(t, nsg - 1); }
+static inline int64_t wave_count(const hyla_sb2st_q *q, int64_t t) {
+    return (q->woff[t + 1] - q->woff[t]) / q->gsz;
+}
+
+/* Offset (elements) of group (s, m) in the store. */
+static inline int64_t q_group(const hyla_sb2st_q *q, int64_t s, int64_t m) {
+    const int64_t u = q->nsg - 1 - s, t = u + m;
+    return q->woff[t] + (wave_umax(q->nsg, t) - u) * q->gsz;
+}
+
+/* An empty store for order n, band width kd (kd >= 1 when n >= 2) and nb
+ * sweeps per group (0: kd; at most kd), its groups zeroed. */
+static int q_create(hyla_dtype t, int64_t n, int64_t kd, int64_t nb, hyla_sb2st_q **out) {
     int rc = 0;
     hyla_sb2st_q *q = hyla_calloc(1, sizeof *q);
     if (!q) return HYLA_ERR_NO_MEMORY;
     q->t = t;
     q->n = n;
     q->kd = kd;
-    q->nb = HYLA_MAX(kd, 1);
+    q->nb = nb > 0 ? HYLA_MIN(nb, HYLA_MAX(kd, 1)) : HYLA_MAX(kd, 1);
     q->ldv = kd + q->nb - 1;
     q->nsg = n >= 2 && kd >= 1 ? HYLA_CEILDIV(n - 1, q->nb) : 0;
+    q->nw = q->nsg > 0 ? q->nsg - 1 + sweep_steps(n, kd, 0) : 0;
     q->gsz = q->ldv * q->nb + q->nb * q->nb;
-    q->goff = hyla_malloc(sizeof *q->goff * (size_t)(q->nsg + 1));
-    if (!q->goff) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    q->goff[0] = 0;
-    for (int64_t s = 0; s < q->nsg; s++)
-        q->goff[s + 1] = q->goff[s] + sweep_steps(n, kd, s * q->nb) * q->gsz;
-    q->data = hyla_calloc((size_t)HYLA_MAX(q->goff[q->nsg], 1), hyla_dtype_size(t));
+    q->woff = hyla_calloc((size_t)(q->nw + 1), sizeof *q->woff);
+    if (!q->woff) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    /* group counts per wave (in woff[t+1]), then their prefix sums */
+    for (int64_t u = 0; u < q->nsg; u++)
+        for (int64_t m = 0, M = sweep_steps(n, kd, (q->nsg - 1 - u) * q->nb); m < M; m++)
+            q->woff[u + m + 1] += q->gsz;
+    for (int64_t w = 0; w < q->nw; w++) q->woff[w + 1] += q->woff[w];
+    q->data = hyla_calloc((size_t)HYLA_MAX(q->woff[q->nw], 1), hyla_dtype_size(t));
     if (!q->data) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     *out = q;
     return 0;
@@ -127,10 +167,17 @@ static void wait_progress(sb2st_progress *p, int need) {
  * eighth of it, at most 64 MiB. */
 #define SB2ST_BACK_CHUNK(total) HYLA_MAX((size_t)1, HYLA_MIN((size_t)64 << 20, (total) / 8))
 
-/* The chase's level-2 kernels get an AVX2 clone on x86-64, picked at load
- * time where the CPU has it (the library itself is built for the baseline). */
+/* Bytes of W (a wave's V^H Z blocks) at most per batch of the back
+ * transformation: 1 GiB, about 128 groups at n = ncols = 16384, kd = 64, d. */
+#define SB2ST_BACK_W ((size_t)1 << 30)
+
+/* The chase's level-2 kernels get AVX-512 and AVX2+FMA (haswell) clones on
+ * x86-64, picked at load time where the CPU has them (the library itself is
+ * built for the baseline). FMA: n = 3000, kd = 64, one thread, 12 % less
+ * time than the AVX2 clone without it. The clone is one per process, so
+ * serial and pipelined chases still agree bitwise. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SB2ST_KERNEL __attribute__((target_clones("avx2", "default")))
+#define SB2ST_KERNEL __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 #else
 #define SB2ST_KERNEL
 #endif
@@ -162,16 +209,16 @@ static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
 
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                            int64_t ldab, void *d, void *e, hyla_sb2st_q **q, int nthreads) {
-    (void)ctx;
     if (q) *q = NULL;
+    const int64_t qnb = ctx ? ctx->opt_eig_back2_nb : 0;
     if (n < 0 || kd < 0 || ldab < kd + 1 || nthreads < 0 || (n > 0 && (!AB || !d)) ||
         (n > 1 && !e))
         return HYLA_ERR_INVALID;
     switch (t) {
-    case HYLA_S: return chase_s(n, kd, AB, ldab, d, e, q, nthreads);
-    case HYLA_D: return chase_d(n, kd, AB, ldab, d, e, q, nthreads);
-    case HYLA_C: return chase_c(n, kd, AB, ldab, d, e, q, nthreads);
-    case HYLA_Z: return chase_z(n, kd, AB, ldab, d, e, q, nthreads);
+    case HYLA_S: return chase_s(n, kd, AB, ldab, d, e, q, nthreads, qnb);
+    case HYLA_D: return chase_d(n, kd, AB, ldab, d, e, q, nthreads, qnb);
+    case HYLA_C: return chase_c(n, kd, AB, ldab, d, e, q, nthreads, qnb);
+    case HYLA_Z: return chase_z(n, kd, AB, ldab, d, e, q, nthreads, qnb);
     }
     return HYLA_ERR_INVALID;
 }
@@ -190,21 +237,24 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
     }
 }
 
-/* Q2 dZ by groups: W = V^H Z(rows), W := T W, Z(rows) -= V W (LAPACK larfb,
- * forward columnwise, on the backend), in order on one queue. One queue
- * rather than column slices of Z on several: the slices would multiply the
- * calls, whose issue on a GPU costs about as much as the work of one
- * full-width call at kd ~ 64. The store goes up in chunks of sweep groups
- * on a second queue, in the order of use, each issued before the groups of
- * the previous chunk: the host's copy out of pageable memory overlaps the
- * device's work, which waits on an event for its chunk. On the host backend
- * the store is already in the device's memory and is used where it is; and
- * Z -= (V T) W replaces W := T W, Z -= V W: V T is formed per group (a copy
- * and a small TRMM) instead of a TRMM over all ncols columns, which at the
- * host's rates costs an eighth of the GEMMs' time. */
-int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
-                        int64_t lddz) {
-    if (!ctx || !q) return HYLA_ERR_INVALID;
+/* Q2 dZ wave by wave (see the top of the file): for the groups of a wave,
+ * at once, VT = V T, W = V^H Z(rows), Z(rows) -= VT W (LAPACK larfb,
+ * forward columnwise, with T folded into V), in order on one queue; the
+ * wave's last group separately where it reaches past row n-1. W holds a
+ * batch of nb x ncols blocks; when memory is short, a wave goes in several
+ * batches. The host backend takes batches of one by default: it has no
+ * launch cost, and one group's W then stays in cache between its two
+ * GEMMs (batches of a whole wave: 18 % more CPU time, n = 3000). The store goes up in chunks of waves on a second queue, in the
+ * order of use, each issued after the work of the previous chunk: the
+ * host's copy out of pageable memory overlaps the device's work, which
+ * waits on an event for its chunk. On the host backend the store is
+ * already in the device's memory and is used where it is. */
+int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+                              void *dZ, int64_t lddz, int64_t max_batch, int64_t *calls,
+                              double *flops) {
+    if (calls) *calls = 0;
+    if (flops) *flops = 0;
+    if (!ctx || !q || max_batch < 0) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     if (ncols < 0 || lddz < HYLA_MAX(1, q->n) || (!dZ && ncols > 0 && q->n > 0))
         return HYLA_ERR_INVALID;
@@ -212,68 +262,107 @@ int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t nco
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(q->t);
-    const int64_t n = q->n, kd = q->kd, nb = q->nb, ldv = q->ldv;
+    const int64_t n = q->n, kd = q->kd, nb = q->nb, ldv = q->ldv, gsz = q->gsz, nsg = q->nsg;
     const int host = d->info.kind == HYLA_DEVICE_HOST;
-    void *dq = NULL, *dw = NULL, *du = NULL;
+    void *dq = NULL, *dw = NULL, *dvt = NULL;
     hyla_event *ev = NULL;
     hyla_dev_workspace *ws;
     unsigned char one[16], mone[16], zero[16];
+    int64_t ncall = 0;
+    double nflop = 0;
     scalar_of(q->t, 1, one);
     scalar_of(q->t, -1, mone);
     scalar_of(q->t, 0, zero);
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc) return rc;
     hyla_queue *qc = ws->q_comp, *qi = ws->q_in;
-    if (host)
-        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(ldv * nb) * es, &du));
-    else
-        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)q->goff[q->nsg] * es, &dq));
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * ncols) * es, &dw));
+    if (!host)
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)q->woff[q->nw] * es, &dq));
+    /* batch: the largest wave, or what SB2ST_BACK_W bytes of W or the
+     * device's memory take (halving down to one group), or max_batch */
+    int64_t bmax = 1;
+    for (int64_t w = 0; w < q->nw; w++) bmax = HYLA_MAX(bmax, wave_count(q, w));
+    bmax = HYLA_MAX(1, HYLA_MIN(bmax, (int64_t)(SB2ST_BACK_W / ((size_t)(nb * ncols) * es))));
+    if (max_batch > 0) bmax = HYLA_MIN(bmax, max_batch);
+    else if (host) bmax = 1; /* no launch cost: one group's W stays in cache */
+    for (;;) {
+        rc = o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(bmax * nb * ncols) * es, &dw);
+        if (!rc) rc = o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(bmax * ldv * nb) * es, &dvt);
+        if (!rc || bmax == 1 ||
+            (rc != HYLA_ERR_NO_MEMORY && rc != HYLA_ERR_DEVICE_MEMORY))
+            break;
+        o->mem_free(d, HYLA_MEM_DEVICE, dw);
+        dw = NULL;
+        bmax = (bmax + 1) / 2;
+    }
+    if (rc) goto cleanup;
     HYLA_TRY(o->event_create(d, 0, &ev));
-    const size_t chunk = SB2ST_BACK_CHUNK((size_t)q->goff[q->nsg] * es);
+    const size_t chunk = SB2ST_BACK_CHUNK((size_t)q->woff[q->nw] * es);
     const char *store = host ? (const char *)q->data : (const char *)dq;
-    int64_t up = host ? 0 : q->nsg; /* sweep groups from `up` on are uploaded (or issued) */
-    for (int64_t s = q->nsg - 1; s >= 0; s--) {
-        if (s < up) {
-            int64_t lo = s;
-            while (lo > 0 && (size_t)(q->goff[s + 1] - q->goff[lo]) * es < chunk) lo--;
-            const size_t off = (size_t)q->goff[lo] * es, bytes = (size_t)q->goff[s + 1] * es - off;
+    int64_t up = host ? q->nw : 0; /* waves before `up` are uploaded (or issued) */
+#define COUNT(m_, n_, k_, b_) (ncall++, nflop += 2.0 * (double)(m_) * (double)(n_) * (double)(k_) * (double)(b_))
+    for (int64_t t = 0; t < q->nw; t++) {
+        if (t >= up) {
+            int64_t hi = t + 1;
+            while (hi < q->nw && (size_t)(q->woff[hi] - q->woff[t]) * es < chunk) hi++;
+            const size_t off = (size_t)q->woff[t] * es, bytes = (size_t)q->woff[hi] * es - off;
             HYLA_TRY(o->copy_2d(qi, (char *)dq + off, bytes, (const char *)q->data + off, bytes,
                                 bytes, 1, HYLA_COPY_H2D));
             HYLA_TRY(o->event_record(ev, qi));
             HYLA_TRY(o->queue_wait_event(qc, ev));
-            up = lo;
+            up = hi;
         }
-        const int64_t a = s * nb, nbs = HYLA_MIN(nb, n - 1 - a);
-        const int64_t ng = (q->goff[s + 1] - q->goff[s]) / q->gsz;
-        for (int64_t m = 0; m < ng; m++) {
-            const char *V = store + (size_t)(q->goff[s] + m * q->gsz) * es;
+        const int64_t cnt = wave_count(q, t), u0 = wave_umax(nsg, t), zs = kd + nb;
+        const int64_t r00 = (nsg - 1 - u0) * nb + (t - u0) * kd + 1; /* the first group's rows */
+        for (int64_t k0 = 0; k0 < cnt; k0 += bmax) {
+            const int64_t nbt = HYLA_MIN(bmax, cnt - k0), r0 = r00 + zs * k0;
+            const int64_t rl = r0 + zs * (nbt - 1); /* the batch's last group */
+            const int64_t full = rl + ldv <= n ? nbt : nbt - 1;
+            const char *V = store + (size_t)(q->woff[t] + k0 * gsz) * es;
             const char *Tm = V + (size_t)(ldv * nb) * es;
-            const int64_t r0 = a + 1 + m * kd, h = HYLA_MIN(ldv, n - r0);
             char *Z = (char *)dZ + (size_t)r0 * es;
-            HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nbs, ncols, h, one, V, ldv,
-                             Z, lddz, zero, dw, nb));
-            if (host) {
-                HYLA_TRY(o->copy_2d(qc, du, (size_t)ldv * es, V, (size_t)ldv * es,
-                                    (size_t)h * es, (size_t)nbs, HYLA_COPY_D2D));
-                HYLA_TRY(o->trmm(qc, q->t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, h,
-                                 nbs, one, Tm, nb, du, ldv));
-                HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, ncols, nbs, mone, du,
-                                 ldv, dw, nb, one, Z, lddz));
-                continue;
+            HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, nb, nb,
+                                             one, V, ldv, gsz, Tm, nb, gsz, zero, dvt, ldv,
+                                             ldv * nb, nbt));
+            COUNT(ldv, nb, nb, nbt);
+            if (full > 0) {
+                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, ncols,
+                                                 ldv, one, V, ldv, gsz, Z, lddz, zs, zero, dw,
+                                                 nb, nb * ncols, full));
+                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, ncols,
+                                                 nb, mone, dvt, ldv, ldv * nb, dw, nb, nb * ncols,
+                                                 one, Z, lddz, zs, full));
+                COUNT(nb, ncols, ldv, full);
+                COUNT(ldv, ncols, nb, full);
             }
-            HYLA_TRY(o->trmm(qc, q->t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, nbs,
-                             ncols, one, Tm, nb, dw, nb));
-            HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, ncols, nbs, mone, V, ldv,
-                             dw, nb, one, Z, lddz));
+            if (full < nbt) {
+                const int64_t h = n - rl;
+                const char *Vl = V + (size_t)(full * gsz) * es;
+                const char *VTl = (const char *)dvt + (size_t)(full * ldv * nb) * es;
+                char *Zl = (char *)dZ + (size_t)rl * es;
+                HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, ncols, h, one, Vl, ldv,
+                                 Zl, lddz, zero, dw, nb));
+                HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, ncols, nb, mone, VTl,
+                                 ldv, dw, nb, one, Zl, lddz));
+                COUNT(nb, ncols, h, 1);
+                COUNT(h, ncols, nb, 1);
+            }
         }
     }
+#undef COUNT
 cleanup:;
     int rs = o->queue_sync(qi), rs2 = o->queue_sync(qc);
     if (!rc) rc = rs ? rs : rs2;
     o->event_destroy(ev);
     o->mem_free(d, HYLA_MEM_DEVICE, dw);
-    o->mem_free(d, HYLA_MEM_DEVICE, du);
+    o->mem_free(d, HYLA_MEM_DEVICE, dvt);
     o->mem_free(d, HYLA_MEM_DEVICE, dq);
+    if (calls) *calls = ncall;
+    if (flops) *flops = (q->t == HYLA_C || q->t == HYLA_Z ? 4 : 1) * nflop;
     return rc;
+}
+
+int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
+                        int64_t lddz) {
+    return hyla_eig_sb2st_back_count(ctx, dev, q, ncols, dZ, lddz, 0, NULL, NULL);
 }

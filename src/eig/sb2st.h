@@ -25,6 +25,17 @@ int hyla_eig_sb2st(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB, i
 int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                         int64_t lddz);
 
+/* hyla_eig_sb2st_back with at most max_batch block reflectors per batched
+ * call (0: as many as a wave has and memory takes; on the host backend,
+ * one), that also returns the
+ * backend calls it made on the compute queue (one strided-batched GEMM
+ * counts one) and their flops (2 m n k per GEMM, 8 m n k complex); calls and flops may be
+ * NULL. The result does not depend on max_batch (on the host backend it is
+ * bitwise the same). For the CLI's --timers and tests. */
+int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+                              void *dZ, int64_t lddz, int64_t max_batch, int64_t *calls,
+                              double *flops);
+
 void hyla_sb2st_q_free(hyla_sb2st_q **q);
 
 /* hyla_eig_sb2st with a given number of host threads: 1 runs the serial

@@ -50,7 +50,7 @@ static R TS(lapy3)(R a, R b, R c) {
  * host BLAS: OpenBLAS may start its own threads inside these small calls,
  * which from many OpenMP threads at once costs more than the work, and its
  * split may change the rounding. Column-major; lower triangles;
- * SB2ST_KERNEL adds an AVX2 clone chosen at run time. Reductions run four
+ * SB2ST_KERNEL adds AVX-512 / AVX2+FMA clones chosen at run time. Reductions run four
  * columns at a time so that their sums do not wait on each other. */
 
 /* y := alpha op(A) x, op = A (ctrans == 0) or A^H (ctrans == 1); A is m x n */
@@ -262,7 +262,7 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
     if (p->q) {
         const hyla_sb2st_q *q = p->q;
         const int64_t s = i / q->nb, j = i % q->nb;
-        T *V = (T *)q->data + q->goff[s] + m * q->gsz;
+        T *V = (T *)q->data + q_group(q, s, m);
         T *Tm = V + q->ldv * q->nb;
         for (int64_t r = 0; r < nv; r++) V[j + j * q->ldv + r] = vcur[r];
         Tm[j + j * q->nb] = tau;
@@ -275,7 +275,7 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
  * those rows alone. */
 static void TS(build_t)(hyla_sb2st_q *q) {
     const int64_t nb = q->nb, ldv = q->ldv, kd = q->kd;
-    const int64_t ngroups = q->goff[q->nsg] / q->gsz;
+    const int64_t ngroups = q->woff[q->nw] / q->gsz;
 #pragma omp parallel for schedule(dynamic, 16)
     for (int64_t g = 0; g < ngroups; g++) {
         T *V = (T *)q->data + g * q->gsz, *Tm = V + ldv * nb;
@@ -289,10 +289,11 @@ static void TS(build_t)(hyla_sb2st_q *q) {
 }
 
 static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *e,
-                     hyla_sb2st_q **qout, int nthreads) {
+                     hyla_sb2st_q **qout, int nthreads, int64_t qnb) {
     int rc = 0;
     T *W = NULL, *bufs = NULL;
     sb2st_progress *prog = NULL;
+    void *prog_mem = NULL;
     hyla_sb2st_q *q = NULL;
     for (int64_t j = 0; j < n; j++) {
         const T *a = AB + j * ldab;
@@ -300,7 +301,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
             if (!isfinite(TRE(a[r])) || !isfinite(TIM(a[r]))) return HYLA_ERR_NAN;
     }
     const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
-    if (qout) HYLA_TRY(q_create(DT, n, kde, &q));
+    if (qout) HYLA_TRY(q_create(DT, n, kde, qnb, &q));
     if (kde == 0) {
         for (int64_t j = 0; j < n; j++) d[j] = TRE(AB[j * ldab]);
         for (int64_t j = 0; j + 1 < n; j++) e[j] = 0;
@@ -328,14 +329,20 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
          * sweep of a group waits on the progress of the group before */
         const int nt = nthreads ? nthreads : auto_threads(n, kde);
         const int64_t G = sweep_group(n, kde, sizeof(T), nt), ngr = HYLA_CEILDIV(n - 1, G);
-        bufs = hyla_malloc(sizeof *bufs * (size_t)(bsz * G * nt));
-        prog = hyla_malloc(sizeof *prog * (size_t)ngr);
-        if (!bufs || !prog) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        /* no cache line shared between two threads' buffers (each thread's
+         * stride is whole lines with one to spare) or two progress entries
+         * (the table starts on a line) */
+        const int64_t tstride = (HYLA_CEILDIV(G * bsz * (int64_t)sizeof(T), 64) + 1) * 64 /
+                                (int64_t)sizeof(T);
+        bufs = hyla_malloc(sizeof *bufs * (size_t)(tstride * nt));
+        prog_mem = hyla_malloc(sizeof *prog * (size_t)(ngr + 1));
+        if (!bufs || !prog_mem) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        prog = (sb2st_progress *)(((uintptr_t)prog_mem + 63) & ~(uintptr_t)63);
         for (int64_t g = 0; g < ngr; g++) atomic_init(&prog[g].done, 0);
 #pragma omp parallel num_threads(nt)
         {
             const int tid = omp_get_thread_num(), nth = omp_get_num_threads();
-            T *buf = bufs + tid * G * bsz;
+            T *buf = bufs + tid * tstride;
             for (int64_t gi = tid; gi < ngr; gi += nth) {
                 const int64_t i0 = gi * G, g1 = HYLA_MIN(G, n - 1 - i0);
                 const int64_t M0 = sweep_steps(n, kde, i0);
@@ -364,7 +371,7 @@ done:
         q = NULL;
     }
 cleanup:
-    hyla_free(prog);
+    hyla_free(prog_mem);
     hyla_free(bufs);
     hyla_free(W);
     hyla_sb2st_q_free(&q);
@@ -426,7 +433,7 @@ int ORMTR_NAME()(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, T *Z, int64_
     const int64_t n = q->n;
     if (ncols == 0 || q->nsg == 0) return 0;
     hyla_dev *d = ctx->devs[0];
-    const size_t es = sizeof(T), qbytes = (size_t)q->goff[q->nsg] * es;
+    const size_t es = sizeof(T), qbytes = (size_t)q->woff[q->nw] * es;
     const size_t percol = (size_t)(n + q->nb) * es;
     size_t budget = hyla_workspace_budget(ctx, 0);
     int64_t cb = ncols;

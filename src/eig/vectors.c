@@ -56,7 +56,8 @@ static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2s
     st->transfers += hyla_wtime() - tt;
     if (rc) return rc;
     tt = hyla_wtime();
-    rc = hyla_eig_sb2st_back(ctx, dev, q2, n, dZ, lddz);
+    rc = hyla_eig_sb2st_back_count(ctx, dev, q2, n, dZ, lddz, 0, &st->back2_calls,
+                                   &st->back2_flops);
     st->back2 = hyla_wtime() - tt;
     if (rc) return rc;
     tt = hyla_wtime();
@@ -73,7 +74,8 @@ typedef struct {
     const hyla_sy2sb_q *q1;
     const hyla_sb2st_q *q2;
     void *dQ;
-    double back2, back1;
+    double back2, back1, back2_flops;
+    int64_t back2_calls;
 } build_q;
 
 /* dQ := Q1 Q2 (the identity, then Q2, then Q1), on the device. */
@@ -86,7 +88,8 @@ static void *build_q_main(void *arg) {
     if (!rc) rc = d->ops->laset(ws->q_comp, b->t, -1, b->n, b->n, one_of(b->t, 0),
                                 one_of(b->t, 1), b->dQ, b->n);
     if (!rc) rc = d->ops->queue_sync(ws->q_comp);
-    if (!rc) rc = hyla_eig_sb2st_back(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n);
+    if (!rc) rc = hyla_eig_sb2st_back_count(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n, 0,
+                                            &b->back2_calls, &b->back2_flops);
     double t1 = hyla_wtime();
     if (!rc) rc = hyla_eig_sy2sb_back(b->ctx, b->q1, 0, b->n, b->dQ, b->n);
     b->back2 = t1 - t0;
@@ -152,6 +155,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         HYLA_TRY(b.rc);
     }
     st->back2 = b.back2, st->back1 = b.back1;
+    st->back2_calls = b.back2_calls, st->back2_flops = b.back2_flops;
     /* Z := Q E, E real: for complex Q one real GEMM on Q's (re, im) pairs,
      * a 2n x n real matrix of leading dimension 2 ld */
     tt = hyla_wtime();

@@ -449,6 +449,9 @@ static void print_row(const report *r, const eig_problem *p, const eig_row *w) {
                "%.4f  total %.4f  (kd %lld, nb %lld)\n", s->sy2sb, s->sb2st,
                p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1, s->transfers,
                s->total, (long long)s->kd, (long long)s->nb);
+    if (s && p->jobz == 'V')
+        printf("%%   back2: %lld device calls, %.4g Tflop\n", (long long)s->back2_calls,
+               s->back2_flops * 1e-12);
     fflush(stdout);
 }
 
@@ -582,6 +585,10 @@ cmd_status cmd_syevd(hyla_t *ctx, const cli_opts *o, const report *r) {
     }
     if (o->nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_NB, o->nb)) {
         fprintf(stderr, "hyla: --nb %lld is out of range\n", (long long)o->nb);
+        return CMD_USAGE;
+    }
+    if (o->back2_nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_BACK2_NB, o->back2_nb)) {
+        fprintf(stderr, "hyla: --back2-nb %lld is out of range\n", (long long)o->back2_nb);
         return CMD_USAGE;
     }
     if (o->matrix && o->eig_matrix < 0) {

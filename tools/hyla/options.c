@@ -22,7 +22,8 @@ typedef enum {
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER
+    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER,
+    OPT_BACK2_NB
 } opt_id;
 
 typedef struct {
@@ -54,6 +55,7 @@ static const opt_spec specs[] = {
     {"--back-order", OPT_BACK_ORDER, true},
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
+    {"--back2-nb", OPT_BACK2_NB, true},
 };
 
 void cli_usage(FILE *f) {
@@ -126,6 +128,8 @@ void cli_usage(FILE *f) {
         "  --kd N, --nb N       band half-width and stage-1 update block (default: tuning table)\n"
         "  --back-order O       jobz V: auto (default), direct (Z := Q1 Q2 E after stedc) or\n"
         "                       reordered (Q1 Q2 built on the device during stedc, then Z := Q E)\n"
+        "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
+        "                       (default kd)\n"
         "  --timers             print the seconds of each stage after each run\n"
         "  --input A.npy        the matrix (its --uplo triangle is read)\n"
         "  --output W.npy[,Z.npy]  eigenvalues, and with --jobz V the eigenvectors\n"
@@ -402,6 +406,7 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         return o->cond >= 1 ? 0 : usage_error(opt, v, "a condition number is >= 1");
     case OPT_DEPTH: return set_count(opt, v, 1, HYLA_RBT_MAX_DEPTH, &o->rbt_depth);
     case OPT_REFINE: return set_count(opt, v, 0, 100, &o->rbt_refine);
+    case OPT_BACK2_NB: return set_nonneg(opt, v, &o->back2_nb);
     case OPT_TRANSA: return parse_letter(opt, v, "NTC", &o->transa);
     case OPT_TRANSB: return parse_letter(opt, v, "NTC", &o->transb);
     case OPT_DEVICES:
@@ -497,6 +502,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     o->kd = -1;
     o->ib = -1;
     o->back_order = -1;
+    o->back2_nb = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (strcmp(argv[1], "help") == 0) {

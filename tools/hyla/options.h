@@ -55,6 +55,7 @@ typedef struct {
     const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
     int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
     int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
+    int64_t back2_nb;             /* eigensolver Q2 block reflector sweeps; -1: not given */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;

@@ -507,6 +507,44 @@ static int cuda_gemm(hyla_queue *qb, hyla_dtype t, hyla_op ta, hyla_op tb, int64
     return blas_leave(q, st);
 }
 
+static int cuda_gemm_strided_batched(hyla_queue *qb, hyla_dtype t, hyla_op ta, hyla_op tb,
+                                     int64_t m, int64_t n, int64_t k, const void *alpha,
+                                     const void *A, int64_t lda, int64_t sA, const void *B,
+                                     int64_t ldb, int64_t sB, const void *beta, void *C,
+                                     int64_t ldc, int64_t sC, int64_t batch) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int64_t arows = ta == HYLA_NOTRANS ? m : k, brows = tb == HYLA_NOTRANS ? k : n;
+    if (batch < 0 || sA < 0 || sB < 0 || sC < 0) return HYLA_ERR_INVALID;
+    if (blas_enter(q, t, m >= 0 && n >= 0 && k >= 0, m == 0 || n == 0 || batch == 0,
+                   op_ok(ta) && op_ok(tb) && ld_ok(lda, arows) && ld_ok(ldb, brows) &&
+                       ld_ok(ldc, m),
+                   &rc))
+        return rc;
+    const scalar a = load_scalar(t, alpha), b = load_scalar(t, beta);
+    const cublasOperation_t oa = op_of(ta, t), ob = op_of(tb, t);
+    cublasStatus_t st;
+    switch (t) {
+    case HYLA_S:
+        st = cublasSgemmStridedBatched_64(q->blas, oa, ob, m, n, k, &a.s, A, lda, sA, B, ldb, sB,
+                                          &b.s, C, ldc, sC, batch);
+        break;
+    case HYLA_D:
+        st = cublasDgemmStridedBatched_64(q->blas, oa, ob, m, n, k, &a.d, A, lda, sA, B, ldb, sB,
+                                          &b.d, C, ldc, sC, batch);
+        break;
+    case HYLA_C:
+        st = cublasCgemmStridedBatched_64(q->blas, oa, ob, m, n, k, &a.c, A, lda, sA, B, ldb, sB,
+                                          &b.c, C, ldc, sC, batch);
+        break;
+    default:
+        st = cublasZgemmStridedBatched_64(q->blas, oa, ob, m, n, k, &a.z, A, lda, sA, B, ldb, sB,
+                                          &b.z, C, ldc, sC, batch);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
 static int cuda_syrk(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
                      int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
                      const void *beta, void *C, int64_t ldc) {
@@ -920,6 +958,7 @@ static const hyla_backend_ops cuda_ops = {
     .getrf = cuda_getrf,
     .laswp = cuda_laswp,
     .geqrf = cuda_geqrf,
+    .gemm_strided_batched = cuda_gemm_strided_batched,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

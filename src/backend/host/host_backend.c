@@ -338,6 +338,30 @@ static int host_gemm(hyla_queue *q, hyla_dtype t, hyla_op ta, hyla_op tb, int64_
     return submit_blas(q, &c);
 }
 
+/* one gemm task per item, all checked before any is enqueued */
+static int host_gemm_strided_batched(hyla_queue *q, hyla_dtype t, hyla_op ta, hyla_op tb,
+                                     int64_t m, int64_t n, int64_t k, const void *alpha,
+                                     const void *A, int64_t lda, int64_t sA, const void *B,
+                                     int64_t ldb, int64_t sB, const void *beta, void *C,
+                                     int64_t ldc, int64_t sC, int64_t batch) {
+    host_blas_call c = {.kind = HB_GEMM, .t = t, .ta = ta, .tb = tb, .m = m, .n = n, .k = k,
+                        .lda = lda, .ldb = ldb, .ldc = ldc, .A = A, .B = B, .C = C};
+    if (batch < 0 || sA < 0 || sB < 0 || sC < 0) return HYLA_ERR_INVALID;
+    host_blas_scalar(t, 0, alpha, c.alpha);
+    host_blas_scalar(t, 0, beta, c.beta);
+    int rc = host_blas_check(&c);
+    if (rc || batch == 0 || m == 0 || n == 0) return rc;
+    const size_t es = hyla_dtype_size(t);
+    for (int64_t i = 0; i < batch && !rc; i++) {
+        host_blas_call ci = c;
+        ci.A = (const char *)A + (size_t)(i * sA) * es;
+        ci.B = (const char *)B + (size_t)(i * sB) * es;
+        ci.C = (char *)C + (size_t)(i * sC) * es;
+        rc = submit_blas(q, &ci);
+    }
+    return rc;
+}
+
 static int host_syrk(hyla_queue *q, hyla_dtype t, int herm, hyla_uplo uplo, hyla_op trans,
                      int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
                      const void *beta, void *C, int64_t ldc) {
@@ -554,6 +578,7 @@ static const hyla_backend_ops host_ops = {
     .getrf = host_getrf,
     .laswp = host_laswp,
     .geqrf = host_geqrf,
+    .gemm_strided_batched = host_gemm_strided_batched,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device
