@@ -75,9 +75,11 @@
 #include <float.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 struct hyla_sb2st_q {
     hyla_dtype t;
@@ -202,6 +204,30 @@ static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
     return HYLA_MAX(1, G);
 }
 
+/* The band as it arrives from a stage 1 running at the same time (see
+ * hyla_band_feed in sy2sb.h): copied column by column into the working band
+ * under mu, copied counting the columns there. */
+typedef struct {
+    hyla_band_feed *feed;
+    const void *AB;
+    int64_t ldab, kd;
+    _Atomic int64_t copied;
+    pthread_mutex_t mu;
+    int nonfinite;
+} band_feed_in;
+
+/* Waits until stage 1 has finished at least c band columns (or stopped);
+ * returns how many it has finished. The wait sleeps a little between looks:
+ * the thread that drives stage 1 needs a core. */
+static int64_t band_feed_wait(hyla_band_feed *f, int64_t c) {
+    int64_t r;
+    while ((r = atomic_load_explicit(&f->ready, memory_order_acquire)) < c) {
+        const struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    }
+    return r;
+}
+
 #define TS(x) PS(x)
 #define HYLA_TEMPLATE "eig/t_sb2st.c"
 #include "core/each_prec.h"
@@ -209,16 +235,23 @@ static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
 
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                            int64_t ldab, void *d, void *e, hyla_sb2st_q **q, int nthreads) {
+    return hyla_eig_sb2st_fed(ctx, t, n, kd, AB, ldab, d, e, q, NULL, nthreads);
+}
+
+int hyla_eig_sb2st_overlaps(int64_t n, int64_t kd) { return auto_threads(n, kd) > 1; }
+
+int hyla_eig_sb2st_fed(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
+                       void *d, void *e, hyla_sb2st_q **q, hyla_band_feed *feed, int nthreads) {
     if (q) *q = NULL;
     const int64_t qnb = ctx ? ctx->opt_eig_back2_nb : 0;
     if (n < 0 || kd < 0 || ldab < kd + 1 || nthreads < 0 || (n > 0 && (!AB || !d)) ||
         (n > 1 && !e))
         return HYLA_ERR_INVALID;
     switch (t) {
-    case HYLA_S: return chase_s(n, kd, AB, ldab, d, e, q, nthreads, qnb);
-    case HYLA_D: return chase_d(n, kd, AB, ldab, d, e, q, nthreads, qnb);
-    case HYLA_C: return chase_c(n, kd, AB, ldab, d, e, q, nthreads, qnb);
-    case HYLA_Z: return chase_z(n, kd, AB, ldab, d, e, q, nthreads, qnb);
+    case HYLA_S: return chase_s(n, kd, AB, ldab, d, e, q, nthreads, qnb, feed);
+    case HYLA_D: return chase_d(n, kd, AB, ldab, d, e, q, nthreads, qnb, feed);
+    case HYLA_C: return chase_c(n, kd, AB, ldab, d, e, q, nthreads, qnb, feed);
+    case HYLA_Z: return chase_z(n, kd, AB, ldab, d, e, q, nthreads, qnb, feed);
     }
     return HYLA_ERR_INVALID;
 }

@@ -6,6 +6,7 @@
 #ifndef HYLA_EIG_SB2ST_H
 #define HYLA_EIG_SB2ST_H
 #include "core/internal.h"
+#include "eig/sy2sb.h"
 
 typedef struct hyla_sb2st_q hyla_sb2st_q; /* opaque: Householder vectors of stage 2, host memory */
 
@@ -44,5 +45,18 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q);
  * for a small band). For tests and benchmarks. */
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                            int64_t ldab, void *d, void *e, hyla_sb2st_q **q, int nthreads);
+
+/* hyla_eig_sb2st_threads reading the band while a stage 1 writes it: feed
+ * (non-NULL) says how many leading columns of AB are final; the sweeps copy
+ * columns in as they need them and wait for those not yet final. NaN or Inf
+ * in the band is found as it arrives (HYLA_ERR_NAN after the chase). When
+ * stage 1 stops on an error (it then sets ready = n), the result is
+ * meaningless; the caller discards it. */
+int hyla_eig_sb2st_fed(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
+                       void *d, void *e, hyla_sb2st_q **q, hyla_band_feed *feed, int nthreads);
+
+/* 1 when the chase of a band of order n and half-width kd runs on several
+ * threads by default (a stage 1 alongside then pays off). */
+int hyla_eig_sb2st_overlaps(int64_t n, int64_t kd);
 
 #endif

@@ -7,8 +7,7 @@
  *   jobz V: vectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
  *   while the host solves the tridiagonal, then Z := Q E.
  */
-#include "eig/sb2st.h"
-#include "eig/sy2sb.h"
+#include "eig/stages12.h"
 #include "eig/tridiag.h"
 #include "eig/vectors.h"
 #include <math.h>
@@ -56,24 +55,6 @@ static int has_nonfinite(hyla_dtype t, int lower, int64_t n, const void *A, int6
             const double *c = (const double *)A + (i0 + j * lda) * per;
             for (int64_t i = 0; i < (i1 - i0) * per; i++)
                 if (!isfinite(c[i])) return 1;
-        }
-    }
-    return 0;
-}
-
-/* 1 when the band (lower band storage, ld kd + 1) holds NaN or Inf: a
- * device-resident input is not scanned, its non-finite entries reach the
- * band. */
-static int band_nonfinite(hyla_dtype t, int64_t kd, int64_t n, const void *AB) {
-    const int64_t per = (t == HYLA_C || t == HYLA_Z) ? 2 : 1;
-    for (int64_t j = 0; j < n; j++) {
-        const int64_t len = HYLA_MIN(kd + 1, n - j) * per, off = j * (kd + 1) * per;
-        if (t == HYLA_S || t == HYLA_C) {
-            for (int64_t i = 0; i < len; i++)
-                if (!isfinite(((const float *)AB)[off + i])) return 1;
-        } else {
-            for (int64_t i = 0; i < len; i++)
-                if (!isfinite(((const double *)AB)[off + i])) return 1;
         }
     }
     return 0;
@@ -127,20 +108,15 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     }
     st.transfers += hyla_wtime() - tt;
 
-    /* stage 1 */
+    /* stages 1 and 2 (at the same time on a GPU; NaN or Inf in the band,
+     * from a device-resident input, is found by stage 2) */
     AB = hyla_calloc((size_t)((kd + 1) * n), es);
     e = hyla_malloc((size_t)n * rs);
     if (!AB || !e) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_sy2sb(ctx, di, t, n, kd, nb, dA, ldda, AB, kd + 1, vec ? &q1 : NULL, NULL,
-                            0, NULL));
-    st.sy2sb = hyla_wtime() - tt;
-    if (band_nonfinite(t, kd, n, AB)) HYLA_TRY(HYLA_ERR_NAN);
+    HYLA_TRY(hyla_eig_stages12(ctx, di, t, n, kd, nb, dA, ldda, AB, kd + 1, vec ? &q1 : NULL, w,
+                               e, vec ? &q2 : NULL, -1, &st.sy2sb, &st.sb2st));
 
-    /* stage 2 and the tridiagonal eigensolver on the host */
-    tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_sb2st(ctx, t, n, kd, AB, kd + 1, w, e, vec ? &q2 : NULL));
-    st.sb2st = hyla_wtime() - tt;
+    /* the tridiagonal eigensolver */
     tt = hyla_wtime();
     if (!vec) {
         HYLA_TRY(hyla_eig_sterf(rt, n, w, e));

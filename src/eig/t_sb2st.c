@@ -219,7 +219,40 @@ typedef struct {
     int64_t n, kd, ld;  /* order, band width, leading dimension of the blocks */
     T *W;               /* working band: B(r, c) = W[r + c*ld] */
     hyla_sb2st_q *q;    /* reflector store, or NULL */
+    band_feed_in *in;   /* the band arriving from stage 1, or NULL (W holds it all) */
 } TS(chase_plan);
+
+/* Columns [0, c) of W hold the band: with a feed, the columns stage 1 has
+ * finished, at least c of them, are copied in (NaN or Inf noted, the
+ * diagonal made real). A step touches only columns already copied (the
+ * caller asks for its last column first), so a column is never copied over
+ * work of the chase. */
+static void TS(feed_to)(const TS(chase_plan) *p, int64_t c) {
+    band_feed_in *in = p->in;
+    if (!in) return;
+    c = HYLA_MIN(c, p->n);
+    if (atomic_load_explicit(&in->copied, memory_order_acquire) >= c) return;
+    pthread_mutex_lock(&in->mu);
+    const int64_t have = atomic_load_explicit(&in->copied, memory_order_relaxed);
+    if (have < c) {
+        const int64_t ready = band_feed_wait(in->feed, c);
+        const T *AB = in->AB;
+        const int64_t ldw = p->ld + 1, kd = in->kd;
+        int bad = 0;
+        for (int64_t j = have; j < ready; j++) {
+            const T *a = AB + j * in->ldab;
+            T *wc = p->W + j * ldw;
+            for (int64_t r = 0; r <= HYLA_MIN(kd, p->n - 1 - j); r++) {
+                if (!isfinite(TRE(a[r])) || !isfinite(TIM(a[r]))) bad = 1;
+                if (r <= p->kd) wc[r] = a[r];
+            }
+            wc[0] = TRE(wc[0]);
+        }
+        if (bad) in->nonfinite = 1;
+        atomic_store_explicit(&in->copied, ready, memory_order_release);
+    }
+    pthread_mutex_unlock(&in->mu);
+}
 
 /* Step m of sweep i (see sb2st.c). buf: 3*kd + 2 elements kept by the
  * thread across the steps of one sweep: the reflectors of the last two
@@ -289,13 +322,25 @@ static void TS(build_t)(hyla_sb2st_q *q) {
 }
 
 static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *e,
-                     hyla_sb2st_q **qout, int nthreads, int64_t qnb) {
+                     hyla_sb2st_q **qout, int nthreads, int64_t qnb, hyla_band_feed *feed) {
     int rc = 0;
     T *W = NULL, *bufs = NULL;
     sb2st_progress *prog = NULL;
     void *prog_mem = NULL;
     hyla_sb2st_q *q = NULL;
-    for (int64_t j = 0; j < n; j++) {
+    band_feed_in in = {.feed = feed, .AB = AB, .ldab = ldab, .kd = kd};
+    if (feed) {
+        /* the band arrives column by column while the sweeps run; a band
+         * of half-width 0 is used whole */
+        atomic_init(&in.copied, 0);
+        if (pthread_mutex_init(&in.mu, NULL) != 0) return HYLA_ERR_NO_MEMORY;
+        if (n > 0 && HYLA_MIN(kd, n - 1) == 0) {
+            band_feed_wait(feed, n);
+            feed = NULL; /* the whole band is there: checked and read as usual */
+            pthread_mutex_destroy(&in.mu);
+        }
+    }
+    for (int64_t j = 0; !feed && j < n; j++) {
         const T *a = AB + j * ldab;
         for (int64_t r = 0; r <= HYLA_MIN(kd, n - 1 - j); r++)
             if (!isfinite(TRE(a[r])) || !isfinite(TIM(a[r]))) return HYLA_ERR_NAN;
@@ -310,18 +355,21 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
     const int64_t ldw = 2 * kde, ld = ldw - 1;
     W = hyla_calloc((size_t)(ldw * n), sizeof *W);
     if (!W) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    for (int64_t j = 0; j < n; j++) {
+    for (int64_t j = 0; !feed && j < n; j++) {
         for (int64_t r = 0; r <= HYLA_MIN(kde, n - 1 - j); r++) W[r + j * ldw] = AB[r + j * ldab];
         W[j * ldw] = TRE(W[j * ldw]);
     }
-    TS(chase_plan) p = {.n = n, .kd = kde, .ld = ld, .W = W, .q = q};
+    TS(chase_plan) p = {.n = n, .kd = kde, .ld = ld, .W = W, .q = q, .in = feed ? &in : NULL};
     const int64_t bsz = 3 * kde + 2;
     if (nthreads == 1) {
         /* the reference order: sweep after sweep */
         bufs = hyla_malloc(sizeof *bufs * (size_t)bsz);
         if (!bufs) HYLA_TRY(HYLA_ERR_NO_MEMORY);
         for (int64_t i = 0; i + 1 < n; i++)
-            for (int64_t m = 0, M = sweep_steps(n, kde, i); m < M; m++) TS(step)(&p, i, m, bufs);
+            for (int64_t m = 0, M = sweep_steps(n, kde, i); m < M; m++) {
+                TS(feed_to)(&p, i + (m + 1) * kde + 1);
+                TS(step)(&p, i, m, bufs);
+            }
     } else {
         /* groups of G sweeps, dealt round robin to the threads; inside a
          * group, sweep i0+g runs step t - LAG*g at time t, so that a block
@@ -354,6 +402,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
                         if (m >= sweep_steps(n, kde, i0 + g)) continue;
                         if (g == 0 && gi > 0)
                             wait_progress(&prog[gi - 1], (int)HYLA_MIN(m + SB2ST_LAG, Mp));
+                        TS(feed_to)(&p, i0 + g + (m + 1) * kde + 1);
                         TS(step)(&p, i0 + g, m, buf + g * bsz);
                     }
                     const int64_t done = HYLA_MIN(t - SB2ST_LAG * (g1 - 1) + 1, Ml);
@@ -362,6 +411,8 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
             }
         }
     }
+    TS(feed_to)(&p, n); /* columns no step touched (the last ones) */
+    if (feed && in.nonfinite) HYLA_TRY(HYLA_ERR_NAN);
     for (int64_t j = 0; j < n; j++) d[j] = TRE(W[j * ldw]);
     for (int64_t j = 0; j + 1 < n; j++) e[j] = TRE(W[1 + j * ldw]);
     if (q) TS(build_t)(q);
@@ -371,6 +422,7 @@ done:
         q = NULL;
     }
 cleanup:
+    if (feed) pthread_mutex_destroy(&in.mu);
     hyla_free(prog_mem);
     hyla_free(bufs);
     hyla_free(W);
