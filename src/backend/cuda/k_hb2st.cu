@@ -215,10 +215,65 @@ template <typename T> __host__ __device__ size_t smem_bytes(int kd) {
     return sizeof(T) * ((size_t)2 * kd * (kd + 1) + 5 * (size_t)kd + 2);
 }
 
+/* The tile loops map thread t to row r = t % 64 and columns c = t / 64 +
+ * 2u, u = 0, 1, ..: a warp moves 32 consecutive elements of a column, and
+ * the loads of a thread are issued LOAD_U at a time before any is used, so
+ * that their L2 latencies overlap. (kd <= 64 = NT / 2 rows.) */
+const int LOAD_U = 16;
+const int TILE_COLS_PER_PASS = NT / 64;
+
+/* s(r, c) := g(r, c) for r < rows, c < cols; herm: the lower triangle only
+ * (r >= c), stored in both triangles of s (conjugated above, the diagonal
+ * made real). g: the band (ld), read through L2. */
+template <typename T, typename R, bool herm>
+__device__ void load_tile(const T *g, int64_t ld, int rows, int cols, T *sm, int lds) {
+    const int r = threadIdx.x % 64, c0 = threadIdx.x / 64;
+    if (r >= rows) return;
+    for (int u0 = 0; c0 + u0 * TILE_COLS_PER_PASS < cols; u0 += LOAD_U) {
+        T tmp[LOAD_U];
+#pragma unroll
+        for (int u = 0; u < LOAD_U; u++) {
+            const int c = c0 + (u0 + u) * TILE_COLS_PER_PASS;
+            if (c < cols && (!herm || r >= c)) tmp[u] = ld_band(g + r + c * ld);
+        }
+#pragma unroll
+        for (int u = 0; u < LOAD_U; u++) {
+            const int c = c0 + (u0 + u) * TILE_COLS_PER_PASS;
+            if (c >= cols || (herm && r < c)) continue;
+            if (!herm) {
+                sm[r + c * lds] = tmp[u];
+            } else if (r == c) {
+                sm[r + c * lds] = make<T>::of(re_of(tmp[u]), R(0));
+            } else {
+                sm[r + c * lds] = tmp[u];
+                sm[c + r * lds] = conj_of(tmp[u]);
+            }
+        }
+    }
+}
+
+/* sum_k a(k) b(k) over k < len, a and b strided (shared memory), four
+ * partial sums so that the additions do not wait on each other */
+template <typename T, typename R, bool conj_a>
+__device__ __forceinline__ T dot(int len, const T *a, int sa, const T *b) {
+    T p0 = make<T>::of(R(0), R(0)), p1 = p0, p2 = p0, p3 = p0;
+    int k = 0;
+    for (; k + 4 <= len; k += 4) {
+        const T a0 = a[k * sa], a1 = a[(k + 1) * sa], a2 = a[(k + 2) * sa], a3 = a[(k + 3) * sa];
+        p0 = p0 + (conj_a ? conj_of(a0) : a0) * b[k];
+        p1 = p1 + (conj_a ? conj_of(a1) : a1) * b[k + 1];
+        p2 = p2 + (conj_a ? conj_of(a2) : a2) * b[k + 2];
+        p3 = p3 + (conj_a ? conj_of(a3) : a3) * b[k + 3];
+    }
+    for (; k < len; k++) p0 = p0 + (conj_a ? conj_of(a[k * sa]) : a[k * sa]) * b[k];
+    return (p0 + p1) + (p2 + p3);
+}
+
 /* Step m of sweep i (all threads of the block; see host_hb2st.c). */
 template <typename T, typename R>
 __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, const smem<T> &s) {
     const int tid = threadIdx.x, lane = tid & 31, lds = s.lds;
+    const int tr = tid % 64, tc = tid / 64; /* the tile loops' mapping */
     const int64_t st = i + 1 + (int64_t)m * kd;
     const int nv = (int)min((int64_t)kd, n - st);
     T *vcur = s.v + (m & 1) * kd, *vprev = s.v + ((m + 1) & 1) * kd;
@@ -226,38 +281,20 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     T *gX = m == 0 ? W + st + i * ld : W + st + (st - kd) * ld;
     const int xcols = m == 0 ? 1 : kd;
 
-    /* load: the diagonal block (Hermitian, diagonal made real) and X */
-    for (int k = tid; k < nv * nv; k += NT) {
-        const int r = k % nv, c = k / nv;
-        if (r < c) continue;
-        const T a = ld_band(gA + r + c * ld);
-        if (r == c) {
-            s.A[r + c * lds] = make<T>::of(re_of(a), R(0));
-        } else {
-            s.A[r + c * lds] = a;
-            s.A[c + r * lds] = conj_of(a);
-        }
-    }
-    for (int k = tid; k < nv * xcols; k += NT) {
-        const int r = k % nv, c = k / nv;
-        s.X[r + c * lds] = ld_band(gX + r + c * ld);
-    }
+    /* the diagonal block (Hermitian, both triangles) and X */
+    load_tile<T, R, true>(gA, ld, nv, nv, s.A, lds);
+    load_tile<T, R, false>(gX, ld, nv, xcols, s.X, lds);
     __syncthreads();
 
     /* m >= 1: X := X (I - taup vprev vprev^H), the bulge */
     if (m > 0) {
         const T taup = s.tau[(m + 1) & 1];
         if (re_of(taup) != R(0) || im_of(taup) != R(0)) {
-            if (tid < nv) {
-                T acc = make<T>::of(R(0), R(0));
-                for (int c = 0; c < kd; c++) acc = acc + s.X[tid + c * lds] * vprev[c];
-                s.w[tid] = taup * acc;
-            }
+            if (tid < nv) s.w[tid] = taup * dot<T, R, false>(kd, s.X + tid, lds, vprev);
             __syncthreads();
-            for (int k = tid; k < nv * kd; k += NT) {
-                const int r = k % nv, c = k / nv;
-                s.X[r + c * lds] = s.X[r + c * lds] - s.w[r] * conj_of(vprev[c]);
-            }
+            if (tr < nv)
+                for (int c = tc; c < kd; c += TILE_COLS_PER_PASS)
+                    s.X[tr + c * lds] = s.X[tr + c * lds] - s.w[tr] * conj_of(vprev[c]);
             __syncthreads();
         }
     }
@@ -270,21 +307,13 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     __syncthreads();
     const T tau = s.tau[m & 1];
 
-    /* z = conj(tau X(:, 1..)^H v) (warps 0-1) and y = tau A v (warps 2-3) */
+    /* z = conj(tau X(:, 1..)^H v) (threads 0-63) and y = tau A v (64-127) */
     if (tid < 64) {
         const int c = tid + 1;
-        if (m > 0 && c < kd) {
-            T acc = make<T>::of(R(0), R(0));
-            for (int r = 0; r < nv; r++) acc = acc + conj_of(s.X[r + c * lds]) * vcur[r];
-            s.z[c] = tau * acc;
-        }
+        if (m > 0 && c < kd) s.z[c] = tau * dot<T, R, true>(nv, s.X + c * lds, 1, vcur);
     } else {
         const int r = tid - 64;
-        if (r < nv) {
-            T acc = make<T>::of(R(0), R(0));
-            for (int c = 0; c < nv; c++) acc = acc + s.A[r + c * lds] * vcur[c];
-            s.y[r] = tau * acc;
-        }
+        if (r < nv) s.y[r] = tau * dot<T, R, false>(nv, s.A + r, lds, vcur);
     }
     __syncthreads();
 
@@ -295,19 +324,19 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     const T alpha = R(-0.5) * (tau * yv);
 
     /* X(:, 1..) := H^H X(:, 1..) and X out; B(block, block) := H^H B H out */
-    for (int k = tid; k < nv * xcols; k += NT) {
-        const int r = k % nv, c = k / nv;
-        T x = s.X[r + c * lds];
-        if (c > 0) x = x - vcur[r] * conj_of(s.z[c]);
-        st_band(gX + r + c * ld, x);
-    }
-    for (int k = tid; k < nv * nv; k += NT) {
-        const int r = k % nv, c = k / nv;
-        if (r < c) continue;
-        const T yr = s.y[r] + alpha * vcur[r], yc = s.y[c] + alpha * vcur[c];
-        T a = s.A[r + c * lds] - (vcur[r] * conj_of(yc) + yr * conj_of(vcur[c]));
-        if (r == c) a = make<T>::of(re_of(a), R(0));
-        st_band(gA + r + c * ld, a);
+    if (tr < nv) {
+        const T vr = vcur[tr], yr = s.y[tr] + alpha * vr;
+        for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) {
+            T x = s.X[tr + c * lds];
+            if (c > 0) x = x - vr * conj_of(s.z[c]);
+            st_band(gX + tr + c * ld, x);
+        }
+        for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) {
+            const T yc = s.y[c] + alpha * vcur[c];
+            T a = s.A[tr + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
+            if (tr == c) a = make<T>::of(re_of(a), R(0));
+            st_band(gA + tr + c * ld, a);
+        }
     }
 }
 
@@ -333,12 +362,13 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
         if (i >= n - 1) return;
         const int M = (int)((n - 1 - i + kd - 1) / kd);
         const int Mp = i > 0 ? (int)((n - i + kd - 1) / kd) : 0;
+        int seen = 0; /* thread 0: progress of sweep i-1 last read */
         for (int m = 0; m < M; m++) {
             if (i > 0) {
-                if (threadIdx.x == 0) {
-                    const int need = min(m + HB2ST_LAG, Mp);
+                const int need = min(m + HB2ST_LAG, Mp);
+                if (threadIdx.x == 0 && seen < need) {
                     const volatile int *p = progress + (i - 1);
-                    while (*p < need) __nanosleep(64);
+                    while ((seen = *p) < need) __nanosleep(64);
                     __threadfence();
                 }
                 __syncthreads();
