@@ -125,3 +125,53 @@ static void PS(suite)(hyla_t *h, unsigned long long *s) {
     PS(case)(h, 0, 70, 8, 0, BAND_GRADED, s);
     PS(case)(h, 0, 9, 20, 0, BAND_RANDOM, s); /* kd > n - 1 */
 }
+
+/* The bench (see test_hb2st.c): device 0 against the host cores, then
+ * the two tridiagonals' eigenvalues (LAPACK sterf) against each other. */
+static int PS(bench)(hyla_t *h, int64_t n, int64_t kd) {
+    unsigned long long s = 3;
+    const int64_t ldab = kd + 1;
+    T *AB = malloc(sizeof *AB * (size_t)(ldab * n)), *A2 = malloc(sizeof *AB * (size_t)(ldab * n));
+    R *d = malloc(sizeof *d * (size_t)n), *e = malloc(sizeof *e * (size_t)n);
+    R *d2 = malloc(sizeof *d * (size_t)n), *e2 = malloc(sizeof *e * (size_t)n);
+    PS(make_band)(AB, n, kd, ldab, BAND_RANDOM, &s);
+    hyla_device_info info;
+    hyla_get_device_info(h, 0, &info);
+    printf("%% %c n %lld kd %lld, device 0: %s, %d OpenMP threads\n", "sdcz"[DT], (long long)n,
+           (long long)kd, info.name, omp_get_max_threads());
+    int rc = hyla_eig_hb2st_dev(h, 0, DT, n, kd, AB, ldab, d, e); /* warm-up */
+    double best = 1e30;
+    for (int rep = 0; rep < 3 && !rc; rep++) {
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_hb2st_dev(h, 0, DT, n, kd, AB, ldab, d, e);
+        best = fmin(best, omp_get_wtime() - t0);
+    }
+    printf("hyla_eig_hb2st_dev (device 0, with up/download): %8.4f s (rc %d)\n", best, rc);
+    double cbest = 1e30;
+    for (int rep = 0; rep < 2 && !rc; rep++) {
+        memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_sb2st(h, DT, n, kd, A2, ldab, d2, e2, NULL);
+        cbest = fmin(cbest, omp_get_wtime() - t0);
+    }
+    printf("hyla_eig_sb2st (host cores)                    : %8.4f s (rc %d)\n", cbest, rc);
+    if (!rc) {
+        const double t0 = omp_get_wtime();
+        const int info2 = LSTERF((lapack_int)n, d, e) | LSTERF((lapack_int)n, d2, e2);
+        double diff = 0, nrm = 0;
+        for (int64_t i = 0; i < n; i++) {
+            diff = fmax(diff, fabs((double)d[i] - (double)d2[i]));
+            nrm = fmax(nrm, fabs((double)d2[i]));
+        }
+        printf("eigenvalues: max |diff| / (n eps max|lambda|) = %.3g (sterf info %d, %.1f s)\n",
+               diff / ((double)n * eps_of(DT) * fmax(nrm, 1e-300)), info2, omp_get_wtime() - t0);
+        rc = info2 != 0;
+    }
+    free(AB);
+    free(A2);
+    free(d);
+    free(e);
+    free(d2);
+    free(e2);
+    return rc != 0;
+}

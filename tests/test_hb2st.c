@@ -7,9 +7,10 @@
  * NaN and Inf input; bad arguments of the driver and of the op; kd past
  * what the backend chases; no leak.
  *
- * `test_hb2st --bench N KD` times hyla_eig_hb2st_dev (device 0 of
- * HYLA_DEVICES) against the host cores' chase (hyla_eig_sb2st) on one
- * random dsyevd band and compares their eigenvalues (not a test). */
+ * `test_hb2st --bench N KD [s|d|c|z]` times hyla_eig_hb2st_dev (device 0
+ * of HYLA_DEVICES, best of three after a warm-up) against the host cores'
+ * chase hyla_eig_sb2st (best of two) on one random band (default type d)
+ * and compares the two tridiagonals' eigenvalues (not a test). */
 #include "hyla.h"
 #include "test_util.h"
 #include "core/internal.h"
@@ -109,59 +110,26 @@ static void wide_band(hyla_t *h, unsigned long long *s) {
     free(AB);
 }
 
-/* See the header comment. */
-static int bench(int64_t n, int64_t kd) {
+/* See the header comment; type one of s, d, c, z. */
+static int bench(int64_t n, int64_t kd, const char *type) {
     hyla_t *h = NULL;
-    if (hyla_create(&h, test_devices())) return 1;
-    unsigned long long s = 3;
-    const int64_t ldab = kd + 1;
-    double *AB = malloc(sizeof *AB * (size_t)(ldab * n)), *A2 = malloc(sizeof *AB * (size_t)(ldab * n));
-    double *d = malloc(sizeof *d * (size_t)n), *e = malloc(sizeof *e * (size_t)n);
-    double *d2 = malloc(sizeof *d * (size_t)n), *e2 = malloc(sizeof *e * (size_t)n);
-    make_band_d(AB, n, kd, ldab, BAND_RANDOM, &s);
-    hyla_device_info info;
-    hyla_get_device_info(h, 0, &info);
-    printf("%% n %lld kd %lld, device 0: %s, %d OpenMP threads\n", (long long)n, (long long)kd,
-           info.name, omp_get_max_threads());
-    int rc = hyla_eig_hb2st_dev(h, 0, HYLA_D, n, kd, AB, ldab, d, e); /* warm-up */
-    double best = 1e30;
-    for (int rep = 0; rep < 3 && !rc; rep++) {
-        const double t0 = omp_get_wtime();
-        rc = hyla_eig_hb2st_dev(h, 0, HYLA_D, n, kd, AB, ldab, d, e);
-        best = fmin(best, omp_get_wtime() - t0);
+    if (n < 1 || kd < 0 || strlen(type) != 1 || !strchr("sdcz", type[0]) ||
+        hyla_create(&h, test_devices()))
+        return 2;
+    int rc = 1;
+    switch (type[0]) {
+    case 's': rc = bench_s(h, n, kd); break;
+    case 'd': rc = bench_d(h, n, kd); break;
+    case 'c': rc = bench_c(h, n, kd); break;
+    default: rc = bench_z(h, n, kd); break;
     }
-    printf("hyla_eig_hb2st_dev (device 0, with up/download): %8.4f s (rc %d)\n", best, rc);
-    double cbest = 1e30;
-    for (int rep = 0; rep < 2 && !rc; rep++) {
-        memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
-        const double t0 = omp_get_wtime();
-        rc = hyla_eig_sb2st(h, HYLA_D, n, kd, A2, ldab, d2, e2, NULL);
-        cbest = fmin(cbest, omp_get_wtime() - t0);
-    }
-    printf("hyla_eig_sb2st (host cores)                    : %8.4f s (rc %d)\n", cbest, rc);
-    if (!rc) {
-        const double t0 = omp_get_wtime();
-        int info = LAPACKE_dsterf((lapack_int)n, d, e) | LAPACKE_dsterf((lapack_int)n, d2, e2);
-        double diff = 0, nrm = 0;
-        for (int64_t i = 0; i < n; i++) {
-            diff = fmax(diff, fabs(d[i] - d2[i]));
-            nrm = fmax(nrm, fabs(d2[i]));
-        }
-        printf("eigenvalues: max |diff| / (n eps max|lambda|) = %.3g (sterf info %d, %.1f s)\n",
-               diff / ((double)n * DBL_EPSILON * fmax(nrm, 1e-300)), info, omp_get_wtime() - t0);
-    }
-    free(AB);
-    free(A2);
-    free(d);
-    free(e);
-    free(d2);
-    free(e2);
     hyla_destroy(&h);
-    return rc != 0;
+    return rc;
 }
 
 int main(int argc, char **argv) {
-    if (argc == 4 && strcmp(argv[1], "--bench") == 0) return bench(atoll(argv[2]), atoll(argv[3]));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--bench") == 0)
+        return bench(atoll(argv[2]), atoll(argv[3]), argc == 5 ? argv[4] : "d");
     unsigned long long seed = 2027;
     hyla_t *h = NULL;
     int64_t live0, live1;
