@@ -217,10 +217,13 @@ template <typename T> __host__ __device__ size_t smem_bytes(int kd) {
 
 /* The tile loops map thread t to row r = t % 64 and columns c = t / 64 +
  * 2u, u = 0, 1, ..: a warp moves 32 consecutive elements of a column, and
- * the loads of a thread are issued LOAD_U at a time before any is used, so
- * that their L2 latencies overlap. (kd <= 64 = NT / 2 rows.) */
-const int LOAD_U = 16;
+ * the loads of a thread are issued load_batch<T>::u at a time before any is
+ * used, so that their L2 latencies overlap: all of a kd = 64 tile at once
+ * for real types, half of it for complex ones (register pressure). (kd <= 64
+ * = NT / 2 rows.) */
 const int TILE_COLS_PER_PASS = NT / 64;
+template <typename T> struct load_batch { static const int u = 32; };
+template <typename R> struct load_batch<cx<R>> { static const int u = 16; };
 
 /* s(r, c) := g(r, c) for r < rows, c < cols; herm: the lower triangle only
  * (r >= c), stored in both triangles of s (conjugated above, the diagonal
@@ -229,15 +232,16 @@ template <typename T, typename R, bool herm>
 __device__ void load_tile(const T *g, int64_t ld, int rows, int cols, T *sm, int lds) {
     const int r = threadIdx.x % 64, c0 = threadIdx.x / 64;
     if (r >= rows) return;
-    for (int u0 = 0; c0 + u0 * TILE_COLS_PER_PASS < cols; u0 += LOAD_U) {
-        T tmp[LOAD_U];
+    const int U = load_batch<T>::u;
+    for (int u0 = 0; c0 + u0 * TILE_COLS_PER_PASS < cols; u0 += U) {
+        T tmp[U];
 #pragma unroll
-        for (int u = 0; u < LOAD_U; u++) {
+        for (int u = 0; u < U; u++) {
             const int c = c0 + (u0 + u) * TILE_COLS_PER_PASS;
             if (c < cols && (!herm || r >= c)) tmp[u] = ld_band(g + r + c * ld);
         }
 #pragma unroll
-        for (int u = 0; u < LOAD_U; u++) {
+        for (int u = 0; u < U; u++) {
             const int c = c0 + (u0 + u) * TILE_COLS_PER_PASS;
             if (c >= cols || (herm && r < c)) continue;
             if (!herm) {
