@@ -5,7 +5,7 @@
  * 8, 32, 64 and n = 0, 1, 2, kd, kd+1, odd, not a multiple of kd, kd > n-1;
  * zero, diagonal and graded bands; padded ldab; the band left unchanged;
  * NaN and Inf input; bad arguments of the driver and of the op; kd past
- * what the backend chases; no leak.
+ * what the backend chases; no leak; injected allocation failures.
  *
  * `test_hb2st --bench N KD [s|d|c|z]` times hyla_eig_hb2st_dev (device 0
  * of HYLA_DEVICES, best of three after a warm-up) against the host cores'
@@ -110,6 +110,27 @@ static void wide_band(hyla_t *h, unsigned long long *s) {
     free(AB);
 }
 
+/* Allocation failure k = 1, 2, ... in hyla_eig_hb2st_dev until a run has
+ * none: each failure is a clean HYLA_ERR_NO_MEMORY or
+ * HYLA_ERR_DEVICE_MEMORY and leaks nothing. */
+static void injection(hyla_t *h) {
+    enum { N = 30, KD = 4 };
+    double AB[(KD + 1) * N], d[N], e[N];
+    unsigned long long s = 13;
+    make_band_d(AB, N, KD, KD + 1, BAND_RANDOM, &s);
+    leak_baseline(h);
+    int64_t k, failures = 0;
+    int rc = 0;
+    for (k = 1; k < 1000; k++) {
+        hyla_debug_fail_alloc(k);
+        rc = hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d, e);
+        hyla_debug_fail_alloc(0);
+        if (!t_injected(h, "hb2st", k, rc)) break;
+        failures++;
+    }
+    CHECK(rc == 0 && failures >= 4, "injection: %lld failures, last rc %d", (long long)failures, rc);
+}
+
 /* See the header comment; type one of s, d, c, z. */
 static int bench(int64_t n, int64_t kd, const char *type) {
     hyla_t *h = NULL;
@@ -154,6 +175,7 @@ int main(int argc, char **argv) {
     bad_input(h);
     wide_band(h, &seed);
     leak_check(h, "bad input");
+    if (info.kind == HYLA_DEVICE_HOST) injection(h);
     hyla_destroy(&h);
     hyla_debug_alloc_stats(&live1, NULL);
     CHECK(live1 == live0, "no leak: %lld live allocations", (long long)(live1 - live0));
