@@ -22,8 +22,8 @@ static int band_finite(hyla_dtype t, int64_t n, int64_t kd, const void *AB, int6
 
 int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
                        int64_t ldab, void *d, void *e) {
-    if (!ctx || (unsigned)t > HYLA_Z || n < 0 || kd < 0 || ldab < kd + 1 || (n > 0 && (!AB || !d)) ||
-        (n > 1 && !e))
+    if (!ctx || (unsigned)t > HYLA_Z || n < 0 || kd < 0 || ldab < kd + 1 ||
+        (n > 0 && (!AB || !d)) || (n > 1 && !e))
         return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     if (n == 0) return 0;
@@ -45,13 +45,14 @@ int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, (size_t)HYLA_MAX(1, n - 1) * rs, &de));
     HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, wbytes, &dwork));
     if (ldw > kde + 1)
-        HYLA_TRY(o->laset(q, t, -1, ldw - kde - 1, n, zero, zero, (char *)dAB + (size_t)(kde + 1) * es,
-                          ldw));
+        HYLA_TRY(o->laset(q, t, -1, ldw - kde - 1, n, zero, zero,
+                          (char *)dAB + (size_t)(kde + 1) * es, ldw));
     /* the copy reads the caller's pageable memory as it is enqueued */
     HYLA_TRY(o->copy_2d(q, dAB, (size_t)ldw * es, AB, (size_t)ldab * es, (size_t)(kde + 1) * es,
                         (size_t)n, HYLA_COPY_H2D));
     HYLA_TRY(o->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes));
-    HYLA_TRY(o->copy_2d(q, d, (size_t)n * rs, dd, (size_t)n * rs, (size_t)n * rs, 1, HYLA_COPY_D2H));
+    HYLA_TRY(o->copy_2d(q, d, (size_t)n * rs, dd, (size_t)n * rs, (size_t)n * rs, 1,
+                        HYLA_COPY_D2H));
     if (n > 1)
         HYLA_TRY(o->copy_2d(q, e, (size_t)(n - 1) * rs, de, (size_t)(n - 1) * rs,
                             (size_t)(n - 1) * rs, 1, HYLA_COPY_D2H));
