@@ -212,6 +212,27 @@ struct hyla_backend_ops {
                                 int64_t lda, int64_t sA, const void *B, int64_t ldb, int64_t sB,
                                 const void *beta, void *C, int64_t ldc, int64_t sC,
                                 int64_t batch);
+    /* Bulge chasing, eigenvalues only: reduces the n x n Hermitian (real:
+     * symmetric) band B of half-bandwidth kd to a real symmetric tridiagonal
+     * matrix with the same eigenvalues (no reflectors kept). AB: the band in
+     * memory of q's device, LAPACK lower band storage with room for the
+     * bulge: AB[(i-j) + j*ldab] = B(i, j) for j <= i <= min(n-1, j+kd), rows
+     * kd+1 .. 2*kd-1 of every column zero on entry (imaginary parts of the
+     * diagonal are ignored); ldab >= max(1, 2*kd). AB is destroyed. d: n
+     * values, e: n-1 values, both of the real type of t in memory of q's
+     * device; d the diagonal, e the off-diagonal of the tridiagonal (e >= 0
+     * for complex types: the moduli, which keep the eigenvalues). work:
+     * HYLA_HB2ST_WORK_BYTES(n) bytes of device memory (progress counters).
+     * Sweep i annihilates column i and chases the bulge down in steps of kd
+     * rows (the tasks of LAPACK's sb2st_kernels); sweeps run concurrently,
+     * each trailing the one before by two steps. Asynchronous on q. Returns
+     * 0; HYLA_ERR_INVALID when t is not valid, n < 0, kd < 0, ldab too
+     * small, work_bytes too small, or a pointer is NULL where it is used
+     * (nothing enqueued); HYLA_ERR_UNSUPPORTED when min(kd, n-1) exceeds
+     * what the backend takes (CUDA: 64); HYLA_ERR_DEVICE (launch failure,
+     * sticks to the queue). NaN input is not detected here. */
+    int (*hb2st)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
+                 void *d, void *e, void *work, size_t work_bytes);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----
@@ -258,6 +279,9 @@ int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a);
  * float for s/c and double for d/z. The solver takes U's diagonals from
  * offset 0 and V's from offset np * depth. */
 void hyla_rbt_diagonals(hyla_dtype t, uint64_t seed, uint64_t offset, int64_t count, void *w);
+/* Device workspace of the hb2st op for order n: one 32-bit progress
+ * counter per sweep and a ticket counter. */
+#define HYLA_HB2ST_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 4 + 4)
 
 /* Device-list parsing and creation (backend.c). */
 typedef struct {

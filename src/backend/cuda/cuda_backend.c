@@ -11,6 +11,8 @@
 #include "core/internal.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
+#include "backend/cuda/k_hb2st.h"
+#include "backend/hb2st_args.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -784,6 +786,19 @@ static int cuda_rbt_diagonals(hyla_queue *qb, hyla_dtype t, uint64_t seed, uint6
     return queue_fail(q, hyla_cuda_rbt_diagonals(q->stream, (int)t, seed, offset, count, w));
 }
 
+/* ---------------------------------------------------------------- bulge chasing */
+
+static int cuda_hb2st(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    if (rc || n == 0) return rc;
+    if (HYLA_MIN(kd, n - 1) > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX)
+        return HYLA_ERR_UNSUPPORTED;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work));
+}
+
 /* ---------------------------------------------------------------- cuSOLVER */
 
 static const cudaDataType solver_types[] = {
@@ -959,6 +974,7 @@ static const hyla_backend_ops cuda_ops = {
     .laswp = cuda_laswp,
     .geqrf = cuda_geqrf,
     .gemm_strided_batched = cuda_gemm_strided_batched,
+    .hb2st = cuda_hb2st,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -4,6 +4,8 @@
  * GPU, so every algorithm, multi-device ones included, runs without one. */
 #include "backend/host/host_blas.h"
 #include "backend/host/host_rbt.h"
+#include "backend/host/host_hb2st.h"
+#include "backend/hb2st_args.h"
 #include "core/internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@ struct host_task {
         struct { hyla_dtype t; hyla_rbt_args a; } rbt;
         struct { hyla_dtype t; int64_t m, n, lda; const void *A; void *sums; } asum;
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
+        struct { hyla_dtype t; int64_t n, kd, ldab; void *AB, *d, *e, *buf; } hb2st;
     } u;
 };
 
@@ -487,6 +490,38 @@ static int host_rbt_diagonals(hyla_queue *q, hyla_dtype t, uint64_t seed, uint64
     return 0;
 }
 
+/* ---------------------------------------------------------------- bulge chasing */
+
+static void run_hb2st(host_task *t) {
+    hyla_host_hb2st_run(t->u.hb2st.t, t->u.hb2st.n, t->u.hb2st.kd, t->u.hb2st.AB,
+                        t->u.hb2st.ldab, t->u.hb2st.d, t->u.hb2st.e, t->u.hb2st.buf);
+    hyla_free(t->u.hb2st.buf);
+}
+
+/* The chase's small workspace is taken here, so that a failure to get it is
+ * reported at the call (the host queue has no status to carry it later). */
+static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    if (rc || n == 0) return rc;
+    void *buf = hyla_malloc(HYLA_HOST_HB2ST_BUF_BYTES(t, kd));
+    host_task *k = buf ? task_new(run_hb2st) : NULL;
+    if (!k) {
+        hyla_free(buf);
+        return HYLA_ERR_NO_MEMORY;
+    }
+    k->u.hb2st.t = t;
+    k->u.hb2st.n = n;
+    k->u.hb2st.kd = kd;
+    k->u.hb2st.ldab = ldab;
+    k->u.hb2st.AB = AB;
+    k->u.hb2st.d = d;
+    k->u.hb2st.e = e;
+    k->u.hb2st.buf = buf;
+    enqueue(q, k);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- LAPACK */
 
 /* Arguments are checked here, before anything is enqueued, so that LAPACK
@@ -579,6 +614,7 @@ static const hyla_backend_ops host_ops = {
     .laswp = host_laswp,
     .geqrf = host_geqrf,
     .gemm_strided_batched = host_gemm_strided_batched,
+    .hb2st = host_hb2st,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device

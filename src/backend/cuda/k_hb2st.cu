@@ -1,0 +1,464 @@
+/* Bulge chasing for the eigenvalues only on the GPU: the backend's hb2st op
+ * (backend.h). The tasks and their arithmetic are those of the host
+ * reference (backend/host/host_hb2st.c, which states the algorithm); here
+ * many sweeps run at once in one persistent kernel.
+ *
+ * Band: B(r, c) = W[r + c*ld] with ld = ldab - 1 (0 <= r-c < ldab), so
+ * every block is a column-major matrix of leading dimension ld.
+ *
+ * Step m of sweep i (rows st = i+1+m*kd .., nv = min(kd, n-st) of them)
+ * touches rows st .. st+kd-1 and columns st-kd .. st+kd-1 (m = 0: column i
+ * and the diagonal block). Step m' of sweep i-1 touches the same shifted up
+ * by one row and column; its rows from m' = m+2 on start at
+ * i+(m+2)kd > i+(m+1)kd, past the last row of step m of sweep i. So step
+ * m of sweep i may run once sweep i-1 has finished its steps 0 .. m+1 (all
+ * of them if it has fewer): a lag of HB2ST_LAG = 2 steps. Sweep i-2 is then
+ * at least at step m+3 (sweep i-1 waited for it), and so on up the chain.
+ * No step of sweep i-1 that is still to run touches what step m of sweep
+ * i does either (m' >= m+2), so the order of reads and writes is that of
+ * the sequential loop: the results are those of the host reference up to
+ * the rounding of the reductions.
+ *
+ * Scheduling: a block takes the next sweep from a ticket counter, runs its
+ * steps in order, and publishes after each step the number of steps done
+ * in progress[i]; before step m it waits (thread 0 polls progress[i-1]).
+ * Sweeps are taken in increasing order by blocks that are running, so the
+ * sweep waited on is always held by a running block, whose own wait
+ * resolves by induction down to the lowest unfinished sweep, which never
+ * waits: no deadlock, whatever the number of resident blocks. The grid is
+ * what the occupancy API says fits at once (more would only queue).
+ *
+ * Memory: a step loads its windows (X = B(block m, block m-1), nv x kd, and
+ * the Hermitian diagonal block, both triangles) into shared memory, works
+ * there, and writes the results back. Global accesses to the band bypass
+ * L1 (ld.global.cg / st.global.cg): other SMs write the band, and L1 is not
+ * coherent. Publishing: the block synchronizes, then thread 0 fences
+ * (__threadfence, cumulative over the stores the barrier ordered before it)
+ * and writes the counter; waiting: thread 0 polls the counter (volatile),
+ * fences, the block synchronizes (the pattern of cooperative groups' grid
+ * barrier). */
+#include <cfloat>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+#define hyla_complex_float float2
+#define hyla_complex_double double2
+#include "hyla.h"
+
+#include "backend/cuda/k_hb2st.h"
+
+namespace {
+
+const int NT = 128;       /* threads per block: four warps */
+const int HB2ST_LAG = 2;  /* steps by which sweep i trails sweep i-1 (see above) */
+
+/* ---- scalars: R real, cx<R> complex ---- */
+template <typename R> struct __align__(2 * sizeof(R)) cx { R re, im; };
+
+template <typename R> __device__ __forceinline__ R re_of(R a) { return a; }
+template <typename R> __device__ __forceinline__ R im_of(R) { return R(0); }
+template <typename R> __device__ __forceinline__ R conj_of(R a) { return a; }
+template <typename R> __device__ __forceinline__ R re_of(cx<R> a) { return a.re; }
+template <typename R> __device__ __forceinline__ R im_of(cx<R> a) { return a.im; }
+template <typename R> __device__ __forceinline__ cx<R> conj_of(cx<R> a) { return {a.re, -a.im}; }
+template <typename R> __device__ __forceinline__ cx<R> operator+(cx<R> a, cx<R> b) {
+    return {a.re + b.re, a.im + b.im};
+}
+template <typename R> __device__ __forceinline__ cx<R> operator-(cx<R> a, cx<R> b) {
+    return {a.re - b.re, a.im - b.im};
+}
+template <typename R> __device__ __forceinline__ cx<R> operator*(cx<R> a, cx<R> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <typename R> __device__ __forceinline__ cx<R> operator*(R a, cx<R> b) {
+    return {a * b.re, a * b.im};
+}
+
+/* T from its real and imaginary parts (the imaginary part dropped for real T) */
+template <typename T> struct make;
+template <> struct make<float> {
+    static __device__ __forceinline__ float of(float r, float) { return r; }
+};
+template <> struct make<double> {
+    static __device__ __forceinline__ double of(double r, double) { return r; }
+};
+template <typename R> struct make<cx<R>> {
+    static __device__ __forceinline__ cx<R> of(R r, R i) { return {r, i}; }
+};
+
+/* band accesses through L2 only */
+__device__ __forceinline__ float ld_band(const float *p) { return __ldcg(p); }
+__device__ __forceinline__ double ld_band(const double *p) { return __ldcg(p); }
+__device__ __forceinline__ cx<float> ld_band(const cx<float> *p) {
+    const float2 v = __ldcg(reinterpret_cast<const float2 *>(p));
+    return {v.x, v.y};
+}
+__device__ __forceinline__ cx<double> ld_band(const cx<double> *p) {
+    const double2 v = __ldcg(reinterpret_cast<const double2 *>(p));
+    return {v.x, v.y};
+}
+__device__ __forceinline__ void st_band(float *p, float v) { __stcg(p, v); }
+__device__ __forceinline__ void st_band(double *p, double v) { __stcg(p, v); }
+__device__ __forceinline__ void st_band(cx<float> *p, cx<float> v) {
+    __stcg(reinterpret_cast<float2 *>(p), make_float2(v.re, v.im));
+}
+__device__ __forceinline__ void st_band(cx<double> *p, cx<double> v) {
+    __stcg(reinterpret_cast<double2 *>(p), make_double2(v.re, v.im));
+}
+
+template <typename R> struct lim;
+template <> struct lim<float> {
+    static __device__ __forceinline__ float safmin() { return FLT_MIN / FLT_EPSILON; }
+};
+template <> struct lim<double> {
+    static __device__ __forceinline__ double safmin() { return DBL_MIN / DBL_EPSILON; }
+};
+
+/* ---- warp reductions (every lane gets the result) ---- */
+template <typename R> __device__ __forceinline__ R warp_sum(R x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+}
+template <typename R> __device__ __forceinline__ R warp_max(R x) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x = max(x, __shfl_xor_sync(0xffffffffu, x, o));
+    return x;
+}
+template <typename R> __device__ __forceinline__ R warp_sum(R x, R) { return warp_sum(x); }
+template <typename R> __device__ __forceinline__ cx<R> warp_sum(cx<R> x, R) {
+    return {warp_sum(x.re), warp_sum(x.im)};
+}
+
+/* |(a, b, c)| without overflow */
+template <typename R> __device__ __forceinline__ R norm3(R a, R b, R c) {
+    const R w = max(fabs(a), max(fabs(b), fabs(c)));
+    if (w == R(0)) return R(0);
+    a /= w;
+    b /= w;
+    c /= w;
+    return w * sqrt(a * a + b * b + c * c);
+}
+
+/* 2-norm of v[1..len-1] by one warp, scaled by the largest modulus of a part
+ * (as the host reference's) */
+template <typename T, typename R> __device__ R warp_nrm2(int len, const T *v, int lane) {
+    R scale = 0, ssq = 0;
+    for (int k = 1 + lane; k < len; k += 32)
+        scale = max(scale, max(fabs(re_of(v[k])), fabs(im_of(v[k]))));
+    scale = warp_max(scale);
+    if (scale == R(0)) return R(0);
+    for (int k = 1 + lane; k < len; k += 32) {
+        const R a = re_of(v[k]) / scale, b = im_of(v[k]) / scale;
+        ssq += a * a + b * b;
+    }
+    return scale * sqrt(warp_sum(ssq));
+}
+
+/* Householder reflector by one warp (LAPACK larfg's definition, the host
+ * reference's arithmetic): x[0..len-1] (shared memory) becomes
+ * (beta, 0, ..), v[0..len-1] receives v (v(0) = 1); returns tau, the same
+ * in every lane. */
+template <typename T, typename R> __device__ T warp_larfg(int len, T *x, T *v, int lane) {
+    for (int k = 1 + lane; k < len; k += 32) v[k] = x[k];
+    if (lane == 0) v[0] = make<T>::of(R(1), R(0));
+    __syncwarp();
+    R xnorm = warp_nrm2<T, R>(len, v, lane);
+    T alpha = x[0];
+    if (xnorm == R(0) && im_of(alpha) == R(0)) return make<T>::of(R(0), R(0));
+    R beta = -copysign(norm3(re_of(alpha), im_of(alpha), xnorm), re_of(alpha));
+    const R safmin = lim<R>::safmin(), rsafmin = R(1) / safmin;
+    int knt = 0;
+    while (fabs(beta) < safmin && knt < 20) { /* near underflow: scale up, recompute */
+        knt++;
+        for (int k = 1 + lane; k < len; k += 32) v[k] = rsafmin * v[k];
+        beta *= rsafmin;
+        alpha = rsafmin * alpha;
+    }
+    if (knt > 0) {
+        __syncwarp();
+        xnorm = warp_nrm2<T, R>(len, v, lane);
+        beta = -copysign(norm3(re_of(alpha), im_of(alpha), xnorm), re_of(alpha));
+    }
+    const T tau = make<T>::of((beta - re_of(alpha)) / beta, -im_of(alpha) / beta);
+    /* 1 / (alpha - beta) by real divisions only */
+    const T z = make<T>::of(re_of(alpha) - beta, im_of(alpha));
+    const R az = norm3(re_of(z), im_of(z), R(0));
+    const T zs = conj_of(make<T>::of(re_of(z) / az, im_of(z) / az));
+    const T scal = make<T>::of(re_of(zs) / az, im_of(zs) / az);
+    __syncwarp(); /* every lane has read x[0] before lane 0 overwrites it */
+    for (int k = 1 + lane; k < len; k += 32) {
+        v[k] = v[k] * scal;
+        x[k] = make<T>::of(R(0), R(0));
+    }
+    for (int k = 0; k < knt; k++) beta *= safmin;
+    if (lane == 0) x[0] = make<T>::of(beta, R(0));
+    __syncwarp();
+    return tau;
+}
+
+/* Shared memory of a block: the windows (leading dimension lds = kd + 1,
+ * odd or conflict-free for the column sweeps) and the vectors of the
+ * sweep. */
+template <typename T> struct smem {
+    T *X;      /* kd x kd: X, or for m = 0 the column B(st.., i) */
+    T *A;      /* kd x kd: the diagonal block, both triangles */
+    T *v;      /* 2 kd: the reflectors of the last two steps, by parity of m */
+    T *w;      /* kd: X vprev taup */
+    T *y;      /* kd: tau A v */
+    T *z;      /* kd: conj(tau v^H X), by column of X */
+    T *tau;    /* 2: the taus of the last two steps, by parity */
+    int lds;
+};
+
+template <typename T> __host__ __device__ size_t smem_bytes(int kd) {
+    return sizeof(T) * ((size_t)2 * kd * (kd + 1) + 5 * (size_t)kd + 2);
+}
+
+/* The tile loops map thread t to row r = t % 64 and columns c = t / 64 +
+ * 2u, u = 0, 1, ..: a warp moves 32 consecutive elements of a column, and
+ * the loads of a thread are issued load_batch<T>::u at a time before any is
+ * used, so that their L2 latencies overlap: all of a kd = 64 tile at once
+ * for real types, half of it for complex ones (register pressure). (kd <= 64
+ * = NT / 2 rows.) */
+const int TILE_COLS_PER_PASS = NT / 64;
+template <typename T> struct load_batch { static const int u = 32; };
+template <typename R> struct load_batch<cx<R>> { static const int u = 16; };
+
+/* s(r, c) := g(r, c) for r < rows, c < cols; herm: the lower triangle only
+ * (r >= c), stored in both triangles of s (conjugated above, the diagonal
+ * made real). g: the band (ld), read through L2. */
+template <typename T, typename R, bool herm>
+__device__ void load_tile(const T *g, int64_t ld, int rows, int cols, T *sm, int lds) {
+    const int r = threadIdx.x % 64, c0 = threadIdx.x / 64;
+    if (r >= rows) return;
+    const int U = load_batch<T>::u;
+    for (int u0 = 0; c0 + u0 * TILE_COLS_PER_PASS < cols; u0 += U) {
+        T tmp[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int c = c0 + (u0 + u) * TILE_COLS_PER_PASS;
+            if (c < cols && (!herm || r >= c)) tmp[u] = ld_band(g + r + c * ld);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int c = c0 + (u0 + u) * TILE_COLS_PER_PASS;
+            if (c >= cols || (herm && r < c)) continue;
+            if (!herm) {
+                sm[r + c * lds] = tmp[u];
+            } else if (r == c) {
+                sm[r + c * lds] = make<T>::of(re_of(tmp[u]), R(0));
+            } else {
+                sm[r + c * lds] = tmp[u];
+                sm[c + r * lds] = conj_of(tmp[u]);
+            }
+        }
+    }
+}
+
+/* sum_k a(k) b(k) over k < len, a and b strided (shared memory), four
+ * partial sums so that the additions do not wait on each other */
+template <typename T, typename R, bool conj_a>
+__device__ __forceinline__ T dot(int len, const T *a, int sa, const T *b) {
+    T p0 = make<T>::of(R(0), R(0)), p1 = p0, p2 = p0, p3 = p0;
+    int k = 0;
+    for (; k + 4 <= len; k += 4) {
+        const T a0 = a[k * sa], a1 = a[(k + 1) * sa], a2 = a[(k + 2) * sa], a3 = a[(k + 3) * sa];
+        p0 = p0 + (conj_a ? conj_of(a0) : a0) * b[k];
+        p1 = p1 + (conj_a ? conj_of(a1) : a1) * b[k + 1];
+        p2 = p2 + (conj_a ? conj_of(a2) : a2) * b[k + 2];
+        p3 = p3 + (conj_a ? conj_of(a3) : a3) * b[k + 3];
+    }
+    for (; k < len; k++) p0 = p0 + (conj_a ? conj_of(a[k * sa]) : a[k * sa]) * b[k];
+    return (p0 + p1) + (p2 + p3);
+}
+
+/* Step m of sweep i (all threads of the block; see host_hb2st.c). */
+template <typename T, typename R>
+__device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, const smem<T> &s) {
+    const int tid = threadIdx.x, lane = tid & 31, lds = s.lds;
+    const int tr = tid % 64, tc = tid / 64; /* the tile loops' mapping */
+    const int64_t st = i + 1 + (int64_t)m * kd;
+    const int nv = (int)min((int64_t)kd, n - st);
+    T *vcur = s.v + (m & 1) * kd, *vprev = s.v + ((m + 1) & 1) * kd;
+    T *gA = W + st + st * ld;
+    T *gX = m == 0 ? W + st + i * ld : W + st + (st - kd) * ld;
+    const int xcols = m == 0 ? 1 : kd;
+
+    /* the diagonal block (Hermitian, both triangles) and X */
+    load_tile<T, R, true>(gA, ld, nv, nv, s.A, lds);
+    load_tile<T, R, false>(gX, ld, nv, xcols, s.X, lds);
+    __syncthreads();
+
+    /* m >= 1: X := X (I - taup vprev vprev^H), the bulge */
+    if (m > 0) {
+        const T taup = s.tau[(m + 1) & 1];
+        if (re_of(taup) != R(0) || im_of(taup) != R(0)) {
+            if (tid < nv) s.w[tid] = taup * dot<T, R, false>(kd, s.X + tid, lds, vprev);
+            __syncthreads();
+            if (tr < nv)
+                for (int c = tc; c < kd; c += TILE_COLS_PER_PASS)
+                    s.X[tr + c * lds] = s.X[tr + c * lds] - s.w[tr] * conj_of(vprev[c]);
+            __syncthreads();
+        }
+    }
+
+    /* the reflector from X(:, 0) (m = 0: the column itself) */
+    if (tid < 32) {
+        const T tau = warp_larfg<T, R>(nv, s.X, vcur, lane);
+        if (lane == 0) s.tau[m & 1] = tau;
+    }
+    __syncthreads();
+    const T tau = s.tau[m & 1];
+
+    /* z = conj(tau X(:, 1..)^H v) (threads 0-63) and y = tau A v (64-127) */
+    if (tid < 64) {
+        const int c = tid + 1;
+        if (m > 0 && c < kd) s.z[c] = tau * dot<T, R, true>(nv, s.X + c * lds, 1, vcur);
+    } else {
+        const int r = tid - 64;
+        if (r < nv) s.y[r] = tau * dot<T, R, false>(nv, s.A + r, lds, vcur);
+    }
+    __syncthreads();
+
+    /* alpha = -tau (y^H v) / 2, computed by every warp */
+    T yv = make<T>::of(R(0), R(0));
+    for (int r = lane; r < nv; r += 32) yv = yv + conj_of(s.y[r]) * vcur[r];
+    yv = warp_sum(yv, R(0));
+    const T alpha = R(-0.5) * (tau * yv);
+
+    /* X(:, 1..) := H^H X(:, 1..) and X out; B(block, block) := H^H B H out */
+    if (tr < nv) {
+        const T vr = vcur[tr], yr = s.y[tr] + alpha * vr;
+        for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) {
+            T x = s.X[tr + c * lds];
+            if (c > 0) x = x - vr * conj_of(s.z[c]);
+            st_band(gX + tr + c * ld, x);
+        }
+        for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) {
+            const T yc = s.y[c] + alpha * vcur[c];
+            T a = s.A[tr + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
+            if (tr == c) a = make<T>::of(re_of(a), R(0));
+            st_band(gA + tr + c * ld, a);
+        }
+    }
+}
+
+template <typename T, typename R>
+__global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int64_t ld,
+                                                   int *progress, int *ticket) {
+    extern __shared__ __align__(16) unsigned char raw[];
+    __shared__ int sweep;
+    smem<T> s;
+    s.lds = kd + 1;
+    s.X = reinterpret_cast<T *>(raw);
+    s.A = s.X + kd * s.lds;
+    s.v = s.A + kd * s.lds;
+    s.w = s.v + 2 * kd;
+    s.y = s.w + kd;
+    s.z = s.y + kd;
+    s.tau = s.z + kd;
+    for (;;) {
+        if (threadIdx.x == 0) sweep = atomicAdd(ticket, 1);
+        __syncthreads();
+        const int64_t i = sweep;
+        __syncthreads(); /* everyone has read `sweep` before thread 0 takes the next */
+        if (i >= n - 1) return;
+        const int M = (int)((n - 1 - i + kd - 1) / kd);
+        const int Mp = i > 0 ? (int)((n - i + kd - 1) / kd) : 0;
+        int seen = 0; /* thread 0: progress of sweep i-1 last read */
+        for (int m = 0; m < M; m++) {
+            if (i > 0) {
+                const int need = min(m + HB2ST_LAG, Mp);
+                if (threadIdx.x == 0 && seen < need) {
+                    const volatile int *p = progress + (i - 1);
+                    while ((seen = *p) < need) __nanosleep(64);
+                    __threadfence();
+                }
+                __syncthreads();
+            }
+            step<T, R>(n, kd, W, ld, i, m, s);
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                __threadfence(); /* cumulative: orders the block's stores seen at the barrier */
+                atomicExch(progress + i, m + 1);
+            }
+        }
+    }
+}
+
+/* d := Re diag, e := the subdiagonal (complex: its moduli; 0 for kd = 0) */
+template <typename T, typename R>
+__global__ void extract_kernel(int64_t n, int kd, const T *AB, int64_t ldab, R *d, R *e) {
+    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n;
+         j += (int64_t)gridDim.x * blockDim.x) {
+        d[j] = re_of(AB[j * ldab]);
+        if (j + 1 < n) {
+            const T b = kd > 0 ? AB[1 + j * ldab] : make<T>::of(R(0), R(0));
+            e[j] = sizeof(T) == sizeof(R) ? re_of(b) : norm3(re_of(b), im_of(b), R(0));
+        }
+    }
+}
+
+int launch_status() {
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
+}
+
+template <typename T, typename R>
+int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R *e,
+                void *work) {
+    int *progress = static_cast<int *>(work), *ticket = progress + n;
+    (void)cudaGetLastError();
+    if (kd > 0) {
+        const size_t bytes = smem_bytes<T>(kd);
+        int dev = 0, sms = 0, per_sm = 0;
+        if (cudaMemsetAsync(work, 0, sizeof(int) * (size_t)(n + 1), st) != cudaSuccess ||
+            cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaFuncSetAttribute(hb2st_kernel<T, R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)bytes) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hb2st_kernel<T, R>, NT,
+                                                          bytes) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return HYLA_ERR_DEVICE;
+        }
+        if (per_sm < 1) return HYLA_ERR_DEVICE;
+        const int64_t grid = min((int64_t)per_sm * sms, n - 1);
+        hb2st_kernel<T, R><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
+                                                               ticket);
+        const int rc = launch_status();
+        if (rc) return rc;
+    }
+    const int64_t blocks = min((n + 255) / 256, (int64_t)1024);
+    extract_kernel<T, R><<<(unsigned)blocks, 256, 0, st>>>(n, kd, AB, ldab, d, e);
+    return launch_status();
+}
+
+} // namespace
+
+extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
+                               int64_t ldab, void *d, void *e, void *work) {
+    if (n <= 0) return 0;
+    const int64_t kde = kd < n - 1 ? kd : n - 1;
+    if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_INVALID;
+    switch (dtype) {
+    case HYLA_S:
+        return hb2st_typed<float, float>(s, n, (int)kde, static_cast<float *>(AB), ldab,
+                                         static_cast<float *>(d), static_cast<float *>(e), work);
+    case HYLA_D:
+        return hb2st_typed<double, double>(s, n, (int)kde, static_cast<double *>(AB), ldab,
+                                           static_cast<double *>(d), static_cast<double *>(e),
+                                           work);
+    case HYLA_C:
+        return hb2st_typed<cx<float>, float>(s, n, (int)kde, static_cast<cx<float> *>(AB), ldab,
+                                             static_cast<float *>(d), static_cast<float *>(e),
+                                             work);
+    case HYLA_Z:
+        return hb2st_typed<cx<double>, double>(s, n, (int)kde, static_cast<cx<double> *>(AB),
+                                               ldab, static_cast<double *>(d),
+                                               static_cast<double *>(e), work);
+    default:
+        return HYLA_ERR_INVALID;
+    }
+}

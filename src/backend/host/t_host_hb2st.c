@@ -1,0 +1,171 @@
+/* Bulge chasing without reflectors, one source for s, d, c, z (included by
+ * host_hb2st.c; see there for the algorithm). */
+
+#undef TCONJ
+#undef TRE
+#undef TIM
+#undef RSQRT
+#undef RABS
+#undef RMIN
+#undef REPS
+#if IS_CPLX
+#if defined(HYLA_PREC_C)
+#define TCONJ(x) conjf(x)
+#define TRE(x) crealf(x)
+#define TIM(x) cimagf(x)
+#else
+#define TCONJ(x) conj(x)
+#define TRE(x) creal(x)
+#define TIM(x) cimag(x)
+#endif
+#else
+#define TCONJ(x) (x)
+#define TRE(x) (x)
+#define TIM(x) ((R)0)
+#endif
+#if defined(HYLA_PREC_S) || defined(HYLA_PREC_C)
+#define RSQRT sqrtf
+#define RABS fabsf
+#define RMIN FLT_MIN
+#define REPS FLT_EPSILON
+#else
+#define RSQRT sqrt
+#define RABS fabs
+#define RMIN DBL_MIN
+#define REPS DBL_EPSILON
+#endif
+
+/* |(a, b, c)| without overflow */
+static R PS(hb_norm3)(R a, R b, R c) {
+    const R w = HYLA_MAX(RABS(a), HYLA_MAX(RABS(b), RABS(c)));
+    if (w == 0) return 0;
+    a /= w;
+    b /= w;
+    c /= w;
+    return w * RSQRT(a * a + b * b + c * c);
+}
+
+/* 2-norm of x[0..len-1], scaled by the largest modulus of a part (the GPU
+ * kernel computes the same two reductions) */
+static R PS(hb_nrm2)(int64_t len, const T *x) {
+    R scale = 0, ssq = 0;
+    for (int64_t k = 0; k < len; k++)
+        scale = HYLA_MAX(scale, HYLA_MAX(RABS(TRE(x[k])), RABS(TIM(x[k]))));
+    if (scale == 0) return 0;
+    for (int64_t k = 0; k < len; k++) {
+        const R re = TRE(x[k]) / scale, im = TIM(x[k]) / scale;
+        ssq += re * re + im * im;
+    }
+    return scale * RSQRT(ssq);
+}
+
+/* Householder reflector H = I - tau v v^H with H^H x = (beta, 0, ..)^T,
+ * beta real, v(0) = 1 (LAPACK larfg's definition). x[0..len-1] becomes
+ * (beta, 0, ..); v[0..len-1] receives v. Returns tau (0 when x(1..) = 0 and
+ * x(0) is real: H = I). */
+static T PS(hb_larfg)(int64_t len, T *x, T *v) {
+    R xnorm = PS(hb_nrm2)(len - 1, x + 1);
+    T alpha = x[0];
+    v[0] = T_ONE;
+    for (int64_t k = 1; k < len; k++) v[k] = x[k];
+    if (xnorm == 0 && TIM(alpha) == 0) return T_ZERO;
+    R beta = -copysign(PS(hb_norm3)(TRE(alpha), TIM(alpha), xnorm), TRE(alpha));
+    const R safmin = RMIN / REPS, rsafmin = 1 / safmin;
+    int knt = 0;
+    /* beta and the norm may be inaccurate near underflow: scale up first */
+    while (RABS(beta) < safmin && knt < 20) {
+        knt++;
+        for (int64_t k = 1; k < len; k++) v[k] *= rsafmin;
+        beta *= rsafmin;
+        alpha *= rsafmin;
+    }
+    if (knt > 0) {
+        xnorm = PS(hb_nrm2)(len - 1, v + 1);
+        beta = -copysign(PS(hb_norm3)(TRE(alpha), TIM(alpha), xnorm), TRE(alpha));
+    }
+#if IS_CPLX
+    const T tau = (beta - TRE(alpha)) / beta - (TIM(alpha) / beta) * I;
+    const T z = alpha - beta;
+    const R az = PS(hb_norm3)(TRE(z), TIM(z), 0);
+    const T scal = TCONJ(z / az) / az; /* 1/z by real divisions only */
+#else
+    const T tau = (beta - alpha) / beta;
+    const T scal = T_ONE / (alpha - beta);
+#endif
+    for (int64_t k = 1; k < len; k++) v[k] *= scal;
+    for (int k = 0; k < knt; k++) beta *= safmin;
+    x[0] = beta;
+    for (int64_t k = 1; k < len; k++) x[k] = T_ZERO;
+    return tau;
+}
+
+/* Step m of sweep i. W: the band with B(r, c) = W[r + c*ld]. buf: 4*kd + 2
+ * elements kept across the steps of a sweep: the reflectors of the last two
+ * steps (by parity of m), two work vectors, the two taus. */
+static void PS(hb_step)(int64_t n, int64_t kd, T *W, int64_t ld, int64_t i, int64_t m, T *buf) {
+    const int64_t st = i + 1 + m * kd, nv = HYLA_MIN(kd, n - st);
+    T *vcur = buf + (m & 1) * kd, *vprev = buf + ((m + 1) & 1) * kd;
+    T *w = buf + 2 * kd, *y = buf + 3 * kd, *taus = buf + 4 * kd;
+    T tau;
+    if (m == 0) {
+        tau = PS(hb_larfg)(nv, W + st + i * ld, vcur);
+    } else {
+        T *X = W + st + (st - kd) * ld; /* nv x kd: block m-1 had kd rows */
+        const T taup = taus[(m + 1) & 1];
+        if (taup != T_ZERO) { /* X := X (I - taup vprev vprev^H) */
+            for (int64_t r = 0; r < nv; r++) {
+                T s = T_ZERO;
+                for (int64_t c = 0; c < kd; c++) s += X[r + c * ld] * vprev[c];
+                w[r] = taup * s;
+            }
+            for (int64_t c = 0; c < kd; c++)
+                for (int64_t r = 0; r < nv; r++) X[r + c * ld] -= w[r] * TCONJ(vprev[c]);
+        }
+        tau = PS(hb_larfg)(nv, X, vcur);
+        if (tau != T_ZERO) { /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..) */
+            for (int64_t c = 1; c < kd; c++) {
+                T s = T_ZERO;
+                for (int64_t r = 0; r < nv; r++) s += TCONJ(X[r + c * ld]) * vcur[r];
+                w[c] = tau * s; /* conj of the row vector tau^H vcur^H X */
+            }
+            for (int64_t c = 1; c < kd; c++)
+                for (int64_t r = 0; r < nv; r++) X[r + c * ld] -= vcur[r] * TCONJ(w[c]);
+        }
+    }
+    taus[m & 1] = tau;
+    if (tau == T_ZERO) return;
+    /* B(block, block) := H^H B H on its lower triangle */
+    T *A = W + st + st * ld;
+    for (int64_t r = 0; r < nv; r++) {
+        T s = T_ZERO;
+        for (int64_t c = 0; c < nv; c++) {
+            const T a = c < r ? A[r + c * ld] : c > r ? TCONJ(A[c + r * ld]) : TRE(A[r + r * ld]);
+            s += a * vcur[c];
+        }
+        y[r] = tau * s;
+    }
+    T yv = T_ZERO;
+    for (int64_t r = 0; r < nv; r++) yv += TCONJ(y[r]) * vcur[r];
+    const T alpha = -(R)0.5 * tau * yv;
+    for (int64_t r = 0; r < nv; r++) y[r] += alpha * vcur[r];
+    for (int64_t c = 0; c < nv; c++) {
+        for (int64_t r = c; r < nv; r++)
+            A[r + c * ld] -= vcur[r] * TCONJ(y[c]) + y[r] * TCONJ(vcur[c]);
+        A[c + c * ld] = TRE(A[c + c * ld]);
+    }
+}
+
+/* buf: 4 kd + 2 elements (kd >= min(kd, n-1), the width chased) */
+static void PS(hb2st)(int64_t n, int64_t kd, T *AB, int64_t ldab, R *d, R *e, T *buf) {
+    const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
+    for (int64_t i = 0; i + 1 < n && kde > 0; i++)
+        for (int64_t m = 0; i + 1 + m * kde < n; m++) PS(hb_step)(n, kde, AB, ldab - 1, i, m, buf);
+    for (int64_t j = 0; j < n; j++) d[j] = TRE(AB[j * ldab]);
+    for (int64_t j = 0; j + 1 < n; j++) {
+#if IS_CPLX
+        e[j] = kde > 0 ? PS(hb_norm3)(TRE(AB[1 + j * ldab]), TIM(AB[1 + j * ldab]), 0) : 0;
+#else
+        e[j] = kde > 0 ? AB[1 + j * ldab] : 0;
+#endif
+    }
+}

@@ -1,0 +1,67 @@
+/* Stage 2 on a device, eigenvalues only (see hb2st_dev.h): the band goes up
+ * into a band of 2 kd rows whose lower kd - 1 rows are zero (the bulge's
+ * room), the backend chases it, d and e come back. */
+#include "eig/hb2st_dev.h"
+#include <complex.h>
+#include <math.h>
+
+/* 0 when every stored entry of the band is finite. */
+static int band_finite(hyla_dtype t, int64_t n, int64_t kd, const void *AB, int64_t ldab) {
+    const int cplx = t == HYLA_C || t == HYLA_Z, single = t == HYLA_S || t == HYLA_C;
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t len = (HYLA_MIN(kd, n - 1 - j) + 1) * (cplx ? 2 : 1);
+        const size_t off = (size_t)(j * ldab) * (cplx ? 2 : 1);
+        for (int64_t r = 0; r < len; r++) {
+            const double x = single ? ((const float *)AB)[off + (size_t)r]
+                                    : ((const double *)AB)[off + (size_t)r];
+            if (!isfinite(x)) return HYLA_ERR_NAN;
+        }
+    }
+    return 0;
+}
+
+int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
+                       int64_t ldab, void *d, void *e) {
+    if (!ctx || (unsigned)t > HYLA_Z || n < 0 || kd < 0 || ldab < kd + 1 ||
+        (n > 0 && (!AB || !d)) || (n > 1 && !e))
+        return HYLA_ERR_INVALID;
+    if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
+    if (n == 0) return 0;
+    int rc = band_finite(t, n, kd, AB, ldab);
+    if (rc) return rc;
+    hyla_dev *dv = ctx->devs[dev];
+    const hyla_backend_ops *o = dv->ops;
+    if (!o->hb2st) return HYLA_ERR_UNSUPPORTED;
+    const size_t es = hyla_dtype_size(t), rs = es / (t == HYLA_C || t == HYLA_Z ? 2 : 1);
+    const int64_t kde = HYLA_MIN(kd, n - 1), ldw = HYLA_MAX(1, 2 * kde);
+    const size_t wbytes = HYLA_HB2ST_WORK_BYTES(n);
+    void *dAB = NULL, *dd = NULL, *de = NULL, *dwork = NULL;
+    unsigned char zero[16] = {0};
+    hyla_dev_workspace *ws;
+    if ((rc = hyla_workspace_get(ctx, dev, 0, 0, &ws)) != 0) return rc;
+    hyla_queue *q = ws->q_comp;
+    HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, (size_t)(ldw * n) * es, &dAB));
+    HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, (size_t)n * rs, &dd));
+    HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, (size_t)HYLA_MAX(1, n - 1) * rs, &de));
+    HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, wbytes, &dwork));
+    if (ldw > kde + 1)
+        HYLA_TRY(o->laset(q, t, -1, ldw - kde - 1, n, zero, zero,
+                          (char *)dAB + (size_t)(kde + 1) * es, ldw));
+    /* the copy reads the caller's pageable memory as it is enqueued */
+    HYLA_TRY(o->copy_2d(q, dAB, (size_t)ldw * es, AB, (size_t)ldab * es, (size_t)(kde + 1) * es,
+                        (size_t)n, HYLA_COPY_H2D));
+    HYLA_TRY(o->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes));
+    HYLA_TRY(o->copy_2d(q, d, (size_t)n * rs, dd, (size_t)n * rs, (size_t)n * rs, 1,
+                        HYLA_COPY_D2H));
+    if (n > 1)
+        HYLA_TRY(o->copy_2d(q, e, (size_t)(n - 1) * rs, de, (size_t)(n - 1) * rs,
+                            (size_t)(n - 1) * rs, 1, HYLA_COPY_D2H));
+cleanup:;
+    int rs2 = o->queue_sync(q);
+    if (!rc) rc = rs2;
+    o->mem_free(dv, HYLA_MEM_DEVICE, dwork);
+    o->mem_free(dv, HYLA_MEM_DEVICE, de);
+    o->mem_free(dv, HYLA_MEM_DEVICE, dd);
+    o->mem_free(dv, HYLA_MEM_DEVICE, dAB);
+    return rc;
+}

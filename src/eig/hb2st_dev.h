@@ -1,0 +1,25 @@
+/* Stage 2 of the two-stage eigensolver on a device, eigenvalues only: the
+ * Hermitian band -> real symmetric tridiagonal by bulge chasing in the
+ * backend's hb2st op (CUDA: one persistent kernel with many sweeps in
+ * flight; host backend: the sequential reference). */
+#ifndef HYLA_EIG_HB2ST_DEV_H
+#define HYLA_EIG_HB2ST_DEV_H
+#include "core/internal.h"
+
+/* Reduces the n x n Hermitian (real: symmetric) band B of half-bandwidth kd
+ * to a real symmetric tridiagonal matrix T with B's eigenvalues, on device
+ * `dev` of ctx. AB: B on the host in LAPACK lower band storage,
+ * AB[(i-j) + j*ldab] = B(i, j) for j <= i <= min(n-1, j+kd), ldab >= kd+1;
+ * it is read only (the imaginary parts of its diagonal are ignored). d (n
+ * values) and e (n-1 values) of the real type of t, on the host, receive T's
+ * diagonal and off-diagonal (e >= 0 for complex types). Synchronous: uploads
+ * the band into a wider device band (room for the bulge), runs the op,
+ * downloads d and e. Returns 0; HYLA_ERR_INVALID (NULL ctx, bad dtype,
+ * n < 0, kd < 0, ldab < kd+1, AB, d or e NULL where needed);
+ * HYLA_ERR_NO_DEVICE (bad dev); HYLA_ERR_NAN (NaN or Inf in the band);
+ * HYLA_ERR_UNSUPPORTED (min(kd, n-1) above what the backend chases: 64 on
+ * CUDA); HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE. */
+int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
+                       int64_t ldab, void *d, void *e);
+
+#endif

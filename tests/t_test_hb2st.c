@@ -1,0 +1,177 @@
+/* Stage 2 on a device, eigenvalues only: one source for s, d, c, z
+ * (included by test_hb2st.c). */
+
+#undef LSTERF
+#undef LBEV
+#undef TREAL
+#if IS_CPLX
+#define TREAL(x) ((R)creal((double complex)(x)))
+#else
+#define TREAL(x) (x)
+#endif
+#if defined(HYLA_PREC_S)
+#define LSTERF LAPACKE_ssterf
+#define LBEV LAPACKE_ssbev
+#elif defined(HYLA_PREC_D)
+#define LSTERF LAPACKE_dsterf
+#define LBEV LAPACKE_dsbev
+#elif defined(HYLA_PREC_C)
+#define LSTERF LAPACKE_ssterf
+#define LBEV LAPACKE_chbev
+#else
+#define LSTERF LAPACKE_dsterf
+#define LBEV LAPACKE_zhbev
+#endif
+
+static double PS(abs)(T x) {
+#if IS_CPLX
+    return cabs((double complex)x);
+#else
+    return fabs((double)x);
+#endif
+}
+
+/* A band of class cls in lower band storage with ldab rows: random entries
+ * in (-1, 1); the diagonal of a complex band gets an imaginary part that
+ * must be ignored; rows past kd hold a sentinel that must not be read. */
+static void PS(make_band)(T *AB, int64_t n, int64_t kd, int64_t ldab, int cls,
+                          unsigned long long *s) {
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t r = 0; r < ldab; r++) {
+            T v = (T)t_rand(s);
+#if IS_CPLX
+            v += (T)(t_rand(s) * I);
+#endif
+            if (cls == BAND_ZERO || (cls == BAND_DIAGONAL && r > 0)) v = T_ZERO;
+            if (cls == BAND_GRADED) v *= (R)pow(0.5, (double)(2 * j + r) / 2);
+            AB[r + j * ldab] = r <= kd ? v : (T)777;
+        }
+}
+
+/* max over the columns of the sum of |B(i, j)| over the whole column,
+ * from the lower band (|B|_1; the diagonal's imaginary part left out) */
+static double PS(band_norm1)(const T *AB, int64_t n, int64_t kd, int64_t ldab) {
+    double nrm = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double sum = 0;
+        for (int64_t i = HYLA_TMAX(0, j - kd); i <= HYLA_TMIN(n - 1, j + kd); i++) {
+            const T b = i >= j ? AB[(i - j) + j * ldab] : AB[(j - i) + i * ldab];
+            sum += i == j ? fabs((double)TREAL(b)) : PS(abs)(b);
+        }
+        nrm = fmax(nrm, sum);
+    }
+    return nrm;
+}
+
+/* One band on device dev: the eigenvalues of (d, e) (LAPACK sterf) against
+ * LAPACK's sbev/hbev of the band, within THRESH n eps |B|; the band itself
+ * is not changed. */
+static void PS(case)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t pad, int cls,
+                     unsigned long long *s) {
+    const int64_t ldab = kd + 1 + pad, kde = n > 0 ? HYLA_TMIN(kd, n - 1) : 0;
+    T *AB = malloc(sizeof *AB * (size_t)HYLA_TMAX(1, ldab * n));
+    T *AB0 = malloc(sizeof *AB * (size_t)HYLA_TMAX(1, ldab * n));
+    T *ABl = malloc(sizeof *ABl * (size_t)HYLA_TMAX(1, (kde + 1) * n));
+    R *d = malloc(sizeof *d * (size_t)HYLA_TMAX(1, n)), *e = malloc(sizeof *e * (size_t)HYLA_TMAX(1, n));
+    R *w = malloc(sizeof *w * (size_t)HYLA_TMAX(1, n));
+    char what[128];
+    snprintf(what, sizeof what, "%c %s n %lld kd %lld ldab %lld dev %d", "sdcz"[DT],
+             band_class_name[cls], (long long)n, (long long)kd, (long long)ldab, dev);
+    PS(make_band)(AB, n, kd, ldab, cls, s);
+    memcpy(AB0, AB, sizeof *AB * (size_t)(ldab * n));
+    for (int64_t j = 0; j < n; j++) e[j] = d[j] = (R)-999;
+    int rc = hyla_eig_hb2st_dev(h, dev, DT, n, kd, AB, ldab, d, e);
+    CHECK(rc == 0, "%s: %d (%s)", what, rc, hyla_strerror(rc));
+    CHECK(n == 0 || memcmp(AB, AB0, sizeof *AB * (size_t)(ldab * n)) == 0, "%s: band changed", what);
+    CHECK(n < 1 || e[n - 1] == (R)-999, "%s: wrote e[n-1]", what);
+    if (rc == 0 && n > 0) {
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t r = 0; r <= kde; r++) {
+                T b = AB[r + j * ldab];
+                ABl[r + j * (kde + 1)] = r == 0 ? (T)TREAL(b) : b;
+            }
+        int info = LBEV(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, (lapack_int)kde, ABl,
+                        (lapack_int)(kde + 1), w, NULL, 1);
+        info |= LSTERF((lapack_int)n, d, e);
+        CHECK(info == 0, "%s: LAPACK sbev/sterf info %d", what, info);
+        const double nrmB = PS(band_norm1)(AB, n, kde, ldab), eps = eps_of(DT);
+        double diff = 0;
+        for (int64_t i = 0; i < n; i++) diff = fmax(diff, fabs((double)d[i] - (double)w[i]));
+        const double ratio = nrmB > 0 ? diff / ((double)n * eps * nrmB) : diff;
+        CHECK(ratio < THRESH, "%s: eigenvalues differ from LAPACK's by %g n eps |B|", what, ratio);
+    }
+    free(AB);
+    free(AB0);
+    free(ABl);
+    free(d);
+    free(e);
+    free(w);
+}
+
+static void PS(suite)(hyla_t *h, unsigned long long *s) {
+    static const int64_t kds[] = {1, 2, 3, 8, 32, 64};
+    const int ndev = hyla_device_count(h);
+    for (size_t k = 0; k < sizeof kds / sizeof kds[0]; k++) {
+        const int64_t kd = kds[k];
+        const int64_t ns[] = {0, 1, 2, kd, kd + 1, 2 * kd + 3, 3 * kd + 5, kd < 8 ? 61 : kd + kd / 2};
+        for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+            const int dev = t % 2 ? ndev - 1 : 0;
+            PS(case)(h, dev, ns[t], kd, t % 3 == 1 ? 2 : 0, BAND_RANDOM, s);
+        }
+    }
+    PS(case)(h, 0, 37, 0, 1, BAND_RANDOM, s);
+    PS(case)(h, 0, 40, 5, 0, BAND_ZERO, s);
+    PS(case)(h, 0, 40, 5, 0, BAND_DIAGONAL, s);
+    PS(case)(h, 0, 70, 8, 0, BAND_GRADED, s);
+    PS(case)(h, 0, 9, 20, 0, BAND_RANDOM, s); /* kd > n - 1 */
+}
+
+/* The bench (see test_hb2st.c): device 0 against the host cores, then
+ * the two tridiagonals' eigenvalues (LAPACK sterf) against each other. */
+static int PS(bench)(hyla_t *h, int64_t n, int64_t kd) {
+    unsigned long long s = 3;
+    const int64_t ldab = kd + 1;
+    T *AB = malloc(sizeof *AB * (size_t)(ldab * n)), *A2 = malloc(sizeof *AB * (size_t)(ldab * n));
+    R *d = malloc(sizeof *d * (size_t)n), *e = malloc(sizeof *e * (size_t)n);
+    R *d2 = malloc(sizeof *d * (size_t)n), *e2 = malloc(sizeof *e * (size_t)n);
+    PS(make_band)(AB, n, kd, ldab, BAND_RANDOM, &s);
+    hyla_device_info info;
+    hyla_get_device_info(h, 0, &info);
+    printf("%% %c n %lld kd %lld, device 0: %s, %d OpenMP threads\n", "sdcz"[DT], (long long)n,
+           (long long)kd, info.name, omp_get_max_threads());
+    int rc = hyla_eig_hb2st_dev(h, 0, DT, n, kd, AB, ldab, d, e); /* warm-up */
+    double best = 1e30;
+    for (int rep = 0; rep < 3 && !rc; rep++) {
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_hb2st_dev(h, 0, DT, n, kd, AB, ldab, d, e);
+        best = fmin(best, omp_get_wtime() - t0);
+    }
+    printf("hyla_eig_hb2st_dev (device 0, with up/download): %8.4f s (rc %d)\n", best, rc);
+    double cbest = 1e30;
+    for (int rep = 0; rep < 2 && !rc; rep++) {
+        memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_sb2st(h, DT, n, kd, A2, ldab, d2, e2, NULL);
+        cbest = fmin(cbest, omp_get_wtime() - t0);
+    }
+    printf("hyla_eig_sb2st (host cores)                    : %8.4f s (rc %d)\n", cbest, rc);
+    if (!rc) {
+        const double t0 = omp_get_wtime();
+        const int info2 = LSTERF((lapack_int)n, d, e) | LSTERF((lapack_int)n, d2, e2);
+        double diff = 0, nrm = 0;
+        for (int64_t i = 0; i < n; i++) {
+            diff = fmax(diff, fabs((double)d[i] - (double)d2[i]));
+            nrm = fmax(nrm, fabs((double)d2[i]));
+        }
+        printf("eigenvalues: max |diff| / (n eps max|lambda|) = %.3g (sterf info %d, %.1f s)\n",
+               diff / ((double)n * eps_of(DT) * fmax(nrm, 1e-300)), info2, omp_get_wtime() - t0);
+        rc = info2 != 0;
+    }
+    free(AB);
+    free(A2);
+    free(d);
+    free(e);
+    free(d2);
+    free(e2);
+    return rc != 0;
+}

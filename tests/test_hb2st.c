@@ -1,0 +1,183 @@
+/* Stage 2 on a device, eigenvalues only (eig/hb2st_dev.c and the backends'
+ * hb2st op) on device 0 and the last device of HYLA_DEVICES, the four
+ * precisions: the eigenvalues of the tridiagonal (LAPACK sterf) against
+ * the band's (LAPACK sbev/hbev) within 60 n eps |B|, for kd = 0, 1, 2, 3,
+ * 8, 32, 64 and n = 0, 1, 2, kd, kd+1, odd, not a multiple of kd, kd > n-1;
+ * zero, diagonal and graded bands; padded ldab; the band left unchanged;
+ * NaN and Inf input; bad arguments of the driver and of the op; kd past
+ * what the backend chases; no leak; injected allocation failures.
+ *
+ * `test_hb2st --bench N KD [s|d|c|z]` times hyla_eig_hb2st_dev (device 0
+ * of HYLA_DEVICES, best of three after a warm-up) against the host cores'
+ * chase hyla_eig_sb2st (best of two) on one random band (default type d)
+ * and compares the two tridiagonals' eigenvalues (not a test). */
+#include "hyla.h"
+#include "test_util.h"
+#include "core/internal.h"
+#include "eig/hb2st_dev.h"
+#include "eig/sb2st.h"
+#include <complex.h>
+#include <lapacke.h>
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+
+#define THRESH 60.0
+#define HYLA_TMIN(a, b) ((a) < (b) ? (a) : (b))
+#define HYLA_TMAX(a, b) ((a) > (b) ? (a) : (b))
+
+enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_GRADED };
+static const char *band_class_name[] = {"random", "zero", "diagonal", "graded"};
+
+#define HYLA_TEMPLATE "t_test_hb2st.c"
+#include "core/each_prec.h"
+
+/* NaN/Inf in the band, bad arguments of the driver and of the backend op. */
+static void bad_input(hyla_t *h) {
+    enum { N = 12, KD = 3, LD = KD + 1 };
+    double AB[LD * N], d[N], e[N];
+    unsigned long long s = 5;
+    make_band_d(AB, N, KD, LD, BAND_RANDOM, &s);
+    const int ndev = hyla_device_count(h);
+    int rc = hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e);
+    CHECK(rc == 0, "valid call: %d", rc);
+    AB[2 + 5 * LD] = NAN;
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e) == HYLA_ERR_NAN, "NaN");
+    AB[2 + 5 * LD] = INFINITY;
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e) == HYLA_ERR_NAN, "Inf");
+    AB[2 + 5 * LD] = 0.5;
+    CHECK(hyla_eig_hb2st_dev(NULL, 0, HYLA_D, N, KD, AB, LD, d, e) == HYLA_ERR_INVALID, "NULL ctx");
+    CHECK(hyla_eig_hb2st_dev(h, -1, HYLA_D, N, KD, AB, LD, d, e) == HYLA_ERR_NO_DEVICE, "dev -1");
+    CHECK(hyla_eig_hb2st_dev(h, ndev, HYLA_D, N, KD, AB, LD, d, e) == HYLA_ERR_NO_DEVICE, "dev ndev");
+    CHECK(hyla_eig_hb2st_dev(h, 0, (hyla_dtype)7, N, KD, AB, LD, d, e) == HYLA_ERR_INVALID, "dtype");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, -1, KD, AB, LD, d, e) == HYLA_ERR_INVALID, "n < 0");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, -1, AB, LD, d, e) == HYLA_ERR_INVALID, "kd < 0");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD, d, e) == HYLA_ERR_INVALID, "ldab");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, NULL, LD, d, e) == HYLA_ERR_INVALID, "AB");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, NULL, e) == HYLA_ERR_INVALID, "d");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, NULL) == HYLA_ERR_INVALID, "e");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, 1, KD, AB, LD, d, NULL) == 0, "n = 1 without e");
+    CHECK(d[0] == AB[0], "n = 1: d = B(0, 0)");
+    CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, 0, KD, NULL, LD, NULL, NULL) == 0, "n = 0");
+
+    /* the op itself: nothing is enqueued on bad arguments */
+    hyla_dev *dv = h->devs[0];
+    const hyla_backend_ops *o = dv->ops;
+    void *dAB = NULL, *dd = NULL, *de = NULL, *dw = NULL;
+    const size_t wb = HYLA_HB2ST_WORK_BYTES(N);
+    rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, sizeof(double) * 2 * KD * N, &dAB);
+    rc = rc ? rc : o->mem_alloc(dv, HYLA_MEM_DEVICE, sizeof(double) * N, &dd);
+    rc = rc ? rc : o->mem_alloc(dv, HYLA_MEM_DEVICE, sizeof(double) * N, &de);
+    rc = rc ? rc : o->mem_alloc(dv, HYLA_MEM_DEVICE, wb, &dw);
+    CHECK(rc == 0, "op buffers: %d", rc);
+    hyla_dev_workspace *ws = NULL;
+    rc = rc ? rc : hyla_workspace_get(h, 0, 0, 0, &ws);
+    if (rc == 0) {
+        hyla_queue *q = ws->q_comp;
+        CHECK(o->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD - 1, dd, de, dw, wb) == HYLA_ERR_INVALID,
+              "op: ldab < 2 kd");
+        CHECK(o->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb - 1) == HYLA_ERR_INVALID,
+              "op: work too small");
+        CHECK(o->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb) == HYLA_ERR_INVALID,
+              "op: work NULL");
+        CHECK(o->hb2st(q, (hyla_dtype)9, N, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
+              "op: dtype");
+        CHECK(o->hb2st(q, HYLA_D, -1, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
+              "op: n < 0");
+        CHECK(o->hb2st(q, HYLA_D, 0, KD, NULL, 2 * KD, NULL, NULL, NULL, 0) == 0, "op: n = 0");
+        CHECK(o->queue_sync(q) == 0, "queue clean after the rejected calls");
+    }
+    o->mem_free(dv, HYLA_MEM_DEVICE, dw);
+    o->mem_free(dv, HYLA_MEM_DEVICE, de);
+    o->mem_free(dv, HYLA_MEM_DEVICE, dd);
+    o->mem_free(dv, HYLA_MEM_DEVICE, dAB);
+}
+
+/* kd past the CUDA kernel's 64: chased on the host backend, refused with
+ * HYLA_ERR_UNSUPPORTED on a GPU. */
+static void wide_band(hyla_t *h, unsigned long long *s) {
+    hyla_device_info info;
+    hyla_get_device_info(h, 0, &info);
+    if (info.kind == HYLA_DEVICE_HOST) {
+        case_d(h, 0, 80, 70, 0, BAND_RANDOM, s);
+        return;
+    }
+    enum { N = 80, KD = 70 };
+    double *AB = malloc(sizeof *AB * (KD + 1) * N), d[N], e[N];
+    make_band_d(AB, N, KD, KD + 1, BAND_RANDOM, s);
+    int rc = hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d, e);
+    CHECK(rc == HYLA_ERR_UNSUPPORTED, "kd 70 on a GPU: %d", rc);
+    free(AB);
+}
+
+/* Allocation failure k = 1, 2, ... in hyla_eig_hb2st_dev until a run has
+ * none: each failure is a clean HYLA_ERR_NO_MEMORY or
+ * HYLA_ERR_DEVICE_MEMORY and leaks nothing. */
+static void injection(hyla_t *h) {
+    enum { N = 30, KD = 4 };
+    double AB[(KD + 1) * N], d[N], e[N];
+    unsigned long long s = 13;
+    make_band_d(AB, N, KD, KD + 1, BAND_RANDOM, &s);
+    leak_baseline(h);
+    int64_t k, failures = 0;
+    int rc = 0;
+    for (k = 1; k < 1000; k++) {
+        hyla_debug_fail_alloc(k);
+        rc = hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d, e);
+        hyla_debug_fail_alloc(0);
+        if (!t_injected(h, "hb2st", k, rc)) break;
+        failures++;
+    }
+    CHECK(rc == 0 && failures >= 4, "injection: %lld failures, last rc %d", (long long)failures, rc);
+}
+
+/* See the header comment; type one of s, d, c, z. */
+static int bench(int64_t n, int64_t kd, const char *type) {
+    hyla_t *h = NULL;
+    if (n < 1 || kd < 0 || strlen(type) != 1 || !strchr("sdcz", type[0]) ||
+        hyla_create(&h, test_devices()))
+        return 2;
+    int rc = 1;
+    switch (type[0]) {
+    case 's': rc = bench_s(h, n, kd); break;
+    case 'd': rc = bench_d(h, n, kd); break;
+    case 'c': rc = bench_c(h, n, kd); break;
+    default: rc = bench_z(h, n, kd); break;
+    }
+    hyla_destroy(&h);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--bench") == 0)
+        return bench(atoll(argv[2]), atoll(argv[3]), argc == 5 ? argv[4] : "d");
+    unsigned long long seed = 2027;
+    hyla_t *h = NULL;
+    int64_t live0, live1;
+    hyla_debug_alloc_stats(&live0, NULL);
+    int rc = t_create(&h, test_devices(), "hb2st");
+    if (rc) return rc;
+    {   /* warm-up: what a device creates on first use stays until hyla_destroy */
+        double AB[3 * 9], d[9], e[9];
+        make_band_d(AB, 9, 2, 3, BAND_RANDOM, &seed);
+        for (int dev = 0; dev < hyla_device_count(h); dev++)
+            CHECK(hyla_eig_hb2st_dev(h, dev, HYLA_D, 9, 2, AB, 3, d, e) == 0, "warm-up");
+    }
+    hyla_device_info info;
+    hyla_get_device_info(h, 0, &info);
+    release_each = info.kind == HYLA_DEVICE_HOST;
+    leak_baseline(h);
+    suite_s(h, &seed);
+    suite_d(h, &seed);
+    suite_c(h, &seed);
+    suite_z(h, &seed);
+    leak_check(h, "suites");
+    bad_input(h);
+    wide_band(h, &seed);
+    leak_check(h, "bad input");
+    if (info.kind == HYLA_DEVICE_HOST) injection(h);
+    hyla_destroy(&h);
+    hyla_debug_alloc_stats(&live1, NULL);
+    CHECK(live1 == live0, "no leak: %lld live allocations", (long long)(live1 - live0));
+    return summary("hb2st");
+}
