@@ -158,6 +158,12 @@ typedef enum {
      * built on the device while the host cores run the tridiagonal solver,
      * then Z := Q E, one GEMM; n^2 more device memory plus n^2 reals). */
     HYLA_OPT_EIG_ORDER = 23,
+    /* Eigensolver stage 2 (bulge chasing) for eigenvalues only: 0 =
+     * automatic (the faster for the size, by measurement), 1 = the host
+     * cores (running beside stage 1 on a GPU), 2 = the device (the persistent
+     * GPU kernel; half-bandwidth up to 64 on CUDA). With eigenvectors stage 2
+     * always runs on the host cores (it keeps the reflectors). */
+    HYLA_OPT_EIG_CHASE = 24,
     /* LU block width (columns of a factored panel); 0 = tuning table. */
     HYLA_OPT_GETRF_NB = 7,
     /* LU leaf width inside a panel (the panel is factored recursively down

@@ -98,6 +98,17 @@ int main(int argc, char **argv) {
         hyla_ztv_case(h, 1, 'V', 'L', 53, TE_GEOMETRIC, &s);
     }
     CHECK(hyla_set_option(h, HYLA_OPT_EIG_ORDER, 3) == -3, "order 3 refused");
+    /* eigenvalues only with the chase on the device (the host backend runs
+     * the op's sequential reference), then on the host cores */
+    for (int64_t chase = 2; chase >= 1; chase--) {
+        CHECK(hyla_set_option(h, HYLA_OPT_EIG_CHASE, chase) == 0, "chase %lld", (long long)chase);
+        hyla_stv_case(h, 0, 'N', 'L', 37, TE_CLUSTERED, &s);
+        hyla_dtv_case(h, 1, 'N', 'U', 64, TE_GRADED, &s);
+        hyla_ctv_case(h, 0, 'N', 'U', 41, TE_RANDOM, &s);
+        hyla_ztv_case(h, 1, 'N', 'L', 53, TE_GEOMETRIC, &s);
+    }
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_CHASE, 3) == -3, "chase 3 refused");
+    hyla_set_option(h, HYLA_OPT_EIG_CHASE, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);
     alloc_failures(h);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);

@@ -67,6 +67,7 @@ struct hyla_context {
     int64_t opt_getrf_nb;
     int64_t opt_getrf_ib;
     int64_t opt_eig_order;
+    int64_t opt_eig_chase;
     hyla_lu_stats lu_stats;
     hyla_chol_stats chol_stats;
     int64_t opt_eig_kd, opt_eig_nb;

@@ -6,6 +6,7 @@
  * front: stage 2 runs on a host thread of its own, reading the band through
  * a hyla_band_feed, while this thread drives stage 1. */
 #include "eig/stages12.h"
+#include "eig/hb2st_dev.h"
 #include <omp.h>
 #include <pthread.h>
 
@@ -31,7 +32,16 @@ static void *chase_main(void *arg) {
 int hyla_eig_stages12(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
                       void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q1,
                       void *d, void *e, hyla_sb2st_q **q2, int mode, double *s1, double *s2) {
-    const int overlap = mode > 0 || (mode < 0 && ctx->devs[dev]->info.kind != HYLA_DEVICE_HOST &&
+    if (mode == 2 && !q2) { /* the device chases the band after stage 1 */
+        double t0 = hyla_wtime();
+        int rc = hyla_eig_sy2sb(ctx, dev, t, n, kd, nb, dA, ldda, AB, ldab, q1, NULL, 0, NULL);
+        double t1 = hyla_wtime();
+        *s1 = t1 - t0;
+        if (!rc) rc = hyla_eig_hb2st_dev(ctx, dev, t, n, kd, AB, ldab, d, e);
+        *s2 = hyla_wtime() - t1;
+        return rc;
+    }
+    const int overlap = mode == 1 || (mode < 0 && ctx->devs[dev]->info.kind != HYLA_DEVICE_HOST &&
                                      hyla_eig_sb2st_overlaps(n, kd) && omp_get_max_threads() > 2);
     double t0 = hyla_wtime(), t1;
     int rc;

@@ -60,6 +60,18 @@ static int has_nonfinite(hyla_dtype t, int lower, int64_t n, const void *A, int6
     return 0;
 }
 
+/* How stages 1 and 2 run (hyla_eig_stages12's mode): eigenvalues only on a
+ * GPU, the device chase when asked for (HYLA_OPT_EIG_CHASE 2) or, by
+ * default, when it is the faster (see below); else stage 2 on the host
+ * cores, beside stage 1 where that pays. */
+static int chase_mode(const hyla_t *ctx, const hyla_dev *d, int vec, int64_t n, int64_t kd) {
+    if (vec) return -1;
+    if (ctx->opt_eig_chase == 2) return kd <= 64 ? 2 : -1;
+    if (ctx->opt_eig_chase == 1) return -1;
+    (void)d, (void)n;
+    return -1;
+}
+
 /* Tier 2 of the driver (arguments checked, n > 0). dev >= 0: A is in the
  * memory of device dev; dev < 0: A is host memory and device 0 does the
  * work. w receives the eigenvalues (real type), ascending. */
@@ -114,7 +126,8 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     e = hyla_malloc((size_t)n * rs);
     if (!AB || !e) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     HYLA_TRY(hyla_eig_stages12(ctx, di, t, n, kd, nb, dA, ldda, AB, kd + 1, vec ? &q1 : NULL, w,
-                               e, vec ? &q2 : NULL, -1, &st.sy2sb, &st.sb2st));
+                               e, vec ? &q2 : NULL, chase_mode(ctx, d, vec, n, kd), &st.sy2sb,
+                               &st.sb2st));
 
     /* the tridiagonal eigensolver */
     tt = hyla_wtime();

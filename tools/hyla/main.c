@@ -92,6 +92,7 @@ static int configure(hyla_t *ctx, const cli_opts *o) {
                {"--nb", HYLA_OPT_GETRF_NB, o->nb, o->nb >= 0},
                {"--ib", HYLA_OPT_GETRF_IB, o->ib, o->ib >= 0},
                {"--back-order", HYLA_OPT_EIG_ORDER, o->back_order, o->back_order >= 0},
+               {"--chase", HYLA_OPT_EIG_CHASE, o->chase, o->chase >= 0},
                {"--ooc", HYLA_OPT_POTRF_OOC, 1, o->ooc}};
     if (o->verbose) hyla_set_log(ctx, stderr);
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {

@@ -22,7 +22,7 @@ typedef enum {
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER,
+    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER, OPT_CHASE,
     OPT_BACK2_NB
 } opt_id;
 
@@ -52,7 +52,7 @@ static const opt_spec specs[] = {
     {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
     {"--kd", OPT_KD, true},        {"--ib", OPT_IB, true},
-    {"--back-order", OPT_BACK_ORDER, true},
+    {"--back-order", OPT_BACK_ORDER, true}, {"--chase", OPT_CHASE, true},
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
     {"--back2-nb", OPT_BACK2_NB, true},
@@ -128,6 +128,7 @@ void cli_usage(FILE *f) {
         "  --kd N, --nb N       band half-width and stage-1 update block (default: tuning table)\n"
         "  --back-order O       jobz V: auto (default), direct (Z := Q1 Q2 E after stedc) or\n"
         "                       reordered (Q1 Q2 built on the device during stedc, then Z := Q E)\n"
+        "  --chase C            jobz N: bulge chasing on the host cores, on the device, or auto\n"
         "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
         "                       (default kd)\n"
         "  --timers             print the seconds of each stage after each run\n"
@@ -382,6 +383,12 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_TIMERS: o->timers = true; return 0;
     case OPT_KD: return set_nonneg(opt, v, &o->kd);
     case OPT_IB: return set_nonneg(opt, v, &o->ib);
+    case OPT_CHASE:
+        if (!strcmp(v, "auto")) o->chase = 0;
+        else if (!strcmp(v, "host")) o->chase = 1;
+        else if (!strcmp(v, "device")) o->chase = 2;
+        else return usage_error(opt, v, "expected auto, host or device");
+        return 0;
     case OPT_BACK_ORDER:
         if (!strcmp(v, "auto")) o->back_order = 0;
         else if (!strcmp(v, "direct")) o->back_order = 1;
@@ -502,6 +509,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     o->kd = -1;
     o->ib = -1;
     o->back_order = -1;
+    o->chase = -1;
     o->back2_nb = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
