@@ -68,8 +68,9 @@ static int chase_mode(const hyla_t *ctx, const hyla_dev *d, int vec, int64_t n, 
     if (vec) return -1;
     if (ctx->opt_eig_chase == 2) return kd <= 64 ? 2 : -1;
     if (ctx->opt_eig_chase == 1) return -1;
-    (void)d, (void)n;
-    return -1;
+    /* one H100, n = 16384, d: the device chase took 0.31 s (kd 32) and
+     * 0.40 s (kd 64) against 0.69 s and 1.35 s on the 16 host cores */
+    return d->info.kind != HYLA_DEVICE_HOST && kd <= 64 && n >= 4096 ? 2 : -1;
 }
 
 /* Tier 2 of the driver (arguments checked, n > 0). dev >= 0: A is in the
