@@ -285,6 +285,18 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
 int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
                               void *dZ, int64_t lddz, int64_t max_batch, int64_t *calls,
                               double *flops) {
+    hyla_dev_workspace *ws;
+    if (!ctx) return HYLA_ERR_INVALID;
+    if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
+    int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
+    if (rc) return rc;
+    return hyla_eig_sb2st_back_q(ctx, dev, q, ncols, dZ, lddz, max_batch, calls, flops,
+                                 ws->q_comp, ws->q_in);
+}
+
+int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
+                          int64_t lddz, int64_t max_batch, int64_t *calls, double *flops,
+                          hyla_queue *qc, hyla_queue *qi) {
     if (calls) *calls = 0;
     if (flops) *flops = 0;
     if (!ctx || !q || max_batch < 0) return HYLA_ERR_INVALID;
@@ -299,16 +311,13 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
     const int host = d->info.kind == HYLA_DEVICE_HOST;
     void *dq = NULL, *dw = NULL, *dvt = NULL;
     hyla_event *ev = NULL;
-    hyla_dev_workspace *ws;
     unsigned char one[16], mone[16], zero[16];
     int64_t ncall = 0;
     double nflop = 0;
     scalar_of(q->t, 1, one);
     scalar_of(q->t, -1, mone);
     scalar_of(q->t, 0, zero);
-    int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
-    if (rc) return rc;
-    hyla_queue *qc = ws->q_comp, *qi = ws->q_in;
+    int rc = 0;
     if (!host)
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)q->woff[q->nw] * es, &dq));
     /* batch: the largest wave, or what SB2ST_BACK_W bytes of W or the

@@ -37,6 +37,13 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
                               void *dZ, int64_t lddz, int64_t max_batch, int64_t *calls,
                               double *flops);
 
+/* hyla_eig_sb2st_back_count on the given queues of device dev: qc computes,
+ * qi uploads the reflectors (for a caller that runs it beside other work of
+ * the context's own queues). */
+int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
+                          int64_t lddz, int64_t max_batch, int64_t *calls, double *flops,
+                          hyla_queue *qc, hyla_queue *qi);
+
 void hyla_sb2st_q_free(hyla_sb2st_q **q);
 
 /* hyla_eig_sb2st with a given number of host threads: 1 runs the serial

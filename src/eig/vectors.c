@@ -78,20 +78,31 @@ typedef struct {
     int64_t back2_calls;
 } build_q;
 
-/* dQ := Q1 Q2 (the identity, then Q2, then Q1), on the device. */
+/* dQ := Q1 Q2 (the identity, then Q2, then Q1), on the device, on queues
+ * of its own: the tridiagonal solver uses the context's at the same time
+ * for its merge GEMMs. */
 static void *build_q_main(void *arg) {
     build_q *b = arg;
     hyla_dev *d = b->ctx->devs[b->dev];
-    hyla_dev_workspace *ws;
-    double t0 = hyla_wtime();
-    int rc = hyla_workspace_get(b->ctx, b->dev, 0, 0, &ws);
-    if (!rc) rc = d->ops->laset(ws->q_comp, b->t, -1, b->n, b->n, one_of(b->t, 0),
-                                one_of(b->t, 1), b->dQ, b->n);
-    if (!rc) rc = d->ops->queue_sync(ws->q_comp);
-    if (!rc) rc = hyla_eig_sb2st_back_count(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n, 0,
-                                            &b->back2_calls, &b->back2_flops);
-    double t1 = hyla_wtime();
-    if (!rc) rc = hyla_eig_sy2sb_back(b->ctx, b->q1, 0, b->n, b->dQ, b->n);
+    const hyla_backend_ops *o = d->ops;
+    hyla_queue *qc = NULL, *qi = NULL;
+    double t0 = hyla_wtime(), t1 = t0;
+    int rc = o->queue_create(d, &qc);
+    if (!rc) rc = o->queue_create(d, &qi);
+    if (!rc) rc = o->laset(qc, b->t, -1, b->n, b->n, one_of(b->t, 0), one_of(b->t, 1), b->dQ, b->n);
+    if (!rc) rc = hyla_eig_sb2st_back_q(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n, 0,
+                                        &b->back2_calls, &b->back2_flops, qc, qi);
+    t1 = hyla_wtime();
+    if (!rc) rc = hyla_eig_sy2sb_back_q(b->ctx, b->q1, 0, b->n, b->dQ, b->n, qc);
+    if (qc) {
+        int rs = o->queue_sync(qc);
+        if (!rc) rc = rs;
+        o->queue_destroy(qc);
+    }
+    if (qi) {
+        o->queue_sync(qi);
+        o->queue_destroy(qi);
+    }
     b->back2 = t1 - t0;
     b->back1 = hyla_wtime() - t1;
     b->rc = rc;
@@ -135,19 +146,20 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         HYLA_TRY(direct(ctx, dev, t, n, q1, q2, Zr, dZ, lddz, st));
         goto cleanup;
     }
-    /* reordered: Q on a thread of its own (one core) while the others run
-     * the tridiagonal solver with host GEMMs (the device is busy with Q) */
+    /* reordered: Q on a thread of its own (one core, queues of its own)
+     * while the other cores run the tridiagonal solver, whose large merge
+     * GEMMs share the device */
     build_q b = {.ctx = ctx, .dev = dev, .t = t, .n = n, .q1 = q1, .q2 = q2, .dQ = dQ};
     pthread_t th;
     tt = hyla_wtime();
     if (pthread_create(&th, NULL, build_q_main, &b) != 0) {
         build_q_main(&b); /* no thread: one after the other */
         HYLA_TRY(b.rc);
-        HYLA_TRY(hyla_eig_stedc_tuned(ctx, rt, n, w, e, Zr, n, 0, INT64_MAX));
+        HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
     } else {
         const int nt = omp_get_max_threads();
         if (nt > 2) omp_set_num_threads(nt - 1);
-        rc = hyla_eig_stedc_tuned(ctx, rt, n, w, e, Zr, n, 0, INT64_MAX);
+        rc = hyla_eig_stedc(ctx, rt, n, w, e, Zr, n);
         if (nt > 2) omp_set_num_threads(nt);
         st->tridiag = hyla_wtime() - tt;
         pthread_join(th, NULL);
