@@ -159,7 +159,8 @@ typedef enum {
      * then Z := Q E, one GEMM; n^2 more device memory plus n^2 reals). */
     HYLA_OPT_EIG_ORDER = 23,
     /* Eigensolver stage 2 (bulge chasing) for eigenvalues only: 0 =
-     * automatic (the faster for the size, by measurement), 1 = the host
+     * automatic (the device on a GPU from n = 4096 with kd <= 64, measured
+     * faster there; else the host cores), 1 = the host
      * cores (running beside stage 1 on a GPU), 2 = the device (the persistent
      * GPU kernel; half-bandwidth up to 64 on CUDA). With eigenvectors stage 2
      * always runs on the host cores (it keeps the reflectors). */
