@@ -119,6 +119,8 @@ static int TRI(cmp)(const void *a, const void *b) {
 
 /* ------------------------------------------------------------ sterf */
 
+static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf);
+
 static int TRI(sterf)(int64_t n, R *d, R *e) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n <= 1) return 0;
@@ -139,6 +141,21 @@ static int TRI(sterf)(int64_t n, R *d, R *e) {
             continue;
         }
         R *db = d + l0, *eb = e + l0;
+        if (len >= STERF_DC_MIN) {
+            /* entries of order one, as divide and conquer assumes */
+            const int sd = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), (R)0.5, 1);
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sd);
+            for (int64_t i = 0; i + 1 < len; i++) eb[i] = RF(ldexp)(eb[i], sd);
+            const int rc = TRI(sterf_dc)(len, db, eb, STERF_DC_LEAF);
+            if (rc < 0) return rc;
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sd);
+            if (rc > 0) {
+                failed = 1;
+                break;
+            }
+            l0 = next;
+            continue;
+        }
         const int sh = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), ssfmin, ssfmax);
         for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sh);
         for (int64_t i = 0; i + 1 < len; i++) {
@@ -334,15 +351,16 @@ static void TRI(permute)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t ldz,
 }
 
 /* Root i (0-based) of the secular equation 1/rho + sum_j w_j^2 / (dl_j - x) = 0,
- * dl strictly ascending, rho > 0: lam = the root and delta[gpos[j]] = dl_j - lam,
- * each computed from the pole nearest the root (Gu and Eisenstat's accuracy
- * condition). Returns 0, or 1 when the iteration did not converge. */
-static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
-                        const int64_t *gpos) {
+ * dl strictly ascending, rho > 0, as the pole org nearest the root and the
+ * offset tau = root - dl[org]: then dl_j - root = (dl_j - dl[org]) - tau keeps
+ * full relative accuracy for every j (Gu and Eisenstat's accuracy condition).
+ * Returns 0, or 1 when the iteration did not converge. */
+static int TRI(secular_root)(int64_t k, int64_t i, const R *dl, const R *w, R rho, int64_t *porg,
+                             R *ptau) {
     const R rhoinv = 1 / rho;
     if (k == 1) {
-        *lam = dl[0] + rho * w[0] * w[0];
-        delta[gpos[0]] = -rho * w[0] * w[0];
+        *porg = 0;
+        *ptau = rho * w[0] * w[0];
         return 0;
     }
     const int last = i == k - 1;
@@ -350,9 +368,10 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
     R lo, hi, tau;
     if (!last) {
         /* which half of (dl_i, dl_i+1) holds the root: the sign of f at its middle */
-        const R mid = (dl[i + 1] - dl[i]) / 2;
+        const R mid = (dl[i + 1] - dl[i]) / 2, di = dl[i];
         R f = rhoinv;
-        for (int64_t j = 0; j < k; j++) f += w[j] * (w[j] / ((dl[j] - dl[i]) - mid));
+#pragma omp simd reduction(+ : f)
+        for (int64_t j = 0; j < k; j++) f += w[j] * (w[j] / ((dl[j] - di) - mid));
         if (f >= 0) {
             org = i;
             lo = 0;
@@ -363,9 +382,26 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
             hi = 0;
         }
         tau = f >= 0 ? hi : lo;
+        /* first guess: the two nearest poles exact, the others frozen at their
+         * value at the middle, c + w_i^2 / (del_i - tau) + w_i+1^2 / (del_i+1 - tau)
+         * = 0 with the origin's del = 0 and the other's = +-gap, that is
+         * c tau^2 - a tau + b = 0, the root of smaller size */
+        const R wi2 = w[i] * w[i], wj2 = w[i + 1] * w[i + 1], gap = 2 * mid;
+        const R c = f + (wi2 - wj2) / mid;
+        const R a = (f >= 0 ? c * gap : -c * gap) + wi2 + wj2;
+        const R b = f >= 0 ? wi2 * gap : -wj2 * gap;
+        R t0;
+        if (c == 0) {
+            t0 = b / a;
+        } else {
+            const R disc = RF(sqrt)(RF(fabs)(a * a - 4 * b * c));
+            t0 = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
+        }
+        if (t0 > lo && t0 < hi) tau = t0;
     } else {
         /* lam - dl_{k-1} lies in (0, rho |w|^2] */
         R ww = 0;
+#pragma omp simd reduction(+ : ww)
         for (int64_t j = 0; j < k; j++) ww += w[j] * w[j];
         org = i;
         lo = 0;
@@ -376,17 +412,21 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
     R fprev = 0;
     int bisect = 0, conv = 0;
     for (int it = 0; it < 400; it++) {
+        /* psi: the poles up to i, phi: those above (two loops, so both vectorize) */
         R psi = 0, dpsi = 0, phi = 0, dphi = 0, sabs = 0;
-        for (int64_t j = 0; j < k; j++) {
+#pragma omp simd reduction(+ : psi, dpsi, sabs)
+        for (int64_t j = 0; j <= i; j++) {
             R t = w[j] / ((dl[j] - dorg) - tau), term = w[j] * t;
             sabs += RF(fabs)(term);
-            if (j <= i) {
-                psi += term;
-                dpsi += t * t;
-            } else {
-                phi += term;
-                dphi += t * t;
-            }
+            psi += term;
+            dpsi += t * t;
+        }
+#pragma omp simd reduction(+ : phi, dphi, sabs)
+        for (int64_t j = i + 1; j < k; j++) {
+            R t = w[j] / ((dl[j] - dorg) - tau), term = w[j] * t;
+            sabs += RF(fabs)(term);
+            phi += term;
+            dphi += t * t;
         }
         const R f = rhoinv + psi + phi;
         /* rounding error bound of f (as LAPACK's erretm) */
@@ -436,9 +476,21 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
         fprev = f;
         tau = tn;
     }
+    *porg = org;
+    *ptau = tau;
+    return conv ? 0 : 1;
+}
+
+/* secular_root with lam = the root and delta[gpos[j]] = dl_j - lam. */
+static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
+                        const int64_t *gpos) {
+    int64_t org;
+    R tau;
+    const int rc = TRI(secular_root)(k, i, dl, w, rho, &org, &tau);
+    const R dorg = dl[org];
     *lam = dorg + tau;
     for (int64_t j = 0; j < k; j++) delta[gpos[j]] = (dl[j] - dorg) - tau;
-    return conv ? 0 : 1;
+    return rc;
 }
 
 /* C (m x n) := A (m x kk) B (kk x n): on the devices of ctx when dev != 0
@@ -460,6 +512,95 @@ static int TRI(gemm)(hyla_t *ctx, int dev, int64_t m, int64_t n, int64_t kk, con
     R_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)kk, one, A, (int)lda,
            B, (int)ldb, zero, C, (int)ldc);
     return 0;
+}
+
+/* perm := the ascending order of d[0..n-1] from those of its halves
+ * [0, n1) and [n1, n): ord[0..n1-1] and ord[n1..n-1], local to each half
+ * (NULL: the halves are sorted in place). */
+static void TRI(merge_order)(int64_t n, int64_t n1, const R *d, const int64_t *ord, int64_t *perm) {
+    for (int64_t a = 0, b = n1, p = 0; p < n; p++) {
+        const int64_t ia = a < n1 ? (ord ? ord[a] : a) : 0;
+        const int64_t ib = b < n ? n1 + (ord ? ord[b] : b - n1) : 0;
+        if (b >= n || (a < n1 && d[ia] <= d[ib])) {
+            perm[p] = ia;
+            a++;
+        } else {
+            perm[p] = ib;
+            b++;
+        }
+    }
+}
+
+/* Applies the deflating rotation of poles pj, j (see deflate) to the data
+ * that carries the eigenvectors. */
+typedef void (*TRI(rot_fn))(void *arg, int64_t pj, int64_t j, R c, R s);
+
+/* Deflation of a merge (Gu and Eisenstat), in the ascending order perm of the
+ * poles d (n of them) with the rank-one weight r2 and vector z: a negligible
+ * z_j deflates, and of two poles so close that a rotation zeroing one z
+ * component leaves a negligible coupling, the lower one does (d, z updated,
+ * the rotation passed to rot). nd[0..k-1]: the remaining poles, ascending;
+ * defl[0..nde-1]: the deflated ones. */
+static void TRI(deflate)(int64_t n, const int64_t *perm, R *d, R *z, R r2, TRI(rot_fn) rot,
+                         void *arg, int64_t *nd, int64_t *pk, int64_t *defl, int64_t *pnde) {
+    R dmax = 0, zmax = 0;
+    for (int64_t j = 0; j < n; j++) {
+        dmax = HYLA_MAX(dmax, RF(fabs)(d[j]));
+        zmax = HYLA_MAX(zmax, RF(fabs)(z[j]));
+    }
+    const R tol = 8 * R_EPS * HYLA_MAX(dmax, zmax);
+    int64_t k = 0, nde = 0, pj = -1;
+    for (int64_t p = 0; p < n; p++) {
+        const int64_t j = perm[p];
+        if (r2 * RF(fabs)(z[j]) <= tol) {
+            defl[nde++] = j;
+            continue;
+        }
+        if (pj < 0) {
+            pj = j;
+            continue;
+        }
+        R tau = RF(hypot)(z[pj], z[j]), c = z[pj] / tau, s = z[j] / tau;
+        if (RF(fabs)((d[j] - d[pj]) * c * s) <= tol) {
+            z[j] = tau;
+            z[pj] = 0;
+            rot(arg, pj, j, c, s);
+            R dp = d[pj], dj = d[j];
+            d[j] = c * c * dp + s * s * dj;
+            d[pj] = s * s * dp + c * c * dj;
+            defl[nde++] = pj;
+        } else {
+            nd[k++] = pj;
+        }
+        pj = j;
+    }
+    if (pj >= 0) nd[k++] = pj;
+    *pk = k;
+    *pnde = nde;
+}
+
+/* The columns of a merge's Q (ldq, n rows of which the top n1 belong to the
+ * first half) and their kinds: the rotation touches only the rows where
+ * either column can be nonzero. */
+typedef struct {
+    R *Q;
+    int64_t ldq, n, n1;
+    unsigned char *kind;
+} TRI(rot_cols);
+
+static void TRI(rotate_cols)(void *arg, int64_t pj, int64_t j, R c, R s) {
+    TRI(rot_cols) *a = arg;
+    unsigned char *kind = a->kind;
+    int64_t r0 = 0, r1 = a->n;
+    if (kind[pj] == COL_TOP && kind[j] == COL_TOP) r1 = a->n1;
+    if (kind[pj] == COL_BOTTOM && kind[j] == COL_BOTTOM) r0 = a->n1;
+    R *qp = a->Q + pj * a->ldq, *qj = a->Q + j * a->ldq;
+    for (int64_t r = r0; r < r1; r++) {
+        R x = qp[r], y = qj[r];
+        qj[r] = c * x + s * y;
+        qp[r] = c * y - s * x;
+    }
+    if (kind[pj] != kind[j]) kind[pj] = kind[j] = COL_DENSE;
 }
 
 /* Workspace of divide and conquer on a block of order nb, allocated once; the
@@ -498,61 +639,11 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
     const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
     for (int64_t j = 0; j < n1; j++) z[j] = Q[(n1 - 1) + j * ldq] * is2;
     for (int64_t j = n1; j < n; j++) z[j] = sg * Q[n1 + j * ldq] * is2;
-    for (int64_t a = 0, b = n1, p = 0; p < n; p++) {
-        const int64_t ia = a < n1 ? ord[a] : 0, ib = b < n ? n1 + ord[b] : 0;
-        if (b >= n || (a < n1 && d[ia] <= d[ib])) {
-            perm[p] = ia;
-            a++;
-        } else {
-            perm[p] = ib;
-            b++;
-        }
-    }
-    R dmax = 0, zmax = 0;
-    for (int64_t j = 0; j < n; j++) {
-        dmax = HYLA_MAX(dmax, RF(fabs)(d[j]));
-        zmax = HYLA_MAX(zmax, RF(fabs)(z[j]));
-        kind[j] = j < n1 ? COL_TOP : COL_BOTTOM;
-    }
-    const R tol = 8 * R_EPS * HYLA_MAX(dmax, zmax);
-
-    /* deflation in ascending order: a negligible z_j, or two poles so close that
-     * a rotation zeroing one z component leaves a negligible coupling */
-    int64_t k = 0, nde = 0, pj = -1;
-    for (int64_t p = 0; p < n; p++) {
-        const int64_t j = perm[p];
-        if (r2 * RF(fabs)(z[j]) <= tol) {
-            defl[nde++] = j;
-            continue;
-        }
-        if (pj < 0) {
-            pj = j;
-            continue;
-        }
-        R tau = RF(hypot)(z[pj], z[j]), c = z[pj] / tau, s = z[j] / tau;
-        if (RF(fabs)((d[j] - d[pj]) * c * s) <= tol) {
-            z[j] = tau;
-            z[pj] = 0;
-            int64_t r0 = 0, r1 = n;
-            if (kind[pj] == COL_TOP && kind[j] == COL_TOP) r1 = n1;
-            if (kind[pj] == COL_BOTTOM && kind[j] == COL_BOTTOM) r0 = n1;
-            R *qp = Q + pj * ldq, *qj = Q + j * ldq;
-            for (int64_t r = r0; r < r1; r++) {
-                R a = qp[r], b = qj[r];
-                qj[r] = c * a + s * b;
-                qp[r] = c * b - s * a;
-            }
-            if (kind[pj] != kind[j]) kind[pj] = kind[j] = COL_DENSE;
-            R dp = d[pj], dj = d[j];
-            d[j] = c * c * dp + s * s * dj;
-            d[pj] = s * s * dp + c * c * dj;
-            defl[nde++] = pj;
-        } else {
-            nd[k++] = pj;
-        }
-        pj = j;
-    }
-    if (pj >= 0) nd[k++] = pj;
+    TRI(merge_order)(n, n1, d, ord, perm);
+    for (int64_t j = 0; j < n; j++) kind[j] = j < n1 ? COL_TOP : COL_BOTTOM;
+    int64_t k, nde;
+    TRI(rot_cols) rc_arg = {Q, ldq, n, n1, kind};
+    TRI(deflate)(n, perm, d, z, r2, TRI(rotate_cols), &rc_arg, nd, &k, defl, &nde);
 
     /* non-deflated columns grouped top | dense | bottom (each ascending) so that
      * the update is two GEMMs that skip the zero blocks of diag(Q1, Q2) */
@@ -752,4 +843,168 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
         hyla_free(iw);
     }
     return rc;
+}
+
+/* ------------------------------------------------------------ sterf by divide and conquer */
+
+/* First and last rows of a subproblem's eigenvector matrix, interleaved
+ * (fl[2 j], fl[2 j + 1] for column j): all a values-only merge needs of the
+ * eigenvectors, since z comes from the last row of the upper half and the
+ * first row of the lower one. */
+typedef struct {
+    R *F, *L;
+} TRI(rot_rows);
+
+static void TRI(rotate_rows)(void *arg, int64_t pj, int64_t j, R c, R s) {
+    TRI(rot_rows) *a = arg;
+    R *v[2] = {a->F, a->L};
+    for (int t = 0; t < 2; t++) {
+        R x = v[t][pj], y = v[t][j];
+        v[t][j] = c * x + s * y;
+        v[t][pj] = c * y - s * x;
+    }
+}
+
+/* The values-only merge of two solved halves sorted ascending in place:
+ * d[0..n1-1], d[n1..n-1] their eigenvalues and fl the first and last rows of
+ * Q1 and Q2 (fl[2 j], fl[2 j + 1]); the tearing weight rho as in merge. On return d is the ascending spectrum of the
+ * whole and fl the first and last rows of its eigenvector matrix. The
+ * eigenvectors u_i = zh / (dl - lam_i) of the secular problem are formed one
+ * at a time from each root's pole and offset, so that memory stays O(n).
+ * rw: 12 n reals, iw: 4 n. */
+static int TRI(merge_values)(int64_t n, int64_t n1, R *d, R *fl, R rho, int par, R *rw,
+                             int64_t *iw) {
+    R *z = rw, *F = rw + n, *L = rw + 2 * n, *dl = rw + 3 * n, *w = rw + 4 * n, *zh = rw + 5 * n;
+    R *tau = rw + 6 * n, *lam = rw + 7 * n, *Fk = rw + 8 * n, *Lk = rw + 9 * n, *flo = rw + 10 * n;
+    int64_t *perm = iw, *nd = iw + n, *defl = iw + 2 * n, *org = iw + 3 * n;
+
+    /* z = diag(Q1, Q2)^T v / sqrt(2) and the rows of diag(Q1, Q2) */
+    const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
+    for (int64_t j = 0; j < n; j++) {
+        const int top = j < n1;
+        z[j] = top ? fl[2 * j + 1] * is2 : sg * fl[2 * j] * is2;
+        F[j] = top ? fl[2 * j] : 0;
+        L[j] = top ? 0 : fl[2 * j + 1];
+    }
+    TRI(merge_order)(n, n1, d, NULL, perm);
+    int64_t k, nde;
+    TRI(rot_rows) rr = {F, L};
+    TRI(deflate)(n, perm, d, z, r2, TRI(rotate_rows), &rr, nd, &k, defl, &nde);
+    for (int64_t m = 0; m < k; m++) {
+        dl[m] = d[nd[m]];
+        w[m] = z[nd[m]];
+        Fk[m] = F[nd[m]];
+        Lk[m] = L[nd[m]];
+    }
+
+    int fail = 0;
+#pragma omp parallel for if (par && k > 128) schedule(dynamic, 16) reduction(| : fail)
+    for (int64_t i = 0; i < k; i++) fail |= TRI(secular_root)(k, i, dl, w, r2, &org[i], &tau[i]);
+    if (fail) return 1;
+
+    /* zh as in merge, with lam_j - dl_m = (dl[org_j] - dl_m) + tau_j */
+    const int64_t rb = 256;
+#pragma omp parallel for if (par && k > rb) schedule(dynamic)
+    for (int64_t m0 = 0; m0 < k; m0 += rb) {
+        const int64_t m1 = HYLA_MIN(m0 + rb, k);
+        for (int64_t m = m0; m < m1; m++) zh[m] = ((dl[org[m]] - dl[m]) + tau[m]) / r2;
+        for (int64_t j = 0; j < k; j++) {
+            const R dj = dl[j], oj = dl[org[j]], tj = tau[j];
+            const int64_t a = HYLA_MAX(m0, HYLA_MIN(j, m1)), b = HYLA_MIN(m1, HYLA_MAX(j + 1, m0));
+#pragma omp simd
+            for (int64_t m = m0; m < a; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+#pragma omp simd
+            for (int64_t m = b; m < m1; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+        }
+        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
+    }
+    /* the new first and last rows: (F, L) u_i / |u_i| */
+#pragma omp parallel for if (par && k > 128) schedule(static)
+    for (int64_t i = 0; i < k; i++) {
+        const R oi = dl[org[i]], ti = tau[i];
+        R nrm = 0, sf = 0, sl = 0;
+#pragma omp simd reduction(+ : nrm, sf, sl)
+        for (int64_t m = 0; m < k; m++) {
+            const R u = zh[m] / ((dl[m] - oi) - ti);
+            nrm += u * u;
+            sf += Fk[m] * u;
+            sl += Lk[m] * u;
+        }
+        nrm = 1 / RF(sqrt)(nrm);
+        lam[i] = oi + ti;
+        flo[2 * i] = sf * nrm;
+        flo[2 * i + 1] = sl * nrm;
+    }
+
+    /* ascending: the roots (ascending) merged with the sorted deflated */
+    int64_t *dord = perm, *tmp = perm + nde;
+    for (int64_t t = 0; t < nde; t++) {
+        lam[k + t] = d[defl[t]];
+        flo[2 * (k + t)] = F[defl[t]];
+        flo[2 * (k + t) + 1] = L[defl[t]];
+    }
+    TRI(argsort)(nde, lam + k, dord, tmp, 0);
+    for (int64_t a = 0, b = 0, p = 0; p < n; p++) {
+        const int64_t c = b >= nde || (a < k && lam[a] <= lam[k + dord[b]]) ? a++ : k + dord[b++];
+        d[p] = lam[c];
+        fl[2 * p] = flo[2 * c];
+        fl[2 * p + 1] = flo[2 * c + 1];
+    }
+    return 0;
+}
+
+/* Eigenvalues (ascending in d) of one unreduced block of order n with entries
+ * of order one, by divide and conquer carrying only the first and last rows
+ * of the eigenvector matrices: O(n^2) work in independent secular solves, so
+ * that the cores share it (the QL iteration of sterf is serial). Leaves of at
+ * most `leaf` rows by the QL iteration on those two rows, then the merges
+ * level by level as in dc_block. Returns 0, k > 0 (1 + first row of a failed
+ * subproblem) or HYLA_ERR_NO_MEMORY. */
+static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf) {
+    int64_t nleaf = 1;
+    while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
+    int64_t *b = hyla_malloc(sizeof *b * (size_t)(nleaf + 1));
+    R *fl = hyla_malloc(sizeof *fl * (size_t)(2 * n));
+    R *rw = hyla_malloc(sizeof *rw * (size_t)(12 * n));
+    int64_t *iw = hyla_malloc(sizeof *iw * (size_t)(4 * n));
+    hyla_status st;
+    hyla_status_init(&st);
+    if (!b || !fl || !rw || !iw) {
+        hyla_status_fail(&st, HYLA_ERR_NO_MEMORY);
+        goto cleanup;
+    }
+    for (int64_t i = 0; i <= nleaf; i++) b[i] = i * n / nleaf;
+    for (int64_t i = 1; i < nleaf; i++) {
+        R r = RF(fabs)(e[b[i] - 1]);
+        d[b[i] - 1] -= r;
+        d[b[i]] -= r;
+    }
+    memset(fl, 0, sizeof *fl * (size_t)(2 * n));
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t i = 0; i < nleaf; i++) {
+        const int64_t s = b[i], m = b[i + 1] - s;
+        fl[2 * s] = 1;
+        fl[2 * (s + m - 1) + 1] = 1;
+        if (TRI(steqr)(m, d + s, e + s, fl + 2 * s, 2, 2)) hyla_status_fail(&st, (int)s + 1);
+    }
+    const int nth = omp_get_max_threads();
+    for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
+        const int64_t ng = nleaf / (2 * width);
+        const int outer = ng > 1 && ng >= nth;
+#pragma omp parallel for if (outer) schedule(dynamic)
+        for (int64_t g = 0; g < ng; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            if (TRI(merge_values)(hi - lo, mid - lo, d + lo, fl + 2 * lo, e[mid - 1], !outer,
+                                  rw + 12 * lo, iw + 4 * lo))
+                hyla_status_fail(&st, (int)lo + 1);
+        }
+    }
+
+cleanup:
+    hyla_free(iw);
+    hyla_free(rw);
+    hyla_free(fl);
+    hyla_free(b);
+    return hyla_status_get(&st);
 }

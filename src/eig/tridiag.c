@@ -20,6 +20,17 @@ static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
     if (*leaf < 2) *leaf = 2;
 }
 
+/* sterf: unreduced blocks of at least STERF_DC_MIN rows go to the
+ * values-only divide and conquer with leaves of at most STERF_DC_LEAF rows;
+ * smaller ones to the QL iteration (no context, hence no tuning table:
+ * both measured on the host, bench/results/2026-11-22-cpu2-tridiag.md). */
+#ifndef STERF_DC_MIN
+#define STERF_DC_MIN 512
+#endif
+#ifndef STERF_DC_LEAF
+#define STERF_DC_LEAF 64
+#endif
+
 /* Column kinds of a merge: nonzero only in the top n1 rows, in both halves
  * (mixed by a deflating rotation), or only in the bottom rows. */
 enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
