@@ -821,15 +821,21 @@ int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
 /* -- tridiagonal eigensolvers (src/eig/tridiag.c; real types only) -- */
 
 /* Eigenvalues of the real symmetric tridiagonal matrix T with diagonal d and
- * off-diagonal e (LAPACK sterf): the root-free QL/QR iteration of Pal, Walker
- * and Kahan with implicit shifts, run on the host CPU (no context needed).
+ * off-diagonal e (LAPACK sterf), on the host CPU (no context needed): each
+ * unreduced block of 512 rows or more by divide and conquer that carries only
+ * the first and last rows of the eigenvector matrices (secular equations
+ * solved in parallel on the OpenMP threads), smaller blocks by the root-free
+ * QL/QR iteration of Pal, Walker and Kahan with implicit shifts.
  *   n   order of T, >= 0.
  *   d   in: the n diagonal entries; out: the eigenvalues, ascending.
  *   e   the n-1 off-diagonal entries (may be NULL when n <= 1); destroyed.
  * Returns 0; -1 (n < 0), -2 (d NULL while n > 0), -3 (e NULL while n > 1);
  * k > 0 when the iteration (at most 30 n sweeps) left k off-diagonals
- * unconverged (d then holds unordered approximations); HYLA_ERR_NAN when d or
- * e holds NaN or Inf (nothing is computed). Workspace: none. */
+ * unconverged, or 1 when a secular equation did not converge (d then holds
+ * unordered approximations); HYLA_ERR_NAN when d or e holds NaN or Inf
+ * (nothing is computed); HYLA_ERR_NO_MEMORY. Workspace: allocated inside,
+ * about 14 n reals and 4 n integers for the blocks solved by divide and
+ * conquer, none otherwise. */
 int hyla_ssterf(int64_t n, float *d, float *e);
 int hyla_dsterf(int64_t n, double *d, double *e);
 

@@ -121,7 +121,7 @@ static int TRI(cmp)(const void *a, const void *b) {
 
 static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf);
 
-static int TRI(sterf)(int64_t n, R *d, R *e) {
+static int TRI(sterf)(int64_t n, R *d, R *e, int64_t dc_min, int64_t leaf) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n <= 1) return 0;
     const R eps2 = R_EPS * R_EPS;
@@ -141,12 +141,12 @@ static int TRI(sterf)(int64_t n, R *d, R *e) {
             continue;
         }
         R *db = d + l0, *eb = e + l0;
-        if (len >= STERF_DC_MIN) {
+        if (len >= dc_min) {
             /* entries of order one, as divide and conquer assumes */
             const int sd = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), (R)0.5, 1);
             for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sd);
             for (int64_t i = 0; i + 1 < len; i++) eb[i] = RF(ldexp)(eb[i], sd);
-            const int rc = TRI(sterf_dc)(len, db, eb, STERF_DC_LEAF);
+            const int rc = TRI(sterf_dc)(len, db, eb, leaf);
             if (rc < 0) return rc;
             for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sd);
             if (rc > 0) {

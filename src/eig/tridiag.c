@@ -24,12 +24,8 @@ static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
  * values-only divide and conquer with leaves of at most STERF_DC_LEAF rows;
  * smaller ones to the QL iteration (no context, hence no tuning table:
  * both measured on the host, bench/results/2026-11-22-cpu2-tridiag.md). */
-#ifndef STERF_DC_MIN
 #define STERF_DC_MIN 512
-#endif
-#ifndef STERF_DC_LEAF
 #define STERF_DC_LEAF 64
-#endif
 
 /* Column kinds of a merge: nonzero only in the top n1 rows, in both halves
  * (mixed by a deflating rotation), or only in the bottom rows. */
@@ -65,13 +61,21 @@ enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
 #undef R_GEMM
 #undef HYLA_PREC_D
 
-int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
+int hyla_eig_sterf_tuned(hyla_dtype rt, int64_t n, void *d, void *e, int64_t dc_min,
+                         int64_t leaf) {
     if (n < 0 || (n > 0 && !d) || (n > 1 && !e)) return HYLA_ERR_INVALID;
+    if (dc_min <= 0) dc_min = STERF_DC_MIN;
+    if (leaf <= 0) leaf = STERF_DC_LEAF;
+    leaf = HYLA_MAX(leaf, 2);
     switch (rt) {
-    case HYLA_S: return sterf_s(n, d, e);
-    case HYLA_D: return sterf_d(n, d, e);
+    case HYLA_S: return sterf_s(n, d, e, dc_min, leaf);
+    case HYLA_D: return sterf_d(n, d, e, dc_min, leaf);
     default: return HYLA_ERR_INVALID;
     }
+}
+
+int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
+    return hyla_eig_sterf_tuned(rt, n, d, e, 0, 0);
 }
 
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
@@ -117,19 +121,20 @@ static int stedc_check(char compz, int64_t n, const void *d, const void *e, cons
 
 int hyla_ssterf(int64_t n, float *d, float *e) {
     int info = sterf_check(n, d, e);
-    return info ? info : sterf_s(n, d, e);
+    return info ? info : sterf_s(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }
 
 int hyla_dsterf(int64_t n, double *d, double *e) {
     int info = sterf_check(n, d, e);
-    return info ? info : sterf_d(n, d, e);
+    return info ? info : sterf_d(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }
 
 int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz) {
     if (!ctx) return HYLA_ERR_INVALID;
     int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
     if (info) return info;
-    return vectors ? hyla_eig_stedc(ctx, HYLA_S, n, d, e, Z, ldz) : sterf_s(n, d, e);
+    return vectors ? hyla_eig_stedc(ctx, HYLA_S, n, d, e, Z, ldz)
+                   : sterf_s(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }
 
 int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
@@ -137,5 +142,6 @@ int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double
     if (!ctx) return HYLA_ERR_INVALID;
     int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
     if (info) return info;
-    return vectors ? hyla_eig_stedc(ctx, HYLA_D, n, d, e, Z, ldz) : sterf_d(n, d, e);
+    return vectors ? hyla_eig_stedc(ctx, HYLA_D, n, d, e, Z, ldz)
+                   : sterf_d(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }

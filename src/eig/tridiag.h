@@ -7,9 +7,18 @@
 #include "core/internal.h"
 
 /* Eigenvalues of the symmetric tridiagonal (d, e), ascending in d; e destroyed.
- * Returns 0, k > 0 if k off-diagonals failed to converge (LAPACK sterf),
- * HYLA_ERR_NAN on NaN/Inf input, HYLA_ERR_INVALID for a bad rt. */
+ * Unreduced blocks of 512 rows or more by a values-only divide and conquer on
+ * the OpenMP team, smaller ones by the root-free QL iteration.
+ * Returns 0, k > 0 if k off-diagonals failed to converge (LAPACK sterf; 1 when
+ * a divide and conquer secular solve failed), HYLA_ERR_NAN on NaN/Inf input,
+ * HYLA_ERR_NO_MEMORY, HYLA_ERR_INVALID for a bad rt. */
 int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e);
+
+/* hyla_eig_sterf with explicit tuning, for tests: blocks of at least dc_min
+ * rows by divide and conquer with leaves of at most leaf rows (>= 2); 0 takes
+ * the default for either. */
+int hyla_eig_sterf_tuned(hyla_dtype rt, int64_t n, void *d, void *e, int64_t dc_min,
+                         int64_t leaf);
 
 /* Eigenvalues (ascending, in d) and orthonormal eigenvectors Z (n x n, host
  * memory, ldz >= n, type rt) of the tridiagonal by divide and conquer; e
