@@ -350,6 +350,22 @@ static void TRI(permute)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t ldz,
     }
 }
 
+/* permute for a large n x n Z on the OpenMP team: the columns that move are
+ * gathered into W (n x n) and copied back, both passes in parallel (the
+ * cycles of the permutation would be one thread's work). dw: n. */
+static void TRI(permute_team)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t ldz, R *W,
+                              R *dw) {
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < n; p++) {
+        dw[p] = d[idx[p]];
+        if (idx[p] != p) memcpy(W + p * n, Z + idx[p] * ldz, sizeof *W * (size_t)n);
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < n; p++)
+        if (idx[p] != p) memcpy(Z + p * ldz, W + p * n, sizeof *Z * (size_t)n);
+    memcpy(d, dw, sizeof *d * (size_t)n);
+}
+
 /* Root i (0-based) of the secular equation 1/rho + sum_j w_j^2 / (dl_j - x) = 0,
  * dl strictly ascending, rho > 0, as the pole org nearest the root and the
  * offset tau = root - dl[org]: then dl_j - root = (dl_j - dl[org]) - tau keeps
@@ -782,7 +798,12 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
             if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
         }
     }
-    if (!hyla_status_get(&st)) TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
+    if (!hyla_status_get(&st)) {
+        if (team)
+            TRI(permute_team)(n, ws.ord, d, Z, ldz, ws.qn, ws.rw);
+        else
+            TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
+    }
 
 cleanup:
     hyla_free(ws.kind);
@@ -798,6 +819,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                       int64_t gemm_min) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n == 0) return 0;
+#pragma omp parallel for if (n >= 512) schedule(static)
     for (int64_t j = 0; j < n; j++) memset(Z + j * ldz, 0, sizeof *Z * (size_t)n);
     int rc = 0;
     int64_t nblk = 0;
