@@ -722,7 +722,7 @@ int hyla_zheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
                     hyla_complex_double *dA, int64_t ldda, double *w);
 
 /* Seconds spent in each stage by the last ?syevd / ?heevd call of a context
- * (0 for a stage that did not run). */
+ * (0 for a stage that did not run); ?stedc sets the stedc_* parts. */
 typedef struct {
     double sy2sb;      /* stage 1, dense -> band (device + host panels) */
     double sb2st;      /* stage 2, band -> tridiagonal (host cores) */
@@ -732,6 +732,13 @@ typedef struct {
     double transfers;  /* host <-> device copies of A, Z and the band */
     double total;
     int64_t kd, nb;    /* block sizes used */
+    /* stedc's parts (set by ?syevd jobz V and by ?stedc compz 'I'): the leaves
+     * and the lower levels, whose merges run side by side; then, summed over
+     * the larger merges (one at a time, the cores inside each): deflation and
+     * the packing of the non-deflated columns, the secular equations and their
+     * eigenvectors, the merge GEMMs (transfers included when on a device);
+     * last the zeroing and the final permutation of Z */
+    double stedc_lower, stedc_deflate, stedc_secular, stedc_gemm, stedc_copy;
 } hyla_eig_stats;
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
 int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);

@@ -149,6 +149,11 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     if (!Zr) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
     st.tridiag = hyla_wtime() - tt;
+    st.stedc_lower = ctx->eig_stats.stedc_lower;
+    st.stedc_deflate = ctx->eig_stats.stedc_deflate;
+    st.stedc_secular = ctx->eig_stats.stedc_secular;
+    st.stedc_gemm = ctx->eig_stats.stedc_gemm;
+    st.stedc_copy = ctx->eig_stats.stedc_copy;
 
     /* Z to the device (as type t) where the eigenvectors will be: the
      * caller's dA, or the work copy for the host entry */

@@ -643,8 +643,10 @@ typedef struct {
  * run beside each other: hyla_pgemm uses the context's workspaces). lo: the offset of the merge in the
  * block, for its workspace slices. */
 static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
-                      int devices, int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
+                      int devices, int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo,
+                      double *tm) {
     int rc = 0;
+    double t0 = tm ? hyla_wtime() : 0, t1;
     R *Qn = ws->qn + lo * ws->nb, *U = ws->u + lo * ws->nb, *rw = ws->rw + 5 * lo;
     R *z = rw, *dl = rw + n, *w = rw + 2 * n, *zh = rw + 3 * n, *lam = rw + 4 * n;
     int64_t *iw = ws->iw + 4 * lo, *ord = ws->ord + lo;
@@ -688,6 +690,12 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         lam[c] = val;
     }
 
+    if (tm) {
+        t1 = hyla_wtime();
+        tm[STEDC_T_DEFLATE] += t1 - t0;
+        t0 = t1;
+    }
+
     /* the roots; column i of U holds dl - lam_i in grouped row order */
     int fail = 0;
 #pragma omp parallel for if (par && k > 128) schedule(dynamic, 16) reduction(| : fail)
@@ -721,6 +729,12 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         for (int64_t m = 0; m < k; m++) u[m] *= nrm;
     }
 
+    if (tm) {
+        t1 = hyla_wtime();
+        tm[STEDC_T_SECULAR] += t1 - t0;
+        t0 = t1;
+    }
+
     /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
     const int dev = devices && ctx && k >= gemm_min;
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
@@ -728,6 +742,7 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
     if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
                         Q + n1, ldq)))
         return rc;
+    if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
     memcpy(d, lam, sizeof *d * (size_t)n);
 
     /* ascending order: the roots (ascending) merged with the sorted deflated */
@@ -749,7 +764,7 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
  * merges while there are at least as many as threads, else one after the other
  * with the team inside each merge. On return d and Z are sorted ascending. */
 static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                         int64_t gemm_min) {
+                         int64_t gemm_min, double *tm) {
     int64_t nleaf = 1;
     while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
     TRI(dc_ws) ws = {.nb = n};
@@ -775,6 +790,7 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
     /* below a few hundred rows the team's start and barriers cost more than
      * the work they would share */
     const int team = n >= 512;
+    double t0 = hyla_wtime();
 #pragma omp parallel for if (team) schedule(dynamic)
     for (int64_t i = 0; i < nleaf; i++) {
         const int64_t s = b[i], m = b[i + 1] - s;
@@ -785,25 +801,30 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         }
         if (TRI(steqr)(m, d + s, e + s, Zl, ldz, m)) hyla_status_fail(&st, (int)s + 1);
     }
+    tm[STEDC_T_LOWER] += hyla_wtime() - t0;
     const int nth = omp_get_max_threads();
     for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
         const int64_t ng = nleaf / (2 * width);
         const int outer = team && ng > 1 && ng >= nth;
+        const double tl = hyla_wtime();
 #pragma omp parallel for if (outer) schedule(dynamic)
         for (int64_t g = 0; g < ng; g++) {
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
             int r = TRI(merge)(ctx, hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
-                               team && !outer, !outer, gemm_min, &ws, lo);
+                               team && !outer, !outer, gemm_min, &ws, lo, outer ? NULL : tm);
             if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
         }
+        if (outer) tm[STEDC_T_LOWER] += hyla_wtime() - tl;
     }
+    t0 = hyla_wtime();
     if (!hyla_status_get(&st)) {
         if (team)
             TRI(permute_team)(n, ws.ord, d, Z, ldz, ws.qn, ws.rw);
         else
             TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
     }
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
 cleanup:
     hyla_free(ws.kind);
@@ -815,12 +836,15 @@ cleanup:
     return hyla_status_get(&st);
 }
 
+/* tm: STEDC_T_COUNT timers (seconds, added to) */
 static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                      int64_t gemm_min) {
+                      int64_t gemm_min, double *tm) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n == 0) return 0;
+    const double t0 = hyla_wtime();
 #pragma omp parallel for if (n >= 512) schedule(static)
     for (int64_t j = 0; j < n; j++) memset(Z + j * ldz, 0, sizeof *Z * (size_t)n);
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
     int rc = 0;
     int64_t nblk = 0;
     for (int64_t l0 = 0; l0 < n; nblk++) {
@@ -841,7 +865,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                 rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
                 if (rc > 0) rc = (int)l0 + 1;
             } else {
-                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min);
+                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min, tm);
                 if (rc > 0) rc += (int)l0;
             }
             for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);

@@ -27,6 +27,10 @@ static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
 #define STERF_DC_MIN 512
 #define STERF_DC_LEAF 64
 
+/* stedc's timers (hyla_eig_stats' stedc_* in this order) */
+enum { STEDC_T_LOWER, STEDC_T_DEFLATE, STEDC_T_SECULAR, STEDC_T_GEMM, STEDC_T_COPY,
+       STEDC_T_COUNT };
+
 /* Column kinds of a merge: nonzero only in the top n1 rows, in both halves
  * (mixed by a deflating rotation), or only in the bottom rows. */
 enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
@@ -82,12 +86,20 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
                          int64_t ldz, int64_t leaf, int64_t gemm_min) {
     if (n < 0 || (n > 0 && (!d || !Z)) || (n > 1 && !e) || ldz < HYLA_MAX(1, n))
         return HYLA_ERR_INVALID;
+    if (rt != HYLA_S && rt != HYLA_D) return HYLA_ERR_INVALID;
     stedc_tuning(ctx, &leaf, &gemm_min);
-    switch (rt) {
-    case HYLA_S: return stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min);
-    case HYLA_D: return stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min);
-    default: return HYLA_ERR_INVALID;
+    double tm[STEDC_T_COUNT] = {0};
+    const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, tm)
+                                : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, tm);
+    if (ctx) {
+        hyla_eig_stats *s = &ctx->eig_stats;
+        s->stedc_lower = tm[STEDC_T_LOWER];
+        s->stedc_deflate = tm[STEDC_T_DEFLATE];
+        s->stedc_secular = tm[STEDC_T_SECULAR];
+        s->stedc_gemm = tm[STEDC_T_GEMM];
+        s->stedc_copy = tm[STEDC_T_COPY];
     }
+    return rc;
 }
 
 int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
