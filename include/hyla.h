@@ -849,7 +849,9 @@ int hyla_dsterf(int64_t n, double *d, double *e);
 /* Eigenvalues and, optionally, eigenvectors of the real symmetric tridiagonal
  * T = (d, e) (LAPACK stedc): Cuppen's divide and conquer with Gu and
  * Eisenstat's deflation and orthogonal eigenvectors, on the host CPU cores
- * (OpenMP); the GEMMs of large merges run on the devices of ctx.
+ * (OpenMP); the levels of large merges (from the tuning table's stedc
+ * threshold on) do their GEMMs on device 0 of ctx, where the eigenvector
+ * matrix stays between them.
  *   compz  'N': eigenvalues only (as hyla_?sterf); 'I': eigenvectors of T too.
  *   n      order of T, >= 0.
  *   d      in: the diagonal; out: the eigenvalues, ascending.
@@ -862,7 +864,8 @@ int hyla_dsterf(int64_t n, double *d, double *e);
  * is the first row of the subproblem that failed); HYLA_ERR_NAN when d or e
  * holds NaN or Inf; HYLA_ERR_NO_MEMORY; device codes of hyla_?gemm; a NULL ctx
  * returns HYLA_ERR_INVALID. Workspace: allocated inside, at most about
- * 2 n^2 + 10 n entries (the largest merge). */
+ * 2 n^2 + 10 n entries of host memory and, when the device levels run,
+ * 3 n^2 entries of device 0's memory. */
 int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
 int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz);

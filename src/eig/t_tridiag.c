@@ -509,25 +509,16 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
     return rc;
 }
 
-/* C (m x n) := A (m x kk) B (kk x n): on the devices of ctx when dev != 0
- * (streamed from host memory by hyla_pgemm), else by the host BLAS. */
-static int TRI(gemm)(hyla_t *ctx, int dev, int64_t m, int64_t n, int64_t kk, const R *A,
-                     int64_t lda, const R *B, int64_t ldb, R *C, int64_t ldc) {
-    if (m == 0 || n == 0) return 0;
+/* C (m x n) := A (m x kk) B (kk x n) by the host BLAS. */
+static void TRI(gemm)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda, const R *B,
+                      int64_t ldb, R *C, int64_t ldc) {
+    if (m == 0 || n == 0) return;
     if (kk == 0) {
         for (int64_t j = 0; j < n; j++) memset(C + j * ldc, 0, sizeof *C * (size_t)m);
-        return 0;
+        return;
     }
-    const R one = 1, zero = 0;
-    if (dev) {
-        hyla_gemm_problem p = {.t = DT, .ta = HYLA_NOTRANS, .tb = HYLA_NOTRANS, .m = m, .n = n,
-                               .k = kk, .alpha = &one, .beta = &zero, .beta_zero = 1, .A = A,
-                               .B = B, .C = C, .lda = lda, .ldb = ldb, .ldc = ldc};
-        return hyla_pgemm(ctx, &p);
-    }
-    R_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)kk, one, A, (int)lda,
-           B, (int)ldb, zero, C, (int)ldc);
-    return 0;
+    R_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)kk, 1, A, (int)lda, B,
+           (int)ldb, 0, C, (int)ldc);
 }
 
 /* perm := the ascending order of d[0..n-1] from those of its halves
@@ -638,14 +629,11 @@ typedef struct {
  * diag(Q1, Q2) (diag(d) + |rho| v v^T) diag(Q1, Q2)^T with
  * z = (last row of Q1, sign(rho) first row of Q2). On return d and the columns
  * of Q hold the eigenpairs of the whole and ord[0..n-1] their ascending order.
- * par: use the OpenMP team inside; devices: do the GEMMs on the devices of
- * ctx when at least gemm_min columns do not deflate (never from merges that
- * run beside each other: hyla_pgemm uses the context's workspaces). lo: the offset of the merge in the
- * block, for its workspace slices. */
-static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
-                      int devices, int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo,
-                      double *tm) {
-    int rc = 0;
+ * par: use the OpenMP team inside; the GEMMs by the host BLAS. lo: the
+ * offset of the merge in the block, for its workspace slices; tm: timers
+ * (NULL: none). */
+static int TRI(merge)(int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
+                      const TRI(dc_ws) *ws, int64_t lo, double *tm) {
     double t0 = tm ? hyla_wtime() : 0, t1;
     R *Qn = ws->qn + lo * ws->nb, *U = ws->u + lo * ws->nb, *rw = ws->rw + 5 * lo;
     R *z = rw, *dl = rw + n, *w = rw + 2 * n, *zh = rw + 3 * n, *lam = rw + 4 * n;
@@ -736,12 +724,9 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
     }
 
     /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
-    const int dev = devices && ctx && k >= gemm_min;
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
-    if ((rc = TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq))) return rc;
-    if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
-                        Q + n1, ldq)))
-        return rc;
+    TRI(gemm)(n1, k, top, Qn, n, U, k, Q, ldq);
+    TRI(gemm)(n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k, Q + n1, ldq);
     if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
     memcpy(d, lam, sizeof *d * (size_t)n);
 
@@ -757,12 +742,256 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
     return 0;
 }
 
+/* ------------------------------------------------------------ device levels */
+
+/* A rotation of deflate, kept to be applied to the rows of the merge matrix. */
+typedef struct {
+    int64_t *p, *j;
+    R *c, *s;
+    int64_t count;
+} TRI(rot_list);
+
+static void TRI(record_rot)(void *arg, int64_t pj, int64_t j, R c, R s) {
+    TRI(rot_list) *a = arg;
+    a->p[a->count] = pj;
+    a->j[a->count] = j;
+    a->c[a->count] = c;
+    a->s[a->count] = s;
+    a->count++;
+}
+
+/* State of the merges whose matrices live on device 0 (one merge at a
+ * time): Q of the level being merged in cur, the level's result into nxt
+ * (both nb x nb, ld nb), the merge matrix M in dM and its host image M;
+ * host arrays of nb entries each: rw 9, iw 8. */
+typedef struct {
+    hyla_t *ctx;
+    hyla_dev_workspace *dws;
+    int64_t nb;
+    R *cur, *nxt, *dM;
+    R *M;
+    R *rw;
+    int64_t *iw;
+} TRI(dev_ws);
+
+/* One merge on the device: the block [lo, lo + n) of cur holds diag(Q1, Q2)
+ * (Q1 of order n1, the columns in the order ord of the eigenvalues d, as in
+ * merge). The new eigenvectors are Q_new = diag(Q1, Q2) M with M (n x n)
+ * built on the host: deflate's rotations G_1 .. G_r times the secular
+ * eigenvectors and deflated unit columns E, M = G_1 ... G_r E, its columns in
+ * ascending order of the eigenvalues. So Q never leaves the device, is never
+ * rotated there, and the merge's output is sorted (ord becomes the
+ * identity); the price is GEMMs over all n columns instead of the
+ * non-deflated ones, small at the top levels where these merges run (they
+ * deflate little). zr: z's rows (row n1 - 1 of Q1, row 0 of Q2) read
+ * beforehand. The GEMMs are left queued on the device workspace's q_in. */
+static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *d, int64_t *ord,
+                          const R *zr, R rho, double *tm) {
+    const int64_t nb = w->nb;
+    R *z = w->rw, *dl = z + nb, *wv = z + 2 * nb, *zh = z + 3 * nb, *tau = z + 4 * nb,
+      *lam = z + 5 * nb, *dd = z + 6 * nb, *rc = z + 7 * nb, *rs = z + 8 * nb;
+    int64_t *perm = w->iw, *nd = perm + nb, *defl = perm + 2 * nb, *org = perm + 3 * nb,
+            *pos = perm + 4 * nb, *rp = perm + 5 * nb, *rj = perm + 6 * nb, *tmp = perm + 7 * nb;
+    R *M = w->M;
+    double t0 = hyla_wtime(), t1;
+    int rc_ = 0;
+
+    const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
+    for (int64_t j = 0; j < n; j++) z[j] = (j < n1 ? 1 : sg) * zr[j] * is2;
+    TRI(merge_order)(n, n1, d, ord, perm);
+    TRI(rot_list) rl = {rp, rj, rc, rs, 0};
+    int64_t k, nde;
+    TRI(deflate)(n, perm, d, z, r2, TRI(record_rot), &rl, nd, &k, defl, &nde);
+    for (int64_t m = 0; m < k; m++) {
+        dl[m] = d[nd[m]];
+        wv[m] = z[nd[m]];
+    }
+    t1 = hyla_wtime();
+    if (tm) tm[STEDC_T_DEFLATE] += t1 - t0;
+    t0 = t1;
+
+    int fail = 0;
+#pragma omp parallel for if (k > 128) schedule(dynamic, 16) reduction(| : fail)
+    for (int64_t i = 0; i < k; i++) fail |= TRI(secular_root)(k, i, dl, wv, r2, &org[i], &tau[i]);
+    if (fail) return 1;
+    const int64_t rb = 256;
+#pragma omp parallel for if (k > rb) schedule(dynamic)
+    for (int64_t m0 = 0; m0 < k; m0 += rb) {
+        const int64_t m1 = HYLA_MIN(m0 + rb, k);
+        for (int64_t m = m0; m < m1; m++) zh[m] = ((dl[org[m]] - dl[m]) + tau[m]) / r2;
+        for (int64_t j = 0; j < k; j++) {
+            const R dj = dl[j], oj = dl[org[j]], tj = tau[j];
+            const int64_t a = HYLA_MAX(m0, HYLA_MIN(j, m1)), b = HYLA_MIN(m1, HYLA_MAX(j + 1, m0));
+#pragma omp simd
+            for (int64_t m = m0; m < a; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+#pragma omp simd
+            for (int64_t m = b; m < m1; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+        }
+        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), wv[m]);
+    }
+
+    /* output columns: the roots (ascending) merged with the sorted deflated;
+     * pos[i] for root i, pos[k + t] for deflated t */
+    for (int64_t i = 0; i < k; i++) lam[i] = dl[org[i]] + tau[i];
+    for (int64_t t = 0; t < nde; t++) dd[t] = d[defl[t]];
+    TRI(argsort)(nde, dd, perm, tmp, 0);
+    for (int64_t a = 0, b = 0, p = 0; p < n; p++) {
+        if (b >= nde || (a < k && lam[a] <= dd[perm[b]])) {
+            pos[a++] = p;
+        } else {
+            pos[k + perm[b]] = p;
+            b++;
+        }
+    }
+    /* M: column pos[i] = u_i / |u_i| on the rows nd, column pos[k + t] = e_defl[t] */
+#pragma omp parallel for if (n >= 512) schedule(static)
+    for (int64_t c = 0; c < n; c++) memset(M + c * n, 0, sizeof *M * (size_t)n);
+#pragma omp parallel for if (k > 128) schedule(static)
+    for (int64_t i = 0; i < k; i++) {
+        const R oi = dl[org[i]], ti = tau[i];
+        R *col = M + pos[i] * n, nrm = 0;
+        for (int64_t m = 0; m < k; m++) {
+            const R u = zh[m] / ((dl[m] - oi) - ti);
+            col[nd[m]] = u;
+            nrm += u * u;
+        }
+        nrm = 1 / RF(sqrt)(nrm);
+        for (int64_t m = 0; m < k; m++) col[nd[m]] *= nrm;
+    }
+    for (int64_t t = 0; t < nde; t++) M[defl[t] + pos[k + t] * n] = 1;
+    /* M := G_1 ... G_r M: each rotation acts on Q's columns p, j as
+     * [q_p q_j] <- [q_p q_j] [-s c; c s], so on the rows of M, the last first */
+#pragma omp parallel for if (n >= 512) schedule(static)
+    for (int64_t c = 0; c < n; c++) {
+        R *col = M + c * n;
+        for (int64_t r = rl.count - 1; r >= 0; r--) {
+            const R x = col[rp[r]], y = col[rj[r]];
+            col[rp[r]] = -rs[r] * x + rc[r] * y;
+            col[rj[r]] = rc[r] * x + rs[r] * y;
+        }
+    }
+    for (int64_t i = 0; i < k; i++) d[pos[i]] = lam[i];
+    for (int64_t t = 0; t < nde; t++) d[pos[k + t]] = dd[t];
+    for (int64_t p = 0; p < n; p++) ord[p] = p;
+    t1 = hyla_wtime();
+    if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
+    t0 = t1;
+
+    /* nxt[top rows] = Q1 M[0:n1, :], nxt[bottom rows] = Q2 M[n1:n, :] */
+    hyla_dev *dv = w->ctx->devs[0];
+    const R one = 1, zero = 0;
+    R *Qb = w->cur + lo + lo * nb, *Cb = w->nxt + lo + lo * nb;
+    rc_ = hyla_eig_xfer_matrix(w->ctx, 0, DT, 1, n, n, M, n, w->dM, n);
+    if (!rc_)
+        rc_ = dv->ops->gemm(w->dws->q_in, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, n, n1, &one, Qb, nb,
+                            w->dM, n, &zero, Cb, nb);
+    if (!rc_ && n > n1)
+        rc_ = dv->ops->gemm(w->dws->q_in, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, n, n - n1, &one,
+                            Qb + n1 + n1 * nb, nb, w->dM + n1, n, &zero, Cb + n1, nb);
+    if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
+    return rc_;
+}
+
+/* The levels of dc_block from width w0 on, on device 0 (see merge_dev): Z
+ * (the block after the lower levels, columns in the order ord) up, the levels
+ * merged one merge at a time, the sorted eigenvectors down into Z. Returns 0,
+ * k > 0 for a failed secular solve (1 + first row of the merge), or a
+ * HYLA_ERR_* code. */
+static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_t ldz,
+                          int64_t nleaf, const int64_t *b, int64_t w0, const TRI(dc_ws) *ws,
+                          double *tm) {
+    hyla_dev *dv = ctx->devs[0];
+    const hyla_backend_ops *o = dv->ops;
+    const size_t bytes = sizeof(R) * (size_t)n * (size_t)n;
+    TRI(dev_ws) w = {.ctx = ctx, .nb = n, .M = ws->u};
+    R *zr = ws->qn;
+    int rc;
+    if ((rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.cur))) w.cur = NULL;
+    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.nxt))) w.nxt = NULL;
+    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.dM))) w.dM = NULL;
+    if (rc) goto cleanup;
+    w.rw = hyla_malloc(sizeof(R) * (size_t)(9 * n));
+    w.iw = hyla_malloc(sizeof(int64_t) * (size_t)(8 * n));
+    if (!w.rw || !w.iw) {
+        rc = HYLA_ERR_NO_MEMORY;
+        goto cleanup;
+    }
+    if ((rc = hyla_workspace_get(ctx, 0, 0, 0, &w.dws))) goto cleanup;
+    double t0 = hyla_wtime();
+    if ((rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, w.cur, n))) goto cleanup;
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
+    for (int64_t width = w0; width < nleaf; width *= 2) {
+        const int64_t ng = nleaf / (2 * width);
+        /* z's rows of every merge of the level, before its GEMMs are queued */
+        t0 = hyla_wtime();
+        for (int64_t g = 0; g < ng && !rc; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, mid - lo, zr + lo, 1,
+                                      w.cur + (mid - 1) + lo * n, n);
+            if (!rc)
+                rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, hi - mid, zr + mid, 1,
+                                          w.cur + mid + mid * n, n);
+        }
+        tm[STEDC_T_COPY] += hyla_wtime() - t0;
+        for (int64_t g = 0; g < ng && !rc; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            rc = TRI(merge_dev)(&w, lo, hi - lo, mid - lo, d + lo, ws->ord + lo, zr + lo,
+                                e[mid - 1], tm);
+            if (rc > 0) rc = (int)lo + 1;
+        }
+        if (!rc) rc = o->queue_sync(w.dws->q_in);
+        R *t = w.cur;
+        w.cur = w.nxt;
+        w.nxt = t;
+    }
+    t0 = hyla_wtime();
+    if (!rc) rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
+
+cleanup:
+    if (rc && w.dws) o->queue_sync(w.dws->q_in);
+    hyla_free(w.iw);
+    hyla_free(w.rw);
+    o->mem_free(dv, HYLA_MEM_DEVICE, w.dM);
+    o->mem_free(dv, HYLA_MEM_DEVICE, w.nxt);
+    o->mem_free(dv, HYLA_MEM_DEVICE, w.cur);
+    return rc;
+}
+
+/* The merges of dc_block's levels of width w0 .. w1 - 1 (leaves per half) on
+ * the host: in parallel over the merges while there are at least as many as
+ * threads (and team), else one after the other with the team inside each.
+ * Returns the width reached (w1, or where a merge failed). */
+static int64_t TRI(host_levels)(R *d, const R *e, R *Z, int64_t ldz, int64_t nleaf,
+                                const int64_t *b, int64_t w0, int64_t w1, int team,
+                                const TRI(dc_ws) *ws, hyla_status *st, double *tm) {
+    const int nth = omp_get_max_threads();
+    int64_t width = w0;
+    for (; width < w1 && !hyla_status_get(st); width *= 2) {
+        const int64_t ng = nleaf / (2 * width);
+        const int outer = team && ng > 1 && ng >= nth;
+        const double tl = hyla_wtime();
+#pragma omp parallel for if (outer) schedule(dynamic)
+        for (int64_t g = 0; g < ng; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            int r = TRI(merge)(hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
+                               team && !outer, ws, lo, outer ? NULL : tm);
+            if (r) hyla_status_fail(st, r > 0 ? (int)lo + 1 : r);
+        }
+        if (outer) tm[STEDC_T_LOWER] += hyla_wtime() - tl;
+    }
+    return width;
+}
+
 /* Divide and conquer on one unreduced block of order n > leaf with entries of
  * order one; Z (ldz) holds zeros on entry. The block is torn into 2^L leaves of
  * at most `leaf` rows (Cuppen's rank-one tearing at every boundary), the leaves
- * are solved in parallel, then merged level by level: in parallel over the
- * merges while there are at least as many as threads, else one after the other
- * with the team inside each merge. On return d and Z are sorted ascending. */
+ * are solved in parallel, then merged level by level: on the host
+ * (host_levels) below the merges of gemm_min rows, on device 0 of ctx from
+ * there (dc_device). On return d and Z are sorted ascending. */
 static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
                          int64_t gemm_min, double *tm) {
     int64_t nleaf = 1;
@@ -802,20 +1031,20 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         if (TRI(steqr)(m, d + s, e + s, Zl, ldz, m)) hyla_status_fail(&st, (int)s + 1);
     }
     tm[STEDC_T_LOWER] += hyla_wtime() - t0;
-    const int nth = omp_get_max_threads();
-    for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
-        const int64_t ng = nleaf / (2 * width);
-        const int outer = team && ng > 1 && ng >= nth;
-        const double tl = hyla_wtime();
-#pragma omp parallel for if (outer) schedule(dynamic)
-        for (int64_t g = 0; g < ng; g++) {
-            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
-                          hi = b[(2 * g + 2) * width];
-            int r = TRI(merge)(ctx, hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
-                               team && !outer, !outer, gemm_min, &ws, lo, outer ? NULL : tm);
-            if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
+    /* the levels whose merges all have gemm_min rows or more run on device 0
+     * (merge_dev), those below on the host */
+    int64_t wdev = nleaf;
+    if (ctx && ctx->ndev > 0)
+        for (int64_t width = 1; width < nleaf && wdev == nleaf; width *= 2) {
+            int64_t smallest = n;
+            for (int64_t g = 0; g < nleaf / (2 * width); g++)
+                smallest = HYLA_MIN(smallest, b[(2 * g + 2) * width] - b[2 * g * width]);
+            if (smallest >= gemm_min) wdev = width;
         }
-        if (outer) tm[STEDC_T_LOWER] += hyla_wtime() - tl;
+    const int64_t width = TRI(host_levels)(d, e, Z, ldz, nleaf, b, 1, wdev, team, &ws, &st, tm);
+    if (width < nleaf && !hyla_status_get(&st)) {
+        const int r = TRI(dc_device)(ctx, n, d, e, Z, ldz, nleaf, b, width, &ws, tm);
+        if (r) hyla_status_fail(&st, r);
     }
     t0 = hyla_wtime();
     if (!hyla_status_get(&st)) {

@@ -2,7 +2,7 @@
  * hyla_{s,d}stedc, the internal entry points of tridiag.h, and t_tridiag.c
  * once per real precision. */
 #include "eig/tridiag.h"
-#include "gemm/pgemm.h"
+#include "eig/sy2sb.h"
 #include <cblas.h>
 #include <ctype.h>
 #include <float.h>
