@@ -767,7 +767,7 @@ static void TRI(record_rot)(void *arg, int64_t pj, int64_t j, R c, R s) {
 typedef struct {
     hyla_t *ctx;
     hyla_dev_workspace *dws;
-    int64_t nb;
+    int64_t nb, panel;
     R *cur, *nxt, *dM;
     R *M;
     R *rw;
@@ -784,7 +784,7 @@ typedef struct {
  * identity); the price is GEMMs over all n columns instead of the
  * non-deflated ones, small at the top levels where these merges run (they
  * deflate little). zr: z's rows (row n1 - 1 of Q1, row 0 of Q2) read
- * beforehand. The GEMMs are left queued on the device workspace's q_in. */
+ * beforehand. The GEMMs are left queued on the device workspace's q_comp. */
 static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *d, int64_t *ord,
                           const R *zr, R rho, double *tm) {
     const int64_t nb = w->nb;
@@ -877,33 +877,43 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
     t0 = t1;
 
-    /* nxt[top rows] = Q1 M[0:n1, :], nxt[bottom rows] = Q2 M[n1:n, :] */
+    /* nxt[top rows] = Q1 M[0:n1, :], nxt[bottom rows] = Q2 M[n1:n, :], by
+     * panels of M's columns (as wide as the smallest device merge): the GEMMs of a panel (on q_comp) run while the
+     * next panel goes up (q_in, synchronous); the previous merge's GEMMs
+     * read dM, so they finish first */
     hyla_dev *dv = w->ctx->devs[0];
     const R one = 1, zero = 0;
     R *Qb = w->cur + lo + lo * nb, *Cb = w->nxt + lo + lo * nb;
-    rc_ = hyla_eig_xfer_matrix(w->ctx, 0, DT, 1, n, n, M, n, w->dM, n);
-    if (!rc_)
-        rc_ = dv->ops->gemm(w->dws->q_in, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, n, n1, &one, Qb, nb,
-                            w->dM, n, &zero, Cb, nb);
-    if (!rc_ && n > n1)
-        rc_ = dv->ops->gemm(w->dws->q_in, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, n, n - n1, &one,
-                            Qb + n1 + n1 * nb, nb, w->dM + n1, n, &zero, Cb + n1, nb);
+    hyla_queue *qc = w->dws->q_comp;
+    rc_ = dv->ops->queue_sync(qc);
+    for (int64_t c0 = 0; c0 < n && !rc_; c0 += w->panel) {
+        const int64_t nc = HYLA_MIN(w->panel, n - c0);
+        R *Mc = w->dM + c0 * n;
+        rc_ = hyla_eig_xfer_matrix(w->ctx, 0, DT, 1, n, nc, M + c0 * n, n, Mc, n);
+        if (!rc_)
+            rc_ = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, nc, n1, &one, Qb, nb, Mc, n,
+                                &zero, Cb + c0 * nb, nb);
+        if (!rc_ && n > n1)
+            rc_ = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, nc, n - n1, &one,
+                                Qb + n1 + n1 * nb, nb, Mc + n1, n, &zero, Cb + n1 + c0 * nb, nb);
+    }
     if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
     return rc_;
 }
 
 /* The levels of dc_block from width w0 on, on device 0 (see merge_dev): Z
  * (the block after the lower levels, columns in the order ord) up, the levels
- * merged one merge at a time, the sorted eigenvectors down into Z. Returns 0,
+ * merged one merge at a time, the sorted eigenvectors down into Z; the merge
+ * matrices go up in panels of gemm_min columns (at least 16). Returns 0,
  * k > 0 for a failed secular solve (1 + first row of the merge), or a
  * HYLA_ERR_* code. */
 static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_t ldz,
                           int64_t nleaf, const int64_t *b, int64_t w0, const TRI(dc_ws) *ws,
-                          double *tm) {
+                          int64_t gemm_min, double *tm) {
     hyla_dev *dv = ctx->devs[0];
     const hyla_backend_ops *o = dv->ops;
     const size_t bytes = sizeof(R) * (size_t)n * (size_t)n;
-    TRI(dev_ws) w = {.ctx = ctx, .nb = n, .M = ws->u};
+    TRI(dev_ws) w = {.ctx = ctx, .nb = n, .panel = HYLA_MAX(gemm_min, 16), .M = ws->u};
     R *zr = ws->qn;
     int rc;
     if ((rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.cur))) w.cur = NULL;
@@ -941,7 +951,7 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
                                 e[mid - 1], tm);
             if (rc > 0) rc = (int)lo + 1;
         }
-        if (!rc) rc = o->queue_sync(w.dws->q_in);
+        if (!rc) rc = o->queue_sync(w.dws->q_comp);
         R *t = w.cur;
         w.cur = w.nxt;
         w.nxt = t;
@@ -951,7 +961,10 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
 cleanup:
-    if (rc && w.dws) o->queue_sync(w.dws->q_in);
+    if (rc && w.dws) {
+        o->queue_sync(w.dws->q_comp);
+        o->queue_sync(w.dws->q_in);
+    }
     hyla_free(w.iw);
     hyla_free(w.rw);
     o->mem_free(dv, HYLA_MEM_DEVICE, w.dM);
@@ -1043,7 +1056,7 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         }
     const int64_t width = TRI(host_levels)(d, e, Z, ldz, nleaf, b, 1, wdev, team, &ws, &st, tm);
     if (width < nleaf && !hyla_status_get(&st)) {
-        const int r = TRI(dc_device)(ctx, n, d, e, Z, ldz, nleaf, b, width, &ws, tm);
+        const int r = TRI(dc_device)(ctx, n, d, e, Z, ldz, nleaf, b, width, &ws, gemm_min, tm);
         if (r) hyla_status_fail(&st, r);
     }
     t0 = hyla_wtime();
