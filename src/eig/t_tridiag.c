@@ -509,6 +509,28 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
     return rc;
 }
 
+/* Gu and Eisenstat's zh (see merge) from the roots given as pole and offset
+ * (secular_root): lam_j - dl_m = (dl[org_j] - dl_m) + tau_j; par: on the
+ * OpenMP team. */
+static void TRI(loewner)(int64_t k, const R *dl, const R *w, R r2, const int64_t *org,
+                         const R *tau, int par, R *zh) {
+    const int64_t rb = 256;
+#pragma omp parallel for if (par && k > rb) schedule(dynamic)
+    for (int64_t m0 = 0; m0 < k; m0 += rb) {
+        const int64_t m1 = HYLA_MIN(m0 + rb, k);
+        for (int64_t m = m0; m < m1; m++) zh[m] = ((dl[org[m]] - dl[m]) + tau[m]) / r2;
+        for (int64_t j = 0; j < k; j++) {
+            const R dj = dl[j], oj = dl[org[j]], tj = tau[j];
+            const int64_t a = HYLA_MAX(m0, HYLA_MIN(j, m1)), b = HYLA_MIN(m1, HYLA_MAX(j + 1, m0));
+#pragma omp simd
+            for (int64_t m = m0; m < a; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+#pragma omp simd
+            for (int64_t m = b; m < m1; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+        }
+        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
+    }
+}
+
 /* C (m x n) := A (m x kk) B (kk x n) by the host BLAS. */
 static void TRI(gemm)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda, const R *B,
                       int64_t ldb, R *C, int64_t ldc) {
@@ -789,17 +811,17 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
                           const R *zr, R rho, double *tm) {
     const int64_t nb = w->nb;
     R *z = w->rw, *dl = z + nb, *wv = z + 2 * nb, *zh = z + 3 * nb, *tau = z + 4 * nb,
-      *lam = z + 5 * nb, *dd = z + 6 * nb, *rc = z + 7 * nb, *rs = z + 8 * nb;
+      *lam = z + 5 * nb, *dd = z + 6 * nb, *rcos = z + 7 * nb, *rsin = z + 8 * nb;
     int64_t *perm = w->iw, *nd = perm + nb, *defl = perm + 2 * nb, *org = perm + 3 * nb,
             *pos = perm + 4 * nb, *rp = perm + 5 * nb, *rj = perm + 6 * nb, *tmp = perm + 7 * nb;
     R *M = w->M;
     double t0 = hyla_wtime(), t1;
-    int rc_ = 0;
+    int err = 0;
 
     const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
     for (int64_t j = 0; j < n; j++) z[j] = (j < n1 ? 1 : sg) * zr[j] * is2;
     TRI(merge_order)(n, n1, d, ord, perm);
-    TRI(rot_list) rl = {rp, rj, rc, rs, 0};
+    TRI(rot_list) rl = {rp, rj, rcos, rsin, 0};
     int64_t k, nde;
     TRI(deflate)(n, perm, d, z, r2, TRI(record_rot), &rl, nd, &k, defl, &nde);
     for (int64_t m = 0; m < k; m++) {
@@ -814,21 +836,7 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
 #pragma omp parallel for if (k > 128) schedule(dynamic, 16) reduction(| : fail)
     for (int64_t i = 0; i < k; i++) fail |= TRI(secular_root)(k, i, dl, wv, r2, &org[i], &tau[i]);
     if (fail) return 1;
-    const int64_t rb = 256;
-#pragma omp parallel for if (k > rb) schedule(dynamic)
-    for (int64_t m0 = 0; m0 < k; m0 += rb) {
-        const int64_t m1 = HYLA_MIN(m0 + rb, k);
-        for (int64_t m = m0; m < m1; m++) zh[m] = ((dl[org[m]] - dl[m]) + tau[m]) / r2;
-        for (int64_t j = 0; j < k; j++) {
-            const R dj = dl[j], oj = dl[org[j]], tj = tau[j];
-            const int64_t a = HYLA_MAX(m0, HYLA_MIN(j, m1)), b = HYLA_MIN(m1, HYLA_MAX(j + 1, m0));
-#pragma omp simd
-            for (int64_t m = m0; m < a; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
-#pragma omp simd
-            for (int64_t m = b; m < m1; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
-        }
-        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), wv[m]);
-    }
+    TRI(loewner)(k, dl, wv, r2, org, tau, 1, zh);
 
     /* output columns: the roots (ascending) merged with the sorted deflated;
      * pos[i] for root i, pos[k + t] for deflated t */
@@ -866,8 +874,8 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
         R *col = M + c * n;
         for (int64_t r = rl.count - 1; r >= 0; r--) {
             const R x = col[rp[r]], y = col[rj[r]];
-            col[rp[r]] = -rs[r] * x + rc[r] * y;
-            col[rj[r]] = rc[r] * x + rs[r] * y;
+            col[rp[r]] = -rsin[r] * x + rcos[r] * y;
+            col[rj[r]] = rcos[r] * x + rsin[r] * y;
         }
     }
     for (int64_t i = 0; i < k; i++) d[pos[i]] = lam[i];
@@ -885,20 +893,20 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     const R one = 1, zero = 0;
     R *Qb = w->cur + lo + lo * nb, *Cb = w->nxt + lo + lo * nb;
     hyla_queue *qc = w->dws->q_comp;
-    rc_ = dv->ops->queue_sync(qc);
-    for (int64_t c0 = 0; c0 < n && !rc_; c0 += w->panel) {
+    err = dv->ops->queue_sync(qc);
+    for (int64_t c0 = 0; c0 < n && !err; c0 += w->panel) {
         const int64_t nc = HYLA_MIN(w->panel, n - c0);
         R *Mc = w->dM + c0 * n;
-        rc_ = hyla_eig_xfer_matrix(w->ctx, 0, DT, 1, n, nc, M + c0 * n, n, Mc, n);
-        if (!rc_)
-            rc_ = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, nc, n1, &one, Qb, nb, Mc, n,
+        err = hyla_eig_xfer_matrix(w->ctx, 0, DT, 1, n, nc, M + c0 * n, n, Mc, n);
+        if (!err)
+            err = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, nc, n1, &one, Qb, nb, Mc, n,
                                 &zero, Cb + c0 * nb, nb);
-        if (!rc_ && n > n1)
-            rc_ = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, nc, n - n1, &one,
+        if (!err && n > n1)
+            err = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, nc, n - n1, &one,
                                 Qb + n1 + n1 * nb, nb, Mc + n1, n, &zero, Cb + n1 + c0 * nb, nb);
     }
     if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
-    return rc_;
+    return err;
 }
 
 /* The levels of dc_block from width w0 on, on device 0 (see merge_dev): Z
@@ -1190,22 +1198,7 @@ static int TRI(merge_values)(int64_t n, int64_t n1, R *d, R *fl, R rho, int par,
     for (int64_t i = 0; i < k; i++) fail |= TRI(secular_root)(k, i, dl, w, r2, &org[i], &tau[i]);
     if (fail) return 1;
 
-    /* zh as in merge, with lam_j - dl_m = (dl[org_j] - dl_m) + tau_j */
-    const int64_t rb = 256;
-#pragma omp parallel for if (par && k > rb) schedule(dynamic)
-    for (int64_t m0 = 0; m0 < k; m0 += rb) {
-        const int64_t m1 = HYLA_MIN(m0 + rb, k);
-        for (int64_t m = m0; m < m1; m++) zh[m] = ((dl[org[m]] - dl[m]) + tau[m]) / r2;
-        for (int64_t j = 0; j < k; j++) {
-            const R dj = dl[j], oj = dl[org[j]], tj = tau[j];
-            const int64_t a = HYLA_MAX(m0, HYLA_MIN(j, m1)), b = HYLA_MIN(m1, HYLA_MAX(j + 1, m0));
-#pragma omp simd
-            for (int64_t m = m0; m < a; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
-#pragma omp simd
-            for (int64_t m = b; m < m1; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
-        }
-        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
-    }
+    TRI(loewner)(k, dl, w, r2, org, tau, par, zh);
     /* the new first and last rows: (F, L) u_i / |u_i| */
 #pragma omp parallel for if (par && k > 128) schedule(static)
     for (int64_t i = 0; i < k; i++) {
