@@ -745,7 +745,7 @@ int hyla_zheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
                     hyla_complex_double *dA, int64_t ldda, double *w);
 
 /* Seconds spent in each stage by the last ?syevd / ?heevd call of a context
- * (0 for a stage that did not run). */
+ * (0 for a stage that did not run); ?stedc sets the stedc_* parts. */
 typedef struct {
     double sy2sb;      /* stage 1, dense -> band (device + host panels) */
     double sb2st;      /* stage 2, band -> tridiagonal (host cores) */
@@ -757,6 +757,13 @@ typedef struct {
     int64_t kd, nb;    /* block sizes used */
     int64_t back2_calls;  /* device calls (kernel launches) of the Q2 back transformation */
     double back2_flops;   /* their floating-point operations (real multiply-adds count 2) */
+    /* stedc's parts (set by ?syevd jobz V and by ?stedc compz 'I'): the leaves
+     * and the lower levels, whose merges run side by side; then, summed over
+     * the larger merges (one at a time, the cores inside each): deflation and
+     * the packing of the non-deflated columns, the secular equations and their
+     * eigenvectors, the merge GEMMs (transfers included when on a device);
+     * last the zeroing and the final permutation of Z */
+    double stedc_lower, stedc_deflate, stedc_secular, stedc_gemm, stedc_copy;
 } hyla_eig_stats;
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
 int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
@@ -846,22 +853,30 @@ int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
 /* -- tridiagonal eigensolvers (src/eig/tridiag.c; real types only) -- */
 
 /* Eigenvalues of the real symmetric tridiagonal matrix T with diagonal d and
- * off-diagonal e (LAPACK sterf): the root-free QL/QR iteration of Pal, Walker
- * and Kahan with implicit shifts, run on the host CPU (no context needed).
+ * off-diagonal e (LAPACK sterf), on the host CPU (no context needed): each
+ * unreduced block of 512 rows or more by divide and conquer that carries only
+ * the first and last rows of the eigenvector matrices (secular equations
+ * solved in parallel on the OpenMP threads), smaller blocks by the root-free
+ * QL/QR iteration of Pal, Walker and Kahan with implicit shifts.
  *   n   order of T, >= 0.
  *   d   in: the n diagonal entries; out: the eigenvalues, ascending.
  *   e   the n-1 off-diagonal entries (may be NULL when n <= 1); destroyed.
  * Returns 0; -1 (n < 0), -2 (d NULL while n > 0), -3 (e NULL while n > 1);
  * k > 0 when the iteration (at most 30 n sweeps) left k off-diagonals
- * unconverged (d then holds unordered approximations); HYLA_ERR_NAN when d or
- * e holds NaN or Inf (nothing is computed). Workspace: none. */
+ * unconverged, or 1 when a secular equation did not converge (d then holds
+ * unordered approximations); HYLA_ERR_NAN when d or e holds NaN or Inf
+ * (nothing is computed); HYLA_ERR_NO_MEMORY. Workspace: allocated inside,
+ * about 14 n reals and 4 n integers for the blocks solved by divide and
+ * conquer, none otherwise. */
 int hyla_ssterf(int64_t n, float *d, float *e);
 int hyla_dsterf(int64_t n, double *d, double *e);
 
 /* Eigenvalues and, optionally, eigenvectors of the real symmetric tridiagonal
  * T = (d, e) (LAPACK stedc): Cuppen's divide and conquer with Gu and
  * Eisenstat's deflation and orthogonal eigenvectors, on the host CPU cores
- * (OpenMP); the GEMMs of large merges run on the devices of ctx.
+ * (OpenMP); the levels of large merges (from the tuning table's stedc
+ * threshold on) do their GEMMs on device 0 of ctx, where the eigenvector
+ * matrix stays between them.
  *   compz  'N': eigenvalues only (as hyla_?sterf); 'I': eigenvectors of T too.
  *   n      order of T, >= 0.
  *   d      in: the diagonal; out: the eigenvalues, ascending.
@@ -874,7 +889,8 @@ int hyla_dsterf(int64_t n, double *d, double *e);
  * is the first row of the subproblem that failed); HYLA_ERR_NAN when d or e
  * holds NaN or Inf; HYLA_ERR_NO_MEMORY; device codes of hyla_?gemm; a NULL ctx
  * returns HYLA_ERR_INVALID. Workspace: allocated inside, at most about
- * 2 n^2 + 10 n entries (the largest merge). */
+ * 2 n^2 + 10 n entries of host memory and, when the device levels run,
+ * 3 n^2 entries of device 0's memory. */
 int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
 int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz);

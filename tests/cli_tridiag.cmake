@@ -1,9 +1,10 @@
 # The tridiagonal eigensolvers through the CLI: both types checked against
-# LAPACKE on three devices (the merges' GEMMs of the host backend from 4096
-# columns), a spectrum from a dense matrix (--cond), eigenvalues only, JSON;
+# LAPACKE on three devices (all merges on the host: the host tuning has no
+# device levels), a spectrum from a dense matrix (--cond), eigenvalues only (n = 1300 by
+# divide and conquer), JSON;
 # a complex type and --input are usage errors (exit status 2).
 add_test(NAME cli_stedc COMMAND hyla_cli stedc -n 0,1,2,77,300,1100 --type s,d --check --vs vendor --devices cpu:3)
 add_test(NAME cli_stedc_cond COMMAND hyla_cli stedc -n 257 --cond 1e12 --check --devices cpu:2 --repeat 1)
-add_test(NAME cli_sterf COMMAND hyla_cli sterf -n 1,2,500 --type s,d --check --vs vendor --json)
+add_test(NAME cli_sterf COMMAND hyla_cli sterf -n 1,2,500,1300 --type s,d --check --vs vendor --json)
 add_test(NAME cli_stedc_bad_type COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> stedc -n 10 --type z)
 add_test(NAME cli_stedc_bad_input COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> stedc --input x.npy)

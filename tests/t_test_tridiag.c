@@ -144,6 +144,18 @@ static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_
             CHECK(0, "%s: sterf eigenvalues not ascending at %lld", what, (long long)i);
             break;
         }
+    /* sterf's divide and conquer on every block of 2+ rows, leaves of 4 rows */
+    memcpy(d, d0, sizeof(R) * (size_t)n);
+    memcpy(e, e0, sizeof(R) * (size_t)(n > 0 ? n - 1 : 0));
+    rc = hyla_eig_sterf_tuned(DT, n, d, e, 2, 4);
+    err = PN(tt_eig_err)(n, d, wref, tn);
+    CHECK(rc == 0 && err < THRESH, "%s: sterf divide and conquer rc %d, eigenvalue error %.3g",
+          what, rc, err);
+    for (int64_t i = 0; i + 1 < n; i++)
+        if (d[i] > d[i + 1]) {
+            CHECK(0, "%s: sterf divide and conquer not ascending at %lld", what, (long long)i);
+            break;
+        }
     leak_check(h, what);
 
     /* stedc with vectors */
@@ -239,6 +251,10 @@ static void PN(tt_all)(hyla_t *h, unsigned long long *s) {
         }
     PN(tt_case)(h, MAT_RANDOM, 400, 25, 100, s);
     PN(tt_case)(h, MAT_GLUED, 420, 0, 1, s);
+    /* past sterf's divide and conquer threshold with the default tuning */
+    static const int big[] = {MAT_RANDOM, MAT_GLUED, MAT_CLUSTER, MAT_GRADED, MAT_WILKINSON,
+                              MAT_TOEPLITZ, MAT_GEOMETRIC};
+    for (size_t c = 0; c < sizeof big / sizeof *big; c++) PN(tt_case)(h, big[c], 601, 0, 0, s);
     PN(tt_bad)(h);
 }
 

@@ -3,7 +3,8 @@
  * 60 n eps |T|, |T - Z L Z^T| / (n |T| eps) < 60 and |I - Z^T Z| / (n eps) < 60
  * for random, Wilkinson, glued Wilkinson, clustered, graded, diagonal, zero,
  * 1-2-1 Toeplitz (exact eigenvalues), huge and tiny matrices; sizes around the
- * leaf size; small leaves with every merge GEMM forced on the devices; NaN and
+ * leaf size; small leaves with every merge GEMM forced on the devices; sterf's
+ * values-only divide and conquer forced on every size, and by default at n = 601; NaN and
  * Inf input; bad arguments; no leak; injected allocation failures. */
 #include "hyla.h"
 #include "test_util.h"
@@ -73,6 +74,17 @@ static void injection(hyla_t *h, unsigned long long *s) {
         int rc = hyla_eig_stedc_tuned(h, HYLA_D, N, d, e, Z, N, 8, 30);
         hyla_debug_fail_alloc(0);
         if (!t_injected(h, "stedc", k, rc)) break;
+    }
+    for (int64_t k = 1; k < 1000; k++) {
+        memcpy(d, d0, sizeof d);
+        memcpy(e, e0, sizeof e);
+        hyla_debug_fail_alloc(k);
+        int rc = hyla_eig_sterf_tuned(HYLA_D, N, d, e, 2, 8);
+        hyla_debug_fail_alloc(0);
+        if (!t_injected(h, "sterf divide and conquer", k, rc)) {
+            CHECK(k > 1, "sterf divide and conquer: no allocation failed (k %lld)", (long long)k);
+            break;
+        }
     }
 }
 

@@ -42,8 +42,8 @@ typedef struct {
                                 every panel's host QR then overlaps a trailing HER2K) */
     int64_t eig_back_nb;     /* eigensolver Q1 back transformation: columns per block reflector */
     int64_t stedc_leaf;      /* divide and conquer: largest subproblem solved by QL */
-    int64_t stedc_gemm_min;  /* divide and conquer: merges (non-deflated columns) from
-                                this size on do their GEMMs on the devices */
+    int64_t stedc_gemm_min;  /* divide and conquer: the levels whose merges have this
+                                many rows or more run on device 0 */
     int64_t getrf_nb[4];     /* LU panel width per dtype */
     int64_t getrf_ib[4];     /* LU inner panel width (leaves of the recursive panel) */
 } hyla_tuning;

@@ -9,7 +9,7 @@ static const hyla_tuning table[] = {
     /* family        tile s/d/c/z                 kblock s/d/c/z            rate (flop/s) s/d/c/z          slots */
     /*               potrf nb s/d/c/z             xfer slot */
     /*               eig kd s/d/c/z               eig nb s/d/c/z            eig back nb */
-    /*               stedc leaf, device-GEMM threshold */
+    /*               stedc leaf, merge size of the device levels (host: none) */
     /*               getrf nb s/d/c/z             getrf ib s/d/c/z */
     {"hopper",       {8192, 8192, 8192, 8192},    {2048, 2048, 2048, 1024}, {50e12, 55e12, 55e12, 55e12},  4,
                      {1024, 1024, 768, 512},      (size_t)32 << 20,
@@ -24,7 +24,7 @@ static const hyla_tuning table[] = {
     {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3,
                      {64, 64, 48, 32},            (size_t)16 << 10,
                      {64, 64, 32, 32},            {128, 128, 64, 64},          64,
-                     32, 4096,
+                     32, INT64_MAX,
                      {64, 64, 48, 32},            {8, 8, 8, 8}},
 };
 

@@ -119,7 +119,9 @@ static int TRI(cmp)(const void *a, const void *b) {
 
 /* ------------------------------------------------------------ sterf */
 
-static int TRI(sterf)(int64_t n, R *d, R *e) {
+static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf);
+
+static int TRI(sterf)(int64_t n, R *d, R *e, int64_t dc_min, int64_t leaf) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n <= 1) return 0;
     const R eps2 = R_EPS * R_EPS;
@@ -139,6 +141,21 @@ static int TRI(sterf)(int64_t n, R *d, R *e) {
             continue;
         }
         R *db = d + l0, *eb = e + l0;
+        if (len >= dc_min) {
+            /* entries of order one, as divide and conquer assumes */
+            const int sd = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), (R)0.5, 1);
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sd);
+            for (int64_t i = 0; i + 1 < len; i++) eb[i] = RF(ldexp)(eb[i], sd);
+            const int rc = TRI(sterf_dc)(len, db, eb, leaf);
+            if (rc < 0) return rc;
+            for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sd);
+            if (rc > 0) {
+                failed = 1;
+                break;
+            }
+            l0 = next;
+            continue;
+        }
         const int sh = TRI(pow2_shift)(TRI(tri_max)(len, db, eb), ssfmin, ssfmax);
         for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], sh);
         for (int64_t i = 0; i + 1 < len; i++) {
@@ -333,16 +350,33 @@ static void TRI(permute)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t ldz,
     }
 }
 
+/* permute for a large n x n Z on the OpenMP team: the columns that move are
+ * gathered into W (n x n) and copied back, both passes in parallel (the
+ * cycles of the permutation would be one thread's work). dw: n. */
+static void TRI(permute_team)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t ldz, R *W,
+                              R *dw) {
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < n; p++) {
+        dw[p] = d[idx[p]];
+        if (idx[p] != p) memcpy(W + p * n, Z + idx[p] * ldz, sizeof *W * (size_t)n);
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < n; p++)
+        if (idx[p] != p) memcpy(Z + p * ldz, W + p * n, sizeof *Z * (size_t)n);
+    memcpy(d, dw, sizeof *d * (size_t)n);
+}
+
 /* Root i (0-based) of the secular equation 1/rho + sum_j w_j^2 / (dl_j - x) = 0,
- * dl strictly ascending, rho > 0: lam = the root and delta[gpos[j]] = dl_j - lam,
- * each computed from the pole nearest the root (Gu and Eisenstat's accuracy
- * condition). Returns 0, or 1 when the iteration did not converge. */
-static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
-                        const int64_t *gpos) {
+ * dl strictly ascending, rho > 0, as the pole org nearest the root and the
+ * offset tau = root - dl[org]: then dl_j - root = (dl_j - dl[org]) - tau keeps
+ * full relative accuracy for every j (Gu and Eisenstat's accuracy condition).
+ * Returns 0, or 1 when the iteration did not converge. */
+static int TRI(secular_root)(int64_t k, int64_t i, const R *dl, const R *w, R rho, int64_t *porg,
+                             R *ptau) {
     const R rhoinv = 1 / rho;
     if (k == 1) {
-        *lam = dl[0] + rho * w[0] * w[0];
-        delta[gpos[0]] = -rho * w[0] * w[0];
+        *porg = 0;
+        *ptau = rho * w[0] * w[0];
         return 0;
     }
     const int last = i == k - 1;
@@ -350,9 +384,10 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
     R lo, hi, tau;
     if (!last) {
         /* which half of (dl_i, dl_i+1) holds the root: the sign of f at its middle */
-        const R mid = (dl[i + 1] - dl[i]) / 2;
+        const R mid = (dl[i + 1] - dl[i]) / 2, di = dl[i];
         R f = rhoinv;
-        for (int64_t j = 0; j < k; j++) f += w[j] * (w[j] / ((dl[j] - dl[i]) - mid));
+#pragma omp simd reduction(+ : f)
+        for (int64_t j = 0; j < k; j++) f += w[j] * (w[j] / ((dl[j] - di) - mid));
         if (f >= 0) {
             org = i;
             lo = 0;
@@ -363,9 +398,26 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
             hi = 0;
         }
         tau = f >= 0 ? hi : lo;
+        /* first guess: the two nearest poles exact, the others frozen at their
+         * value at the middle, c + w_i^2 / (del_i - tau) + w_i+1^2 / (del_i+1 - tau)
+         * = 0 with the origin's del = 0 and the other's = +-gap, that is
+         * c tau^2 - a tau + b = 0, the root of smaller size */
+        const R wi2 = w[i] * w[i], wj2 = w[i + 1] * w[i + 1], gap = 2 * mid;
+        const R c = f + (wi2 - wj2) / mid;
+        const R a = (f >= 0 ? c * gap : -c * gap) + wi2 + wj2;
+        const R b = f >= 0 ? wi2 * gap : -wj2 * gap;
+        R t0;
+        if (c == 0) {
+            t0 = b / a;
+        } else {
+            const R disc = RF(sqrt)(RF(fabs)(a * a - 4 * b * c));
+            t0 = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
+        }
+        if (t0 > lo && t0 < hi) tau = t0;
     } else {
         /* lam - dl_{k-1} lies in (0, rho |w|^2] */
         R ww = 0;
+#pragma omp simd reduction(+ : ww)
         for (int64_t j = 0; j < k; j++) ww += w[j] * w[j];
         org = i;
         lo = 0;
@@ -376,17 +428,21 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
     R fprev = 0;
     int bisect = 0, conv = 0;
     for (int it = 0; it < 400; it++) {
+        /* psi: the poles up to i, phi: those above (two loops, so both vectorize) */
         R psi = 0, dpsi = 0, phi = 0, dphi = 0, sabs = 0;
-        for (int64_t j = 0; j < k; j++) {
+#pragma omp simd reduction(+ : psi, dpsi, sabs)
+        for (int64_t j = 0; j <= i; j++) {
             R t = w[j] / ((dl[j] - dorg) - tau), term = w[j] * t;
             sabs += RF(fabs)(term);
-            if (j <= i) {
-                psi += term;
-                dpsi += t * t;
-            } else {
-                phi += term;
-                dphi += t * t;
-            }
+            psi += term;
+            dpsi += t * t;
+        }
+#pragma omp simd reduction(+ : phi, dphi, sabs)
+        for (int64_t j = i + 1; j < k; j++) {
+            R t = w[j] / ((dl[j] - dorg) - tau), term = w[j] * t;
+            sabs += RF(fabs)(term);
+            phi += term;
+            dphi += t * t;
         }
         const R f = rhoinv + psi + phi;
         /* rounding error bound of f (as LAPACK's erretm) */
@@ -436,30 +492,144 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
         fprev = f;
         tau = tn;
     }
-    *lam = dorg + tau;
-    for (int64_t j = 0; j < k; j++) delta[gpos[j]] = (dl[j] - dorg) - tau;
+    *porg = org;
+    *ptau = tau;
     return conv ? 0 : 1;
 }
 
-/* C (m x n) := A (m x kk) B (kk x n): on the devices of ctx when dev != 0
- * (streamed from host memory by hyla_pgemm), else by the host BLAS. */
-static int TRI(gemm)(hyla_t *ctx, int dev, int64_t m, int64_t n, int64_t kk, const R *A,
-                     int64_t lda, const R *B, int64_t ldb, R *C, int64_t ldc) {
-    if (m == 0 || n == 0) return 0;
+/* secular_root with lam = the root and delta[gpos[j]] = dl_j - lam. */
+static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
+                        const int64_t *gpos) {
+    int64_t org;
+    R tau;
+    const int rc = TRI(secular_root)(k, i, dl, w, rho, &org, &tau);
+    const R dorg = dl[org];
+    *lam = dorg + tau;
+    for (int64_t j = 0; j < k; j++) delta[gpos[j]] = (dl[j] - dorg) - tau;
+    return rc;
+}
+
+/* Gu and Eisenstat's zh (see merge) from the roots given as pole and offset
+ * (secular_root): lam_j - dl_m = (dl[org_j] - dl_m) + tau_j; par: on the
+ * OpenMP team. */
+static void TRI(loewner)(int64_t k, const R *dl, const R *w, R r2, const int64_t *org,
+                         const R *tau, int par, R *zh) {
+    const int64_t rb = 256;
+#pragma omp parallel for if (par && k > rb) schedule(dynamic)
+    for (int64_t m0 = 0; m0 < k; m0 += rb) {
+        const int64_t m1 = HYLA_MIN(m0 + rb, k);
+        for (int64_t m = m0; m < m1; m++) zh[m] = ((dl[org[m]] - dl[m]) + tau[m]) / r2;
+        for (int64_t j = 0; j < k; j++) {
+            const R dj = dl[j], oj = dl[org[j]], tj = tau[j];
+            const int64_t a = HYLA_MAX(m0, HYLA_MIN(j, m1)), b = HYLA_MIN(m1, HYLA_MAX(j + 1, m0));
+#pragma omp simd
+            for (int64_t m = m0; m < a; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+#pragma omp simd
+            for (int64_t m = b; m < m1; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
+        }
+        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
+    }
+}
+
+/* C (m x n) := A (m x kk) B (kk x n) by the host BLAS. */
+static void TRI(gemm)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda, const R *B,
+                      int64_t ldb, R *C, int64_t ldc) {
+    if (m == 0 || n == 0) return;
     if (kk == 0) {
         for (int64_t j = 0; j < n; j++) memset(C + j * ldc, 0, sizeof *C * (size_t)m);
-        return 0;
+        return;
     }
-    const R one = 1, zero = 0;
-    if (dev) {
-        hyla_gemm_problem p = {.t = DT, .ta = HYLA_NOTRANS, .tb = HYLA_NOTRANS, .m = m, .n = n,
-                               .k = kk, .alpha = &one, .beta = &zero, .beta_zero = 1, .A = A,
-                               .B = B, .C = C, .lda = lda, .ldb = ldb, .ldc = ldc};
-        return hyla_pgemm(ctx, &p);
+    R_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)kk, 1, A, (int)lda, B,
+           (int)ldb, 0, C, (int)ldc);
+}
+
+/* perm := the ascending order of d[0..n-1] from those of its halves
+ * [0, n1) and [n1, n): ord[0..n1-1] and ord[n1..n-1], local to each half
+ * (NULL: the halves are sorted in place). */
+static void TRI(merge_order)(int64_t n, int64_t n1, const R *d, const int64_t *ord, int64_t *perm) {
+    for (int64_t a = 0, b = n1, p = 0; p < n; p++) {
+        const int64_t ia = a < n1 ? (ord ? ord[a] : a) : 0;
+        const int64_t ib = b < n ? n1 + (ord ? ord[b] : b - n1) : 0;
+        if (b >= n || (a < n1 && d[ia] <= d[ib])) {
+            perm[p] = ia;
+            a++;
+        } else {
+            perm[p] = ib;
+            b++;
+        }
     }
-    R_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)kk, one, A, (int)lda,
-           B, (int)ldb, zero, C, (int)ldc);
-    return 0;
+}
+
+/* Applies the deflating rotation of poles pj, j (see deflate) to the data
+ * that carries the eigenvectors. */
+typedef void (*TRI(rot_fn))(void *arg, int64_t pj, int64_t j, R c, R s);
+
+/* Deflation of a merge (Gu and Eisenstat), in the ascending order perm of the
+ * poles d (n of them) with the rank-one weight r2 and vector z: a negligible
+ * z_j deflates, and of two poles so close that a rotation zeroing one z
+ * component leaves a negligible coupling, the lower one does (d, z updated,
+ * the rotation passed to rot). nd[0..k-1]: the remaining poles, ascending;
+ * defl[0..nde-1]: the deflated ones. */
+static void TRI(deflate)(int64_t n, const int64_t *perm, R *d, R *z, R r2, TRI(rot_fn) rot,
+                         void *arg, int64_t *nd, int64_t *pk, int64_t *defl, int64_t *pnde) {
+    R dmax = 0, zmax = 0;
+    for (int64_t j = 0; j < n; j++) {
+        dmax = HYLA_MAX(dmax, RF(fabs)(d[j]));
+        zmax = HYLA_MAX(zmax, RF(fabs)(z[j]));
+    }
+    const R tol = 8 * R_EPS * HYLA_MAX(dmax, zmax);
+    int64_t k = 0, nde = 0, pj = -1;
+    for (int64_t p = 0; p < n; p++) {
+        const int64_t j = perm[p];
+        if (r2 * RF(fabs)(z[j]) <= tol) {
+            defl[nde++] = j;
+            continue;
+        }
+        if (pj < 0) {
+            pj = j;
+            continue;
+        }
+        R tau = RF(hypot)(z[pj], z[j]), c = z[pj] / tau, s = z[j] / tau;
+        if (RF(fabs)((d[j] - d[pj]) * c * s) <= tol) {
+            z[j] = tau;
+            z[pj] = 0;
+            rot(arg, pj, j, c, s);
+            R dp = d[pj], dj = d[j];
+            d[j] = c * c * dp + s * s * dj;
+            d[pj] = s * s * dp + c * c * dj;
+            defl[nde++] = pj;
+        } else {
+            nd[k++] = pj;
+        }
+        pj = j;
+    }
+    if (pj >= 0) nd[k++] = pj;
+    *pk = k;
+    *pnde = nde;
+}
+
+/* The columns of a merge's Q (ldq, n rows of which the top n1 belong to the
+ * first half) and their kinds: the rotation touches only the rows where
+ * either column can be nonzero. */
+typedef struct {
+    R *Q;
+    int64_t ldq, n, n1;
+    unsigned char *kind;
+} TRI(rot_cols);
+
+static void TRI(rotate_cols)(void *arg, int64_t pj, int64_t j, R c, R s) {
+    TRI(rot_cols) *a = arg;
+    unsigned char *kind = a->kind;
+    int64_t r0 = 0, r1 = a->n;
+    if (kind[pj] == COL_TOP && kind[j] == COL_TOP) r1 = a->n1;
+    if (kind[pj] == COL_BOTTOM && kind[j] == COL_BOTTOM) r0 = a->n1;
+    R *qp = a->Q + pj * a->ldq, *qj = a->Q + j * a->ldq;
+    for (int64_t r = r0; r < r1; r++) {
+        R x = qp[r], y = qj[r];
+        qj[r] = c * x + s * y;
+        qp[r] = c * y - s * x;
+    }
+    if (kind[pj] != kind[j]) kind[pj] = kind[j] = COL_DENSE;
 }
 
 /* Workspace of divide and conquer on a block of order nb, allocated once; the
@@ -481,13 +651,12 @@ typedef struct {
  * diag(Q1, Q2) (diag(d) + |rho| v v^T) diag(Q1, Q2)^T with
  * z = (last row of Q1, sign(rho) first row of Q2). On return d and the columns
  * of Q hold the eigenpairs of the whole and ord[0..n-1] their ascending order.
- * par: use the OpenMP team inside; devices: do the GEMMs on the devices of
- * ctx when at least gemm_min columns do not deflate (never from merges that
- * run beside each other: hyla_pgemm uses the context's workspaces). lo: the offset of the merge in the
- * block, for its workspace slices. */
-static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
-                      int devices, int64_t gemm_min, const TRI(dc_ws) *ws, int64_t lo) {
-    int rc = 0;
+ * par: use the OpenMP team inside; the GEMMs by the host BLAS. lo: the
+ * offset of the merge in the block, for its workspace slices; tm: timers
+ * (NULL: none). */
+static int TRI(merge)(int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int par,
+                      const TRI(dc_ws) *ws, int64_t lo, double *tm) {
+    double t0 = tm ? hyla_wtime() : 0, t1;
     R *Qn = ws->qn + lo * ws->nb, *U = ws->u + lo * ws->nb, *rw = ws->rw + 5 * lo;
     R *z = rw, *dl = rw + n, *w = rw + 2 * n, *zh = rw + 3 * n, *lam = rw + 4 * n;
     int64_t *iw = ws->iw + 4 * lo, *ord = ws->ord + lo;
@@ -498,61 +667,11 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
     const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
     for (int64_t j = 0; j < n1; j++) z[j] = Q[(n1 - 1) + j * ldq] * is2;
     for (int64_t j = n1; j < n; j++) z[j] = sg * Q[n1 + j * ldq] * is2;
-    for (int64_t a = 0, b = n1, p = 0; p < n; p++) {
-        const int64_t ia = a < n1 ? ord[a] : 0, ib = b < n ? n1 + ord[b] : 0;
-        if (b >= n || (a < n1 && d[ia] <= d[ib])) {
-            perm[p] = ia;
-            a++;
-        } else {
-            perm[p] = ib;
-            b++;
-        }
-    }
-    R dmax = 0, zmax = 0;
-    for (int64_t j = 0; j < n; j++) {
-        dmax = HYLA_MAX(dmax, RF(fabs)(d[j]));
-        zmax = HYLA_MAX(zmax, RF(fabs)(z[j]));
-        kind[j] = j < n1 ? COL_TOP : COL_BOTTOM;
-    }
-    const R tol = 8 * R_EPS * HYLA_MAX(dmax, zmax);
-
-    /* deflation in ascending order: a negligible z_j, or two poles so close that
-     * a rotation zeroing one z component leaves a negligible coupling */
-    int64_t k = 0, nde = 0, pj = -1;
-    for (int64_t p = 0; p < n; p++) {
-        const int64_t j = perm[p];
-        if (r2 * RF(fabs)(z[j]) <= tol) {
-            defl[nde++] = j;
-            continue;
-        }
-        if (pj < 0) {
-            pj = j;
-            continue;
-        }
-        R tau = RF(hypot)(z[pj], z[j]), c = z[pj] / tau, s = z[j] / tau;
-        if (RF(fabs)((d[j] - d[pj]) * c * s) <= tol) {
-            z[j] = tau;
-            z[pj] = 0;
-            int64_t r0 = 0, r1 = n;
-            if (kind[pj] == COL_TOP && kind[j] == COL_TOP) r1 = n1;
-            if (kind[pj] == COL_BOTTOM && kind[j] == COL_BOTTOM) r0 = n1;
-            R *qp = Q + pj * ldq, *qj = Q + j * ldq;
-            for (int64_t r = r0; r < r1; r++) {
-                R a = qp[r], b = qj[r];
-                qj[r] = c * a + s * b;
-                qp[r] = c * b - s * a;
-            }
-            if (kind[pj] != kind[j]) kind[pj] = kind[j] = COL_DENSE;
-            R dp = d[pj], dj = d[j];
-            d[j] = c * c * dp + s * s * dj;
-            d[pj] = s * s * dp + c * c * dj;
-            defl[nde++] = pj;
-        } else {
-            nd[k++] = pj;
-        }
-        pj = j;
-    }
-    if (pj >= 0) nd[k++] = pj;
+    TRI(merge_order)(n, n1, d, ord, perm);
+    for (int64_t j = 0; j < n; j++) kind[j] = j < n1 ? COL_TOP : COL_BOTTOM;
+    int64_t k, nde;
+    TRI(rot_cols) rc_arg = {Q, ldq, n, n1, kind};
+    TRI(deflate)(n, perm, d, z, r2, TRI(rotate_cols), &rc_arg, nd, &k, defl, &nde);
 
     /* non-deflated columns grouped top | dense | bottom (each ascending) so that
      * the update is two GEMMs that skip the zero blocks of diag(Q1, Q2) */
@@ -579,6 +698,12 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
             c = nd[f++];
         }
         lam[c] = val;
+    }
+
+    if (tm) {
+        t1 = hyla_wtime();
+        tm[STEDC_T_DEFLATE] += t1 - t0;
+        t0 = t1;
     }
 
     /* the roots; column i of U holds dl - lam_i in grouped row order */
@@ -614,13 +739,17 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
         for (int64_t m = 0; m < k; m++) u[m] *= nrm;
     }
 
+    if (tm) {
+        t1 = hyla_wtime();
+        tm[STEDC_T_SECULAR] += t1 - t0;
+        t0 = t1;
+    }
+
     /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
-    const int dev = devices && ctx && k >= gemm_min;
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
-    if ((rc = TRI(gemm)(ctx, dev, n1, k, top, Qn, n, U, k, Q, ldq))) return rc;
-    if ((rc = TRI(gemm)(ctx, dev, n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k,
-                        Q + n1, ldq)))
-        return rc;
+    TRI(gemm)(n1, k, top, Qn, n, U, k, Q, ldq);
+    TRI(gemm)(n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k, Q + n1, ldq);
+    if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
     memcpy(d, lam, sizeof *d * (size_t)n);
 
     /* ascending order: the roots (ascending) merged with the sorted deflated */
@@ -635,14 +764,257 @@ static int TRI(merge)(hyla_t *ctx, int64_t n, int64_t n1, R *d, R *Q, int64_t ld
     return 0;
 }
 
+/* ------------------------------------------------------------ device levels */
+
+/* A rotation of deflate, kept to be applied to the rows of the merge matrix. */
+typedef struct {
+    int64_t *p, *j;
+    R *c, *s;
+    int64_t count;
+} TRI(rot_list);
+
+static void TRI(record_rot)(void *arg, int64_t pj, int64_t j, R c, R s) {
+    TRI(rot_list) *a = arg;
+    a->p[a->count] = pj;
+    a->j[a->count] = j;
+    a->c[a->count] = c;
+    a->s[a->count] = s;
+    a->count++;
+}
+
+/* State of the merges whose matrices live on device 0 (one merge at a
+ * time): Q of the level being merged in cur, the level's result into nxt
+ * (both nb x nb, ld nb), the merge matrix M in dM and its host image M;
+ * host arrays of nb entries each: rw 9, iw 8. */
+typedef struct {
+    hyla_t *ctx;
+    hyla_dev_workspace *dws;
+    int64_t nb, panel;
+    R *cur, *nxt, *dM;
+    R *M;
+    R *rw;
+    int64_t *iw;
+} TRI(dev_ws);
+
+/* One merge on the device: the block [lo, lo + n) of cur holds diag(Q1, Q2)
+ * (Q1 of order n1, the columns in the order ord of the eigenvalues d, as in
+ * merge). The new eigenvectors are Q_new = diag(Q1, Q2) M with M (n x n)
+ * built on the host: deflate's rotations G_1 .. G_r times the secular
+ * eigenvectors and deflated unit columns E, M = G_1 ... G_r E, its columns in
+ * ascending order of the eigenvalues. So Q never leaves the device, is never
+ * rotated there, and the merge's output is sorted (ord becomes the
+ * identity); the price is GEMMs over all n columns instead of the
+ * non-deflated ones, small at the top levels where these merges run (they
+ * deflate little). zr: z's rows (row n1 - 1 of Q1, row 0 of Q2) read
+ * beforehand. The GEMMs are left queued on the device workspace's q_comp. */
+static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *d, int64_t *ord,
+                          const R *zr, R rho, double *tm) {
+    const int64_t nb = w->nb;
+    R *z = w->rw, *dl = z + nb, *wv = z + 2 * nb, *zh = z + 3 * nb, *tau = z + 4 * nb,
+      *lam = z + 5 * nb, *dd = z + 6 * nb, *rcos = z + 7 * nb, *rsin = z + 8 * nb;
+    int64_t *perm = w->iw, *nd = perm + nb, *defl = perm + 2 * nb, *org = perm + 3 * nb,
+            *pos = perm + 4 * nb, *rp = perm + 5 * nb, *rj = perm + 6 * nb, *tmp = perm + 7 * nb;
+    R *M = w->M;
+    double t0 = hyla_wtime(), t1;
+    int err = 0;
+
+    const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
+    for (int64_t j = 0; j < n; j++) z[j] = (j < n1 ? 1 : sg) * zr[j] * is2;
+    TRI(merge_order)(n, n1, d, ord, perm);
+    TRI(rot_list) rl = {rp, rj, rcos, rsin, 0};
+    int64_t k, nde;
+    TRI(deflate)(n, perm, d, z, r2, TRI(record_rot), &rl, nd, &k, defl, &nde);
+    for (int64_t m = 0; m < k; m++) {
+        dl[m] = d[nd[m]];
+        wv[m] = z[nd[m]];
+    }
+    t1 = hyla_wtime();
+    if (tm) tm[STEDC_T_DEFLATE] += t1 - t0;
+    t0 = t1;
+
+    int fail = 0;
+#pragma omp parallel for if (k > 128) schedule(dynamic, 16) reduction(| : fail)
+    for (int64_t i = 0; i < k; i++) fail |= TRI(secular_root)(k, i, dl, wv, r2, &org[i], &tau[i]);
+    if (fail) return 1;
+    TRI(loewner)(k, dl, wv, r2, org, tau, 1, zh);
+
+    /* output columns: the roots (ascending) merged with the sorted deflated;
+     * pos[i] for root i, pos[k + t] for deflated t */
+    for (int64_t i = 0; i < k; i++) lam[i] = dl[org[i]] + tau[i];
+    for (int64_t t = 0; t < nde; t++) dd[t] = d[defl[t]];
+    TRI(argsort)(nde, dd, perm, tmp, 0);
+    for (int64_t a = 0, b = 0, p = 0; p < n; p++) {
+        if (b >= nde || (a < k && lam[a] <= dd[perm[b]])) {
+            pos[a++] = p;
+        } else {
+            pos[k + perm[b]] = p;
+            b++;
+        }
+    }
+    /* M: column pos[i] = u_i / |u_i| on the rows nd, column pos[k + t] = e_defl[t] */
+#pragma omp parallel for if (n >= 512) schedule(static)
+    for (int64_t c = 0; c < n; c++) memset(M + c * n, 0, sizeof *M * (size_t)n);
+#pragma omp parallel for if (k > 128) schedule(static)
+    for (int64_t i = 0; i < k; i++) {
+        const R oi = dl[org[i]], ti = tau[i];
+        R *col = M + pos[i] * n, nrm = 0;
+        for (int64_t m = 0; m < k; m++) {
+            const R u = zh[m] / ((dl[m] - oi) - ti);
+            col[nd[m]] = u;
+            nrm += u * u;
+        }
+        nrm = 1 / RF(sqrt)(nrm);
+        for (int64_t m = 0; m < k; m++) col[nd[m]] *= nrm;
+    }
+    for (int64_t t = 0; t < nde; t++) M[defl[t] + pos[k + t] * n] = 1;
+    /* M := G_1 ... G_r M: each rotation acts on Q's columns p, j as
+     * [q_p q_j] <- [q_p q_j] [-s c; c s], so on the rows of M, the last first */
+#pragma omp parallel for if (n >= 512) schedule(static)
+    for (int64_t c = 0; c < n; c++) {
+        R *col = M + c * n;
+        for (int64_t r = rl.count - 1; r >= 0; r--) {
+            const R x = col[rp[r]], y = col[rj[r]];
+            col[rp[r]] = -rsin[r] * x + rcos[r] * y;
+            col[rj[r]] = rcos[r] * x + rsin[r] * y;
+        }
+    }
+    for (int64_t i = 0; i < k; i++) d[pos[i]] = lam[i];
+    for (int64_t t = 0; t < nde; t++) d[pos[k + t]] = dd[t];
+    for (int64_t p = 0; p < n; p++) ord[p] = p;
+    t1 = hyla_wtime();
+    if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
+    t0 = t1;
+
+    /* nxt[top rows] = Q1 M[0:n1, :], nxt[bottom rows] = Q2 M[n1:n, :], by
+     * panels of M's columns (as wide as the smallest device merge): the GEMMs of a panel (on q_comp) run while the
+     * next panel goes up (q_in, synchronous); the previous merge's GEMMs
+     * read dM, so they finish first */
+    hyla_dev *dv = w->ctx->devs[0];
+    const R one = 1, zero = 0;
+    R *Qb = w->cur + lo + lo * nb, *Cb = w->nxt + lo + lo * nb;
+    hyla_queue *qc = w->dws->q_comp;
+    err = dv->ops->queue_sync(qc);
+    for (int64_t c0 = 0; c0 < n && !err; c0 += w->panel) {
+        const int64_t nc = HYLA_MIN(w->panel, n - c0);
+        R *Mc = w->dM + c0 * n;
+        err = hyla_eig_xfer_matrix(w->ctx, 0, DT, 1, n, nc, M + c0 * n, n, Mc, n);
+        if (!err)
+            err = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, nc, n1, &one, Qb, nb, Mc, n,
+                                &zero, Cb + c0 * nb, nb);
+        if (!err && n > n1)
+            err = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, nc, n - n1, &one,
+                                Qb + n1 + n1 * nb, nb, Mc + n1, n, &zero, Cb + n1 + c0 * nb, nb);
+    }
+    if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
+    return err;
+}
+
+/* The levels of dc_block from width w0 on, on device 0 (see merge_dev): Z
+ * (the block after the lower levels, columns in the order ord) up, the levels
+ * merged one merge at a time, the sorted eigenvectors down into Z; the merge
+ * matrices go up in panels of gemm_min columns (at least 16). Returns 0,
+ * k > 0 for a failed secular solve (1 + first row of the merge), or a
+ * HYLA_ERR_* code. */
+static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_t ldz,
+                          int64_t nleaf, const int64_t *b, int64_t w0, const TRI(dc_ws) *ws,
+                          int64_t gemm_min, double *tm) {
+    hyla_dev *dv = ctx->devs[0];
+    const hyla_backend_ops *o = dv->ops;
+    const size_t bytes = sizeof(R) * (size_t)n * (size_t)n;
+    TRI(dev_ws) w = {.ctx = ctx, .nb = n, .panel = HYLA_MAX(gemm_min, 16), .M = ws->u};
+    R *zr = ws->qn;
+    int rc;
+    if ((rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.cur))) w.cur = NULL;
+    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.nxt))) w.nxt = NULL;
+    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.dM))) w.dM = NULL;
+    if (rc) goto cleanup;
+    w.rw = hyla_malloc(sizeof(R) * (size_t)(9 * n));
+    w.iw = hyla_malloc(sizeof(int64_t) * (size_t)(8 * n));
+    if (!w.rw || !w.iw) {
+        rc = HYLA_ERR_NO_MEMORY;
+        goto cleanup;
+    }
+    if ((rc = hyla_workspace_get(ctx, 0, 0, 0, &w.dws))) goto cleanup;
+    double t0 = hyla_wtime();
+    if ((rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, w.cur, n))) goto cleanup;
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
+    for (int64_t width = w0; width < nleaf; width *= 2) {
+        const int64_t ng = nleaf / (2 * width);
+        /* z's rows of every merge of the level, before its GEMMs are queued */
+        t0 = hyla_wtime();
+        for (int64_t g = 0; g < ng && !rc; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, mid - lo, zr + lo, 1,
+                                      w.cur + (mid - 1) + lo * n, n);
+            if (!rc)
+                rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, hi - mid, zr + mid, 1,
+                                          w.cur + mid + mid * n, n);
+        }
+        tm[STEDC_T_COPY] += hyla_wtime() - t0;
+        for (int64_t g = 0; g < ng && !rc; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            rc = TRI(merge_dev)(&w, lo, hi - lo, mid - lo, d + lo, ws->ord + lo, zr + lo,
+                                e[mid - 1], tm);
+            if (rc > 0) rc = (int)lo + 1;
+        }
+        if (!rc) rc = o->queue_sync(w.dws->q_comp);
+        R *t = w.cur;
+        w.cur = w.nxt;
+        w.nxt = t;
+    }
+    t0 = hyla_wtime();
+    if (!rc) rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
+
+cleanup:
+    if (rc && w.dws) {
+        o->queue_sync(w.dws->q_comp);
+        o->queue_sync(w.dws->q_in);
+    }
+    hyla_free(w.iw);
+    hyla_free(w.rw);
+    o->mem_free(dv, HYLA_MEM_DEVICE, w.dM);
+    o->mem_free(dv, HYLA_MEM_DEVICE, w.nxt);
+    o->mem_free(dv, HYLA_MEM_DEVICE, w.cur);
+    return rc;
+}
+
+/* The merges of dc_block's levels of width w0 .. w1 - 1 (leaves per half) on
+ * the host: in parallel over the merges while there are at least as many as
+ * threads (and team), else one after the other with the team inside each.
+ * Returns the width reached (w1, or where a merge failed). */
+static int64_t TRI(host_levels)(R *d, const R *e, R *Z, int64_t ldz, int64_t nleaf,
+                                const int64_t *b, int64_t w0, int64_t w1, int team,
+                                const TRI(dc_ws) *ws, hyla_status *st, double *tm) {
+    const int nth = omp_get_max_threads();
+    int64_t width = w0;
+    for (; width < w1 && !hyla_status_get(st); width *= 2) {
+        const int64_t ng = nleaf / (2 * width);
+        const int outer = team && ng > 1 && ng >= nth;
+        const double tl = hyla_wtime();
+#pragma omp parallel for if (outer) schedule(dynamic)
+        for (int64_t g = 0; g < ng; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            int r = TRI(merge)(hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
+                               team && !outer, ws, lo, outer ? NULL : tm);
+            if (r) hyla_status_fail(st, r > 0 ? (int)lo + 1 : r);
+        }
+        if (outer) tm[STEDC_T_LOWER] += hyla_wtime() - tl;
+    }
+    return width;
+}
+
 /* Divide and conquer on one unreduced block of order n > leaf with entries of
  * order one; Z (ldz) holds zeros on entry. The block is torn into 2^L leaves of
  * at most `leaf` rows (Cuppen's rank-one tearing at every boundary), the leaves
- * are solved in parallel, then merged level by level: in parallel over the
- * merges while there are at least as many as threads, else one after the other
- * with the team inside each merge. On return d and Z are sorted ascending. */
+ * are solved in parallel, then merged level by level: on the host
+ * (host_levels) below the merges of gemm_min rows, on device 0 of ctx from
+ * there (dc_device). On return d and Z are sorted ascending. */
 static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                         int64_t gemm_min) {
+                         int64_t gemm_min, double *tm) {
     int64_t nleaf = 1;
     while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
     TRI(dc_ws) ws = {.nb = n};
@@ -668,6 +1040,7 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
     /* below a few hundred rows the team's start and barriers cost more than
      * the work they would share */
     const int team = n >= 512;
+    double t0 = hyla_wtime();
 #pragma omp parallel for if (team) schedule(dynamic)
     for (int64_t i = 0; i < nleaf; i++) {
         const int64_t s = b[i], m = b[i + 1] - s;
@@ -678,20 +1051,30 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         }
         if (TRI(steqr)(m, d + s, e + s, Zl, ldz, m)) hyla_status_fail(&st, (int)s + 1);
     }
-    const int nth = omp_get_max_threads();
-    for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
-        const int64_t ng = nleaf / (2 * width);
-        const int outer = team && ng > 1 && ng >= nth;
-#pragma omp parallel for if (outer) schedule(dynamic)
-        for (int64_t g = 0; g < ng; g++) {
-            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
-                          hi = b[(2 * g + 2) * width];
-            int r = TRI(merge)(ctx, hi - lo, mid - lo, d + lo, Z + lo + lo * ldz, ldz, e[mid - 1],
-                               team && !outer, !outer, gemm_min, &ws, lo);
-            if (r) hyla_status_fail(&st, r > 0 ? (int)lo + 1 : r);
+    tm[STEDC_T_LOWER] += hyla_wtime() - t0;
+    /* the levels whose merges all have gemm_min rows or more run on device 0
+     * (merge_dev), those below on the host */
+    int64_t wdev = nleaf;
+    if (ctx && ctx->ndev > 0)
+        for (int64_t width = 1; width < nleaf && wdev == nleaf; width *= 2) {
+            int64_t smallest = n;
+            for (int64_t g = 0; g < nleaf / (2 * width); g++)
+                smallest = HYLA_MIN(smallest, b[(2 * g + 2) * width] - b[2 * g * width]);
+            if (smallest >= gemm_min) wdev = width;
         }
+    const int64_t width = TRI(host_levels)(d, e, Z, ldz, nleaf, b, 1, wdev, team, &ws, &st, tm);
+    if (width < nleaf && !hyla_status_get(&st)) {
+        const int r = TRI(dc_device)(ctx, n, d, e, Z, ldz, nleaf, b, width, &ws, gemm_min, tm);
+        if (r) hyla_status_fail(&st, r);
     }
-    if (!hyla_status_get(&st)) TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
+    t0 = hyla_wtime();
+    if (!hyla_status_get(&st)) {
+        if (team)
+            TRI(permute_team)(n, ws.ord, d, Z, ldz, ws.qn, ws.rw);
+        else
+            TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
+    }
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
 cleanup:
     hyla_free(ws.kind);
@@ -703,11 +1086,15 @@ cleanup:
     return hyla_status_get(&st);
 }
 
+/* tm: STEDC_T_COUNT timers (seconds, added to) */
 static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                      int64_t gemm_min) {
+                      int64_t gemm_min, double *tm) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n == 0) return 0;
+    const double t0 = hyla_wtime();
+#pragma omp parallel for if (n >= 512) schedule(static)
     for (int64_t j = 0; j < n; j++) memset(Z + j * ldz, 0, sizeof *Z * (size_t)n);
+    tm[STEDC_T_COPY] += hyla_wtime() - t0;
     int rc = 0;
     int64_t nblk = 0;
     for (int64_t l0 = 0; l0 < n; nblk++) {
@@ -728,7 +1115,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                 rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
                 if (rc > 0) rc = (int)l0 + 1;
             } else {
-                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min);
+                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min, tm);
                 if (rc > 0) rc += (int)l0;
             }
             for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
@@ -752,4 +1139,153 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
         hyla_free(iw);
     }
     return rc;
+}
+
+/* ------------------------------------------------------------ sterf by divide and conquer */
+
+/* First and last rows of a subproblem's eigenvector matrix, interleaved
+ * (fl[2 j], fl[2 j + 1] for column j): all a values-only merge needs of the
+ * eigenvectors, since z comes from the last row of the upper half and the
+ * first row of the lower one. */
+typedef struct {
+    R *F, *L;
+} TRI(rot_rows);
+
+static void TRI(rotate_rows)(void *arg, int64_t pj, int64_t j, R c, R s) {
+    TRI(rot_rows) *a = arg;
+    R *v[2] = {a->F, a->L};
+    for (int t = 0; t < 2; t++) {
+        R x = v[t][pj], y = v[t][j];
+        v[t][j] = c * x + s * y;
+        v[t][pj] = c * y - s * x;
+    }
+}
+
+/* The values-only merge of two solved halves sorted ascending in place:
+ * d[0..n1-1], d[n1..n-1] their eigenvalues and fl the first and last rows of
+ * Q1 and Q2 (fl[2 j], fl[2 j + 1]); the tearing weight rho as in merge. On return d is the ascending spectrum of the
+ * whole and fl the first and last rows of its eigenvector matrix. The
+ * eigenvectors u_i = zh / (dl - lam_i) of the secular problem are formed one
+ * at a time from each root's pole and offset, so that memory stays O(n).
+ * rw: 12 n reals, iw: 4 n. */
+static int TRI(merge_values)(int64_t n, int64_t n1, R *d, R *fl, R rho, int par, R *rw,
+                             int64_t *iw) {
+    R *z = rw, *F = rw + n, *L = rw + 2 * n, *dl = rw + 3 * n, *w = rw + 4 * n, *zh = rw + 5 * n;
+    R *tau = rw + 6 * n, *lam = rw + 7 * n, *Fk = rw + 8 * n, *Lk = rw + 9 * n, *flo = rw + 10 * n;
+    int64_t *perm = iw, *nd = iw + n, *defl = iw + 2 * n, *org = iw + 3 * n;
+
+    /* z = diag(Q1, Q2)^T v / sqrt(2) and the rows of diag(Q1, Q2) */
+    const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
+    for (int64_t j = 0; j < n; j++) {
+        const int top = j < n1;
+        z[j] = top ? fl[2 * j + 1] * is2 : sg * fl[2 * j] * is2;
+        F[j] = top ? fl[2 * j] : 0;
+        L[j] = top ? 0 : fl[2 * j + 1];
+    }
+    TRI(merge_order)(n, n1, d, NULL, perm);
+    int64_t k, nde;
+    TRI(rot_rows) rr = {F, L};
+    TRI(deflate)(n, perm, d, z, r2, TRI(rotate_rows), &rr, nd, &k, defl, &nde);
+    for (int64_t m = 0; m < k; m++) {
+        dl[m] = d[nd[m]];
+        w[m] = z[nd[m]];
+        Fk[m] = F[nd[m]];
+        Lk[m] = L[nd[m]];
+    }
+
+    int fail = 0;
+#pragma omp parallel for if (par && k > 128) schedule(dynamic, 16) reduction(| : fail)
+    for (int64_t i = 0; i < k; i++) fail |= TRI(secular_root)(k, i, dl, w, r2, &org[i], &tau[i]);
+    if (fail) return 1;
+
+    TRI(loewner)(k, dl, w, r2, org, tau, par, zh);
+    /* the new first and last rows: (F, L) u_i / |u_i| */
+#pragma omp parallel for if (par && k > 128) schedule(static)
+    for (int64_t i = 0; i < k; i++) {
+        const R oi = dl[org[i]], ti = tau[i];
+        R nrm = 0, sf = 0, sl = 0;
+#pragma omp simd reduction(+ : nrm, sf, sl)
+        for (int64_t m = 0; m < k; m++) {
+            const R u = zh[m] / ((dl[m] - oi) - ti);
+            nrm += u * u;
+            sf += Fk[m] * u;
+            sl += Lk[m] * u;
+        }
+        nrm = 1 / RF(sqrt)(nrm);
+        lam[i] = oi + ti;
+        flo[2 * i] = sf * nrm;
+        flo[2 * i + 1] = sl * nrm;
+    }
+
+    /* ascending: the roots (ascending) merged with the sorted deflated */
+    int64_t *dord = perm, *tmp = perm + nde;
+    for (int64_t t = 0; t < nde; t++) {
+        lam[k + t] = d[defl[t]];
+        flo[2 * (k + t)] = F[defl[t]];
+        flo[2 * (k + t) + 1] = L[defl[t]];
+    }
+    TRI(argsort)(nde, lam + k, dord, tmp, 0);
+    for (int64_t a = 0, b = 0, p = 0; p < n; p++) {
+        const int64_t c = b >= nde || (a < k && lam[a] <= lam[k + dord[b]]) ? a++ : k + dord[b++];
+        d[p] = lam[c];
+        fl[2 * p] = flo[2 * c];
+        fl[2 * p + 1] = flo[2 * c + 1];
+    }
+    return 0;
+}
+
+/* Eigenvalues (ascending in d) of one unreduced block of order n with entries
+ * of order one, by divide and conquer carrying only the first and last rows
+ * of the eigenvector matrices: O(n^2) work in independent secular solves, so
+ * that the cores share it (the QL iteration of sterf is serial). Leaves of at
+ * most `leaf` rows by the QL iteration on those two rows, then the merges
+ * level by level as in dc_block. Returns 0, k > 0 (1 + first row of a failed
+ * subproblem) or HYLA_ERR_NO_MEMORY. */
+static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf) {
+    int64_t nleaf = 1;
+    while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
+    int64_t *b = hyla_malloc(sizeof *b * (size_t)(nleaf + 1));
+    R *fl = hyla_malloc(sizeof *fl * (size_t)(2 * n));
+    R *rw = hyla_malloc(sizeof *rw * (size_t)(12 * n));
+    int64_t *iw = hyla_malloc(sizeof *iw * (size_t)(4 * n));
+    hyla_status st;
+    hyla_status_init(&st);
+    if (!b || !fl || !rw || !iw) {
+        hyla_status_fail(&st, HYLA_ERR_NO_MEMORY);
+        goto cleanup;
+    }
+    for (int64_t i = 0; i <= nleaf; i++) b[i] = i * n / nleaf;
+    for (int64_t i = 1; i < nleaf; i++) {
+        R r = RF(fabs)(e[b[i] - 1]);
+        d[b[i] - 1] -= r;
+        d[b[i]] -= r;
+    }
+    memset(fl, 0, sizeof *fl * (size_t)(2 * n));
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t i = 0; i < nleaf; i++) {
+        const int64_t s = b[i], m = b[i + 1] - s;
+        fl[2 * s] = 1;
+        fl[2 * (s + m - 1) + 1] = 1;
+        if (TRI(steqr)(m, d + s, e + s, fl + 2 * s, 2, 2)) hyla_status_fail(&st, (int)s + 1);
+    }
+    const int nth = omp_get_max_threads();
+    for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
+        const int64_t ng = nleaf / (2 * width);
+        const int outer = ng > 1 && ng >= nth;
+#pragma omp parallel for if (outer) schedule(dynamic)
+        for (int64_t g = 0; g < ng; g++) {
+            const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
+                          hi = b[(2 * g + 2) * width];
+            if (TRI(merge_values)(hi - lo, mid - lo, d + lo, fl + 2 * lo, e[mid - 1], !outer,
+                                  rw + 12 * lo, iw + 4 * lo))
+                hyla_status_fail(&st, (int)lo + 1);
+        }
+    }
+
+cleanup:
+    hyla_free(iw);
+    hyla_free(rw);
+    hyla_free(fl);
+    hyla_free(b);
+    return hyla_status_get(&st);
 }

@@ -2,7 +2,7 @@
  * hyla_{s,d}stedc, the internal entry points of tridiag.h, and t_tridiag.c
  * once per real precision. */
 #include "eig/tridiag.h"
-#include "gemm/pgemm.h"
+#include "eig/sy2sb.h"
 #include <cblas.h>
 #include <ctype.h>
 #include <float.h>
@@ -19,6 +19,17 @@ static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
     if (*gemm_min <= 0) *gemm_min = tu ? tu->stedc_gemm_min : INT64_MAX;
     if (*leaf < 2) *leaf = 2;
 }
+
+/* sterf: unreduced blocks of at least STERF_DC_MIN rows go to the
+ * values-only divide and conquer with leaves of at most STERF_DC_LEAF rows;
+ * smaller ones to the QL iteration (no context, hence no tuning table:
+ * both measured on the host, bench/results/2026-11-22-cpu2-tridiag.md). */
+#define STERF_DC_MIN 512
+#define STERF_DC_LEAF 64
+
+/* stedc's timers (hyla_eig_stats' stedc_* in this order) */
+enum { STEDC_T_LOWER, STEDC_T_DEFLATE, STEDC_T_SECULAR, STEDC_T_GEMM, STEDC_T_COPY,
+       STEDC_T_COUNT };
 
 /* Column kinds of a merge: nonzero only in the top n1 rows, in both halves
  * (mixed by a deflating rotation), or only in the bottom rows. */
@@ -54,25 +65,41 @@ enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
 #undef R_GEMM
 #undef HYLA_PREC_D
 
-int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
+int hyla_eig_sterf_tuned(hyla_dtype rt, int64_t n, void *d, void *e, int64_t dc_min,
+                         int64_t leaf) {
     if (n < 0 || (n > 0 && !d) || (n > 1 && !e)) return HYLA_ERR_INVALID;
+    if (dc_min <= 0) dc_min = STERF_DC_MIN;
+    if (leaf <= 0) leaf = STERF_DC_LEAF;
+    leaf = HYLA_MAX(leaf, 2);
     switch (rt) {
-    case HYLA_S: return sterf_s(n, d, e);
-    case HYLA_D: return sterf_d(n, d, e);
+    case HYLA_S: return sterf_s(n, d, e, dc_min, leaf);
+    case HYLA_D: return sterf_d(n, d, e, dc_min, leaf);
     default: return HYLA_ERR_INVALID;
     }
+}
+
+int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
+    return hyla_eig_sterf_tuned(rt, n, d, e, 0, 0);
 }
 
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                          int64_t ldz, int64_t leaf, int64_t gemm_min) {
     if (n < 0 || (n > 0 && (!d || !Z)) || (n > 1 && !e) || ldz < HYLA_MAX(1, n))
         return HYLA_ERR_INVALID;
+    if (rt != HYLA_S && rt != HYLA_D) return HYLA_ERR_INVALID;
     stedc_tuning(ctx, &leaf, &gemm_min);
-    switch (rt) {
-    case HYLA_S: return stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min);
-    case HYLA_D: return stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min);
-    default: return HYLA_ERR_INVALID;
+    double tm[STEDC_T_COUNT] = {0};
+    const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, tm)
+                                : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, tm);
+    if (ctx) {
+        hyla_eig_stats *s = &ctx->eig_stats;
+        s->stedc_lower = tm[STEDC_T_LOWER];
+        s->stedc_deflate = tm[STEDC_T_DEFLATE];
+        s->stedc_secular = tm[STEDC_T_SECULAR];
+        s->stedc_gemm = tm[STEDC_T_GEMM];
+        s->stedc_copy = tm[STEDC_T_COPY];
     }
+    return rc;
 }
 
 int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
@@ -106,19 +133,20 @@ static int stedc_check(char compz, int64_t n, const void *d, const void *e, cons
 
 int hyla_ssterf(int64_t n, float *d, float *e) {
     int info = sterf_check(n, d, e);
-    return info ? info : sterf_s(n, d, e);
+    return info ? info : sterf_s(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }
 
 int hyla_dsterf(int64_t n, double *d, double *e) {
     int info = sterf_check(n, d, e);
-    return info ? info : sterf_d(n, d, e);
+    return info ? info : sterf_d(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }
 
 int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz) {
     if (!ctx) return HYLA_ERR_INVALID;
     int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
     if (info) return info;
-    return vectors ? hyla_eig_stedc(ctx, HYLA_S, n, d, e, Z, ldz) : sterf_s(n, d, e);
+    return vectors ? hyla_eig_stedc(ctx, HYLA_S, n, d, e, Z, ldz)
+                   : sterf_s(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }
 
 int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
@@ -126,5 +154,6 @@ int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double
     if (!ctx) return HYLA_ERR_INVALID;
     int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
     if (info) return info;
-    return vectors ? hyla_eig_stedc(ctx, HYLA_D, n, d, e, Z, ldz) : sterf_d(n, d, e);
+    return vectors ? hyla_eig_stedc(ctx, HYLA_D, n, d, e, Z, ldz)
+                   : sterf_d(n, d, e, STERF_DC_MIN, STERF_DC_LEAF);
 }

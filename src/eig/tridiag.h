@@ -7,23 +7,34 @@
 #include "core/internal.h"
 
 /* Eigenvalues of the symmetric tridiagonal (d, e), ascending in d; e destroyed.
- * Returns 0, k > 0 if k off-diagonals failed to converge (LAPACK sterf),
- * HYLA_ERR_NAN on NaN/Inf input, HYLA_ERR_INVALID for a bad rt. */
+ * Unreduced blocks of 512 rows or more by a values-only divide and conquer on
+ * the OpenMP team, smaller ones by the root-free QL iteration.
+ * Returns 0, k > 0 if k off-diagonals failed to converge (LAPACK sterf; 1 when
+ * a divide and conquer secular solve failed), HYLA_ERR_NAN on NaN/Inf input,
+ * HYLA_ERR_NO_MEMORY, HYLA_ERR_INVALID for a bad rt. */
 int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e);
+
+/* hyla_eig_sterf with explicit tuning, for tests: blocks of at least dc_min
+ * rows by divide and conquer with leaves of at most leaf rows (>= 2); 0 takes
+ * the default for either. */
+int hyla_eig_sterf_tuned(hyla_dtype rt, int64_t n, void *d, void *e, int64_t dc_min,
+                         int64_t leaf);
 
 /* Eigenvalues (ascending, in d) and orthonormal eigenvectors Z (n x n, host
  * memory, ldz >= n, type rt) of the tridiagonal by divide and conquer; e
- * destroyed; the merge GEMMs of size >= the tuning table's stedc_gemm_min go
- * through the devices of ctx (hyla_pgemm; ctx may be NULL: host BLAS only).
+ * destroyed. The levels whose merges have at least the tuning table's
+ * stedc_gemm_min rows run on device 0 of ctx with the eigenvector matrices
+ * resident there (Z crosses the link once each way; 3 n^2 entries of device
+ * memory); ctx may be NULL: host only. Sets ctx's eig_stats.stedc_* timers.
  * Returns 0, k > 0 when an iteration failed to converge (k - 1 = first row of
  * the subproblem that failed), HYLA_ERR_NAN, HYLA_ERR_NO_MEMORY, device codes. */
 int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                    int64_t ldz);
 
 /* hyla_eig_stedc with explicit tuning, for tests: leaf = largest subproblem
- * solved by the QL iteration (>= 2), gemm_min = smallest merge (non-deflated
- * columns) whose GEMMs go through the devices of ctx; 0 takes the tuning
- * table's value for either. */
+ * solved by the QL iteration (>= 2), gemm_min = smallest merge (rows) of the
+ * levels run on device 0 of ctx; 0 takes the tuning table's value for
+ * either. */
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                          int64_t ldz, int64_t leaf, int64_t gemm_min);
 

@@ -19,6 +19,15 @@
 #include <pthread.h>
 #include <string.h>
 
+/* stedc's parts, which it leaves in the context's statistics */
+static void stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
+    st->stedc_lower = ctx->eig_stats.stedc_lower;
+    st->stedc_deflate = ctx->eig_stats.stedc_deflate;
+    st->stedc_secular = ctx->eig_stats.stedc_secular;
+    st->stedc_gemm = ctx->eig_stats.stedc_gemm;
+    st->stedc_copy = ctx->eig_stats.stedc_copy;
+}
+
 static hyla_dtype real_type(hyla_dtype t) {
     return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t;
 }
@@ -143,6 +152,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         tt = hyla_wtime();
         HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
         st->tridiag = hyla_wtime() - tt;
+        stedc_parts(ctx, st);
         HYLA_TRY(direct(ctx, dev, t, n, q1, q2, Zr, dZ, lddz, st));
         goto cleanup;
     }
@@ -164,6 +174,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         st->tridiag = hyla_wtime() - tt;
         pthread_join(th, NULL);
         HYLA_TRY(rc);
+        stedc_parts(ctx, st);
         HYLA_TRY(b.rc);
     }
     st->back2 = b.back2, st->back1 = b.back1;

@@ -12,7 +12,8 @@
  * |I - Z^T Z|_1 / (n eps) (Z^T Z by hyla_?gemm on the context's devices).
  * Rows use the Cholesky layout: uplo and nrhs are "-", Tflop/s counts a
  * nominal 4/3 n^3 for eigenvectors (divide and conquer without deflation)
- * and 30 n^2 for eigenvalues only. */
+ * and 30 n^2 for eigenvalues only. --timers: stedc's parts in the last run
+ * (hyla_eig_stats' stedc_* fields). */
 #include "cmd.h"
 
 #include <lapacke.h>
@@ -228,6 +229,11 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
         free(Zv);
     }
     report_print(r, &row);
+    hyla_eig_stats ts;
+    if (o->timers && vectors && !r->json && hyla_get_eig_stats(ctx, &ts) == 0)
+        printf("%%   timers (last run): leaves and lower levels %.4f  deflation %.4f  secular %.4f  "
+               "gemm %.4f  zero/permute Z %.4f\n", ts.stedc_lower, ts.stedc_deflate,
+               ts.stedc_secular, ts.stedc_gemm, ts.stedc_copy);
     st = row.has_error && !(row.error < THRESHOLD) ? CMD_FAILED : CMD_OK;
 out:
     free(d0);
