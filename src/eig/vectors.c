@@ -11,8 +11,8 @@
  *              the real E is one real GEMM on Q seen as a 2n x n real
  *              matrix) and of n^2 more device memory for Q plus n^2 reals
  *              for E.
- * The direct order is the default; the reordered one runs when asked for
- * and the device has the memory. */
+ * By default the reordered order runs on a GPU for large n (where it was
+ * measured faster) when the device has the memory, else the direct one. */
 #include "eig/vectors.h"
 #include "eig/tridiag.h"
 #include <omp.h>
@@ -52,6 +52,7 @@ static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2s
     if (t == HYLA_C || t == HYLA_Z) {
         Zc = hyla_malloc((size_t)(n * n) * es);
         if (!Zc) return HYLA_ERR_NO_MEMORY;
+#pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < n * n; i++) {
             if (t == HYLA_C)
                 ((float *)Zc)[2 * i] = ((const float *)Zr)[i], ((float *)Zc)[2 * i + 1] = 0.0f;
@@ -131,12 +132,13 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     if (n == 0) return 0;
     Zr = hyla_malloc((size_t)(n * n) * rs);
     if (!Zr) return HYLA_ERR_NO_MEMORY;
-    /* automatic: direct. Measured on one H100 (n = 8192 / 16384, d): the
-     * reordered order won at 8192 (3.42 s against 3.85 s) and lost at 16384
-     * (13.7 s against 12.5 s), where the tridiagonal solver without the
-     * device for its merge GEMMs took 10.6 s instead of 5.2 s. Asked for
-     * explicitly, it runs anywhere (tests use it on the host backend). */
-    int reorder = order == HYLA_EIG_REORDERED;
+    /* automatic: reordered on a GPU from n = 12288. Measured on one H100
+     * (d, Q built on queues of its own beside stedc's device levels):
+     * 4.84 s against 5.76 s at n = 16384, 1.66 s against 1.51 s at 8192.
+     * Asked for explicitly, it runs anywhere (tests use it on the host
+     * backend). */
+    int reorder = order == HYLA_EIG_REORDERED ||
+                  (order == HYLA_EIG_ORDER_AUTO && d->info.kind != HYLA_DEVICE_HOST && n >= 12288);
     if (reorder) {
         size_t fb = 0, tb = 0;
         /* the two buffers, with room for the tridiagonal solver's device
