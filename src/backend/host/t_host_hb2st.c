@@ -1,39 +1,7 @@
 /* Bulge chasing without reflectors, one source for s, d, c, z (included by
  * host_hb2st.c; see there for the algorithm). */
 
-#undef TCONJ
-#undef TRE
-#undef TIM
-#undef RSQRT
-#undef RABS
-#undef RMIN
-#undef REPS
-#if IS_CPLX
-#if defined(HYLA_PREC_C)
-#define TCONJ(x) conjf(x)
-#define TRE(x) crealf(x)
-#define TIM(x) cimagf(x)
-#else
-#define TCONJ(x) conj(x)
-#define TRE(x) creal(x)
-#define TIM(x) cimag(x)
-#endif
-#else
-#define TCONJ(x) (x)
-#define TRE(x) (x)
-#define TIM(x) ((R)0)
-#endif
-#if defined(HYLA_PREC_S) || defined(HYLA_PREC_C)
-#define RSQRT sqrtf
-#define RABS fabsf
-#define RMIN FLT_MIN
-#define REPS FLT_EPSILON
-#else
-#define RSQRT sqrt
-#define RABS fabs
-#define RMIN DBL_MIN
-#define REPS DBL_EPSILON
-#endif
+#include "core/prec_cmath.h"
 
 /* |(a, b, c)| without overflow */
 static R PS(hb_norm3)(R a, R b, R c) {
