@@ -207,6 +207,31 @@ static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int ve
                 }
             double orth = PS(norm1)(R1, n, n, n) / ((double)n * eps);
             CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g on device %d", what, orth, dev);
+            /* Q2 formed from the identity, each wave on the columns it can
+             * change (the reordered eigenvector path): the same Q */
+            {
+                void *dQ = NULL;
+                hyla_device_info di;
+                const size_t bytes = sizeof(T) * (size_t)(n * n);
+                for (int64_t i = 0; i < n * n; i++) R1[i] = T_ZERO;
+                for (int64_t i = 0; i < n; i++) R1[i + i * n] = T_ONE;
+                int r2 = hyla_get_device_info(h, dev, &di);
+                hyla_queue *qc = NULL, *qi = NULL;
+                hyla_dev *hd = h->devs[dev];
+                if (!r2) r2 = hyla_malloc_device(h, dev, bytes, &dQ);
+                if (!r2) r2 = hyla_copy_to_device(h, dev, dQ, R1, bytes);
+                if (!r2) r2 = hd->ops->queue_create(hd, &qc);
+                if (!r2) r2 = hd->ops->queue_create(hd, &qi);
+                if (!r2) r2 = hyla_eig_sb2st_back_q(h, dev, q, n, dQ, n, 0, NULL, NULL, qc, qi, 1);
+                if (!r2) r2 = hyla_copy_from_device(h, dev, R1, dQ, bytes);
+                if (qc) hd->ops->queue_destroy(qc);
+                if (qi) hd->ops->queue_destroy(qi);
+                hyla_free_device(h, dev, &dQ);
+                double diff = 0;
+                for (int64_t i = 0; i < n * n && !r2; i++) diff = fmax(diff, PS(abs)(R1[i] - Q[i]));
+                CHECK(r2 == 0 && diff <= 10.0 * (double)n * eps, "%s: Q2 from I on device %d: rc %d, diff %g",
+                      what, dev, r2, diff);
+            }
         }
         /* the host entry on ncz columns with ldz > n equals Q2 applied to them */
         const int64_t ldz = n + 1, ncz = n == 90 ? 700 : 3;

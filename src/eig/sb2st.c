@@ -291,17 +291,18 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc) return rc;
     return hyla_eig_sb2st_back_q(ctx, dev, q, ncols, dZ, lddz, max_batch, calls, flops,
-                                 ws->q_comp, ws->q_in);
+                                 ws->q_comp, ws->q_in, 0);
 }
 
 int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                           int64_t lddz, int64_t max_batch, int64_t *calls, double *flops,
-                          hyla_queue *qc, hyla_queue *qi) {
+                          hyla_queue *qc, hyla_queue *qi, int identity) {
     if (calls) *calls = 0;
     if (flops) *flops = 0;
     if (!ctx || !q || max_batch < 0) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
-    if (ncols < 0 || lddz < HYLA_MAX(1, q->n) || (!dZ && ncols > 0 && q->n > 0))
+    if (ncols < 0 || lddz < HYLA_MAX(1, q->n) || (!dZ && ncols > 0 && q->n > 0) ||
+        (identity && ncols != q->n))
         return HYLA_ERR_INVALID;
     if (ncols == 0 || q->nsg == 0) return 0;
     hyla_dev *d = ctx->devs[dev];
@@ -356,38 +357,45 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
         }
         const int64_t cnt = wave_count(q, t), u0 = wave_umax(nsg, t), zs = kd + nb;
         const int64_t r00 = (nsg - 1 - u0) * nb + (t - u0) * kd + 1; /* the first group's rows */
+        /* Z = I on entry: the waves so far hold sweeps from group
+         * nsg-1-u0 on, whose reflectors touch rows from (nsg-1-u0) nb + 1
+         * on, so the columns before that are still those of I and this
+         * wave leaves them alone (about 1/6 of the flops when nb = kd) */
+        const int64_t c0 = identity ? HYLA_MIN(ncols, (nsg - 1 - u0) * nb + 1) : 0,
+                      nc = ncols - c0;
+        if (nc == 0) continue;
         for (int64_t k0 = 0; k0 < cnt; k0 += bmax) {
             const int64_t nbt = HYLA_MIN(bmax, cnt - k0), r0 = r00 + zs * k0;
             const int64_t rl = r0 + zs * (nbt - 1); /* the batch's last group */
             const int64_t full = rl + ldv <= n ? nbt : nbt - 1;
             const char *V = store + (size_t)(q->woff[t] + k0 * gsz) * es;
             const char *Tm = V + (size_t)(ldv * nb) * es;
-            char *Z = (char *)dZ + (size_t)r0 * es;
+            char *Z = (char *)dZ + (size_t)(r0 + c0 * lddz) * es;
             HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, nb, nb,
                                              one, V, ldv, gsz, Tm, nb, gsz, zero, dvt, ldv,
                                              ldv * nb, nbt));
             COUNT(ldv, nb, nb, nbt);
             if (full > 0) {
-                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, ncols,
+                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc,
                                                  ldv, one, V, ldv, gsz, Z, lddz, zs, zero, dw,
-                                                 nb, nb * ncols, full));
-                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, ncols,
-                                                 nb, mone, dvt, ldv, ldv * nb, dw, nb, nb * ncols,
+                                                 nb, nb * nc, full));
+                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, nc,
+                                                 nb, mone, dvt, ldv, ldv * nb, dw, nb, nb * nc,
                                                  one, Z, lddz, zs, full));
-                COUNT(nb, ncols, ldv, full);
-                COUNT(ldv, ncols, nb, full);
+                COUNT(nb, nc, ldv, full);
+                COUNT(ldv, nc, nb, full);
             }
             if (full < nbt) {
                 const int64_t h = n - rl;
                 const char *Vl = V + (size_t)(full * gsz) * es;
                 const char *VTl = (const char *)dvt + (size_t)(full * ldv * nb) * es;
-                char *Zl = (char *)dZ + (size_t)rl * es;
-                HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, ncols, h, one, Vl, ldv,
+                char *Zl = (char *)dZ + (size_t)(rl + c0 * lddz) * es;
+                HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc, h, one, Vl, ldv,
                                  Zl, lddz, zero, dw, nb));
-                HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, ncols, nb, mone, VTl,
+                HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, nc, nb, mone, VTl,
                                  ldv, dw, nb, one, Zl, lddz));
-                COUNT(nb, ncols, h, 1);
-                COUNT(h, ncols, nb, 1);
+                COUNT(nb, nc, h, 1);
+                COUNT(h, nc, nb, 1);
             }
         }
     }

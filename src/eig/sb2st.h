@@ -39,10 +39,12 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
 
 /* hyla_eig_sb2st_back_count on the given queues of device dev: qc computes,
  * qi uploads the reflectors (for a caller that runs it beside other work of
- * the context's own queues). */
+ * the context's own queues). identity = 1 says dZ holds the n x n identity
+ * (ncols = n): Q2 itself is formed, each wave skipping the columns it
+ * cannot change. */
 int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                           int64_t lddz, int64_t max_batch, int64_t *calls, double *flops,
-                          hyla_queue *qc, hyla_queue *qi);
+                          hyla_queue *qc, hyla_queue *qi, int identity);
 
 void hyla_sb2st_q_free(hyla_sb2st_q **q);
 

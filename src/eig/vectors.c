@@ -101,7 +101,7 @@ static void *build_q_main(void *arg) {
     if (!rc) rc = o->queue_create(d, &qi);
     if (!rc) rc = o->laset(qc, b->t, -1, b->n, b->n, one_of(b->t, 0), one_of(b->t, 1), b->dQ, b->n);
     if (!rc) rc = hyla_eig_sb2st_back_q(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n, 0,
-                                        &b->back2_calls, &b->back2_flops, qc, qi);
+                                        &b->back2_calls, &b->back2_flops, qc, qi, 1);
     t1 = hyla_wtime();
     if (!rc) rc = hyla_eig_sy2sb_back_q(b->ctx, b->q1, 0, b->n, b->dQ, b->n, qc);
     if (qc) {
