@@ -1,27 +1,13 @@
 /* Stage 2 on a device, eigenvalues only: one source for s, d, c, z
  * (included by test_hb2st.c). */
 
-#undef LSTERF
-#undef LBEV
 #undef TREAL
 #if IS_CPLX
 #define TREAL(x) ((R)creal((double complex)(x)))
 #else
 #define TREAL(x) (x)
 #endif
-#if defined(HYLA_PREC_S)
-#define LSTERF LAPACKE_ssterf
-#define LBEV LAPACKE_ssbev
-#elif defined(HYLA_PREC_D)
-#define LSTERF LAPACKE_dsterf
-#define LBEV LAPACKE_dsbev
-#elif defined(HYLA_PREC_C)
-#define LSTERF LAPACKE_ssterf
-#define LBEV LAPACKE_chbev
-#else
-#define LSTERF LAPACKE_dsterf
-#define LBEV LAPACKE_zhbev
-#endif
+#include "t_band_lapack.h"
 
 static double PS(abs)(T x) {
 #if IS_CPLX

@@ -3,22 +3,8 @@
 #undef SB2ST
 #undef ORMTR
 #undef ORMTR_GPU
-#undef LSTERF
-#undef LBEV
 #undef RSCAL
-#if defined(HYLA_PREC_S)
-#define LSTERF LAPACKE_ssterf
-#define LBEV LAPACKE_ssbev
-#elif defined(HYLA_PREC_D)
-#define LSTERF LAPACKE_dsterf
-#define LBEV LAPACKE_dsbev
-#elif defined(HYLA_PREC_C)
-#define LSTERF LAPACKE_ssterf
-#define LBEV LAPACKE_chbev
-#else
-#define LSTERF LAPACKE_dsterf
-#define LBEV LAPACKE_zhbev
-#endif
+#include "t_band_lapack.h"
 #if IS_CPLX
 #define SB2ST PN(hetrd_hb2st)
 #define ORMTR PN(unmtr_hb2st)
