@@ -245,27 +245,19 @@ static int grid_allreduce(hpl_grid *g, double *v, int64_t count, MPI_Op op) {
 }
 #endif
 
-int hpl_grid_allsum(hpl_grid *g, double *v, int64_t count) {
+/* In place over the whole grid: the sum (max = 0) or the maximum of v. */
+static int grid_reduce(hpl_grid *g, double *v, int64_t count, int max) {
 #ifdef HYLA_HAVE_MPI
-    return grid_allreduce(g, v, count, MPI_SUM);
+    return grid_allreduce(g, v, count, max ? MPI_MAX : MPI_SUM);
 #else
-    (void)g;
-    (void)v;
-    (void)count;
+    (void)g, (void)v, (void)count, (void)max;
     return 0;
 #endif
 }
 
-int hpl_grid_allmax(hpl_grid *g, double *v, int64_t count) {
-#ifdef HYLA_HAVE_MPI
-    return grid_allreduce(g, v, count, MPI_MAX);
-#else
-    (void)g;
-    (void)v;
-    (void)count;
-    return 0;
-#endif
-}
+int hpl_grid_allsum(hpl_grid *g, double *v, int64_t count) { return grid_reduce(g, v, count, 0); }
+
+int hpl_grid_allmax(hpl_grid *g, double *v, int64_t count) { return grid_reduce(g, v, count, 1); }
 
 int hpl_grid_allmin_int(hpl_grid *g, int *v) {
 #ifdef HYLA_HAVE_MPI

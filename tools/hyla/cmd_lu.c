@@ -160,20 +160,10 @@ static void trmv(hyla_dtype t, CBLAS_UPLO u, CBLAS_DIAG dg, int64_t k, const voi
     }
 }
 
-static double complex elem(hyla_dtype t, const void *v, int64_t i) {
-    switch (t) {
-    case HYLA_S: return ((const float *)v)[i];
-    case HYLA_D: return ((const double *)v)[i];
-    case HYLA_C: return ((const hyla_complex_float *)v)[i];
-    case HYLA_Z: return ((const hyla_complex_double *)v)[i];
-    }
-    return NAN;
-}
-
 static double max_abs(hyla_dtype t, const void *v, int64_t len) {
     double m = 0;
     for (int64_t i = 0; i < len; i++) {
-        double a = cabs(elem(t, v, i));
+        double a = cabs(mat_elem(t, v, i));
         if (isnan(a)) return NAN;
         m = a > m ? a : m;
     }
