@@ -176,7 +176,14 @@ typedef enum {
      * Q2 back transformation, 1..kd (larger is clipped to kd); 0 = kd. A
      * smaller one saves flops (2 n^3 (kd+nb-1)/kd in all) but makes the
      * GEMMs thinner. Applies to reflectors made after it is set. */
-    HYLA_OPT_EIG_BACK2_NB = 22
+    HYLA_OPT_EIG_BACK2_NB = 22,
+    /* Eigensolver, eigenvectors: how the Q2 back transformation runs.
+     * 0 = automatic (the backend's one-call kernel on a GPU where it takes
+     * the shape, sweeps per group up to 32 and kd up to 64; else batched
+     * GEMMs), 1 = batched GEMMs wave by wave, 2 = the backend's one-call
+     * kernel wherever the backend has it (the host backend's is a plain
+     * sequential reference, for tests). */
+    HYLA_OPT_EIG_BACK2 = 27
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -4,6 +4,10 @@
 # round trip (inputs from test_syevd --write-npy), NaN input (exit 1) and bad
 # input (exit 2).
 add_test(NAME cli_syevd COMMAND hyla_cli syevd -n 1,2,37,130 --type s,d,c,z --uplo L,U --jobz V --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --timers)
+# Q2 through the backend's q2_apply op (the host backend runs the CUDA
+# kernel's schedule), both back-transformation orders
+add_test(NAME cli_syevd_back2_kernel COMMAND hyla_cli syevd -n 1,2,67,211 --type d,z --uplo L --jobz V --check --vs vendor --devices cpu:2 --kd 6 --nb 12 --back2 kernel --back-order direct)
+add_test(NAME cli_syevd_back2_kernel_r COMMAND hyla_cli syevd -n 150 --type s,c --jobz V --check --devices cpu:1 --kd 5 --back2 kernel --back-order reordered)
 add_test(NAME cli_syevd_n COMMAND hyla_cli heevd -n 0,3,101 --type d,z --uplo L,U --jobz N --check --vs vendor --devices cpu:2 --json)
 foreach(m clustered geometric arithmetic onelarge graded diagonal zero)
   add_test(NAME cli_syevd_${m} COMMAND hyla_cli syevd -n 90 --type d,c --jobz V --matrix ${m} --check --devices cpu:2 --kd 4 --nb 16 --repeat 1)
@@ -20,7 +24,8 @@ set_tests_properties(cli_syevd_npy cli_heevd_npy cli_syevd_npy_nan PROPERTIES FI
 foreach(bad "rect|syevd --input ${eig_npy}rect_d.npy"
             "count|syevd --input ${eig_npy}A_d.npy,${eig_npy}A_z.npy"
             "matrix|syevd -n 10 --matrix foo"
-            "jobz|syevd -n 10 --jobz X")
+            "jobz|syevd -n 10 --jobz X"
+            "back2|syevd -n 10 --back2 fast")
   string(REPLACE "|" ";" bad "${bad}")
   list(POP_FRONT bad name)
   separate_arguments(args UNIX_COMMAND "${bad}")

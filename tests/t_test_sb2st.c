@@ -194,8 +194,12 @@ static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int ve
             double orth = PS(norm1)(R1, n, n, n) / ((double)n * eps);
             CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g on device %d", what, orth, dev);
             /* Q2 formed from the identity, each wave on the columns it can
-             * change (the reordered eigenvector path): the same Q */
-            {
+             * change (the reordered eigenvector path): the same Q; by
+             * default (GPU: the backend's one-call kernel) and through the
+             * backend's q2_apply op (HYLA_OPT_EIG_BACK2 2; on the host its
+             * sequential reference) */
+            for (int64_t how = 0; how <= 2; how += 2) {
+                hyla_set_option(h, HYLA_OPT_EIG_BACK2, how);
                 void *dQ = NULL;
                 hyla_device_info di;
                 const size_t bytes = sizeof(T) * (size_t)(n * n);
@@ -215,8 +219,10 @@ static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int ve
                 hyla_free_device(h, dev, &dQ);
                 double diff = 0;
                 for (int64_t i = 0; i < n * n && !r2; i++) diff = fmax(diff, PS(abs)(R1[i] - Q[i]));
-                CHECK(r2 == 0 && diff <= 10.0 * (double)n * eps, "%s: Q2 from I on device %d: rc %d, diff %g",
-                      what, dev, r2, diff);
+                CHECK(r2 == 0 && diff <= 10.0 * (double)n * eps,
+                      "%s: Q2 from I on device %d (back2 option %lld): rc %d, diff %g", what, dev,
+                      (long long)how, r2, diff);
+                hyla_set_option(h, HYLA_OPT_EIG_BACK2, 0);
             }
         }
         /* the host entry on ncz columns with ldz > n equals Q2 applied to them */
@@ -302,6 +308,7 @@ static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
             groups += steps;
             nw = HYLA_TMAX(nw, nsg - 1 - sg + steps);
         }
+        hyla_set_option(h, HYLA_OPT_EIG_BACK2, 1); /* the batched GEMMs */
         for (size_t b = 0; b < sizeof mbs / sizeof mbs[0] && !rc; b++) {
             int64_t calls = -1;
             double flops = -1;
@@ -344,6 +351,32 @@ static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
                 CHECK(diff <= 10 * n * eps * fmax(zn, 1), "%s, batch %lld: differs by %g", what,
                       (long long)mbs[b], diff);
         }
+        /* the backend's q2_apply op (one call; CUDA: one kernel where it
+         * takes the shape, else the batched GEMMs) gives the same Z */
+        hyla_set_option(h, HYLA_OPT_EIG_BACK2, 2);
+        if (!rc) {
+            int64_t calls = -1;
+            double flops = -1;
+            rc = hyla_copy_to_device(h, dev, dZ, Z0, bytes);
+            rc = rc ? rc : hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, 0, &calls, &flops);
+            rc = rc ? rc : hyla_copy_from_device(h, dev, Z1, dZ, bytes);
+            CHECK(rc == 0, "%s, q2_apply op: %d", what, rc);
+            const int op = info.kind == HYLA_DEVICE_HOST || (nb <= 32 && kde <= 64);
+            CHECK(rc || !op || nsg == 0 || (calls == 1 && flops > 0),
+                  "%s, q2_apply op: %lld calls, %g flops", what, (long long)calls, flops);
+            double diff = 0, zn = 0;
+            int past = 0;
+            for (int64_t j = 0; j < nc && !rc; j++) {
+                for (int64_t i = 0; i < n; i++) {
+                    diff = fmax(diff, PS(abs)(Z1[i + j * ldz] - Z[i + j * ldz]));
+                    zn = fmax(zn, PS(abs)(Z[i + j * ldz]));
+                }
+                for (int64_t i = n; i < ldz; i++) past |= Z1[i + j * ldz] != Z0[i + j * ldz];
+            }
+            CHECK(!past, "%s, q2_apply op: wrote past row n", what);
+            CHECK(diff <= 10 * n * eps * fmax(zn, 1), "%s, q2_apply op: differs by %g", what, diff);
+        }
+        hyla_set_option(h, HYLA_OPT_EIG_BACK2, 0);
         if (a == 0)
             CHECK(hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, -1, NULL, NULL) ==
                       HYLA_ERR_INVALID,

@@ -35,6 +35,7 @@ typedef struct hyla_dev hyla_dev;
 typedef struct hyla_queue hyla_queue;
 typedef struct hyla_event hyla_event;
 typedef struct hyla_rbt_args hyla_rbt_args; /* random butterfly transforms, below */
+typedef struct hyla_q2_args hyla_q2_args;   /* grouped Q2 reflectors (backend/q2_args.h) */
 
 struct hyla_dev {
     const hyla_backend_ops *ops;
@@ -233,6 +234,18 @@ struct hyla_backend_ops {
      * sticks to the queue). NaN input is not detected here. */
     int (*hb2st)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
                  void *d, void *e, void *work, size_t work_bytes);
+    /* Q2 back transformation of the bulge chase in one call: Z := Q2 Z for
+     * the n x ncols matrix Z, Q2 given by its grouped reflector store in
+     * memory of q's device (layout: struct hyla_q2_args, backend/q2_args.h,
+     * and eig/sb2st.c). The groups are applied in the order of the
+     * sequential definition; columns of Z are independent, so a backend may
+     * work on slabs of columns, each streaming through the groups (CUDA: one
+     * kernel, windows of several sweep groups in shared memory).
+     * Asynchronous on q. Returns 0; HYLA_ERR_INVALID for bad arguments
+     * (hyla_q2_check; nothing enqueued); HYLA_ERR_UNSUPPORTED for shapes the
+     * backend does not take (CUDA: nb > 32 or kd > 64); HYLA_ERR_DEVICE,
+     * HYLA_ERR_NO_MEMORY (host: the task). */
+    int (*q2_apply)(hyla_queue *q, hyla_dtype t, const struct hyla_q2_args *a);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----

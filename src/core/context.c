@@ -155,6 +155,10 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
         if (v < 0 || v > 2) return -3;
         h->opt_eig_chase = v;
         return 0;
+    case HYLA_OPT_EIG_BACK2:
+        if (v < 0 || v > 2) return -3;
+        h->opt_eig_back2 = v;
+        return 0;
     case HYLA_OPT_GETRF_IB:
         if (v < 0 || v > (1 << 20)) return -3;
         h->opt_getrf_ib = v;
@@ -183,6 +187,7 @@ int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     case HYLA_OPT_GETRF_IB: *v = h->opt_getrf_ib; return 0;
     case HYLA_OPT_EIG_ORDER: *v = h->opt_eig_order; return 0;
     case HYLA_OPT_EIG_CHASE: *v = h->opt_eig_chase; return 0;
+    case HYLA_OPT_EIG_BACK2: *v = h->opt_eig_back2; return 0;
     case HYLA_OPT_EIG_BACK2_NB: *v = h->opt_eig_back2_nb; return 0;
     }
     return -2;

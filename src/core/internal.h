@@ -68,6 +68,7 @@ struct hyla_context {
     int64_t opt_getrf_ib;
     int64_t opt_eig_order;
     int64_t opt_eig_chase;
+    int64_t opt_eig_back2;         /* HYLA_OPT_EIG_BACK2 */
     hyla_lu_stats lu_stats;
     hyla_chol_stats chol_stats;
     int64_t opt_eig_kd, opt_eig_nb;

@@ -70,6 +70,7 @@
 #pragma GCC optimize("cx-limited-range")
 #endif
 #include "eig/sb2st.h"
+#include "backend/q2_args.h"
 #include <complex.h>
 #include <ctype.h>
 #include <float.h>
@@ -282,6 +283,48 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
  * host's copy out of pageable memory overlaps the device's work, which
  * waits on an event for its chunk. On the host backend the store is
  * already in the device's memory and is used where it is. */
+/* Q2 dZ through the backend's q2_apply op, one call (CUDA: one kernel that
+ * skips V's zeros and keeps rows of Z in shared memory across several sweep
+ * groups; backend/cuda/k_q2.cu). The store and its wave offsets go up
+ * first on qc; on the host backend they are used where they are. Returns
+ * HYLA_ERR_UNSUPPORTED, having changed nothing, when the backend does not
+ * take the shape. calls and flops as hyla_eig_sb2st_back_q counts them
+ * (the flops the op does: V's staircase and T, not V's zeros). */
+static int back_op(hyla_dev *d, const hyla_sb2st_q *q, int64_t ncols, void *dZ, int64_t lddz,
+                   hyla_queue *qc, int identity, int64_t *calls, double *flops) {
+    const hyla_backend_ops *o = d->ops;
+    const int host = d->info.kind == HYLA_DEVICE_HOST;
+    const size_t es = hyla_dtype_size(q->t), sbytes = (size_t)q->woff[q->nw] * es,
+                 obytes = (size_t)(q->nw + 1) * sizeof(int64_t);
+    void *dq = NULL, *dwo = NULL;
+    int rc = 0;
+    if (!host) {
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, sbytes, &dq));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, obytes, &dwo));
+        HYLA_TRY(o->copy_2d(qc, dq, sbytes, q->data, sbytes, sbytes, 1, HYLA_COPY_H2D));
+        HYLA_TRY(o->copy_2d(qc, dwo, obytes, q->woff, obytes, obytes, 1, HYLA_COPY_H2D));
+    }
+    const hyla_q2_args a = {.n = q->n, .kd = q->kd, .nb = q->nb, .ldv = q->ldv, .nsg = q->nsg,
+                            .nw = q->nw, .gsz = q->gsz, .woff = host ? q->woff : dwo,
+                            .store = host ? q->data : dq, .ncols = ncols, .Z = dZ, .ldz = lddz,
+                            .identity = identity};
+    HYLA_TRY(o->q2_apply(qc, q->t, &a));
+    double f = 0;
+    for (int64_t s = 0; s < q->nsg; s++) {
+        const int64_t nc = identity ? HYLA_MAX(0, ncols - (s * q->nb + 1)) : ncols;
+        f += (double)hyla_q2_steps(q->n, q->kd, s * q->nb) *
+             (4.0 * (double)(q->kd * q->nb) + 2.0 * (double)(q->nb * q->nb)) * (double)nc;
+    }
+    if (calls) *calls = 1;
+    if (flops) *flops = (q->t == HYLA_C || q->t == HYLA_Z ? 4 : 1) * f;
+cleanup:;
+    int rs = o->queue_sync(qc);
+    if (!rc) rc = rs;
+    o->mem_free(d, HYLA_MEM_DEVICE, dwo);
+    o->mem_free(d, HYLA_MEM_DEVICE, dq);
+    return rc;
+}
+
 int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
                               void *dZ, int64_t lddz, int64_t max_batch, int64_t *calls,
                               double *flops) {
@@ -310,6 +353,13 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     const size_t es = hyla_dtype_size(q->t);
     const int64_t n = q->n, kd = q->kd, nb = q->nb, ldv = q->ldv, gsz = q->gsz, nsg = q->nsg;
     const int host = d->info.kind == HYLA_DEVICE_HOST;
+    /* the one-call op: asked for, or by default on a GPU (max_batch > 0
+     * asks for the batched GEMMs) */
+    if (o->q2_apply && max_batch == 0 &&
+        (ctx->opt_eig_back2 == 2 || (ctx->opt_eig_back2 == 0 && !host))) {
+        const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
+        if (rk != HYLA_ERR_UNSUPPORTED) return rk;
+    }
     void *dq = NULL, *dw = NULL, *dvt = NULL;
     hyla_event *ev = NULL;
     unsigned char one[16], mone[16], zero[16];

@@ -23,7 +23,7 @@ typedef enum {
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
     OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER, OPT_CHASE,
-    OPT_BACK2_NB
+    OPT_BACK2_NB, OPT_BACK2
 } opt_id;
 
 typedef struct {
@@ -55,7 +55,7 @@ static const opt_spec specs[] = {
     {"--back-order", OPT_BACK_ORDER, true}, {"--chase", OPT_CHASE, true},
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
-    {"--back2-nb", OPT_BACK2_NB, true},
+    {"--back2-nb", OPT_BACK2_NB, true}, {"--back2", OPT_BACK2, true},
 };
 
 void cli_usage(FILE *f) {
@@ -131,6 +131,8 @@ void cli_usage(FILE *f) {
         "  --chase C            jobz N: bulge chasing on the host cores, on the device, or auto\n"
         "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
         "                       (default kd)\n"
+        "  --back2 B            jobz V: Q2 by the one-call kernel, by batched GEMMs, or auto\n"
+        "                       (kernel on a GPU where it takes the shape)\n"
         "  --timers             print the seconds of each stage after each run\n"
         "  --input A.npy        the matrix (its --uplo triangle is read)\n"
         "  --output W.npy[,Z.npy]  eigenvalues, and with --jobz V the eigenvectors\n"
@@ -389,6 +391,12 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         else if (!strcmp(v, "device")) o->chase = 2;
         else return usage_error(opt, v, "expected auto, host or device");
         return 0;
+    case OPT_BACK2:
+        if (!strcmp(v, "auto")) o->back2 = 0;
+        else if (!strcmp(v, "gemm")) o->back2 = 1;
+        else if (!strcmp(v, "kernel")) o->back2 = 2;
+        else return usage_error(opt, v, "expected auto, gemm or kernel");
+        return 0;
     case OPT_BACK_ORDER:
         if (!strcmp(v, "auto")) o->back_order = 0;
         else if (!strcmp(v, "direct")) o->back_order = 1;
@@ -510,6 +518,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     o->ib = -1;
     o->back_order = -1;
     o->chase = -1;
+    o->back2 = -1;
     o->back2_nb = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {

@@ -12,6 +12,8 @@
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
 #include "backend/cuda/k_hb2st.h"
+#include "backend/cuda/k_q2.h"
+#include "backend/q2_args.h"
 #include "backend/hb2st_args.h"
 
 #include <cublas_v2.h>
@@ -786,6 +788,21 @@ static int cuda_rbt_diagonals(hyla_queue *qb, hyla_dtype t, uint64_t seed, uint6
     return queue_fail(q, hyla_cuda_rbt_diagonals(q->stream, (int)t, seed, offset, count, w));
 }
 
+/* ---------------------------------------------------------------- Q2 of the chase */
+
+static int cuda_q2_apply(hyla_queue *qb, hyla_dtype t, const hyla_q2_args *a) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_q2_check(t, a);
+    if (rc || a->nsg == 0 || a->ncols == 0 || a->n < 2) return rc;
+    if (a->nb > HYLA_CUDA_Q2_MAX_NB || a->kd > HYLA_CUDA_Q2_MAX_KD || a->n >= INT32_MAX)
+        return HYLA_ERR_UNSUPPORTED;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    rc = hyla_cuda_q2_apply(q->stream, (int)t, a->n, a->kd, a->nb, a->nsg, a->woff, a->store,
+                            a->ncols, a->Z, a->ldz, a->identity);
+    /* a shape the kernel does not take leaves the queue usable (nothing was enqueued) */
+    return rc == HYLA_ERR_UNSUPPORTED ? rc : queue_fail(q, rc);
+}
+
 /* ---------------------------------------------------------------- bulge chasing */
 
 static int cuda_hb2st(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
@@ -975,6 +992,7 @@ static const hyla_backend_ops cuda_ops = {
     .geqrf = cuda_geqrf,
     .gemm_strided_batched = cuda_gemm_strided_batched,
     .hb2st = cuda_hb2st,
+    .q2_apply = cuda_q2_apply,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

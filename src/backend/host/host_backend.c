@@ -5,6 +5,7 @@
 #include "backend/host/host_blas.h"
 #include "backend/host/host_rbt.h"
 #include "backend/host/host_hb2st.h"
+#include "backend/host/host_q2.h"
 #include "backend/hb2st_args.h"
 #include "core/internal.h"
 #include <stdio.h>
@@ -31,6 +32,7 @@ struct host_task {
         struct { hyla_dtype t; int64_t m, n, lda; const void *A; void *sums; } asum;
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
         struct { hyla_dtype t; int64_t n, kd, ldab; void *AB, *d, *e, *buf; } hb2st;
+        struct { hyla_dtype t; hyla_q2_args a; void *buf; } q2;
     } u;
 };
 
@@ -522,6 +524,29 @@ static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *
     return 0;
 }
 
+/* ---------------------------------------------------------------- Q2 of the chase */
+
+static void run_q2(host_task *t) {
+    hyla_host_q2_run(t->u.q2.t, &t->u.q2.a, t->u.q2.buf);
+    hyla_free(t->u.q2.buf);
+}
+
+static int host_q2_apply(hyla_queue *q, hyla_dtype t, const hyla_q2_args *a) {
+    int rc = hyla_q2_check(t, a);
+    if (rc || a->nsg == 0 || a->ncols == 0 || a->n < 2) return rc;
+    void *buf = hyla_malloc(HYLA_HOST_Q2_BUF_BYTES(t, a));
+    host_task *k = buf ? task_new(run_q2) : NULL;
+    if (!k) {
+        hyla_free(buf);
+        return HYLA_ERR_NO_MEMORY;
+    }
+    k->u.q2.t = t;
+    k->u.q2.a = *a;
+    k->u.q2.buf = buf;
+    enqueue(q, k);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- LAPACK */
 
 /* Arguments are checked here, before anything is enqueued, so that LAPACK
@@ -615,6 +640,7 @@ static const hyla_backend_ops host_ops = {
     .geqrf = host_geqrf,
     .gemm_strided_batched = host_gemm_strided_batched,
     .hb2st = host_hb2st,
+    .q2_apply = host_q2_apply,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device

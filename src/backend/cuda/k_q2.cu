@@ -1,0 +1,343 @@
+/* Q2 of the bulge chase applied in one kernel: the backend's q2_apply op
+ * (backend.h; the store's layout: backend/q2_args.h). The host reference,
+ * in the plain sequential order, is backend/host/t_host_q2.c.
+ *
+ * Why a kernel. Applied wave by wave with batched GEMMs (eig/sb2st.c), each
+ * wave reads and writes the whole of Z once: n/nb + n/kd waves of 2 n^2
+ * elements, bandwidth-bound (one H100 measured about 10 TFLOP/s), and the
+ * GEMMs also multiply V's zeros (V is a staircase, half zero for nb = kd).
+ * Here one CTA owns a slab of W columns of Z (columns are independent) and
+ * walks the groups in a valid order, keeping a window of Z's rows in shared
+ * memory across K sweep groups at a time, and skipping V's zeros:
+ *   - flops: 4 kd nb W per group and slab (the staircase) plus 2 nb^2 W (T)
+ *     instead of 4 ldv nb W;
+ *   - Z traffic: every K sweep groups stream the slab once: n^2/(nb K) x
+ *     2 n elements in all instead of (n/nb + n/kd) x 2 n^2;
+ *   - V and T: read by every slab, n/W times in all, from L2 when the
+ *     slabs run in step (they start together unless identity skips).
+ *
+ * Order. Within sweep groups [slo, shi], group (s, m) is applied at wave
+ * t = nsg-1-s+m, waves in increasing order (the reordering eig/sb2st.c
+ * proves valid); batches of K sweep groups go from the last sweep group to
+ * the first, each completed before the next, which is the sequential
+ * order between batches. At wave t the active groups are s in [sa, sb]
+ * (m >= 0 and m < M(s): an interval, since m grows and M shrinks with s),
+ * at rows row0(s, t) = s (nb+kd) + (t-nsg+1) kd + 1, nb+kd apart: disjoint.
+ *
+ * Window. Rows [lo, hi) of the slab are in shared memory, row r in slot
+ * r mod H, H = (K-1)(nb+kd) + ldv. At wave t the window must cover
+ * [row0(sa, t), min(n, row0(sb, t)+ldv)); rows above row0(sa, t) are done
+ * for this batch (later waves of the batch only go down) and are written
+ * back; new rows come in below (and above, while new sweep groups join the
+ * batch). hi never exceeds row0(shi, t)+ldv, so the window spans at most H
+ * rows and slots are unique. Stores of leaving rows finish (barrier)
+ * before loads reuse their slots.
+ *
+ * A group on the slab: Vs, Ts := the group's V and T (contiguous in the
+ * store); W1 = V^H Z(rows) over the staircase (column c: rows c..c+kd-1);
+ * W2 = T W1; Z(rows) -= V W2. Threads own register tiles of TC x TJ (W1,
+ * W2) and TR x TJ (Z) outputs. */
+#include <cstdint>
+#include <cuda_runtime.h>
+
+#define hyla_complex_float float2
+#define hyla_complex_double double2
+#include "hyla.h"
+
+#include "backend/cuda/k_q2.h"
+
+namespace {
+
+const int NT = 128; /* threads per CTA */
+const int W = 32;   /* columns of Z per CTA */
+const int TC = 2, TJ = 4, TR = 4;
+const int ZLD = W + 1; /* shared row stride of the window (padding against bank conflicts) */
+
+template <typename R> struct __align__(2 * sizeof(R)) cx { R re, im; };
+
+template <typename R> __device__ __forceinline__ R conj_of(R a) { return a; }
+template <typename R> __device__ __forceinline__ cx<R> conj_of(cx<R> a) { return {a.re, -a.im}; }
+template <typename R> __device__ __forceinline__ cx<R> operator+(cx<R> a, cx<R> b) {
+    return {a.re + b.re, a.im + b.im};
+}
+template <typename R> __device__ __forceinline__ cx<R> operator-(cx<R> a, cx<R> b) {
+    return {a.re - b.re, a.im - b.im};
+}
+template <typename R> __device__ __forceinline__ cx<R> operator*(cx<R> a, cx<R> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <typename R> __device__ __forceinline__ cx<R> &operator+=(cx<R> &a, cx<R> b) {
+    a = a + b;
+    return a;
+}
+template <typename R> __device__ __forceinline__ cx<R> &operator-=(cx<R> &a, cx<R> b) {
+    a = a - b;
+    return a;
+}
+template <typename T> __device__ __forceinline__ T zero_of() { return T(); }
+
+/* read-only loads of the store */
+__device__ __forceinline__ float ld_ro(const float *p) { return __ldg(p); }
+__device__ __forceinline__ double ld_ro(const double *p) { return __ldg(p); }
+__device__ __forceinline__ cx<float> ld_ro(const cx<float> *p) {
+    const float2 v = __ldg(reinterpret_cast<const float2 *>(p));
+    return {v.x, v.y};
+}
+__device__ __forceinline__ cx<double> ld_ro(const cx<double> *p) {
+    const double2 v = __ldg(reinterpret_cast<const double2 *>(p));
+    return {v.x, v.y};
+}
+
+/* The store's geometry (backend/q2_args.h) and the window's. */
+struct geo {
+    int64_t n, kd, nb, ldv, nsg, gsz, ncols, ldz;
+    const int64_t *woff;
+    int identity, K, H;
+};
+
+/* M(s): steps of sweep s*nb, the groups of sweep group s */
+__device__ __forceinline__ int64_t steps_of(const geo &g, int64_t s) {
+    return (g.n - 1 - s * g.nb + g.kd - 1) / g.kd;
+}
+/* first row of group (s, m) with m = t - (nsg-1-s) */
+__device__ __forceinline__ int64_t row0_of(const geo &g, int64_t s, int64_t t) {
+    return s * g.nb + (t - (g.nsg - 1 - s)) * g.kd + 1;
+}
+/* element offset of group (s, m) in the store */
+__device__ __forceinline__ int64_t group_of(const geo &g, int64_t s, int64_t t) {
+    const int64_t u = g.nsg - 1 - s, umax = t < g.nsg - 1 ? t : g.nsg - 1;
+    return g.woff[t] + (umax - u) * g.gsz;
+}
+
+/* rows [a, b) of the slab between Z (global, columns c0 ..) and the window;
+ * lanes run down a column (coalesced in Z) */
+template <typename T, bool LOAD>
+__device__ void move_rows(const geo &g, T *Zg, T *Zs, int64_t a, int64_t b, int wc) {
+    const int L = (int)(b - a);
+    if (L <= 0) return;
+    for (int idx = threadIdx.x; idx < L * wc; idx += NT) {
+        const int i = idx % L, j = idx / L;
+        const int64_t r = a + i;
+        T *zs = Zs + ((int)r % g.H) * ZLD + j;
+        T *zg = Zg + r + (int64_t)j * g.ldz;
+        if (LOAD)
+            *zs = *zg;
+        else
+            *zg = *zs;
+    }
+}
+
+/* Group (s, m = t-(nsg-1-s)) on the window. Vs holds ldv*nb + nb*nb
+ * elements (V, then T), Ws nb*W. Ends with a barrier. */
+template <typename T>
+__device__ void apply_group(const geo &g, const T *__restrict__ store, int64_t s, int64_t t,
+                            T *Vs, T *Ws, T *Zs) {
+    const int64_t r0 = row0_of(g, s, t);
+    const int h = (int)(g.n - r0 < g.ldv ? g.n - r0 : g.ldv);
+    const int nb = (int)g.nb, kd = (int)g.kd, ldv = (int)g.ldv, H = g.H;
+    const T *src = store + group_of(g, s, t);
+    for (int i = threadIdx.x; i < (int)g.gsz; i += NT) Vs[i] = ld_ro(src + i);
+    const T *Ts = Vs + ldv * nb;
+    const int sbase = (int)r0 % H; /* slot of row r0 + r: sbase + r, less H past the end */
+    __syncthreads();
+
+    /* W1 = V^H Z(rows): one TC x TJ tile per thread (nb <= 32: at most 128 tiles) */
+    const int njb = W / TJ, ncb = (nb + TC - 1) / TC;
+    const int tile = threadIdx.x, jb = tile % njb, cb = tile / njb;
+    const int ca = cb * TC, j0 = jb * TJ;
+    const bool mine = cb < ncb;
+    if (mine) {
+        T acc[TC][TJ];
+#pragma unroll
+        for (int i = 0; i < TC; i++)
+#pragma unroll
+            for (int jj = 0; jj < TJ; jj++) acc[i][jj] = zero_of<T>();
+        const int rend = min(ca + TC - 1 + kd, h);
+        for (int r = ca; r < rend; r++) {
+            const int sl = sbase + r >= H ? sbase + r - H : sbase + r;
+            const T *zr = Zs + sl * ZLD + j0;
+            T z[TJ];
+#pragma unroll
+            for (int jj = 0; jj < TJ; jj++) z[jj] = zr[jj];
+#pragma unroll
+            for (int i = 0; i < TC; i++) {
+                const int c = ca + i;
+                const T v = c < nb ? conj_of(Vs[r + c * ldv]) : zero_of<T>();
+#pragma unroll
+                for (int jj = 0; jj < TJ; jj++) acc[i][jj] += v * z[jj];
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < TC; i++)
+            if (ca + i < nb)
+#pragma unroll
+                for (int jj = 0; jj < TJ; jj++) Ws[(ca + i) * W + j0 + jj] = acc[i][jj];
+    }
+    __syncthreads();
+
+    /* W2 = T W1 (T upper), through registers */
+    T b[TC][TJ];
+#pragma unroll
+    for (int i = 0; i < TC; i++)
+#pragma unroll
+        for (int jj = 0; jj < TJ; jj++) b[i][jj] = zero_of<T>();
+    if (mine) {
+#pragma unroll
+        for (int i = 0; i < TC; i++) {
+            const int c = ca + i;
+            if (c >= nb) continue;
+            for (int c2 = c; c2 < nb; c2++) {
+                const T tv = Ts[c + c2 * nb];
+#pragma unroll
+                for (int jj = 0; jj < TJ; jj++) b[i][jj] += tv * Ws[c2 * W + j0 + jj];
+            }
+        }
+    }
+    __syncthreads();
+    if (mine) {
+#pragma unroll
+        for (int i = 0; i < TC; i++)
+            if (ca + i < nb)
+#pragma unroll
+                for (int jj = 0; jj < TJ; jj++) Ws[(ca + i) * W + j0 + jj] = b[i][jj];
+    }
+    __syncthreads();
+
+    /* Z(rows) -= V W2: TR x TJ tiles; row r takes columns c in [r-kd+1, r] */
+    const int nrb = (h + TR - 1) / TR;
+    for (int tl = threadIdx.x; tl < nrb * njb; tl += NT) {
+        const int jb2 = tl % njb, rb = tl / njb, ra = rb * TR, jz = jb2 * TJ;
+        T acc[TR][TJ];
+#pragma unroll
+        for (int i = 0; i < TR; i++)
+#pragma unroll
+            for (int jj = 0; jj < TJ; jj++) acc[i][jj] = zero_of<T>();
+        const int clo = ra - kd + 1 > 0 ? ra - kd + 1 : 0;
+        const int chi = ra + TR - 1 < nb - 1 ? ra + TR - 1 : nb - 1;
+        for (int c = clo; c <= chi; c++) {
+            T w[TJ];
+#pragma unroll
+            for (int jj = 0; jj < TJ; jj++) w[jj] = Ws[c * W + jz + jj];
+#pragma unroll
+            for (int i = 0; i < TR; i++) {
+                /* rows past ldv read T or the next column: their sums are dropped */
+                const T v = Vs[ra + i + c * ldv];
+#pragma unroll
+                for (int jj = 0; jj < TJ; jj++) acc[i][jj] += v * w[jj];
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < TR; i++) {
+            if (ra + i >= h) break;
+            const int sl = sbase + ra + i >= H ? sbase + ra + i - H : sbase + ra + i;
+            T *zr = Zs + sl * ZLD + jz;
+#pragma unroll
+            for (int jj = 0; jj < TJ; jj++) zr[jj] -= acc[i][jj];
+        }
+    }
+    __syncthreads();
+}
+
+template <typename T>
+__global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ store, T *Z) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T *Vs = reinterpret_cast<T *>(smem_raw);            /* ldv*nb + nb*nb */
+    T *Ws = Vs + g.gsz;                                  /* nb*W */
+    T *Zs = Ws + g.nb * W;                               /* H*ZLD */
+    /* the widest slabs first: with identity they have the most work */
+    const int64_t slab = (int64_t)gridDim.x - 1 - blockIdx.x, c0 = slab * W;
+    const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
+    int64_t smax = g.nsg - 1;
+    if (g.identity) {
+        /* sweep group s changes column j only once j >= s nb + 1 */
+        const int64_t lim = c0 + wc - 2;
+        if (lim < 0) return;
+        smax = lim / g.nb < smax ? lim / g.nb : smax;
+    }
+    T *Zg = Z + c0 * g.ldz;
+    for (int64_t shi = smax; shi >= 0; shi -= g.K) {
+        const int64_t slo = shi - g.K + 1 > 0 ? shi - g.K + 1 : 0;
+        const int64_t t0 = g.nsg - 1 - shi, t1 = g.nsg - 1 - slo + steps_of(g, slo);
+        int64_t lo = 0, hi = 0; /* rows [lo, hi) in the window */
+        for (int64_t t = t0; t < t1; t++) {
+            const int64_t sa = slo > g.nsg - 1 - t ? slo : g.nsg - 1 - t;
+            int64_t sb = shi;
+            while (sb >= sa && t - (g.nsg - 1 - sb) >= steps_of(g, sb)) sb--;
+            if (sb < sa) continue;
+            const int64_t top = row0_of(g, sa, t);
+            const int64_t bend = row0_of(g, sb, t) + g.ldv, bot = bend < g.n ? bend : g.n;
+            if (lo == hi) lo = hi = top;
+            if (top > lo) { /* rows done for this batch */
+                move_rows<T, false>(g, Zg, Zs, lo, top < hi ? top : hi, wc);
+                lo = top;
+                if (hi < lo) hi = lo;
+                __syncthreads();
+            }
+            if (top < lo) { /* a sweep group joins above */
+                move_rows<T, true>(g, Zg, Zs, top, lo, wc);
+                lo = top;
+            }
+            if (bot > hi) {
+                move_rows<T, true>(g, Zg, Zs, hi, bot, wc);
+                hi = bot;
+            }
+            __syncthreads();
+            for (int64_t s = sb; s >= sa; s--) apply_group<T>(g, store, s, t, Vs, Ws, Zs);
+        }
+        move_rows<T, false>(g, Zg, Zs, lo, hi, wc);
+        __syncthreads();
+    }
+}
+
+template <typename T>
+int launch(cudaStream_t st, geo g, const void *store, void *Z) {
+    int dev, optin = 0, per_sm = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+            cudaSuccess)
+        return HYLA_ERR_DEVICE;
+    const size_t es = sizeof(T), fixed = (size_t)(g.gsz + g.nb * W) * es;
+    const size_t row = (size_t)ZLD * es, step = (size_t)(g.nb + g.kd) * row;
+    const size_t one = fixed + (size_t)g.ldv * row; /* K = 1 */
+    /* K sweep groups per window: as many as leave two CTAs per SM room,
+     * or, when that is fewer than 3, as many as one CTA may take */
+    const size_t budget2 = (size_t)per_sm / 2 - 2048, budget1 = (size_t)optin;
+    if (one > budget1) return HYLA_ERR_UNSUPPORTED;
+    int64_t K = one <= budget2 ? 1 + (int64_t)((budget2 - one) / step) : 0;
+    if (K < 3) K = 1 + (int64_t)((budget1 - one) / step);
+    if (K > g.nsg) K = g.nsg;
+    if (K < 1) K = 1;
+    g.K = (int)K;
+    g.H = (int)((K - 1) * (g.nb + g.kd) + g.ldv);
+    const size_t smem = fixed + (size_t)g.H * row;
+    if (cudaFuncSetAttribute(q2_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)smem) != cudaSuccess)
+        return HYLA_ERR_DEVICE;
+    const int64_t slabs = (g.ncols + W - 1) / W;
+    q2_kernel<T><<<(unsigned)slabs, NT, smem, st>>>(g, static_cast<const T *>(store),
+                                                   static_cast<T *>(Z));
+    return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
+}
+
+} // namespace
+
+extern "C" int hyla_cuda_q2_apply(cudaStream_t s, int dtype, int64_t n, int64_t kd, int64_t nb,
+                                  int64_t nsg, const int64_t *woff, const void *store,
+                                  int64_t ncols, void *Z, int64_t ldz, int identity) {
+    if (nb > HYLA_CUDA_Q2_MAX_NB || kd > HYLA_CUDA_Q2_MAX_KD || n >= INT32_MAX ||
+        (ncols + W - 1) / W >= INT32_MAX)
+        return HYLA_ERR_UNSUPPORTED;
+    geo g;
+    g.n = n, g.kd = kd, g.nb = nb, g.ldv = kd + nb - 1, g.nsg = nsg;
+    g.gsz = g.ldv * nb + nb * nb, g.ncols = ncols, g.ldz = ldz;
+    g.woff = woff, g.identity = identity, g.K = 1, g.H = (int)g.ldv;
+    switch (dtype) {
+    case HYLA_S: return launch<float>(s, g, store, Z);
+    case HYLA_D: return launch<double>(s, g, store, Z);
+    case HYLA_C: return launch<cx<float>>(s, g, store, Z);
+    case HYLA_Z: return launch<cx<double>>(s, g, store, Z);
+    default: return HYLA_ERR_INVALID;
+    }
+}

@@ -1,0 +1,22 @@
+/* The q2_apply op on the host backend (the sequential reference). */
+#ifndef HYLA_HOST_Q2_H
+#define HYLA_HOST_Q2_H
+#include "backend/q2_args.h"
+
+/* Columns of Z per slab, and sweep groups per window (the CUDA kernel's
+ * schedule with a small window, so that tests cross many windows). */
+#define HYLA_HOST_Q2_W 32
+#define HYLA_HOST_Q2_K 3
+
+/* Bytes of its workspace: the window (H rows of HYLA_HOST_Q2_W) and 2 nb
+ * elements. */
+#define HYLA_HOST_Q2_BUF_BYTES(t, a)                                                               \
+    (hyla_dtype_size(t) *                                                                          \
+     (size_t)(((HYLA_HOST_Q2_K - 1) * ((a)->nb + (a)->kd) + (a)->ldv) * HYLA_HOST_Q2_W +            \
+              2 * (a)->nb + 2))
+
+/* Runs the op (arguments checked by hyla_q2_check, nsg > 0, ncols > 0);
+ * buf: HYLA_HOST_Q2_BUF_BYTES(t, a) bytes. */
+void hyla_host_q2_run(hyla_dtype t, const hyla_q2_args *a, void *buf);
+
+#endif
