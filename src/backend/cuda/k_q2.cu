@@ -25,18 +25,21 @@
  * at rows row0(s, t) = s (nb+kd) + (t-nsg+1) kd + 1, nb+kd apart: disjoint.
  *
  * Window. Rows [lo, hi) of the slab are in shared memory, row r in slot
- * r mod H, H = (K-1)(nb+kd) + ldv. At wave t the window must cover
- * [row0(sa, t), min(n, row0(sb, t)+ldv)); rows above row0(sa, t) are done
- * for this batch (later waves of the batch only go down) and are written
- * back; new rows come in below (and above, while new sweep groups join the
- * batch). hi never exceeds row0(shi, t)+ldv, so the window spans at most H
- * rows and slots are unique. Stores of leaving rows finish (barrier)
- * before loads reuse their slots.
+ * r mod H. Wave t needs [top(t), bot(t)) = [row0(sa, t), min(n, row0(sb,
+ * t)+ldv)); rows above top(t+1) are done for this batch (later waves only
+ * go down) and are written back at the end of wave t. The rows wave t+1
+ * adds (below, and above while sweep groups join the batch) are requested
+ * at the start of wave t, asynchronously (cp.async), so they arrive while
+ * wave t computes. hi never exceeds row0(shi, t+1)+ldv <= top(t) +
+ * (K-1)(nb+kd) + ldv + kd = top(t) + H, so slots are unique. Write-backs
+ * finish (barrier) before requests reuse their slots.
  *
- * A group on the slab: Vs, Ts := the group's V and T (contiguous in the
- * store); W1 = V^H Z(rows) over the staircase (column c: rows c..c+kd-1);
- * W2 = T W1; Z(rows) -= V W2. Threads own register tiles of TC x TJ (W1,
- * W2) and TR x TJ (Z) outputs. */
+ * A group on the slab: its V and T (contiguous in the store) are requested
+ * into one of two shared buffers while the group before computes; then
+ * W1 = V^H Z(rows) over the staircase (column c: rows c..c+kd-1), W2 = T W1,
+ * Z(rows) -= V W2, with threads owning register tiles of TC x TJ (W1, W2)
+ * and TR x TJ (Z) outputs. Slabs are W = 64 columns wide for real types
+ * (256 threads), 32 for complex ones (128 threads). */
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -48,10 +51,7 @@
 
 namespace {
 
-const int NT = 128; /* threads per CTA */
-const int W = 32;   /* columns of Z per CTA */
 const int TC = 2, TJ = 4, TR = 4;
-const int ZLD = W + 1; /* shared row stride of the window (padding against bank conflicts) */
 
 template <typename R> struct __align__(2 * sizeof(R)) cx { R re, im; };
 
@@ -76,16 +76,18 @@ template <typename R> __device__ __forceinline__ cx<R> &operator-=(cx<R> &a, cx<
 }
 template <typename T> __device__ __forceinline__ T zero_of() { return T(); }
 
-/* read-only loads of the store */
-__device__ __forceinline__ float ld_ro(const float *p) { return __ldg(p); }
-__device__ __forceinline__ double ld_ro(const double *p) { return __ldg(p); }
-__device__ __forceinline__ cx<float> ld_ro(const cx<float> *p) {
-    const float2 v = __ldg(reinterpret_cast<const float2 *>(p));
-    return {v.x, v.y};
+/* Slab width and threads per CTA of a type */
+template <typename T> struct shape { static const int W = 64, NT = 256; };
+template <typename R> struct shape<cx<R>> { static const int W = 32, NT = 128; };
+
+/* ---- asynchronous global -> shared copies of one element ---- */
+template <int B> __device__ __forceinline__ void cp_async(void *dst, const void *src) {
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(B));
 }
-__device__ __forceinline__ cx<double> ld_ro(const cx<double> *p) {
-    const double2 v = __ldg(reinterpret_cast<const double2 *>(p));
-    return {v.x, v.y};
+__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
 /* The store's geometry (backend/q2_args.h) and the window's. */
@@ -108,43 +110,56 @@ __device__ __forceinline__ int64_t group_of(const geo &g, int64_t s, int64_t t) 
     const int64_t u = g.nsg - 1 - s, umax = t < g.nsg - 1 ? t : g.nsg - 1;
     return g.woff[t] + (umax - u) * g.gsz;
 }
-
-/* rows [a, b) of the slab between Z (global, columns c0 ..) and the window;
- * lanes run down a column (coalesced in Z) */
-template <typename T, bool LOAD>
-__device__ void move_rows(const geo &g, T *Zg, T *Zs, int64_t a, int64_t b, int wc) {
-    const int L = (int)(b - a);
-    if (L <= 0) return;
-    for (int idx = threadIdx.x; idx < L * wc; idx += NT) {
-        const int i = idx % L, j = idx / L;
-        const int64_t r = a + i;
-        T *zs = Zs + ((int)r % g.H) * ZLD + j;
-        T *zg = Zg + r + (int64_t)j * g.ldz;
-        if (LOAD)
-            *zs = *zg;
-        else
-            *zg = *zs;
-    }
+/* The active sweep groups [sa, sb] of wave t in the batch [slo, shi]; false
+ * when there are none. */
+__device__ __forceinline__ bool wave_of(const geo &g, int64_t slo, int64_t shi, int64_t t,
+                                        int64_t *sa, int64_t *sb) {
+    *sa = slo > g.nsg - 1 - t ? slo : g.nsg - 1 - t;
+    *sb = shi;
+    while (*sb >= *sa && t - (g.nsg - 1 - *sb) >= steps_of(g, *sb)) (*sb)--;
+    return *sb >= *sa;
 }
 
-/* Group (s, m = t-(nsg-1-s)) on the window. Vs holds ldv*nb + nb*nb
- * elements (V, then T), Ws nb*W. Ends with a barrier. */
-template <typename T>
-__device__ void apply_group(const geo &g, const T *__restrict__ store, int64_t s, int64_t t,
-                            T *Vs, T *Ws, T *Zs) {
+/* requests rows [a, b) of the slab Zg into the window (lanes run down a
+ * column: coalesced in Z) */
+template <typename T, int W, int NT>
+__device__ void load_rows(const geo &g, const T *Zg, T *Zs, int64_t a, int64_t b, int wc) {
+    const int L = (int)(b - a);
+    for (int idx = threadIdx.x; idx < L * wc; idx += NT) {
+        const int i = idx % L, j = idx / L, r = (int)a + i;
+        cp_async<sizeof(T)>(Zs + (r % g.H) * (W + 1) + j, Zg + r + (int64_t)j * g.ldz);
+    }
+}
+/* writes rows [a, b) of the window back to the slab */
+template <typename T, int W, int NT>
+__device__ void store_rows(const geo &g, T *Zg, const T *Zs, int64_t a, int64_t b, int wc) {
+    const int L = (int)(b - a);
+    for (int idx = threadIdx.x; idx < L * wc; idx += NT) {
+        const int i = idx % L, j = idx / L, r = (int)a + i;
+        Zg[r + (int64_t)j * g.ldz] = Zs[(r % g.H) * (W + 1) + j];
+    }
+}
+/* requests group (s, t)'s V and T into Vs */
+template <typename T, int NT>
+__device__ void load_group(const geo &g, const T *store, int64_t s, int64_t t, T *Vs) {
+    const T *src = store + group_of(g, s, t);
+    for (int i = threadIdx.x; i < (int)g.gsz; i += NT) cp_async<sizeof(T)>(Vs + i, src + i);
+}
+
+/* Group (s, m = t-(nsg-1-s)) on the window, its V and T in Vs (ldv*nb, then
+ * nb*nb), Ws nb*W. The caller has synchronized; ends with a barrier. */
+template <typename T, int W, int NT>
+__device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *Ws, T *Zs) {
+    const int ZLD = W + 1;
     const int64_t r0 = row0_of(g, s, t);
     const int h = (int)(g.n - r0 < g.ldv ? g.n - r0 : g.ldv);
     const int nb = (int)g.nb, kd = (int)g.kd, ldv = (int)g.ldv, H = g.H;
-    const T *src = store + group_of(g, s, t);
-    for (int i = threadIdx.x; i < (int)g.gsz; i += NT) Vs[i] = ld_ro(src + i);
     const T *Ts = Vs + ldv * nb;
     const int sbase = (int)r0 % H; /* slot of row r0 + r: sbase + r, less H past the end */
-    __syncthreads();
 
-    /* W1 = V^H Z(rows): one TC x TJ tile per thread (nb <= 32: at most 128 tiles) */
+    /* W1 = V^H Z(rows): one TC x TJ tile per thread (nb <= 32: 4 W tiles = NT) */
     const int njb = W / TJ, ncb = (nb + TC - 1) / TC;
-    const int tile = threadIdx.x, jb = tile % njb, cb = tile / njb;
-    const int ca = cb * TC, j0 = jb * TJ;
+    const int cb = threadIdx.x / njb, ca = cb * TC, j0 = (threadIdx.x % njb) * TJ;
     const bool mine = cb < ncb;
     if (mine) {
         T acc[TC][TJ];
@@ -206,7 +221,7 @@ __device__ void apply_group(const geo &g, const T *__restrict__ store, int64_t s
     /* Z(rows) -= V W2: TR x TJ tiles; row r takes columns c in [r-kd+1, r] */
     const int nrb = (h + TR - 1) / TR;
     for (int tl = threadIdx.x; tl < nrb * njb; tl += NT) {
-        const int jb2 = tl % njb, rb = tl / njb, ra = rb * TR, jz = jb2 * TJ;
+        const int ra = (tl / njb) * TR, jz = (tl % njb) * TJ;
         T acc[TR][TJ];
 #pragma unroll
         for (int i = 0; i < TR; i++)
@@ -220,7 +235,7 @@ __device__ void apply_group(const geo &g, const T *__restrict__ store, int64_t s
             for (int jj = 0; jj < TJ; jj++) w[jj] = Ws[c * W + jz + jj];
 #pragma unroll
             for (int i = 0; i < TR; i++) {
-                /* rows past ldv read T or the next column: their sums are dropped */
+                /* rows past ldv read T or the next buffer: their sums are dropped */
                 const T v = Vs[ra + i + c * ldv];
 #pragma unroll
                 for (int jj = 0; jj < TJ; jj++) acc[i][jj] += v * w[jj];
@@ -238,12 +253,14 @@ __device__ void apply_group(const geo &g, const T *__restrict__ store, int64_t s
     __syncthreads();
 }
 
-template <typename T>
+template <typename T, int W, int NT>
 __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ store, T *Z) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    T *Vs = reinterpret_cast<T *>(smem_raw);            /* ldv*nb + nb*nb */
-    T *Ws = Vs + g.gsz;                                  /* nb*W */
-    T *Zs = Ws + g.nb * W;                               /* H*ZLD */
+    T *Vb[2];
+    Vb[0] = reinterpret_cast<T *>(smem_raw);  /* V then T of a group, twice */
+    Vb[1] = Vb[0] + g.gsz;
+    T *Ws = Vb[1] + g.gsz;                    /* nb*W */
+    T *Zs = Ws + g.nb * W;                    /* H*(W+1) */
     /* the widest slabs first: with identity they have the most work */
     const int64_t slab = (int64_t)gridDim.x - 1 - blockIdx.x, c0 = slab * W;
     const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
@@ -255,42 +272,66 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
         smax = lim / g.nb < smax ? lim / g.nb : smax;
     }
     T *Zg = Z + c0 * g.ldz;
+    int buf = 0;
     for (int64_t shi = smax; shi >= 0; shi -= g.K) {
         const int64_t slo = shi - g.K + 1 > 0 ? shi - g.K + 1 : 0;
         const int64_t t0 = g.nsg - 1 - shi, t1 = g.nsg - 1 - slo + steps_of(g, slo);
-        int64_t lo = 0, hi = 0; /* rows [lo, hi) in the window */
+        int64_t sa, sb;
+        wave_of(g, slo, shi, t0, &sa, &sb); /* wave t0 has sweep group shi, step 0 */
+        int64_t lo = row0_of(g, sa, t0), hi = row0_of(g, sb, t0) + g.ldv;
+        hi = hi < g.n ? hi : g.n;
+        load_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
+        load_group<T, NT>(g, store, sb, t0, Vb[buf]);
+        cp_commit();
         for (int64_t t = t0; t < t1; t++) {
-            const int64_t sa = slo > g.nsg - 1 - t ? slo : g.nsg - 1 - t;
-            int64_t sb = shi;
-            while (sb >= sa && t - (g.nsg - 1 - sb) >= steps_of(g, sb)) sb--;
-            if (sb < sa) continue;
-            const int64_t top = row0_of(g, sa, t);
-            const int64_t bend = row0_of(g, sb, t) + g.ldv, bot = bend < g.n ? bend : g.n;
-            if (lo == hi) lo = hi = top;
-            if (top > lo) { /* rows done for this batch */
-                move_rows<T, false>(g, Zg, Zs, lo, top < hi ? top : hi, wc);
-                lo = top;
-                if (hi < lo) hi = lo;
+            if (!wave_of(g, slo, shi, t, &sa, &sb)) continue;
+            /* the rows wave t+1 adds, requested now */
+            int64_t na = 0, nbw = -1;
+            const bool more = t + 1 < t1 && wave_of(g, slo, shi, t + 1, &na, &nbw);
+            int64_t top1 = hi;
+            if (more) {
+                top1 = row0_of(g, na, t + 1);
+                int64_t bot1 = row0_of(g, nbw, t + 1) + g.ldv;
+                bot1 = bot1 < g.n ? bot1 : g.n;
+                if (top1 < lo) {
+                    load_rows<T, W, NT>(g, Zg, Zs, top1, lo, wc);
+                    lo = top1;
+                }
+                if (bot1 > hi) {
+                    load_rows<T, W, NT>(g, Zg, Zs, hi, bot1, wc);
+                    hi = bot1;
+                }
+            }
+            cp_commit();
+            for (int64_t s = sb; s >= sa; s--) {
+                /* the next group's V and T into the other buffer */
+                const bool next = s > sa || more;
+                if (next) load_group<T, NT>(g, store, s > sa ? s - 1 : nbw, s > sa ? t : t + 1,
+                                            Vb[buf ^ 1]);
+                cp_commit();
+                cp_wait<1>(); /* all but that request */
+                __syncthreads();
+                apply_group<T, W, NT>(g, s, t, Vb[buf], Ws, Zs);
+                buf ^= 1;
+            }
+            /* rows above wave t+1's are done for this batch */
+            if (top1 > lo) {
+                const int64_t e = top1 < hi ? top1 : hi;
+                store_rows<T, W, NT>(g, Zg, Zs, lo, e, wc);
+                lo = top1;
                 __syncthreads();
             }
-            if (top < lo) { /* a sweep group joins above */
-                move_rows<T, true>(g, Zg, Zs, top, lo, wc);
-                lo = top;
-            }
-            if (bot > hi) {
-                move_rows<T, true>(g, Zg, Zs, hi, bot, wc);
-                hi = bot;
-            }
-            __syncthreads();
-            for (int64_t s = sb; s >= sa; s--) apply_group<T>(g, store, s, t, Vs, Ws, Zs);
         }
-        move_rows<T, false>(g, Zg, Zs, lo, hi, wc);
+        cp_wait<0>();
+        __syncthreads();
+        store_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
         __syncthreads();
     }
 }
 
 template <typename T>
 int launch(cudaStream_t st, geo g, const void *store, void *Z) {
+    const int W = shape<T>::W, NT = shape<T>::NT;
     int dev, optin = 0, per_sm = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
@@ -298,9 +339,9 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
         cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
             cudaSuccess)
         return HYLA_ERR_DEVICE;
-    const size_t es = sizeof(T), fixed = (size_t)(g.gsz + g.nb * W) * es;
-    const size_t row = (size_t)ZLD * es, step = (size_t)(g.nb + g.kd) * row;
-    const size_t one = fixed + (size_t)g.ldv * row; /* K = 1 */
+    const size_t es = sizeof(T), fixed = (size_t)(2 * g.gsz + g.nb * W) * es;
+    const size_t row = (size_t)(W + 1) * es, step = (size_t)(g.nb + g.kd) * row;
+    const size_t one = fixed + (size_t)(g.ldv + g.kd) * row; /* K = 1 */
     /* K sweep groups per window: as many as leave two CTAs per SM room,
      * or, when that is fewer than 3, as many as one CTA may take */
     const size_t budget2 = (size_t)per_sm / 2 - 2048, budget1 = (size_t)optin;
@@ -310,14 +351,14 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     if (K > g.nsg) K = g.nsg;
     if (K < 1) K = 1;
     g.K = (int)K;
-    g.H = (int)((K - 1) * (g.nb + g.kd) + g.ldv);
+    g.H = (int)((K - 1) * (g.nb + g.kd) + g.ldv + g.kd);
     const size_t smem = fixed + (size_t)g.H * row;
-    if (cudaFuncSetAttribute(q2_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    if (cudaFuncSetAttribute(q2_kernel<T, W, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
         return HYLA_ERR_DEVICE;
     const int64_t slabs = (g.ncols + W - 1) / W;
-    q2_kernel<T><<<(unsigned)slabs, NT, smem, st>>>(g, static_cast<const T *>(store),
-                                                   static_cast<T *>(Z));
+    q2_kernel<T, W, NT><<<(unsigned)slabs, NT, smem, st>>>(g, static_cast<const T *>(store),
+                                                           static_cast<T *>(Z));
     return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 
@@ -327,12 +368,12 @@ extern "C" int hyla_cuda_q2_apply(cudaStream_t s, int dtype, int64_t n, int64_t 
                                   int64_t nsg, const int64_t *woff, const void *store,
                                   int64_t ncols, void *Z, int64_t ldz, int identity) {
     if (nb > HYLA_CUDA_Q2_MAX_NB || kd > HYLA_CUDA_Q2_MAX_KD || n >= INT32_MAX ||
-        (ncols + W - 1) / W >= INT32_MAX)
+        (ncols + 31) / 32 >= INT32_MAX)
         return HYLA_ERR_UNSUPPORTED;
     geo g;
     g.n = n, g.kd = kd, g.nb = nb, g.ldv = kd + nb - 1, g.nsg = nsg;
     g.gsz = g.ldv * nb + nb * nb, g.ncols = ncols, g.ldz = ldz;
-    g.woff = woff, g.identity = identity, g.K = 1, g.H = (int)g.ldv;
+    g.woff = woff, g.identity = identity, g.K = 1, g.H = (int)(g.ldv + kd);
     switch (dtype) {
     case HYLA_S: return launch<float>(s, g, store, Z);
     case HYLA_D: return launch<double>(s, g, store, Z);

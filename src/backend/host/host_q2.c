@@ -8,17 +8,20 @@
 #include "backend/host/host_q2.h"
 #include "core/internal.h"
 #include <complex.h>
+#include <math.h>
 
 #define HYLA_TEMPLATE "backend/host/t_host_q2.c"
 #include "core/each_prec.h"
 
 void hyla_host_q2_run(hyla_dtype t, const hyla_q2_args *a, void *buf) {
-    const int64_t K = HYLA_HOST_Q2_K, H = (K - 1) * (a->nb + a->kd) + a->ldv;
-    char *w = (char *)buf + hyla_dtype_size(t) * (size_t)(H * HYLA_HOST_Q2_W);
+    const int64_t K = HYLA_HOST_Q2_K, H = HYLA_HOST_Q2_ROWS(a);
+    const size_t es = hyla_dtype_size(t);
+    char *w = (char *)buf + es * (size_t)(H * HYLA_HOST_Q2_W);
+    int64_t *tag = (int64_t *)(void *)(w + es * (size_t)(2 * a->nb + 2));
     switch (t) {
-    case HYLA_S: q2_apply_s(a, K, buf, (void *)w); break;
-    case HYLA_D: q2_apply_d(a, K, buf, (void *)w); break;
-    case HYLA_C: q2_apply_c(a, K, buf, (void *)w); break;
-    case HYLA_Z: q2_apply_z(a, K, buf, (void *)w); break;
+    case HYLA_S: q2_apply_s(a, K, H, buf, (void *)w, tag); break;
+    case HYLA_D: q2_apply_d(a, K, H, buf, (void *)w, tag); break;
+    case HYLA_C: q2_apply_c(a, K, H, buf, (void *)w, tag); break;
+    case HYLA_Z: q2_apply_z(a, K, H, buf, (void *)w, tag); break;
     }
 }

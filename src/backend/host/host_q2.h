@@ -7,13 +7,14 @@
  * schedule with a small window, so that tests cross many windows). */
 #define HYLA_HOST_Q2_W 32
 #define HYLA_HOST_Q2_K 3
+/* Rows of the window: K sweep groups, one group, one wave of lookahead. */
+#define HYLA_HOST_Q2_ROWS(a) ((HYLA_HOST_Q2_K - 1) * ((a)->nb + (a)->kd) + (a)->ldv + (a)->kd)
 
-/* Bytes of its workspace: the window (H rows of HYLA_HOST_Q2_W) and 2 nb
- * elements. */
+/* Bytes of its workspace: the window, 2 nb elements, the window's slot
+ * tags. */
 #define HYLA_HOST_Q2_BUF_BYTES(t, a)                                                               \
-    (hyla_dtype_size(t) *                                                                          \
-     (size_t)(((HYLA_HOST_Q2_K - 1) * ((a)->nb + (a)->kd) + (a)->ldv) * HYLA_HOST_Q2_W +            \
-              2 * (a)->nb + 2))
+    (hyla_dtype_size(t) * (size_t)(HYLA_HOST_Q2_ROWS(a) * HYLA_HOST_Q2_W + 2 * (a)->nb + 2) +     \
+     sizeof(int64_t) * (size_t)HYLA_HOST_Q2_ROWS(a))
 
 /* Runs the op (arguments checked by hyla_q2_check, nsg > 0, ncols > 0);
  * buf: HYLA_HOST_Q2_BUF_BYTES(t, a) bytes. */
