@@ -1,11 +1,16 @@
-/* Stage 2 on a device, eigenvalues only (eig/hb2st_dev.c and the backends'
- * hb2st op) on device 0 and the last device of HYLA_DEVICES, the four
+/* Stage 2 on a device (eig/hb2st_dev.c and the backends' hb2st and
+ * hb2st_v ops) on device 0 and the last device of HYLA_DEVICES, the four
  * precisions: the eigenvalues of the tridiagonal (LAPACK sterf) against
  * the band's (LAPACK sbev/hbev) within 60 n eps |B|, for kd = 0, 1, 2, 3,
  * 8, 32, 64 and n = 0, 1, 2, kd, kd+1, odd, not a multiple of kd, kd > n-1;
  * zero, diagonal and graded bands; padded ldab; the band left unchanged;
  * NaN and Inf input; bad arguments of the driver and of the op; kd past
- * what the backend chases; no leak; injected allocation failures.
+ * what the backend chases; no leak; injected allocation failures. With
+ * the reflectors kept on the device (hyla_eig_sb2st_dev): d, |e| bitwise
+ * those without, d, e near the host chase's, B = Q2 T Q2^H and Q2
+ * orthogonal (t_test_hb2st.c's case_v), for n = 0, 1, 2, odd, not a
+ * multiple of kd or nb, kd = 1 .. 64, nb = 1, kd/2, kd; bad arguments and
+ * injected allocation failures of that path too.
  *
  * `test_hb2st --bench N KD [s|d|c|z]` times hyla_eig_hb2st_dev (device 0
  * of HYLA_DEVICES, best of three after a warm-up) against the host cores'
@@ -171,6 +176,10 @@ int main(int argc, char **argv) {
     suite_d(h, &seed);
     suite_c(h, &seed);
     suite_z(h, &seed);
+    suite_v_s(h, &seed);
+    suite_v_d(h, &seed);
+    suite_v_c(h, &seed);
+    suite_v_z(h, &seed);
     leak_check(h, "suites");
     bad_input(h);
     wide_band(h, &seed);
