@@ -4,6 +4,7 @@
 # round trip (inputs from test_syevd --write-npy), NaN input (exit 1) and bad
 # input (exit 2).
 add_test(NAME cli_syevd COMMAND hyla_cli syevd -n 1,2,37,130 --type s,d,c,z --uplo L,U --jobz V --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --timers)
+add_test(NAME cli_syevd_chase_v COMMAND hyla_cli syevd -n 2,37,130 --type s,d,c,z --uplo L --jobz V --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --chase device --timers)
 add_test(NAME cli_syevd_n COMMAND hyla_cli heevd -n 0,3,101 --type d,z --uplo L,U --jobz N --check --vs vendor --devices cpu:2 --json)
 foreach(m clustered geometric arithmetic onelarge graded diagonal zero)
   add_test(NAME cli_syevd_${m} COMMAND hyla_cli syevd -n 90 --type d,c --jobz V --matrix ${m} --check --devices cpu:2 --kd 4 --nb 16 --repeat 1)

@@ -64,6 +64,30 @@ static void bad_input(hyla_t *h) {
     CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, 1, KD, AB, LD, d, NULL) == 0, "n = 1 without e");
     CHECK(d[0] == AB[0], "n = 1: d = B(0, 0)");
     CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, 0, KD, NULL, LD, NULL, NULL) == 0, "n = 0");
+    /* with the reflectors: q required, NULL on every failure */
+    hyla_sb2st_q *sq = (hyla_sb2st_q *)1;
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e, NULL) == HYLA_ERR_INVALID, "v: q");
+    AB[2 + 5 * LD] = NAN;
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e, &sq) == HYLA_ERR_NAN && !sq,
+          "v: NaN");
+    AB[2 + 5 * LD] = 0.5;
+    sq = (hyla_sb2st_q *)1;
+    CHECK(hyla_eig_sb2st_dev(h, ndev, HYLA_D, N, KD, AB, LD, d, e, &sq) == HYLA_ERR_NO_DEVICE &&
+              !sq, "v: dev ndev");
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, NULL, &sq) == HYLA_ERR_INVALID && !sq,
+          "v: e");
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, 0, KD, NULL, LD, NULL, NULL, &sq) == 0 && sq, "v: n = 0");
+    hyla_sb2st_q_free(&sq);
+    if (ndev > 1) { /* a device-resident store is applied on its own device only */
+        double Z[N];
+        void *dZ = NULL;
+        CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e, &sq) == 0, "v: valid call");
+        rc = hyla_malloc_device(h, 1, sizeof Z, &dZ);
+        CHECK(rc == 0 && hyla_eig_sb2st_back(h, 1, sq, 1, dZ, N) == HYLA_ERR_INVALID,
+              "v: store of device 0 applied on device 1");
+        hyla_free_device(h, 1, &dZ);
+        hyla_sb2st_q_free(&sq);
+    }
 
     /* the op itself: nothing is enqueued on bad arguments */
     hyla_dev *dv = h->devs[0];
@@ -90,6 +114,33 @@ static void bad_input(hyla_t *h) {
         CHECK(o->hb2st(q, HYLA_D, -1, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
               "op: n < 0");
         CHECK(o->hb2st(q, HYLA_D, 0, KD, NULL, 2 * KD, NULL, NULL, NULL, 0) == 0, "op: n = 0");
+        /* hb2st_v: the store must match n and kd */
+        hyla_sb2st_q *sq = NULL;
+        hyla_hb2st_store st;
+        rc = hyla_sb2st_q_create_dev(h, 0, HYLA_D, N, KD, &sq, &st);
+        CHECK(rc == 0 && sq, "store: %d", rc);
+        if (rc == 0) {
+            hyla_hb2st_store bad = st;
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, NULL) ==
+                      HYLA_ERR_INVALID, "op v: NULL store");
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD + 1, dAB, 2 * KD + 2, dd, de, dw, wb, &st) ==
+                      HYLA_ERR_INVALID, "op v: store for another kd");
+            CHECK(o->hb2st_v(q, HYLA_D, N + 1, KD, dAB, 2 * KD, dd, de, dw, wb, &st) ==
+                      HYLA_ERR_INVALID, "op v: store for another n");
+            bad.nb = KD + 1;
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+                      HYLA_ERR_INVALID, "op v: nb > kd");
+            bad = st;
+            bad.data = NULL;
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+                      HYLA_ERR_INVALID, "op v: NULL data");
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb, &st) ==
+                      HYLA_ERR_INVALID, "op v: work NULL");
+        }
+        hyla_sb2st_q_free(&sq);
+        CHECK(!sq, "store freed and set to NULL");
+        CHECK(hyla_sb2st_q_create_dev(h, 0, HYLA_D, N, N, &sq, &st) == HYLA_ERR_INVALID && !sq,
+              "store: kd > n - 1");
         CHECK(o->queue_sync(q) == 0, "queue clean after the rejected calls");
     }
     o->mem_free(dv, HYLA_MEM_DEVICE, dw);
@@ -134,6 +185,23 @@ static void injection(hyla_t *h) {
         failures++;
     }
     CHECK(rc == 0 && failures >= 4, "injection: %lld failures, last rc %d", (long long)failures, rc);
+    /* with the reflectors, and Q2 applied to two columns */
+    failures = 0;
+    for (k = 1; k < 1000; k++) {
+        hyla_sb2st_q *q = NULL;
+        void *dZ = NULL;
+        hyla_debug_fail_alloc(k);
+        rc = hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d, e, &q);
+        if (!rc) rc = hyla_malloc_device(h, 0, sizeof(double) * N * 2, &dZ);
+        if (!rc) rc = hyla_eig_sb2st_back(h, 0, q, 2, dZ, N);
+        hyla_debug_fail_alloc(0);
+        hyla_free_device(h, 0, &dZ);
+        hyla_sb2st_q_free(&q);
+        if (!t_injected(h, "sb2st_dev", k, rc)) break;
+        failures++;
+    }
+    CHECK(rc == 0 && failures >= 6, "injection, reflectors: %lld failures, last rc %d",
+          (long long)failures, rc);
 }
 
 /* See the header comment; type one of s, d, c, z. */
