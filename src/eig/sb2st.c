@@ -62,7 +62,11 @@
  * groups in this order: wave after wave, in a wave by increasing rows
  * (u decreasing), each group V (ldv*nb) then T (nb*nb), so a wave's V and
  * T are at a constant stride. Only the last group of a wave can reach past
- * row n-1 (its V rows there are zero); it is applied on its own. */
+ * row n-1 (its V rows there are zero); it is applied on its own.
+ *
+ * The store can also live in a device's memory (hyla_sb2st_q_create_dev):
+ * the device chase (eig/hb2st_dev.c, the backend's hb2st_v op) fills it
+ * there in this layout, and the back transformation reads it in place. */
 
 /* Finite data only (NaN/Inf are refused first): complex products need no
  * C99 Annex G recovery, whose slow path would keep the loops scalar. */
