@@ -141,6 +141,38 @@ static int PS(bench)(hyla_t *h, int64_t n, int64_t kd) {
         cbest = fmin(cbest, omp_get_wtime() - t0);
     }
     printf("hyla_eig_sb2st (host cores)                    : %8.4f s (rc %d)\n", cbest, rc);
+    /* with the reflectors: on the device (store left there) and on the host cores */
+    R *d3 = malloc(sizeof *d * (size_t)n), *e3 = malloc(sizeof *e * (size_t)n);
+    double vbest = 1e30, hbest = 1e30;
+    for (int rep = 0; rep < 3 && !rc; rep++) {
+        hyla_sb2st_q *q = NULL;
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_sb2st_dev(h, 0, DT, n, kd, AB, ldab, d3, e3, &q);
+        vbest = fmin(vbest, omp_get_wtime() - t0);
+        hyla_sb2st_q_free(&q);
+    }
+    printf("hyla_eig_sb2st_dev (device 0, reflectors kept)  : %8.4f s (rc %d)\n", vbest, rc);
+    for (int rep = 0; rep < 1 && !rc; rep++) {
+        hyla_sb2st_q *q = NULL;
+        memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_sb2st(h, DT, n, kd, A2, ldab, d2, e2, &q);
+        hbest = fmin(hbest, omp_get_wtime() - t0);
+        hyla_sb2st_q_free(&q);
+    }
+    printf("hyla_eig_sb2st (host cores, reflectors kept)   : %8.4f s (rc %d)\n", hbest, rc);
+    if (!rc) {
+        double diff = 0, nrm = 0;
+        for (int64_t i = 0; i < n; i++) {
+            diff = fmax(diff, fabs((double)d3[i] - (double)d2[i]));
+            nrm = fmax(nrm, fabs((double)d2[i]));
+            if (i + 1 < n) diff = fmax(diff, fabs((double)e3[i] - (double)e2[i]));
+        }
+        printf("d, e with reflectors, device vs host: max |diff| / (n eps max|d|) = %.3g\n",
+               diff / ((double)n * eps_of(DT) * fmax(nrm, 1e-300)));
+    }
+    free(d3);
+    free(e3);
     if (!rc) {
         const double t0 = omp_get_wtime();
         const int info2 = LSTERF((lapack_int)n, d, e) | LSTERF((lapack_int)n, d2, e2);

@@ -14,8 +14,9 @@
  *
  * `test_hb2st --bench N KD [s|d|c|z]` times hyla_eig_hb2st_dev (device 0
  * of HYLA_DEVICES, best of three after a warm-up) against the host cores'
- * chase hyla_eig_sb2st (best of two) on one random band (default type d)
- * and compares the two tridiagonals' eigenvalues (not a test). */
+ * chase hyla_eig_sb2st (best of two) on one random band (default type d),
+ * then both with the reflectors kept (hyla_eig_sb2st_dev, best of three;
+ * hyla_eig_sb2st, one run), and compares the tridiagonals (not a test). */
 #include "hyla.h"
 #include "test_util.h"
 #include "core/internal.h"
