@@ -228,7 +228,8 @@ static double PS(norm1)(const T *M, int64_t n) {
 static void PS(case_v)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nb,
                        unsigned long long *s) {
     const int64_t ldab = kd + 1, kde = n > 0 ? HYLA_TMIN(kd, n - 1) : 0, n1 = HYLA_TMAX(1, n);
-    T *AB = malloc(sizeof *AB * (size_t)(ldab * n1)), *A2 = malloc(sizeof *AB * (size_t)(ldab * n1));
+    T *AB = malloc(sizeof *AB * (size_t)(ldab * n1));
+    T *A2 = malloc(sizeof *AB * (size_t)(ldab * n1));
     T *B = calloc((size_t)(n1 * n1), sizeof *B), *Q = malloc(sizeof *Q * (size_t)(n1 * n1));
     T *Q1 = malloc(sizeof *Q * (size_t)(n1 * n1)), *Rm = malloc(sizeof *Q * (size_t)(n1 * n1));
     R *d = malloc(sizeof *d * (size_t)n1), *e = malloc(sizeof *e * (size_t)n1);

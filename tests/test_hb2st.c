@@ -77,7 +77,8 @@ static void bad_input(hyla_t *h) {
               !sq, "v: dev ndev");
     CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, NULL, &sq) == HYLA_ERR_INVALID && !sq,
           "v: e");
-    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, 0, KD, NULL, LD, NULL, NULL, &sq) == 0 && sq, "v: n = 0");
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, 0, KD, NULL, LD, NULL, NULL, &sq) == 0 && sq,
+          "v: n = 0");
     hyla_sb2st_q_free(&sq);
     if (ndev > 1) { /* a device-resident store is applied on its own device only */
         double Z[N];

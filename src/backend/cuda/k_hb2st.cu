@@ -530,7 +530,8 @@ extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd,
     switch (dtype) {
     case HYLA_S:
         return hb2st_typed<float, float>(s, n, (int)kde, static_cast<float *>(AB), ldab,
-                                         static_cast<float *>(d), static_cast<float *>(e), work, st);
+                                         static_cast<float *>(d), static_cast<float *>(e), work,
+                                         st);
     case HYLA_D:
         return hb2st_typed<double, double>(s, n, (int)kde, static_cast<double *>(AB), ldab,
                                            static_cast<double *>(d), static_cast<double *>(e),

@@ -30,7 +30,13 @@ struct host_task {
         struct { hyla_dtype t; hyla_rbt_args a; } rbt;
         struct { hyla_dtype t; int64_t m, n, lda; const void *A; void *sums; } asum;
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
-        struct { hyla_dtype t; int64_t n, kd, ldab; void *AB, *d, *e, *buf; int has_st; hyla_hb2st_store st; } hb2st;
+        struct {
+            hyla_dtype t;
+            int64_t n, kd, ldab;
+            void *AB, *d, *e, *buf;
+            int has_st;             /* hb2st_v: st is the store */
+            hyla_hb2st_store st;
+        } hb2st;
     } u;
 };
 
