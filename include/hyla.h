@@ -159,12 +159,14 @@ typedef enum {
      * built on the device while the host cores run the tridiagonal solver,
      * then Z := Q E, one GEMM; n^2 more device memory plus n^2 reals). */
     HYLA_OPT_EIG_ORDER = 23,
-    /* Eigensolver stage 2 (bulge chasing) for eigenvalues only: 0 =
-     * automatic (the device on a GPU from n = 4096 with kd <= 64, measured
-     * faster there; else the host cores), 1 = the host
-     * cores (running beside stage 1 on a GPU), 2 = the device (the persistent
-     * GPU kernel; half-bandwidth up to 64 on CUDA). With eigenvectors stage 2
-     * always runs on the host cores (it keeps the reflectors). */
+    /* Eigensolver stage 2 (bulge chasing): 0 = automatic (the device on a
+     * GPU from n = 4096 with kd <= 64, measured faster there for
+     * eigenvalues only; else the host cores), 1 = the host cores (running
+     * beside stage 1 on a GPU), 2 = the device (the persistent GPU kernel;
+     * half-bandwidth up to 64 on CUDA, else the host cores). With
+     * eigenvectors the device chase keeps its reflectors in device memory
+     * for the Q2 back transformation (the host chase keeps them in host
+     * memory and uploads them). */
     HYLA_OPT_EIG_CHASE = 24,
     /* LU block width (columns of a factored panel); 0 = tuning table. */
     HYLA_OPT_GETRF_NB = 7,

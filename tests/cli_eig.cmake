@@ -8,6 +8,7 @@ add_test(NAME cli_syevd COMMAND hyla_cli syevd -n 1,2,37,130 --type s,d,c,z --up
 # kernel's schedule), both back-transformation orders
 add_test(NAME cli_syevd_back2_kernel COMMAND hyla_cli syevd -n 1,2,67,211 --type d,z --uplo L --jobz V --check --vs vendor --devices cpu:2 --kd 6 --nb 12 --back2 kernel --back-order direct)
 add_test(NAME cli_syevd_back2_kernel_r COMMAND hyla_cli syevd -n 150 --type s,c --jobz V --check --devices cpu:1 --kd 5 --back2 kernel --back-order reordered)
+add_test(NAME cli_syevd_chase_v COMMAND hyla_cli syevd -n 2,37,130 --type s,d,c,z --uplo L --jobz V --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --chase device --timers)
 add_test(NAME cli_syevd_n COMMAND hyla_cli heevd -n 0,3,101 --type d,z --uplo L,U --jobz N --check --vs vendor --devices cpu:2 --json)
 foreach(m clustered geometric arithmetic onelarge graded diagonal zero)
   add_test(NAME cli_syevd_${m} COMMAND hyla_cli syevd -n 90 --type d,c --jobz V --matrix ${m} --check --devices cpu:2 --kd 4 --nb 16 --repeat 1)

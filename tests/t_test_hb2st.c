@@ -141,6 +141,38 @@ static int PS(bench)(hyla_t *h, int64_t n, int64_t kd) {
         cbest = fmin(cbest, omp_get_wtime() - t0);
     }
     printf("hyla_eig_sb2st (host cores)                    : %8.4f s (rc %d)\n", cbest, rc);
+    /* with the reflectors: on the device (store left there) and on the host cores */
+    R *d3 = malloc(sizeof *d * (size_t)n), *e3 = malloc(sizeof *e * (size_t)n);
+    double vbest = 1e30, hbest = 1e30;
+    for (int rep = 0; rep < 3 && !rc; rep++) {
+        hyla_sb2st_q *q = NULL;
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_sb2st_dev(h, 0, DT, n, kd, AB, ldab, d3, e3, &q);
+        vbest = fmin(vbest, omp_get_wtime() - t0);
+        hyla_sb2st_q_free(&q);
+    }
+    printf("hyla_eig_sb2st_dev (device 0, reflectors kept)  : %8.4f s (rc %d)\n", vbest, rc);
+    for (int rep = 0; rep < 1 && !rc; rep++) {
+        hyla_sb2st_q *q = NULL;
+        memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
+        const double t0 = omp_get_wtime();
+        rc = hyla_eig_sb2st(h, DT, n, kd, A2, ldab, d2, e2, &q);
+        hbest = fmin(hbest, omp_get_wtime() - t0);
+        hyla_sb2st_q_free(&q);
+    }
+    printf("hyla_eig_sb2st (host cores, reflectors kept)   : %8.4f s (rc %d)\n", hbest, rc);
+    if (!rc) {
+        double diff = 0, nrm = 0;
+        for (int64_t i = 0; i < n; i++) {
+            diff = fmax(diff, fabs((double)d3[i] - (double)d2[i]));
+            nrm = fmax(nrm, fabs((double)d2[i]));
+            if (i + 1 < n) diff = fmax(diff, fabs((double)e3[i] - (double)e2[i]));
+        }
+        printf("d, e with reflectors, device vs host: max |diff| / (n eps max|d|) = %.3g\n",
+               diff / ((double)n * eps_of(DT) * fmax(nrm, 1e-300)));
+    }
+    free(d3);
+    free(e3);
     if (!rc) {
         const double t0 = omp_get_wtime();
         const int info2 = LSTERF((lapack_int)n, d, e) | LSTERF((lapack_int)n, d2, e2);
@@ -160,4 +192,153 @@ static int PS(bench)(hyla_t *h, int64_t n, int64_t kd) {
     free(d2);
     free(e2);
     return rc != 0;
+}
+
+static T PS(conj)(T x) {
+#if IS_CPLX
+    return (T)conj((double complex)x);
+#else
+    return x;
+#endif
+}
+
+/* max column sum of |M| (n x n, ld n) */
+static double PS(norm1)(const T *M, int64_t n) {
+    double nrm = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double sum = 0;
+        for (int64_t i = 0; i < n; i++) sum += PS(abs)(M[i + j * n]);
+        nrm = fmax(nrm, sum);
+    }
+    return nrm;
+}
+
+/* The chase keeping its reflectors on device dev (hyla_eig_sb2st_dev, the
+ * backend's hb2st_v) with nb sweeps per group (HYLA_OPT_EIG_BACK2_NB; 0 =
+ * kd), for one random band:
+ *   - d and e bitwise those of hyla_eig_hb2st_dev (the same chase, the
+ *     same arithmetic; complex: |e|, the moduli there);
+ *   - d and e within THRESH n eps |B| of the host cores' chase with
+ *     reflectors (hyla_eig_sb2st; not bitwise: that chase's level-2 kernels
+ *     sum in another order, four columns at a time);
+ *   - Q2 formed from the device store by hyla_eig_sb2st_back_q (the
+ *     identity in, no upload) gives |B - Q2 T Q2^H| / (n |B| eps) and
+ *     |I - Q2^H Q2| / (n eps) below THRESH, and agrees with Q2 applied to
+ *     the identity column by column (hyla_eig_sb2st_back_count). */
+static void PS(case_v)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nb,
+                       unsigned long long *s) {
+    const int64_t ldab = kd + 1, kde = n > 0 ? HYLA_TMIN(kd, n - 1) : 0, n1 = HYLA_TMAX(1, n);
+    T *AB = malloc(sizeof *AB * (size_t)(ldab * n1));
+    T *A2 = malloc(sizeof *AB * (size_t)(ldab * n1));
+    T *B = calloc((size_t)(n1 * n1), sizeof *B), *Q = malloc(sizeof *Q * (size_t)(n1 * n1));
+    T *Q1 = malloc(sizeof *Q * (size_t)(n1 * n1)), *Rm = malloc(sizeof *Q * (size_t)(n1 * n1));
+    R *d = malloc(sizeof *d * (size_t)n1), *e = malloc(sizeof *e * (size_t)n1);
+    R *d0 = malloc(sizeof *d * (size_t)n1), *e0 = malloc(sizeof *e * (size_t)n1);
+    R *dh = malloc(sizeof *d * (size_t)n1), *eh = malloc(sizeof *e * (size_t)n1);
+    hyla_sb2st_q *q = NULL, *qh = NULL;
+    void *dQ = NULL;
+    char what[160];
+    snprintf(what, sizeof what, "%c reflectors n %lld kd %lld nb %lld dev %d", "sdcz"[DT],
+             (long long)n, (long long)kd, (long long)nb, dev);
+    PS(make_band)(AB, n, kd, ldab, BAND_RANDOM, s);
+    for (int64_t j = 0; j < n; j++) {
+        AB[j * ldab] = (T)TREAL(AB[j * ldab]); /* the Hermitian B of the band */
+        for (int64_t r = 0; r <= HYLA_TMIN(kde, n - 1 - j); r++) {
+            B[j + r + j * n] = AB[r + j * ldab];
+            B[j + (j + r) * n] = PS(conj)(AB[r + j * ldab]);
+        }
+    }
+    const double eps = eps_of(DT), nrmB = PS(band_norm1)(AB, n, kde, ldab);
+    int rc = hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, nb);
+    rc = rc ? rc : hyla_eig_sb2st_dev(h, dev, DT, n, kd, AB, ldab, d, e, &q);
+    CHECK(rc == 0 && q, "%s: %d (%s)", what, rc, hyla_strerror(rc));
+    rc = rc ? rc : hyla_eig_hb2st_dev(h, dev, DT, n, kd, AB, ldab, d0, e0);
+    memcpy(A2, AB, sizeof *AB * (size_t)(ldab * n));
+    rc = rc ? rc : hyla_eig_sb2st_threads(h, DT, n, kd, A2, ldab, dh, eh, &qh, 1);
+    hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 0);
+    CHECK(rc == 0, "%s: the other chases: %d", what, rc);
+    if (rc || n == 0) goto out;
+    int same = memcmp(d, d0, sizeof *d * (size_t)n) == 0;
+    for (int64_t j = 0; j + 1 < n; j++) same &= (IS_CPLX ? (R)fabs((double)e[j]) : e[j]) == e0[j];
+    CHECK(same, "%s: d, |e| differ from the eigenvalue-only chase's", what);
+    double diff = 0;
+    for (int64_t j = 0; j < n; j++) diff = fmax(diff, fabs((double)d[j] - (double)dh[j]));
+    for (int64_t j = 0; j + 1 < n; j++) diff = fmax(diff, fabs((double)e[j] - (double)eh[j]));
+    const double dratio = nrmB > 0 ? diff / ((double)n * eps * nrmB) : diff;
+    CHECK(dratio < THRESH, "%s: d, e differ from the host chase's by %g n eps |B|", what, dratio);
+    /* Q2 from the identity, then column by column */
+    const size_t bytes = sizeof(T) * (size_t)(n * n);
+    for (int64_t i = 0; i < n * n; i++) Q[i] = T_ZERO;
+    for (int64_t i = 0; i < n; i++) Q[i + i * n] = T_ONE;
+    hyla_dev *hd = h->devs[dev];
+    hyla_queue *qc = NULL, *qi = NULL;
+    rc = hyla_malloc_device(h, dev, bytes, &dQ);
+    rc = rc ? rc : hyla_copy_to_device(h, dev, dQ, Q, bytes);
+    rc = rc ? rc : hyla_eig_sb2st_back_count(h, dev, q, n, dQ, n, 0, NULL, NULL);
+    rc = rc ? rc : hyla_copy_from_device(h, dev, Q1, dQ, bytes);
+    rc = rc ? rc : hyla_copy_to_device(h, dev, dQ, Q, bytes);
+    rc = rc ? rc : hd->ops->queue_create(hd, &qc);
+    rc = rc ? rc : hd->ops->queue_create(hd, &qi);
+    rc = rc ? rc : hyla_eig_sb2st_back_q(h, dev, q, n, dQ, n, 0, NULL, NULL, qc, qi, 1);
+    rc = rc ? rc : hyla_copy_from_device(h, dev, Q, dQ, bytes);
+    if (qc) hd->ops->queue_destroy(qc);
+    if (qi) hd->ops->queue_destroy(qi);
+    CHECK(rc == 0, "%s: back transformation: %d", what, rc);
+    if (rc) goto out;
+    diff = 0;
+    for (int64_t i = 0; i < n * n; i++) diff = fmax(diff, PS(abs)(Q[i] - Q1[i]));
+    CHECK(diff <= 10.0 * (double)n * eps, "%s: Q2 from I and Q2 I differ by %g", what, diff);
+    /* Rm = B - Q T Q^H, (T Q^H)(k, j) from the tridiagonal */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            T acc = B[i + j * n];
+            for (int64_t k = 0; k < n; k++) {
+                T tq = d[k] * PS(conj)(Q[j + k * n]);
+                if (k > 0) tq += e[k - 1] * PS(conj)(Q[j + (k - 1) * n]);
+                if (k + 1 < n) tq += e[k] * PS(conj)(Q[j + (k + 1) * n]);
+                acc -= Q[i + k * n] * tq;
+            }
+            Rm[i + j * n] = acc;
+        }
+    const double res = PS(norm1)(Rm, n) / ((double)n * eps * HYLA_TMAX(nrmB, 1e-300));
+    CHECK(res < THRESH, "%s: |B - Q T Q^H| / (n |B| eps) = %g", what, res);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            T acc = i == j ? T_ONE : T_ZERO;
+            for (int64_t k = 0; k < n; k++) acc -= PS(conj)(Q[k + i * n]) * Q[k + j * n];
+            Rm[i + j * n] = acc;
+        }
+    const double orth = PS(norm1)(Rm, n) / ((double)n * eps);
+    CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g", what, orth);
+out:
+    hyla_free_device(h, dev, &dQ);
+    hyla_sb2st_q_free(&q);
+    hyla_sb2st_q_free(&qh);
+    free(AB);
+    free(A2);
+    free(B);
+    free(Q);
+    free(Q1);
+    free(Rm);
+    free(d);
+    free(e);
+    free(d0);
+    free(e0);
+    free(dh);
+    free(eh);
+}
+
+static void PS(suite_v)(hyla_t *h, unsigned long long *s) {
+    const int ndev = hyla_device_count(h);
+    static const int64_t ns[] = {0, 1, 2, 3, 7, 20, 33, 61};
+    static const int64_t kds[] = {1, 2, 5, 8, 16};
+    int k = 0;
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (size_t b = 0; b < sizeof kds / sizeof kds[0]; b++, k++) {
+            const int64_t kd = kds[b], nb = k % 3 == 1 ? 1 : k % 3 == 2 ? HYLA_TMAX(1, kd / 2) : 0;
+            PS(case_v)(h, k % 2 ? ndev - 1 : 0, ns[a], kd, nb, s);
+        }
+    PS(case_v)(h, 0, 9, 20, 0, s);   /* kd > n - 1 */
+    PS(case_v)(h, 0, 70, 64, 3, s);  /* the widest band CUDA chases */
+    PS(case_v)(h, 0, 100, 32, 32, s);
 }

@@ -1,16 +1,22 @@
-/* Stage 2 on a device, eigenvalues only (eig/hb2st_dev.c and the backends'
- * hb2st op) on device 0 and the last device of HYLA_DEVICES, the four
+/* Stage 2 on a device (eig/hb2st_dev.c and the backends' hb2st and
+ * hb2st_v ops) on device 0 and the last device of HYLA_DEVICES, the four
  * precisions: the eigenvalues of the tridiagonal (LAPACK sterf) against
  * the band's (LAPACK sbev/hbev) within 60 n eps |B|, for kd = 0, 1, 2, 3,
  * 8, 32, 64 and n = 0, 1, 2, kd, kd+1, odd, not a multiple of kd, kd > n-1;
  * zero, diagonal and graded bands; padded ldab; the band left unchanged;
  * NaN and Inf input; bad arguments of the driver and of the op; kd past
- * what the backend chases; no leak; injected allocation failures.
+ * what the backend chases; no leak; injected allocation failures. With
+ * the reflectors kept on the device (hyla_eig_sb2st_dev): d, |e| bitwise
+ * those without, d, e near the host chase's, B = Q2 T Q2^H and Q2
+ * orthogonal (t_test_hb2st.c's case_v), for n = 0, 1, 2, odd, not a
+ * multiple of kd or nb, kd = 1 .. 64, nb = 1, kd/2, kd; bad arguments and
+ * injected allocation failures of that path too.
  *
  * `test_hb2st --bench N KD [s|d|c|z]` times hyla_eig_hb2st_dev (device 0
  * of HYLA_DEVICES, best of three after a warm-up) against the host cores'
- * chase hyla_eig_sb2st (best of two) on one random band (default type d)
- * and compares the two tridiagonals' eigenvalues (not a test). */
+ * chase hyla_eig_sb2st (best of two) on one random band (default type d),
+ * then both with the reflectors kept (hyla_eig_sb2st_dev, best of three;
+ * hyla_eig_sb2st, one run), and compares the tridiagonals (not a test). */
 #include "hyla.h"
 #include "test_util.h"
 #include "core/internal.h"
@@ -59,6 +65,31 @@ static void bad_input(hyla_t *h) {
     CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, 1, KD, AB, LD, d, NULL) == 0, "n = 1 without e");
     CHECK(d[0] == AB[0], "n = 1: d = B(0, 0)");
     CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, 0, KD, NULL, LD, NULL, NULL) == 0, "n = 0");
+    /* with the reflectors: q required, NULL on every failure */
+    hyla_sb2st_q *sq = (hyla_sb2st_q *)1;
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e, NULL) == HYLA_ERR_INVALID, "v: q");
+    AB[2 + 5 * LD] = NAN;
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e, &sq) == HYLA_ERR_NAN && !sq,
+          "v: NaN");
+    AB[2 + 5 * LD] = 0.5;
+    sq = (hyla_sb2st_q *)1;
+    CHECK(hyla_eig_sb2st_dev(h, ndev, HYLA_D, N, KD, AB, LD, d, e, &sq) == HYLA_ERR_NO_DEVICE &&
+              !sq, "v: dev ndev");
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, NULL, &sq) == HYLA_ERR_INVALID && !sq,
+          "v: e");
+    CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, 0, KD, NULL, LD, NULL, NULL, &sq) == 0 && sq,
+          "v: n = 0");
+    hyla_sb2st_q_free(&sq);
+    if (ndev > 1) { /* a device-resident store is applied on its own device only */
+        double Z[N];
+        void *dZ = NULL;
+        CHECK(hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, LD, d, e, &sq) == 0, "v: valid call");
+        rc = hyla_malloc_device(h, 1, sizeof Z, &dZ);
+        CHECK(rc == 0 && hyla_eig_sb2st_back(h, 1, sq, 1, dZ, N) == HYLA_ERR_INVALID,
+              "v: store of device 0 applied on device 1");
+        hyla_free_device(h, 1, &dZ);
+        hyla_sb2st_q_free(&sq);
+    }
 
     /* the op itself: nothing is enqueued on bad arguments */
     hyla_dev *dv = h->devs[0];
@@ -85,6 +116,33 @@ static void bad_input(hyla_t *h) {
         CHECK(o->hb2st(q, HYLA_D, -1, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
               "op: n < 0");
         CHECK(o->hb2st(q, HYLA_D, 0, KD, NULL, 2 * KD, NULL, NULL, NULL, 0) == 0, "op: n = 0");
+        /* hb2st_v: the store must match n and kd */
+        hyla_sb2st_q *sq = NULL;
+        hyla_hb2st_store st;
+        rc = hyla_sb2st_q_create_dev(h, 0, HYLA_D, N, KD, &sq, &st);
+        CHECK(rc == 0 && sq, "store: %d", rc);
+        if (rc == 0) {
+            hyla_hb2st_store bad = st;
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, NULL) ==
+                      HYLA_ERR_INVALID, "op v: NULL store");
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD + 1, dAB, 2 * KD + 2, dd, de, dw, wb, &st) ==
+                      HYLA_ERR_INVALID, "op v: store for another kd");
+            CHECK(o->hb2st_v(q, HYLA_D, N + 1, KD, dAB, 2 * KD, dd, de, dw, wb, &st) ==
+                      HYLA_ERR_INVALID, "op v: store for another n");
+            bad.nb = KD + 1;
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+                      HYLA_ERR_INVALID, "op v: nb > kd");
+            bad = st;
+            bad.data = NULL;
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+                      HYLA_ERR_INVALID, "op v: NULL data");
+            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb, &st) ==
+                      HYLA_ERR_INVALID, "op v: work NULL");
+        }
+        hyla_sb2st_q_free(&sq);
+        CHECK(!sq, "store freed and set to NULL");
+        CHECK(hyla_sb2st_q_create_dev(h, 0, HYLA_D, N, N, &sq, &st) == HYLA_ERR_INVALID && !sq,
+              "store: kd > n - 1");
         CHECK(o->queue_sync(q) == 0, "queue clean after the rejected calls");
     }
     o->mem_free(dv, HYLA_MEM_DEVICE, dw);
@@ -129,6 +187,23 @@ static void injection(hyla_t *h) {
         failures++;
     }
     CHECK(rc == 0 && failures >= 4, "injection: %lld failures, last rc %d", (long long)failures, rc);
+    /* with the reflectors, and Q2 applied to two columns */
+    failures = 0;
+    for (k = 1; k < 1000; k++) {
+        hyla_sb2st_q *q = NULL;
+        void *dZ = NULL;
+        hyla_debug_fail_alloc(k);
+        rc = hyla_eig_sb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d, e, &q);
+        if (!rc) rc = hyla_malloc_device(h, 0, sizeof(double) * N * 2, &dZ);
+        if (!rc) rc = hyla_eig_sb2st_back(h, 0, q, 2, dZ, N);
+        hyla_debug_fail_alloc(0);
+        hyla_free_device(h, 0, &dZ);
+        hyla_sb2st_q_free(&q);
+        if (!t_injected(h, "sb2st_dev", k, rc)) break;
+        failures++;
+    }
+    CHECK(rc == 0 && failures >= 6, "injection, reflectors: %lld failures, last rc %d",
+          (long long)failures, rc);
 }
 
 /* See the header comment; type one of s, d, c, z. */
@@ -171,6 +246,10 @@ int main(int argc, char **argv) {
     suite_d(h, &seed);
     suite_c(h, &seed);
     suite_z(h, &seed);
+    suite_v_s(h, &seed);
+    suite_v_d(h, &seed);
+    suite_v_c(h, &seed);
+    suite_v_z(h, &seed);
     leak_check(h, "suites");
     bad_input(h);
     wide_band(h, &seed);

@@ -1,7 +1,9 @@
 /* The eigensolver drivers hyla_?syevd / ?heevd and their _gpu variants on
  * the devices of HYLA_DEVICES: all precisions, both triangles, jobz N and V,
  * sizes 0, 1, 2, odd and not multiples of kd or nb (kd and nb set small so
- * that many panels and blocks run), the dlatms-like matrix classes, NaN and
+ * that many panels and blocks run), stage 2 on the host cores and on the
+ * device (HYLA_OPT_EIG_CHASE; jobz V then keeps the reflectors in device
+ * memory), the dlatms-like matrix classes, NaN and
  * Inf input, bad arguments, no leaks, injected allocation failures.
  *
  * `test_syevd --write-npy PREFIX` writes the .npy inputs of the CLI tests
@@ -108,6 +110,24 @@ int main(int argc, char **argv) {
         hyla_ztv_case(h, 1, 'N', 'L', 53, TE_GEOMETRIC, &s);
     }
     CHECK(hyla_set_option(h, HYLA_OPT_EIG_CHASE, 3) == -3, "chase 3 refused");
+    /* eigenvectors with the chase on the device (its reflectors stay in
+     * device memory), both orders of the back transformations, n not a
+     * multiple of kd = 3 or of nb */
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_CHASE, 2) == 0, "chase 2");
+    for (int64_t order = 1; order <= 2; order++) {
+        hyla_set_option(h, HYLA_OPT_EIG_ORDER, order);
+        hyla_stv_case(h, 0, 'V', 'L', 37, TE_CLUSTERED, &s);
+        hyla_dtv_case(h, 1, 'V', 'U', 64, TE_GRADED, &s);
+        hyla_ctv_case(h, 0, 'V', 'U', 41, TE_RANDOM, &s);
+        hyla_ztv_case(h, 1, 'V', 'L', 53, TE_GEOMETRIC, &s);
+        hyla_dtv_case(h, 0, 'V', 'L', 2, TE_RANDOM, &s);
+        hyla_ztv_case(h, 1, 'V', 'U', 1, TE_RANDOM, &s);
+    }
+    hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 2);
+    hyla_dtv_case(h, 0, 'V', 'U', 29, TE_ARITHMETIC, &s);
+    hyla_ctv_case(h, 1, 'V', 'L', 30, TE_RANDOM, &s);
+    hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 0);
+    alloc_failures(h);
     hyla_set_option(h, HYLA_OPT_EIG_CHASE, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);
     alloc_failures(h);

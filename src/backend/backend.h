@@ -37,6 +37,19 @@ typedef struct hyla_event hyla_event;
 typedef struct hyla_rbt_args hyla_rbt_args; /* random butterfly transforms, below */
 typedef struct hyla_q2_args hyla_q2_args;   /* grouped Q2 reflectors (backend/q2_args.h) */
 
+/* The grouped reflector store of the eigensolver's stage 2 (eig/sb2st.c
+ * states the layout) as the hb2st_v op fills it: all in memory of the
+ * op's device. Group (s, m) (sweeps s*nb .. s*nb+nb-1, step m) starts at
+ * element woff[u+m] + (min(u+m, nsg-1) - u) * gsz, u = nsg-1-s: V (ldv x
+ * nb, ldv = kd+nb-1), then T (nb x nb). */
+typedef struct {
+    void *data;           /* woff[nw] = ngroups * gsz elements of the dtype */
+    const int64_t *woff;  /* nw + 1 wave offsets (elements) */
+    int64_t nb, ldv, gsz; /* sweeps per group, rows of V, elements per group */
+    int64_t nsg, nw;      /* sweep groups, waves */
+    int64_t ngroups;      /* groups in all */
+} hyla_hb2st_store;
+
 struct hyla_dev {
     const hyla_backend_ops *ops;
     hyla_device_info info;
@@ -246,6 +259,20 @@ struct hyla_backend_ops {
      * backend does not take (CUDA: nb > 32 or kd > 64); HYLA_ERR_DEVICE,
      * HYLA_ERR_NO_MEMORY (host: the task). */
     int (*q2_apply)(hyla_queue *q, hyla_dtype t, const struct hyla_q2_args *a);
+    /* hb2st that keeps the reflectors (optional; NULL where a backend lacks
+     * it): the same chase, arguments and failures, with kd the width chased
+     * (kd <= max(n-1, 0)), and moreover (after zeroing st->data) every
+     * reflector H = I - tau v v^H of sweep i, step m (v(0) = 1) written into
+     * the grouped store *st in memory of q's device, laid out as eig/sb2st.c
+     * states (group (s, m), s = i / nb: V column i % nb from row i % nb on,
+     * tau on T's diagonal), then each group's T completed (LAPACK larft,
+     * forward columnwise). e here is the signed real off-diagonal (complex:
+     * its imaginary part is exactly zero), so that B = Q2 T Q2^H with Q2 the
+     * product of the reflectors in the order they were made. *st is read at
+     * the call. Also HYLA_ERR_INVALID when st is NULL or its layout does not
+     * match n and kd (hyla_hb2st_store_check). */
+    int (*hb2st_v)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
+                   void *d, void *e, void *work, size_t work_bytes, const hyla_hb2st_store *st);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----

@@ -17,4 +17,26 @@ static inline int hyla_hb2st_check(hyla_dtype t, int64_t n, int64_t kd, const vo
     return 0;
 }
 
+/* 0 when st is a store for a chase of order n and width kd (the width
+ * chased, kd <= max(n-1, 0)) as backend.h documents it, else
+ * HYLA_ERR_INVALID. Only the sizes are checked, not woff's contents. */
+static inline int hyla_hb2st_store_check(int64_t n, int64_t kd, const hyla_hb2st_store *st) {
+    if (!st || kd > (n > 0 ? n - 1 : 0)) return HYLA_ERR_INVALID;
+    const int64_t nsg = n >= 2 && kd >= 1 ? (n - 2) / st->nb + 1 : 0;
+    if (st->nb < 1 || st->nb > (kd > 1 ? kd : 1) || st->ldv != kd + st->nb - 1 ||
+        st->gsz != st->ldv * st->nb + st->nb * st->nb || st->nsg != nsg ||
+        st->nw != (nsg > 0 ? nsg - 1 + (n - 2 + kd) / kd : 0) || st->ngroups < 0 ||
+        (nsg > 0 && (!st->data || !st->woff || st->ngroups < nsg)))
+        return HYLA_ERR_INVALID;
+    return 0;
+}
+
+/* Element offset of group (s, m) in a store whose woff the caller can read
+ * (the host backend's; the CUDA kernel computes the same). */
+static inline int64_t hyla_hb2st_group(const hyla_hb2st_store *st, const int64_t *woff,
+                                       int64_t s, int64_t m) {
+    const int64_t u = st->nsg - 1 - s, t = u + m;
+    return woff[t] + ((t < st->nsg - 1 ? t : st->nsg - 1) - u) * st->gsz;
+}
+
 #endif

@@ -1,7 +1,9 @@
-/* Stage 2 on a device, eigenvalues only (see hb2st_dev.h): the band goes up
- * into a band of 2 kd rows whose lower kd - 1 rows are zero (the bulge's
- * room), the backend chases it, d and e come back. */
+/* Stage 2 on a device (see hb2st_dev.h): the band goes up into a band of
+ * 2 kd rows whose lower kd - 1 rows are zero (the bulge's room), the
+ * backend chases it (with the reflectors: into a device-resident store),
+ * d and e come back. */
 #include "eig/hb2st_dev.h"
+#include "eig/sb2st.h"
 #include <complex.h>
 #include <math.h>
 
@@ -20,25 +22,36 @@ static int band_finite(hyla_dtype t, int64_t n, int64_t kd, const void *AB, int6
     return 0;
 }
 
-int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
-                       int64_t ldab, void *d, void *e) {
+/* Both entries; q2 NULL: eigenvalues only. */
+static int chase_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
+                     int64_t ldab, void *d, void *e, hyla_sb2st_q **q2) {
+    if (q2) *q2 = NULL;
     if (!ctx || (unsigned)t > HYLA_Z || n < 0 || kd < 0 || ldab < kd + 1 ||
         (n > 0 && (!AB || !d)) || (n > 1 && !e))
         return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
-    if (n == 0) return 0;
     int rc = band_finite(t, n, kd, AB, ldab);
     if (rc) return rc;
     hyla_dev *dv = ctx->devs[dev];
     const hyla_backend_ops *o = dv->ops;
-    if (!o->hb2st) return HYLA_ERR_UNSUPPORTED;
+    if (q2 ? !o->hb2st_v : !o->hb2st) return HYLA_ERR_UNSUPPORTED;
+    hyla_hb2st_store st;
+    const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
+    if (q2) {
+        rc = hyla_sb2st_q_create_dev(ctx, dev, t, n, kde, q2, &st);
+        if (rc) return rc;
+    }
+    if (n == 0) return 0;
     const size_t es = hyla_dtype_size(t), rs = es / (t == HYLA_C || t == HYLA_Z ? 2 : 1);
-    const int64_t kde = HYLA_MIN(kd, n - 1), ldw = HYLA_MAX(1, 2 * kde);
+    const int64_t ldw = HYLA_MAX(1, 2 * kde);
     const size_t wbytes = HYLA_HB2ST_WORK_BYTES(n);
     void *dAB = NULL, *dd = NULL, *de = NULL, *dwork = NULL;
     unsigned char zero[16] = {0};
     hyla_dev_workspace *ws;
-    if ((rc = hyla_workspace_get(ctx, dev, 0, 0, &ws)) != 0) return rc;
+    if ((rc = hyla_workspace_get(ctx, dev, 0, 0, &ws)) != 0) {
+        hyla_sb2st_q_free(q2);
+        return rc;
+    }
     hyla_queue *q = ws->q_comp;
     HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, (size_t)(ldw * n) * es, &dAB));
     HYLA_TRY(o->mem_alloc(dv, HYLA_MEM_DEVICE, (size_t)n * rs, &dd));
@@ -50,7 +63,10 @@ int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     /* the copy reads the caller's pageable memory as it is enqueued */
     HYLA_TRY(o->copy_2d(q, dAB, (size_t)ldw * es, AB, (size_t)ldab * es, (size_t)(kde + 1) * es,
                         (size_t)n, HYLA_COPY_H2D));
-    HYLA_TRY(o->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes));
+    if (q2)
+        HYLA_TRY(o->hb2st_v(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes, &st));
+    else
+        HYLA_TRY(o->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes));
     HYLA_TRY(o->copy_2d(q, d, (size_t)n * rs, dd, (size_t)n * rs, (size_t)n * rs, 1,
                         HYLA_COPY_D2H));
     if (n > 1)
@@ -63,5 +79,17 @@ cleanup:;
     o->mem_free(dv, HYLA_MEM_DEVICE, de);
     o->mem_free(dv, HYLA_MEM_DEVICE, dd);
     o->mem_free(dv, HYLA_MEM_DEVICE, dAB);
+    if (rc && q2) hyla_sb2st_q_free(q2);
     return rc;
+}
+
+int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
+                       int64_t ldab, void *d, void *e) {
+    return chase_dev(ctx, dev, t, n, kd, AB, ldab, d, e, NULL);
+}
+
+int hyla_eig_sb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
+                       int64_t ldab, void *d, void *e, hyla_sb2st_q **q) {
+    if (!q) return HYLA_ERR_INVALID;
+    return chase_dev(ctx, dev, t, n, kd, AB, ldab, d, e, q);
 }

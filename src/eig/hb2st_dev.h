@@ -1,10 +1,11 @@
-/* Stage 2 of the two-stage eigensolver on a device, eigenvalues only: the
- * Hermitian band -> real symmetric tridiagonal by bulge chasing in the
- * backend's hb2st op (CUDA: one persistent kernel with many sweeps in
- * flight; host backend: the sequential reference). */
+/* Stage 2 of the two-stage eigensolver on a device: the Hermitian band ->
+ * real symmetric tridiagonal by bulge chasing in the backend's hb2st op, or
+ * hb2st_v where the reflectors are kept (CUDA: one persistent kernel with
+ * many sweeps in flight; host backend: the sequential reference). */
 #ifndef HYLA_EIG_HB2ST_DEV_H
 #define HYLA_EIG_HB2ST_DEV_H
 #include "core/internal.h"
+#include "eig/sb2st.h"
 
 /* Reduces the n x n Hermitian (real: symmetric) band B of half-bandwidth kd
  * to a real symmetric tridiagonal matrix T with B's eigenvalues, on device
@@ -21,5 +22,20 @@
  * CUDA); HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE. */
 int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
                        int64_t ldab, void *d, void *e);
+
+/* hyla_eig_hb2st_dev keeping the reflectors, the device counterpart of
+ * hyla_eig_sb2st with q: *q receives a store resident in the memory of
+ * device dev (the layout of the host chase's, nb from
+ * HYLA_OPT_EIG_BACK2_NB), filled and its T formed on the device by the
+ * backend's hb2st_v op; free it with hyla_sb2st_q_free before the context.
+ * e is the signed off-diagonal, and B = Q2 T Q2^H (complex types: the
+ * phases are in Q2), so hyla_eig_sb2st_back* apply Q2 as for a host store,
+ * without uploading it. d and e are those of hyla_eig_hb2st_dev up to the
+ * signs of e for complex types (same arithmetic). Returns what
+ * hyla_eig_hb2st_dev returns, HYLA_ERR_INVALID also for q NULL, and
+ * HYLA_ERR_UNSUPPORTED where the backend has no hb2st_v; on failure *q is
+ * NULL and nothing is left allocated. */
+int hyla_eig_sb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
+                       int64_t ldab, void *d, void *e, hyla_sb2st_q **q);
 
 #endif

@@ -62,7 +62,11 @@
  * groups in this order: wave after wave, in a wave by increasing rows
  * (u decreasing), each group V (ldv*nb) then T (nb*nb), so a wave's V and
  * T are at a constant stride. Only the last group of a wave can reach past
- * row n-1 (its V rows there are zero); it is applied on its own. */
+ * row n-1 (its V rows there are zero); it is applied on its own.
+ *
+ * The store can also live in a device's memory (hyla_sb2st_q_create_dev):
+ * the device chase (eig/hb2st_dev.c, the backend's hb2st_v op) fills it
+ * there in this layout, and the back transformation reads it in place. */
 
 /* Finite data only (NaN/Inf are refused first): complex products need no
  * C99 Annex G recovery, whose slow path would keep the loops scalar. */
@@ -90,7 +94,9 @@ struct hyla_sb2st_q {
     int64_t nw;        /* waves: nsg - 1 + steps of sweep 0 (0 when nsg = 0) */
     int64_t *woff;     /* nw+1 offsets (in elements) of each wave's first group */
     int64_t gsz;       /* elements of one group: V (ldv*nb), then T (nb*nb) */
-    void *data;        /* woff[nw] elements of type t */
+    void *data;        /* woff[nw] elements of type t (host, or device ddev's memory) */
+    hyla_dev *ddev;    /* NULL: a host store; else the device holding data and dwoff */
+    void *dwoff;       /* device-resident store: woff's copy in ddev's memory */
 };
 
 /* Steps of sweep i (0 <= i <= n-2): blocks of kd rows below row i. */
@@ -101,7 +107,12 @@ static inline int64_t sweep_steps(int64_t n, int64_t kd, int64_t i) {
 void hyla_sb2st_q_free(hyla_sb2st_q **q) {
     if (!q || !*q) return;
     hyla_free((*q)->woff);
-    hyla_free((*q)->data);
+    if ((*q)->ddev) {
+        (*q)->ddev->ops->mem_free((*q)->ddev, HYLA_MEM_DEVICE, (*q)->data);
+        (*q)->ddev->ops->mem_free((*q)->ddev, HYLA_MEM_DEVICE, (*q)->dwoff);
+    } else {
+        hyla_free((*q)->data);
+    }
     hyla_free(*q);
     *q = NULL;
 }
@@ -120,8 +131,10 @@ static inline int64_t q_group(const hyla_sb2st_q *q, int64_t s, int64_t m) {
 }
 
 /* An empty store for order n, band width kd (kd >= 1 when n >= 2) and nb
- * sweeps per group (0: kd; at most kd), its groups zeroed. */
-static int q_create(hyla_dtype t, int64_t n, int64_t kd, int64_t nb, hyla_sb2st_q **out) {
+ * sweeps per group (0: kd; at most kd), its groups zeroed; dev non-NULL:
+ * the layout only (data NULL, for a device-resident store). */
+static int q_create(hyla_dtype t, int64_t n, int64_t kd, int64_t nb, hyla_sb2st_q **out,
+                    hyla_dev *dev) {
     int rc = 0;
     hyla_sb2st_q *q = hyla_calloc(1, sizeof *q);
     if (!q) return HYLA_ERR_NO_MEMORY;
@@ -140,6 +153,10 @@ static int q_create(hyla_dtype t, int64_t n, int64_t kd, int64_t nb, hyla_sb2st_
         for (int64_t m = 0, M = sweep_steps(n, kd, (q->nsg - 1 - u) * q->nb); m < M; m++)
             q->woff[u + m + 1] += q->gsz;
     for (int64_t w = 0; w < q->nw; w++) q->woff[w + 1] += q->woff[w];
+    if (dev) {
+        *out = q;
+        return 0;
+    }
     q->data = hyla_calloc((size_t)HYLA_MAX(q->woff[q->nw], 1), hyla_dtype_size(t));
     if (!q->data) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     *out = q;
@@ -229,6 +246,37 @@ static int64_t band_feed_wait(hyla_band_feed *f, int64_t c) {
     return r;
 }
 
+int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
+                            hyla_sb2st_q **out, hyla_hb2st_store *st) {
+    if (out) *out = NULL;
+    if (!ctx || !out || !st || (unsigned)t > HYLA_Z || n < 0 || kd < 0 ||
+        kd > HYLA_MAX(n - 1, 0))
+        return HYLA_ERR_INVALID;
+    if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
+    hyla_dev *d = ctx->devs[dev];
+    hyla_sb2st_q *q = NULL;
+    int rc = q_create(t, n, kd, ctx->opt_eig_back2_nb, &q, d);
+    if (rc) return rc;
+    q->ddev = d;
+    const size_t wbytes = sizeof(int64_t) * (size_t)(q->nw + 1);
+    HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE,
+                               (size_t)HYLA_MAX(q->woff[q->nw], 1) * hyla_dtype_size(t), &q->data));
+    HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, wbytes, &q->dwoff));
+    hyla_dev_workspace *ws;
+    HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+    HYLA_TRY(d->ops->copy_2d(ws->q_in, q->dwoff, wbytes, q->woff, wbytes, wbytes, 1,
+                             HYLA_COPY_H2D));
+    HYLA_TRY(d->ops->queue_sync(ws->q_in));
+    *st = (hyla_hb2st_store){.data = q->data, .woff = q->dwoff, .nb = q->nb, .ldv = q->ldv,
+                             .gsz = q->gsz, .nsg = q->nsg, .nw = q->nw,
+                             .ngroups = q->woff[q->nw] / q->gsz};
+    *out = q;
+    return 0;
+cleanup:
+    hyla_sb2st_q_free(&q);
+    return rc;
+}
+
 #define TS(x) PS(x)
 #define HYLA_TEMPLATE "eig/t_sb2st.c"
 #include "core/each_prec.h"
@@ -285,28 +333,30 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
  * already in the device's memory and is used where it is. */
 /* Q2 dZ through the backend's q2_apply op, one call (CUDA: one kernel that
  * skips V's zeros and keeps rows of Z in shared memory across several sweep
- * groups; backend/cuda/k_q2.cu). The store and its wave offsets go up
- * first on qc; on the host backend they are used where they are. Returns
+ * groups; backend/cuda/k_q2.cu). A host store and its wave offsets go up
+ * first on qc; a device-resident one, or the host backend's, is used where
+ * it is. Returns
  * HYLA_ERR_UNSUPPORTED, having changed nothing, when the backend does not
  * take the shape. calls and flops as hyla_eig_sb2st_back_q counts them
  * (the flops the op does: V's staircase and T, not V's zeros). */
 static int back_op(hyla_dev *d, const hyla_sb2st_q *q, int64_t ncols, void *dZ, int64_t lddz,
                    hyla_queue *qc, int identity, int64_t *calls, double *flops) {
     const hyla_backend_ops *o = d->ops;
-    const int host = d->info.kind == HYLA_DEVICE_HOST;
+    const int host = d->info.kind == HYLA_DEVICE_HOST, resident = host || q->ddev;
     const size_t es = hyla_dtype_size(q->t), sbytes = (size_t)q->woff[q->nw] * es,
                  obytes = (size_t)(q->nw + 1) * sizeof(int64_t);
     void *dq = NULL, *dwo = NULL;
     int rc = 0;
-    if (!host) {
+    if (!resident) {
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, sbytes, &dq));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, obytes, &dwo));
         HYLA_TRY(o->copy_2d(qc, dq, sbytes, q->data, sbytes, sbytes, 1, HYLA_COPY_H2D));
         HYLA_TRY(o->copy_2d(qc, dwo, obytes, q->woff, obytes, obytes, 1, HYLA_COPY_H2D));
     }
     const hyla_q2_args a = {.n = q->n, .kd = q->kd, .nb = q->nb, .ldv = q->ldv, .nsg = q->nsg,
-                            .nw = q->nw, .gsz = q->gsz, .woff = host ? q->woff : dwo,
-                            .store = host ? q->data : dq, .ncols = ncols, .Z = dZ, .ldz = lddz,
+                            .nw = q->nw, .gsz = q->gsz,
+                            .woff = host ? q->woff : q->ddev ? q->dwoff : dwo,
+                            .store = resident ? q->data : dq, .ncols = ncols, .Z = dZ, .ldz = lddz,
                             .identity = identity};
     HYLA_TRY(o->q2_apply(qc, q->t, &a));
     double f = 0;
@@ -347,12 +397,16 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     if (ncols < 0 || lddz < HYLA_MAX(1, q->n) || (!dZ && ncols > 0 && q->n > 0) ||
         (identity && ncols != q->n))
         return HYLA_ERR_INVALID;
+    if (q->ddev && q->ddev != ctx->devs[dev]) return HYLA_ERR_INVALID;
     if (ncols == 0 || q->nsg == 0) return 0;
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(q->t);
     const int64_t n = q->n, kd = q->kd, nb = q->nb, ldv = q->ldv, gsz = q->gsz, nsg = q->nsg;
     const int host = d->info.kind == HYLA_DEVICE_HOST;
+    /* the store where the GEMMs read it: the host backend's is in its
+     * memory, a device-resident one is there already; else uploaded */
+    const int resident = host || q->ddev;
     /* the one-call op: asked for, or by default on a GPU (max_batch > 0
      * asks for the batched GEMMs) */
     if (o->q2_apply && max_batch == 0 &&
@@ -369,7 +423,7 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     scalar_of(q->t, -1, mone);
     scalar_of(q->t, 0, zero);
     int rc = 0;
-    if (!host)
+    if (!resident)
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)q->woff[q->nw] * es, &dq));
     /* batch: the largest wave, or what SB2ST_BACK_W bytes of W or the
      * device's memory take (halving down to one group), or max_batch */
@@ -391,8 +445,8 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     if (rc) goto cleanup;
     HYLA_TRY(o->event_create(d, 0, &ev));
     const size_t chunk = SB2ST_BACK_CHUNK((size_t)q->woff[q->nw] * es);
-    const char *store = host ? (const char *)q->data : (const char *)dq;
-    int64_t up = host ? q->nw : 0; /* waves before `up` are uploaded (or issued) */
+    const char *store = resident ? (const char *)q->data : (const char *)dq;
+    int64_t up = resident ? q->nw : 0; /* waves before `up` are uploaded (or issued) */
 #define COUNT(m_, n_, k_, b_) (ncall++, nflop += 2.0 * (double)(m_) * (double)(n_) * (double)(k_) * (double)(b_))
     for (int64_t t = 0; t < q->nw; t++) {
         if (t >= up) {

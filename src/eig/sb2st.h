@@ -8,7 +8,9 @@
 #include "core/internal.h"
 #include "eig/sy2sb.h"
 
-typedef struct hyla_sb2st_q hyla_sb2st_q; /* opaque: Householder vectors of stage 2, host memory */
+/* opaque: Householder vectors of stage 2, in host memory (hyla_eig_sb2st)
+ * or device-resident (hyla_eig_sb2st_dev, eig/hb2st_dev.h) */
+typedef struct hyla_sb2st_q hyla_sb2st_q;
 
 /* Reduces the Hermitian band B (n, kd, AB as above; AB is destroyed) to a
  * real symmetric tridiagonal T = Q2^H B Q2: d[0..n-1] diagonal, e[0..n-2]
@@ -22,7 +24,8 @@ int hyla_eig_sb2st(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB, i
 
 /* dZ := Q2 dZ for the n x ncols matrix dZ (type t) in memory of device
  * `dev` of ctx (host backend: its "device memory"), through the backend
- * (queues of that device); synchronous. */
+ * (queues of that device); synchronous. A device-resident q is used where
+ * it is (no upload) and must live on device dev (else HYLA_ERR_INVALID). */
 int hyla_eig_sb2st_back(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                         int64_t lddz);
 
@@ -46,7 +49,19 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
                           int64_t lddz, int64_t max_batch, int64_t *calls, double *flops,
                           hyla_queue *qc, hyla_queue *qi, int identity);
 
+/* Frees q (host or device-resident; NULL and *q NULL are fine), sets *q
+ * to NULL. A device-resident store is freed before its context is. */
 void hyla_sb2st_q_free(hyla_sb2st_q **q);
+
+/* An empty device-resident store for a chase of order n and width kd (the
+ * width chased: kd <= max(n-1, 0)) with the context's
+ * HYLA_OPT_EIG_BACK2_NB sweeps per group, in memory of device dev: *q, and
+ * its layout for the backend's hb2st_v op, *st (the wave offsets uploaded;
+ * the groups not zeroed: the op does that). Returns 0, HYLA_ERR_INVALID,
+ * HYLA_ERR_NO_DEVICE, HYLA_ERR_NO_MEMORY or the device's allocation and
+ * copy failures (nothing left allocated). */
+int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
+                            hyla_sb2st_q **q, hyla_hb2st_store *st);
 
 /* hyla_eig_sb2st with a given number of host threads: 1 runs the serial
  * reference order (sweep after sweep), more run the pipelined sweeps; the

@@ -32,12 +32,14 @@ static void *chase_main(void *arg) {
 int hyla_eig_stages12(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
                       void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q1,
                       void *d, void *e, hyla_sb2st_q **q2, int mode, double *s1, double *s2) {
-    if (mode == 2 && !q2) { /* the device chases the band after stage 1 */
+    if (mode == 2) { /* the device chases the band after stage 1 */
         double t0 = hyla_wtime();
         int rc = hyla_eig_sy2sb(ctx, dev, t, n, kd, nb, dA, ldda, AB, ldab, q1, NULL, 0, NULL);
         double t1 = hyla_wtime();
         *s1 = t1 - t0;
-        if (!rc) rc = hyla_eig_hb2st_dev(ctx, dev, t, n, kd, AB, ldab, d, e);
+        if (!rc)
+            rc = q2 ? hyla_eig_sb2st_dev(ctx, dev, t, n, kd, AB, ldab, d, e, q2)
+                    : hyla_eig_hb2st_dev(ctx, dev, t, n, kd, AB, ldab, d, e);
         *s2 = hyla_wtime() - t1;
         return rc;
     }

@@ -10,9 +10,10 @@
  * host cores while stage 1 runs on a GPU (sweeps following the band columns
  * as stage 1 makes them final); on the host backend, or for a small band,
  * one after the other. mode: -1 that choice, 0 one after the other, 1 at
- * the same time (tests), 2 (eigenvalues only, q2 NULL) stage 2 on the
- * device after stage 1 (hyla_eig_hb2st_dev). q1, q2: the reflector stores, or NULL when not
- * wanted. *s1 receives stage 1's seconds, *s2 those stage 2 adds after
+ * the same time (tests), 2 stage 2 on the device after stage 1
+ * (hyla_eig_hb2st_dev; with q2, hyla_eig_sb2st_dev: *q2 is then resident
+ * on device dev). q1, q2: the reflector stores, or NULL when not wanted.
+ * *s1 receives stage 1's seconds, *s2 those stage 2 adds after
  * stage 1 ends. Returns 0 or the first stage's failure (HYLA_ERR_NAN when
  * the band holds NaN or Inf). */
 int hyla_eig_stages12(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,

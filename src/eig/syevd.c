@@ -2,7 +2,8 @@
  * source for s, d, c, z through t_syevd.c.
  *
  *   A (device dev) --stage 1, sy2sb.c--> band B (host, lower band storage)
- *     --stage 2, sb2st.c (host cores)--> real tridiagonal (d, e)
+ *     --stage 2, sb2st.c (host cores) or hb2st_dev.c (device)--> real
+ *     tridiagonal (d, e)
  *     --jobz N: sterf / jobz V: stedc (tridiag.c)--> eigenvalues, real Z
  *   jobz V: vectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
  *   while the host solves the tridiagonal, then Z := Q E.
@@ -60,16 +61,18 @@ static int has_nonfinite(hyla_dtype t, int lower, int64_t n, const void *A, int6
     return 0;
 }
 
-/* How stages 1 and 2 run (hyla_eig_stages12's mode): eigenvalues only on a
- * GPU, the device chase when asked for (HYLA_OPT_EIG_CHASE 2) or, by
- * default, when it is the faster (see below); else stage 2 on the host
- * cores, beside stage 1 where that pays. */
-static int chase_mode(const hyla_t *ctx, const hyla_dev *d, int vec, int64_t n, int64_t kd) {
-    if (vec) return -1;
+/* How stages 1 and 2 run (hyla_eig_stages12's mode): the device chase
+ * (keeping the reflectors on the device for jobz V) when asked for
+ * (HYLA_OPT_EIG_CHASE 2) or, by default on a GPU, when it is the faster
+ * (see below); else stage 2 on the host cores, beside stage 1 where that
+ * pays. */
+static int chase_mode(const hyla_t *ctx, const hyla_dev *d, int64_t n, int64_t kd) {
     if (ctx->opt_eig_chase == 2) return kd <= 64 ? 2 : -1;
     if (ctx->opt_eig_chase == 1) return -1;
-    /* one H100, n = 16384, d: the device chase took 0.31 s (kd 32) and
-     * 0.40 s (kd 64) against 0.69 s and 1.35 s on the 16 host cores */
+    /* one H100, n = 16384, d, eigenvalues only: the device chase took
+     * 0.31 s (kd 32) and 0.40 s (kd 64) against 0.69 s and 1.35 s on the
+     * 16 host cores. With eigenvectors the same rule (an estimate: the
+     * device chase that keeps the reflectors is not timed yet). */
     return d->info.kind != HYLA_DEVICE_HOST && kd <= 64 && n >= 4096 ? 2 : -1;
 }
 
@@ -127,7 +130,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     e = hyla_malloc((size_t)n * rs);
     if (!AB || !e) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     HYLA_TRY(hyla_eig_stages12(ctx, di, t, n, kd, nb, dA, ldda, AB, kd + 1, vec ? &q1 : NULL, w,
-                               e, vec ? &q2 : NULL, chase_mode(ctx, d, vec, n, kd), &st.sy2sb,
+                               e, vec ? &q2 : NULL, chase_mode(ctx, d, n, kd), &st.sy2sb,
                                &st.sb2st));
 
     /* the tridiagonal eigensolver */

@@ -314,7 +314,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
             if (!isfinite(TRE(a[r])) || !isfinite(TIM(a[r]))) return HYLA_ERR_NAN;
     }
     const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
-    if (qout) HYLA_TRY(q_create(DT, n, kde, qnb, &q));
+    if (qout) HYLA_TRY(q_create(DT, n, kde, qnb, &q, NULL));
     if (kde == 0) {
         for (int64_t j = 0; j < n; j++) d[j] = TRE(AB[j * ldab]);
         for (int64_t j = 0; j + 1 < n; j++) e[j] = 0;

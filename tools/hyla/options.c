@@ -128,7 +128,7 @@ void cli_usage(FILE *f) {
         "  --kd N, --nb N       band half-width and stage-1 update block (default: tuning table)\n"
         "  --back-order O       jobz V: auto (default), direct (Z := Q1 Q2 E after stedc) or\n"
         "                       reordered (Q1 Q2 built on the device during stedc, then Z := Q E)\n"
-        "  --chase C            jobz N: bulge chasing on the host cores, on the device, or auto\n"
+        "  --chase C            bulge chasing (stage 2) on the host cores, on the device, or auto\n"
         "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
         "                       (default kd)\n"
         "  --back2 B            jobz V: Q2 by the one-call kernel, by batched GEMMs, or auto\n"

@@ -813,7 +813,19 @@ static int cuda_hb2st(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void 
     if (HYLA_MIN(kd, n - 1) > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX)
         return HYLA_ERR_UNSUPPORTED;
     if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
-    return queue_fail(q, hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work));
+    return queue_fail(q, hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work, NULL));
+}
+
+static int cuda_hb2st_v(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                        int64_t ldab, void *d, void *e, void *work, size_t work_bytes,
+                        const hyla_hb2st_store *st) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    if (!rc) rc = hyla_hb2st_store_check(n, kd, st);
+    if (rc || n == 0) return rc;
+    if (kd > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_UNSUPPORTED;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work, st));
 }
 
 /* ---------------------------------------------------------------- cuSOLVER */
@@ -993,6 +1005,7 @@ static const hyla_backend_ops cuda_ops = {
     .gemm_strided_batched = cuda_gemm_strided_batched,
     .hb2st = cuda_hb2st,
     .q2_apply = cuda_q2_apply,
+    .hb2st_v = cuda_hb2st_v,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

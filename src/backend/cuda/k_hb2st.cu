@@ -46,6 +46,7 @@
 #include "hyla.h"
 
 #include "backend/cuda/k_hb2st.h"
+#include "backend/backend.h"
 
 namespace {
 
@@ -215,6 +216,15 @@ template <typename T> __host__ __device__ size_t smem_bytes(int kd) {
     return sizeof(T) * ((size_t)2 * kd * (kd + 1) + 5 * (size_t)kd + 2);
 }
 
+/* The grouped reflector store (backend.h's hyla_hb2st_store; data NULL: no
+ * reflectors kept). */
+template <typename T> struct vstore {
+    T *data;
+    const int64_t *woff;
+    int64_t gsz;
+    int nb, ldv, nsg;
+};
+
 /* The tile loops map thread t to row r = t % 64 and columns c = t / 64 +
  * 2u, u = 0, 1, ..: a warp moves 32 consecutive elements of a column, and
  * the loads of a thread are issued load_batch<T>::u at a time before any is
@@ -275,7 +285,8 @@ __device__ __forceinline__ T dot(int len, const T *a, int sa, const T *b) {
 
 /* Step m of sweep i (all threads of the block; see host_hb2st.c). */
 template <typename T, typename R>
-__device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, const smem<T> &s) {
+__device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, const smem<T> &s,
+                     const vstore<T> &q) {
     const int tid = threadIdx.x, lane = tid & 31, lds = s.lds;
     const int tr = tid % 64, tc = tid / 64; /* the tile loops' mapping */
     const int64_t st = i + 1 + (int64_t)m * kd;
@@ -310,6 +321,16 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     }
     __syncthreads();
     const T tau = s.tau[m & 1];
+
+    /* the reflector into column j of group (i / nb, m) of the store (the
+     * host reference's hb2st: the same offsets) */
+    if (q.data) {
+        const int64_t sg = i / q.nb, u = q.nsg - 1 - sg, t = u + m;
+        const int j = (int)(i % q.nb);
+        T *V = q.data + __ldg(q.woff + t) + (min(t, (int64_t)q.nsg - 1) - u) * q.gsz;
+        if (tid < nv) V[j + (int64_t)j * q.ldv + tid] = vcur[tid];
+        if (tid == 0) V[(int64_t)q.ldv * q.nb + j + j * q.nb] = tau;
+    }
 
     /* z = conj(tau X(:, 1..)^H v) (threads 0-63) and y = tau A v (64-127) */
     if (tid < 64) {
@@ -346,7 +367,8 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
 
 template <typename T, typename R>
 __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int64_t ld,
-                                                   int *progress, int *ticket) {
+                                                   int *progress, int *ticket,
+                                                   vstore<T> q) {
     extern __shared__ __align__(16) unsigned char raw[];
     __shared__ int sweep;
     smem<T> s;
@@ -377,7 +399,7 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
                 }
                 __syncthreads();
             }
-            step<T, R>(n, kd, W, ld, i, m, s);
+            step<T, R>(n, kd, W, ld, i, m, s, q);
             __syncthreads();
             if (threadIdx.x == 0) {
                 __threadfence(); /* cumulative: orders the block's stores seen at the barrier */
@@ -387,16 +409,58 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
     }
 }
 
-/* d := Re diag, e := the subdiagonal (complex: its moduli; 0 for kd = 0) */
+/* d := Re diag, e := the subdiagonal (complex: its moduli, or with signed
+ * set its real part, the imaginary part being zero; 0 for kd = 0) */
 template <typename T, typename R>
-__global__ void extract_kernel(int64_t n, int kd, const T *AB, int64_t ldab, R *d, R *e) {
+__global__ void extract_kernel(int64_t n, int kd, const T *AB, int64_t ldab, R *d, R *e,
+                               bool signed_e) {
     for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n;
          j += (int64_t)gridDim.x * blockDim.x) {
         d[j] = re_of(AB[j * ldab]);
         if (j + 1 < n) {
             const T b = kd > 0 ? AB[1 + j * ldab] : make<T>::of(R(0), R(0));
-            e[j] = sizeof(T) == sizeof(R) ? re_of(b) : norm3(re_of(b), im_of(b), R(0));
+            e[j] = sizeof(T) == sizeof(R) || signed_e ? re_of(b) : norm3(re_of(b), im_of(b), R(0));
         }
+    }
+}
+
+/* T of one group of the store (LAPACK larft, forward columnwise; the host
+ * reference's hb_build_t) by the block: G(l, j) = V(:, l)^H V(:, j), l < j,
+ * over rows j .. l+kd-1 (where both columns can be nonzero) into T's
+ * strict upper triangle, then column by column T(k, j) = -tau_j
+ * sum_{l=k}^{j-1} T(k, l) G(l, j) by thread k (row k of T is read and
+ * written by thread k alone; g: nb elements of shared memory). */
+template <typename T, typename R>
+__device__ void build_t_group(int kd, int nb, int ldv, const T *V, T *Tm, T *g) {
+    const int tid = threadIdx.x;
+    for (int p = tid; p < nb * nb; p += NT) {
+        const int l = p % nb, j = p / nb;
+        if (l >= j) continue;
+        T acc = make<T>::of(R(0), R(0));
+        for (int r = j; r < l + kd; r++) acc = acc + conj_of(V[r + l * ldv]) * V[r + j * ldv];
+        Tm[l + j * nb] = acc;
+    }
+    __syncthreads();
+    for (int j = 1; j < nb; j++) {
+        const T tau = Tm[j + j * nb];
+        if (tid < j) g[tid] = make<T>::of(R(0), R(0)) - tau * Tm[tid + j * nb];
+        __syncthreads();
+        if (tid < j) {
+            T acc = make<T>::of(R(0), R(0));
+            for (int l = tid; l < j; l++) acc = acc + Tm[tid + l * nb] * g[l];
+            Tm[tid + j * nb] = acc;
+        }
+        __syncthreads();
+    }
+}
+
+/* T of the groups blockIdx.x, + gridDim.x, .. of the store. */
+template <typename T, typename R>
+__global__ void __launch_bounds__(NT) build_t_kernel(int kd, vstore<T> q, int64_t ngroups) {
+    __shared__ T g[HYLA_CUDA_HB2ST_MAX_KD];
+    for (int64_t gi = blockIdx.x; gi < ngroups; gi += gridDim.x) {
+        T *G = q.data + gi * q.gsz;
+        build_t_group<T, R>(kd, q.nb, q.ldv, G, G + (int64_t)q.ldv * q.nb, g);
     }
 }
 
@@ -407,9 +471,23 @@ int launch_status() {
 
 template <typename T, typename R>
 int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R *e,
-                void *work) {
+                void *work, const hyla_hb2st_store *hs) {
     int *progress = static_cast<int *>(work), *ticket = progress + n;
+    vstore<T> q = {nullptr, nullptr, 0, 1, 1, 0};
+    if (hs && hs->ngroups > 0) {
+        q.data = static_cast<T *>(hs->data);
+        q.woff = hs->woff;
+        q.gsz = hs->gsz;
+        q.nb = (int)hs->nb;
+        q.ldv = (int)hs->ldv;
+        q.nsg = (int)hs->nsg;
+    }
     (void)cudaGetLastError();
+    if (q.data && cudaMemsetAsync(q.data, 0, sizeof(T) * (size_t)(hs->ngroups * hs->gsz), st) !=
+                      cudaSuccess) {
+        (void)cudaGetLastError();
+        return HYLA_ERR_DEVICE;
+    }
     if (kd > 0) {
         const size_t bytes = smem_bytes<T>(kd);
         int dev = 0, sms = 0, per_sm = 0;
@@ -426,38 +504,46 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
         if (per_sm < 1) return HYLA_ERR_DEVICE;
         const int64_t grid = min((int64_t)per_sm * sms, n - 1);
         hb2st_kernel<T, R><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
-                                                               ticket);
-        const int rc = launch_status();
+                                                               ticket, q);
+        int rc = launch_status();
         if (rc) return rc;
+        if (q.data && q.nb > 1) {
+            const int64_t grid = min(hs->ngroups, (int64_t)1 << 20);
+            build_t_kernel<T, R><<<(unsigned)grid, NT, 0, st>>>(kd, q, hs->ngroups);
+            rc = launch_status();
+            if (rc) return rc;
+        }
     }
     const int64_t blocks = min((n + 255) / 256, (int64_t)1024);
-    extract_kernel<T, R><<<(unsigned)blocks, 256, 0, st>>>(n, kd, AB, ldab, d, e);
+    extract_kernel<T, R><<<(unsigned)blocks, 256, 0, st>>>(n, kd, AB, ldab, d, e, hs != nullptr);
     return launch_status();
 }
 
 } // namespace
 
 extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
-                               int64_t ldab, void *d, void *e, void *work) {
+                               int64_t ldab, void *d, void *e, void *work,
+                               const hyla_hb2st_store *st) {
     if (n <= 0) return 0;
     const int64_t kde = kd < n - 1 ? kd : n - 1;
     if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_INVALID;
     switch (dtype) {
     case HYLA_S:
         return hb2st_typed<float, float>(s, n, (int)kde, static_cast<float *>(AB), ldab,
-                                         static_cast<float *>(d), static_cast<float *>(e), work);
+                                         static_cast<float *>(d), static_cast<float *>(e), work,
+                                         st);
     case HYLA_D:
         return hb2st_typed<double, double>(s, n, (int)kde, static_cast<double *>(AB), ldab,
                                            static_cast<double *>(d), static_cast<double *>(e),
-                                           work);
+                                           work, st);
     case HYLA_C:
         return hb2st_typed<cx<float>, float>(s, n, (int)kde, static_cast<cx<float> *>(AB), ldab,
                                              static_cast<float *>(d), static_cast<float *>(e),
-                                             work);
+                                             work, st);
     case HYLA_Z:
         return hb2st_typed<cx<double>, double>(s, n, (int)kde, static_cast<cx<double> *>(AB),
                                                ldab, static_cast<double *>(d),
-                                               static_cast<double *>(e), work);
+                                               static_cast<double *>(e), work, st);
     default:
         return HYLA_ERR_INVALID;
     }

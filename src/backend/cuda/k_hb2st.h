@@ -1,10 +1,12 @@
-/* Bulge chasing (band -> tridiagonal, eigenvalues only) on the GPU
- * (k_hb2st.cu), callable from C: the backend's hb2st op (backend.h). */
+/* Bulge chasing (band -> tridiagonal) on the GPU (k_hb2st.cu), callable
+ * from C: the backend's hb2st and hb2st_v ops (backend.h). */
 #ifndef HYLA_CUDA_K_HB2ST_H
 #define HYLA_CUDA_K_HB2ST_H
 
 #include <cuda_runtime_api.h>
 #include <stdint.h>
+
+#include "backend/backend.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,12 +16,14 @@ extern "C" {
  * shared memory). */
 #define HYLA_CUDA_HB2ST_MAX_KD 64
 
-/* The hb2st op on stream s, arguments as backend.h documents them and
- * already checked (hyla_hb2st_check), n >= 1, min(kd, n-1) <=
+/* The hb2st op (st NULL) or the hb2st_v op (st the store, checked by
+ * hyla_hb2st_store_check) on stream s, arguments as backend.h documents
+ * them and already checked (hyla_hb2st_check), n >= 1, min(kd, n-1) <=
  * HYLA_CUDA_HB2ST_MAX_KD, n < 2^31. dtype: a hyla_dtype value. Returns 0,
- * HYLA_ERR_DEVICE (a launch or attribute call failed) or HYLA_ERR_INVALID. */
+ * HYLA_ERR_DEVICE (a launch, memset or attribute call failed) or
+ * HYLA_ERR_INVALID. */
 int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, int64_t ldab,
-                    void *d, void *e, void *work);
+                    void *d, void *e, void *work, const hyla_hb2st_store *st);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,14 @@ struct host_task {
         struct { hyla_dtype t; hyla_rbt_args a; } rbt;
         struct { hyla_dtype t; int64_t m, n, lda; const void *A; void *sums; } asum;
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
-        struct { hyla_dtype t; int64_t n, kd, ldab; void *AB, *d, *e, *buf; } hb2st;
         struct { hyla_dtype t; hyla_q2_args a; void *buf; } q2;
+        struct {
+            hyla_dtype t;
+            int64_t n, kd, ldab;
+            void *AB, *d, *e, *buf;
+            int has_st;             /* hb2st_v: st is the store */
+            hyla_hb2st_store st;
+        } hb2st;
     } u;
 };
 
@@ -496,18 +502,20 @@ static int host_rbt_diagonals(hyla_queue *q, hyla_dtype t, uint64_t seed, uint64
 
 static void run_hb2st(host_task *t) {
     hyla_host_hb2st_run(t->u.hb2st.t, t->u.hb2st.n, t->u.hb2st.kd, t->u.hb2st.AB,
-                        t->u.hb2st.ldab, t->u.hb2st.d, t->u.hb2st.e, t->u.hb2st.buf);
+                        t->u.hb2st.ldab, t->u.hb2st.d, t->u.hb2st.e, t->u.hb2st.buf,
+                        t->u.hb2st.has_st ? &t->u.hb2st.st : NULL);
     hyla_free(t->u.hb2st.buf);
 }
 
 /* The chase's small workspace is taken here, so that a failure to get it is
- * reported at the call (the host queue has no status to carry it later). */
-static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
-                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
-    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
-    if (rc || n == 0) return rc;
-    void *buf = hyla_malloc(HYLA_HOST_HB2ST_BUF_BYTES(t, kd));
+ * reported at the call (the host queue has no status to carry it later).
+ * st: NULL (hb2st) or the store (hb2st_v, copied into the task). */
+static int hb2st_enqueue(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                         int64_t ldab, void *d, void *e, void *work, size_t work_bytes,
+                         const hyla_hb2st_store *st) {
+    void *buf = hyla_malloc(HYLA_HOST_HB2ST_BUF_BYTES(t, kd, st ? st->nb : 0));
     host_task *k = buf ? task_new(run_hb2st) : NULL;
+    (void)work, (void)work_bytes;
     if (!k) {
         hyla_free(buf);
         return HYLA_ERR_NO_MEMORY;
@@ -520,6 +528,8 @@ static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *
     k->u.hb2st.d = d;
     k->u.hb2st.e = e;
     k->u.hb2st.buf = buf;
+    k->u.hb2st.has_st = st != NULL;
+    if (st) k->u.hb2st.st = *st;
     enqueue(q, k);
     return 0;
 }
@@ -545,6 +555,22 @@ static int host_q2_apply(hyla_queue *q, hyla_dtype t, const hyla_q2_args *a) {
     k->u.q2.buf = buf;
     enqueue(q, k);
     return 0;
+}
+
+static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    if (rc || n == 0) return rc;
+    return hb2st_enqueue(q, t, n, kd, AB, ldab, d, e, work, work_bytes, NULL);
+}
+
+static int host_hb2st_v(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
+                        int64_t ldab, void *d, void *e, void *work, size_t work_bytes,
+                        const hyla_hb2st_store *st) {
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    if (!rc) rc = hyla_hb2st_store_check(n, kd, st);
+    if (rc || n == 0) return rc;
+    return hb2st_enqueue(q, t, n, kd, AB, ldab, d, e, work, work_bytes, st);
 }
 
 /* ---------------------------------------------------------------- LAPACK */
@@ -641,6 +667,7 @@ static const hyla_backend_ops host_ops = {
     .gemm_strided_batched = host_gemm_strided_batched,
     .hb2st = host_hb2st,
     .q2_apply = host_q2_apply,
+    .hb2st_v = host_hb2st_v,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device

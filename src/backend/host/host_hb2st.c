@@ -16,25 +16,29 @@
  * These are the three task types of LAPACK's sb2st_kernels in the
  * one-column-per-sweep form (Lang; Haidar, Ltaief and Dongarra, SC'11).
  * With ld = ldab - 1, B(r, c) = AB[r + c*ld] for 0 <= r-c < ldab, so every
- * block is a plain column-major matrix of leading dimension ld. */
+ * block is a plain column-major matrix of leading dimension ld.
+ * With a store (the hb2st_v op), each step's reflector goes into its group
+ * as the step ends, and the groups' T are formed after the chase. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("cx-limited-range")
 #endif
 #include "backend/host/host_hb2st.h"
+#include "backend/hb2st_args.h"
 #include "core/internal.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #define HYLA_TEMPLATE "backend/host/t_host_hb2st.c"
 #include "core/each_prec.h"
 
 void hyla_host_hb2st_run(hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab, void *d,
-                         void *e, void *buf) {
+                         void *e, void *buf, const hyla_hb2st_store *st) {
     switch (t) {
-    case HYLA_S: hb2st_s(n, kd, AB, ldab, d, e, buf); break;
-    case HYLA_D: hb2st_d(n, kd, AB, ldab, d, e, buf); break;
-    case HYLA_C: hb2st_c(n, kd, AB, ldab, d, e, buf); break;
-    case HYLA_Z: hb2st_z(n, kd, AB, ldab, d, e, buf); break;
+    case HYLA_S: hb2st_s(n, kd, AB, ldab, d, e, buf, st); break;
+    case HYLA_D: hb2st_d(n, kd, AB, ldab, d, e, buf, st); break;
+    case HYLA_C: hb2st_c(n, kd, AB, ldab, d, e, buf, st); break;
+    case HYLA_Z: hb2st_z(n, kd, AB, ldab, d, e, buf, st); break;
     }
 }

@@ -123,15 +123,59 @@ static void PS(hb_step)(int64_t n, int64_t kd, T *W, int64_t ld, int64_t i, int6
     }
 }
 
-/* buf: 4 kd + 2 elements (kd >= min(kd, n-1), the width chased) */
-static void PS(hb2st)(int64_t n, int64_t kd, T *AB, int64_t ldab, R *d, R *e, T *buf) {
+/* T of every group of the store (LAPACK larft, forward columnwise), the
+ * taus on its diagonal: first G(l, j) = V(:, l)^H V(:, j) for l < j into
+ * T's strict upper triangle (column l of V is nonzero in rows l .. l+kd-1
+ * only, so rows j .. l+kd-1), then column by column
+ * T(k, j) = -tau_j sum_{l=k}^{j-1} T(k, l) G(l, j), the CUDA kernel's
+ * order (g: nb elements). */
+static void PS(hb_build_t)(int64_t kd, const hyla_hb2st_store *st, T *g) {
+    const int64_t nb = st->nb, ldv = st->ldv;
+    for (int64_t gi = 0; gi < st->ngroups; gi++) {
+        const T *V = (const T *)st->data + gi * st->gsz;
+        T *Tm = (T *)st->data + gi * st->gsz + ldv * nb;
+        for (int64_t j = 1; j < nb; j++)
+            for (int64_t l = 0; l < j; l++) {
+                T acc = T_ZERO;
+                for (int64_t r = j; r < l + kd; r++) acc += TCONJ(V[r + l * ldv]) * V[r + j * ldv];
+                Tm[l + j * nb] = acc;
+            }
+        for (int64_t j = 1; j < nb; j++) {
+            const T tau = Tm[j + j * nb];
+            for (int64_t l = 0; l < j; l++) g[l] = -tau * Tm[l + j * nb];
+            for (int64_t k = 0; k < j; k++) {
+                T acc = T_ZERO;
+                for (int64_t l = k; l < j; l++) acc += Tm[k + l * nb] * g[l];
+                Tm[k + j * nb] = acc;
+            }
+        }
+    }
+}
+
+/* buf: 4 kd + 2 + (st ? nb : 0) elements (kd >= min(kd, n-1), the width
+ * chased). st: NULL, or the store for the reflectors (backend.h's hb2st_v);
+ * e is then signed, else (complex) the moduli. */
+static void PS(hb2st)(int64_t n, int64_t kd, T *AB, int64_t ldab, R *d, R *e, T *buf,
+                      const hyla_hb2st_store *st) {
     const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
+    if (st) memset(st->data, 0, sizeof(T) * (size_t)(st->ngroups * st->gsz));
     for (int64_t i = 0; i + 1 < n && kde > 0; i++)
-        for (int64_t m = 0; i + 1 + m * kde < n; m++) PS(hb_step)(n, kde, AB, ldab - 1, i, m, buf);
+        for (int64_t m = 0; i + 1 + m * kde < n; m++) {
+            PS(hb_step)(n, kde, AB, ldab - 1, i, m, buf);
+            if (!st) continue;
+            /* the step's reflector into column j of group (i / nb, m) */
+            const int64_t j = i % st->nb, nv = HYLA_MIN(kde, n - (i + 1 + m * kde));
+            T *V = (T *)st->data + hyla_hb2st_group(st, st->woff, i / st->nb, m);
+            const T *vcur = buf + (m & 1) * kde;
+            for (int64_t r = 0; r < nv; r++) V[j + j * st->ldv + r] = vcur[r];
+            V[st->ldv * st->nb + j + j * st->nb] = buf[4 * kde + (m & 1)];
+        }
+    if (st) PS(hb_build_t)(kde, st, buf + 4 * kd + 2);
     for (int64_t j = 0; j < n; j++) d[j] = TRE(AB[j * ldab]);
     for (int64_t j = 0; j + 1 < n; j++) {
 #if IS_CPLX
-        e[j] = kde > 0 ? PS(hb_norm3)(TRE(AB[1 + j * ldab]), TIM(AB[1 + j * ldab]), 0) : 0;
+        e[j] = kde == 0 ? 0 : st ? TRE(AB[1 + j * ldab])
+                                 : PS(hb_norm3)(TRE(AB[1 + j * ldab]), TIM(AB[1 + j * ldab]), 0);
 #else
         e[j] = kde > 0 ? AB[1 + j * ldab] : 0;
 #endif
