@@ -158,8 +158,10 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
     const int sbase = (int)r0 % H; /* slot of row r0 + r: sbase + r, less H past the end */
 
     /* W1 = V^H Z(rows): one TC x TJ tile per thread (nb <= 32: 4 W tiles = NT) */
+    /* a thread's columns are jl + njb jj, jj < TJ: the lanes of a warp read
+     * consecutive elements of a row (no bank conflicts) */
     const int njb = W / TJ, ncb = (nb + TC - 1) / TC;
-    const int cb = threadIdx.x / njb, ca = cb * TC, j0 = (threadIdx.x % njb) * TJ;
+    const int cb = threadIdx.x / njb, ca = cb * TC, jl = threadIdx.x % njb;
     const bool mine = cb < ncb;
     if (mine) {
         T acc[TC][TJ];
@@ -170,10 +172,10 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
         const int rend = min(ca + TC - 1 + kd, h);
         for (int r = ca; r < rend; r++) {
             const int sl = sbase + r >= H ? sbase + r - H : sbase + r;
-            const T *zr = Zs + sl * ZLD + j0;
+            const T *zr = Zs + sl * ZLD + jl;
             T z[TJ];
 #pragma unroll
-            for (int jj = 0; jj < TJ; jj++) z[jj] = zr[jj];
+            for (int jj = 0; jj < TJ; jj++) z[jj] = zr[jj * njb];
 #pragma unroll
             for (int i = 0; i < TC; i++) {
                 const int c = ca + i;
@@ -186,7 +188,7 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
         for (int i = 0; i < TC; i++)
             if (ca + i < nb)
 #pragma unroll
-                for (int jj = 0; jj < TJ; jj++) Ws[(ca + i) * W + j0 + jj] = acc[i][jj];
+                for (int jj = 0; jj < TJ; jj++) Ws[(ca + i) * W + jl + jj * njb] = acc[i][jj];
     }
     __syncthreads();
 
@@ -204,7 +206,7 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
             for (int c2 = c; c2 < nb; c2++) {
                 const T tv = Ts[c + c2 * nb];
 #pragma unroll
-                for (int jj = 0; jj < TJ; jj++) b[i][jj] += tv * Ws[c2 * W + j0 + jj];
+                for (int jj = 0; jj < TJ; jj++) b[i][jj] += tv * Ws[c2 * W + jl + jj * njb];
             }
         }
     }
@@ -214,14 +216,14 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
         for (int i = 0; i < TC; i++)
             if (ca + i < nb)
 #pragma unroll
-                for (int jj = 0; jj < TJ; jj++) Ws[(ca + i) * W + j0 + jj] = b[i][jj];
+                for (int jj = 0; jj < TJ; jj++) Ws[(ca + i) * W + jl + jj * njb] = b[i][jj];
     }
     __syncthreads();
 
     /* Z(rows) -= V W2: TR x TJ tiles; row r takes columns c in [r-kd+1, r] */
     const int nrb = (h + TR - 1) / TR;
     for (int tl = threadIdx.x; tl < nrb * njb; tl += NT) {
-        const int ra = (tl / njb) * TR, jz = (tl % njb) * TJ;
+        const int ra = (tl / njb) * TR, jz = tl % njb;
         T acc[TR][TJ];
 #pragma unroll
         for (int i = 0; i < TR; i++)
@@ -232,7 +234,7 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
         for (int c = clo; c <= chi; c++) {
             T w[TJ];
 #pragma unroll
-            for (int jj = 0; jj < TJ; jj++) w[jj] = Ws[c * W + jz + jj];
+            for (int jj = 0; jj < TJ; jj++) w[jj] = Ws[c * W + jz + jj * njb];
 #pragma unroll
             for (int i = 0; i < TR; i++) {
                 /* rows past ldv read T or the next buffer: their sums are dropped */
@@ -247,7 +249,7 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
             const int sl = sbase + ra + i >= H ? sbase + ra + i - H : sbase + ra + i;
             T *zr = Zs + sl * ZLD + jz;
 #pragma unroll
-            for (int jj = 0; jj < TJ; jj++) zr[jj] -= acc[i][jj];
+            for (int jj = 0; jj < TJ; jj++) zr[jj * njb] -= acc[i][jj];
         }
     }
     __syncthreads();
