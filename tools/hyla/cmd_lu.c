@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "runloop.h"
 #include "vendor_lu.h"
 
 enum { ID_A = 21, ID_B = 22, ID_X = 23, VEC_PAD = 8 };
@@ -438,6 +439,45 @@ static double lu_flops(const lu_problem *p) {
     return mul * f;
 }
 
+/* run_calls hooks: arg is an lu_run. */
+typedef struct {
+    lu_problem *p;
+    int64_t *ipiv;
+    const void *a0;
+    const cli_opts *o;
+} lu_run;
+
+static void hook_restore(void *arg) { restore(((lu_run *)arg)->p); }
+
+static int hook_call(hyla_t *ctx, void *arg) {
+    const lu_run *c = arg;
+    return call_hyla(ctx, c->p, c->ipiv);
+}
+
+static void hook_error(void *arg, int info) {
+    const lu_problem *p = ((lu_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(m=%lld, n=%lld) returned %d: %s\n", dtype_char(p->dtype),
+            names[p->routine], (long long)p->m, (long long)p->n, info, hyla_strerror(info));
+}
+
+static const char *hook_numerical(void *arg, const report_row *row) {
+    const lu_problem *p = ((lu_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(n=%lld): U(%d,%d) is exactly zero: the matrix is "
+            "singular\n", dtype_char(p->dtype), names[p->routine], (long long)p->n, row->info,
+            row->info);
+    return row->has_error && !(row->error < THRESHOLD) ? "FAILED" : "singular";
+}
+
+static int hook_check(void *arg, double *err) {
+    const lu_run *c = arg;
+    return check_result(c->p, c->a0, c->ipiv, c->o->seed, err);
+}
+
+static int hook_write(void *arg) {
+    const lu_run *c = arg;
+    return write_outputs(c->o, c->p, c->ipiv);
+}
+
 static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, lu_problem *p,
                               const void *a0) {
     report_row row = {.layout = ROW_CHOL, .routine = names[p->routine], .type = p->dtype,
@@ -451,60 +491,29 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, l
     if (check)
         row.check = solves(p) ? "residual"
                     : (p->m > p->n ? p->m : p->n) <= LU_EXACT_CHECK_MAX ? "exact" : "random";
-    double *times = malloc((size_t)o->repeat * sizeof *times);
     int64_t *ipiv = malloc(sizeof *ipiv * (size_t)max1(kmin(p)));
-    cmd_status st = CMD_ERROR;
-    if (!times || !ipiv) {
+    if (!ipiv) {
         fputs("hyla: out of memory\n", stderr);
-        goto out;
+        return CMD_ERROR;
     }
-    int pre = o->warmup > 0 || !check ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        restore(p);
-        double t0 = cli_now();
-        row.info = call_hyla(ctx, p, ipiv);
-        double t = cli_now() - t0;
-        if (row.info < 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(m=%lld, n=%lld) returned %d: %s\n",
-                    dtype_char(p->dtype), names[p->routine], (long long)p->m, (long long)p->n,
-                    row.info, hyla_strerror(row.info));
-            row.status = "error";
-            report_print(r, &row);
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = t;
-        if (c > 0) continue;
-        if (check && (row.info == 0 || p->routine == LU_GETRF)) {
-            if (check_result(p, a0, ipiv, o->seed, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-        if (row.info > 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(n=%lld): U(%d,%d) is exactly zero: the matrix is "
-                    "singular\n", dtype_char(p->dtype), names[p->routine], (long long)p->n,
-                    row.info, row.info);
-            row.status = row.has_error && !(row.error < THRESHOLD) ? "FAILED" : "singular";
-            report_print(r, &row);
-            st = CMD_FAILED;
-            goto out;
-        }
-        if (o->output && write_outputs(o, p, ipiv)) goto out;
-    }
-    row.time_s = cli_median(times, o->repeat);
+    lu_run c = {.p = p, .ipiv = ipiv, .a0 = a0, .o = o};
+    const run_hooks h = {.arg = &c, .restore = hook_restore, .call = hook_call,
+                         .print_error = hook_error, .numerical = hook_numerical,
+                         .check_numerical = p->routine == LU_GETRF, .check = hook_check,
+                         .write = hook_write, .threshold = THRESHOLD};
+    cmd_status st = run_calls(ctx, o, r, check, &h, &row);
+    if (st != CMD_OK) goto out;
     if (o->stats && hyla_get_lu_stats(ctx, &stats) == 0) row.lu_stats = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1)
         row.ours_dev_time_s = ours_device(ctx, o, p, a0, check, &dev_failed);
-    if (dev_failed) row.status = "FAILED";
     if (o->vs_vendor) {
         vendor_times vt;
         vendor_lu(ctx, p, o->warmup, o->repeat, &vt);
         row.vendor_time_s = vt.time_s;
         row.vendor = vt.name;
     }
-    report_print(r, &row);
-    st = dev_failed || (row.has_error && !(row.error < THRESHOLD)) ? CMD_FAILED : CMD_OK;
+    st = run_finish(r, &row, THRESHOLD, dev_failed);
 out:
-    free(times);
     free(ipiv);
     return st;
 }
@@ -708,9 +717,8 @@ static cmd_status run_all(hyla_t *ctx, const cli_opts *o, const report *r, lu_ro
             const int64_t n = rt == LU_GETRF ? cli_n(o, i) : cli_solve_n(o, i);
             const int64_t m = rt == LU_GETRF ? cli_m(o, i) : n;
             const int64_t nrhs = rt == LU_GETRF ? 0 : cli_solve_nrhs(o, i);
-            cmd_status st = run_generated(ctx, o, r, rt, o->types[t], m, n, nrhs);
-            if (st == CMD_ERROR || st == CMD_USAGE) return st;
-            if (st == CMD_FAILED) worst = CMD_FAILED;
+            if (run_merge(&worst, run_generated(ctx, o, r, rt, o->types[t], m, n, nrhs)))
+                return worst;
         }
     return worst;
 }

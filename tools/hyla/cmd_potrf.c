@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "runloop.h"
 #include "vendor.h"
 
 enum { ID_A = 11, ID_B = 12, ID_X = 13, ID_Q = 14, VEC_PAD = 8 };
@@ -471,6 +472,52 @@ out:
     return med;
 }
 
+/* run_calls hooks: arg is a chol_run. */
+typedef struct {
+    chol_problem *p;
+    const void *a0;
+    uint64_t seed;
+    const char *output;
+} chol_run;
+
+static void hook_restore(void *arg) { restore(((chol_run *)arg)->p); }
+
+static int hook_call(hyla_t *ctx, void *arg) { return call_hyla(ctx, ((chol_run *)arg)->p); }
+
+static void hook_error(void *arg, int info) {
+    const chol_problem *p = ((chol_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(n=%lld, nrhs=%lld) returned %d: %s\n", dtype_char(p->dtype),
+            names[p->routine], (long long)p->n, (long long)(solves(p) ? p->nrhs : -1), info,
+            hyla_strerror(info));
+}
+
+static const char *hook_numerical(void *arg, const report_row *row) {
+    const chol_problem *p = ((chol_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(n=%lld): the leading minor of order %d is not "
+            "positive definite\n", dtype_char(p->dtype), names[p->routine], (long long)p->n,
+            row->info);
+    return "notpd";
+}
+
+static int hook_check(void *arg, double *err) {
+    const chol_run *c = arg;
+    return check_result(c->p, c->a0, c->seed, err);
+}
+
+static int hook_write(void *arg) {
+    const chol_run *c = arg;
+    chol_problem *p = c->p;
+    int wrc;
+    if (p->routine == CHOL_POTRF) {
+        zero_other(p, p->Aw);
+        wrc = hyla_npy_write(c->output, p->dtype, p->n, p->n, p->Aw, p->lda);
+    } else {
+        wrc = hyla_npy_write(c->output, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
+    }
+    if (wrc) fprintf(stderr, "hyla: cannot write %s: %s\n", c->output, hyla_strerror(wrc));
+    return wrc;
+}
+
 /* Runs hyla on one problem (check, warm-up, timed repeats), then the
  * device-resident variant and the vendor, and prints the row. a0 is the
  * matrix for the checks (NULL for potrs on a user factor). */
@@ -488,71 +535,22 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, c
     if (o->check && !check) row.status = "nocheck";
     if (check)
         row.check = solves(p) ? "residual" : p->n <= CHOL_EXACT_CHECK_MAX ? "exact" : "random";
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    cmd_status st = CMD_ERROR;
-    if (!times) {
-        fputs("hyla: out of memory\n", stderr);
-        goto out;
-    }
-    /* The first call is checked and written out; it is a warm-up call too. */
-    int pre = o->warmup > 0 || !check ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        restore(p);
-        double t0 = cli_now();
-        row.info = call_hyla(ctx, p);
-        double t = cli_now() - t0;
-        if (row.info > 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(n=%lld): the leading minor of order %d is not "
-                    "positive definite\n", dtype_char(p->dtype), names[p->routine],
-                    (long long)p->n, row.info);
-            row.status = "notpd";
-            report_print(r, &row);
-            st = CMD_FAILED;
-            goto out;
-        }
-        if (row.info != 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(n=%lld, nrhs=%lld) returned %d: %s\n",
-                    dtype_char(p->dtype), names[p->routine], (long long)p->n,
-                    (long long)row.nrhs, row.info, hyla_strerror(row.info));
-            row.status = "error";
-            report_print(r, &row);
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = t;
-        if (c > 0) continue;
-        if (check) {
-            if (check_result(p, a0, o->seed, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-        int wrc = 0;
-        if (o->output && p->routine == CHOL_POTRF) {
-            zero_other(p, p->Aw);
-            wrc = hyla_npy_write(o->output, p->dtype, p->n, p->n, p->Aw, p->lda);
-        } else if (o->output) {
-            wrc = hyla_npy_write(o->output, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
-        }
-        if (wrc) {
-            fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(wrc));
-            goto out;
-        }
-    }
-    row.time_s = cli_median(times, o->repeat);
+    chol_run c = {.p = p, .a0 = a0, .seed = o->seed, .output = o->output};
+    const run_hooks h = {.arg = &c, .restore = hook_restore, .call = hook_call,
+                         .print_error = hook_error, .numerical = hook_numerical,
+                         .check = hook_check, .write = hook_write, .threshold = THRESHOLD};
+    cmd_status st = run_calls(ctx, o, r, check, &h, &row);
+    if (st != CMD_OK) return st;
     if (o->stats && hyla_get_chol_stats(ctx, &stats) == 0) row.chol_stats = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1)
         row.ours_dev_time_s = ours_device(ctx, o, p, a0, check, &dev_failed);
-    if (dev_failed) row.status = "FAILED";
     if (o->vs_vendor) {
         vendor_times vt;
         vendor_chol(ctx, p, o->warmup, o->repeat, &vt);
         row.vendor_time_s = vt.time_s;
         row.vendor = vt.name;
     }
-    report_print(r, &row);
-    st = dev_failed || (row.has_error && !(row.error < THRESHOLD)) ? CMD_FAILED : CMD_OK;
-out:
-    free(times);
-    return st;
+    return run_finish(r, &row, THRESHOLD, dev_failed);
 }
 
 static cmd_status run_generated(hyla_t *ctx, const cli_opts *o, const report *r, chol_routine rt,
@@ -644,12 +642,8 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r, cho
         chol_problem p = {.routine = rt, .dtype = t, .uplo = o->uplo[u], .n = n, .nrhs = nrhs,
                           .A = in[0].data, .B = want == 2 ? in[1].data : NULL, .lda = max1(n),
                           .ldb = max1(n), .Aw = Aw, .Bw = Bw};
-        cmd_status s = run_problem(ctx, o, r, &p, rt == CHOL_POTRS ? NULL : in[0].data);
-        if (s == CMD_ERROR || s == CMD_USAGE) {
-            worst = s;
+        if (run_merge(&worst, run_problem(ctx, o, r, &p, rt == CHOL_POTRS ? NULL : in[0].data)))
             break;
-        }
-        if (s == CMD_FAILED) worst = CMD_FAILED;
     }
     st = worst;
 out:
@@ -675,9 +669,9 @@ static cmd_status run_all(hyla_t *ctx, const cli_opts *o, const report *r, chol_
             for (int i = 0; i < runs; i++) {
                 int64_t n = rt == CHOL_POTRF ? cli_n(o, i) : cli_solve_n(o, i);
                 int64_t nrhs = rt == CHOL_POTRF ? 0 : cli_solve_nrhs(o, i);
-                cmd_status st = run_generated(ctx, o, r, rt, o->types[t], o->uplo[u], n, nrhs);
-                if (st == CMD_ERROR || st == CMD_USAGE) return st;
-                if (st == CMD_FAILED) worst = CMD_FAILED;
+                if (run_merge(&worst, run_generated(ctx, o, r, rt, o->types[t], o->uplo[u], n,
+                                                    nrhs)))
+                    return worst;
             }
     return worst;
 }
