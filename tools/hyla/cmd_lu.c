@@ -343,65 +343,6 @@ static int check_result(const lu_problem *p, const void *a0, const int64_t *ipiv
 
 /* ---------------------------------------------------------------- runs */
 
-/* hyla_?getrf_gpu / ?getrs_gpu on device 0 with copies of the inputs
- * (uploaded before each call, untimed); the first result is checked. */
-static double ours_device(hyla_t *ctx, const cli_opts *o, const lu_problem *p, const void *a0,
-                          bool check, bool *failed) {
-    size_t ba = 0, bb = 0, es = dtype_size(p->dtype);
-    void *dA = NULL, *dB = NULL;
-    double med = NAN;
-    int rc = 0;
-    const int64_t ldd = max1(p->m);
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    int64_t *ipiv = malloc(sizeof *ipiv * (size_t)max1(kmin(p)));
-    if (!times || !ipiv || kmin(p) == 0) goto out;
-    mat_bytes(p->dtype, ldd, p->n, &ba);
-    if (solves(p)) mat_bytes(p->dtype, p->n, p->nrhs, &bb);
-    hyla_release_workspace(ctx);
-    rc = hyla_malloc_device(ctx, 0, ba, &dA);
-    if (!rc && solves(p)) rc = hyla_malloc_device(ctx, 0, bb ? bb : es, &dB);
-    if (!rc && !factors(p)) {
-        rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-        memcpy(ipiv, p->ipiv, sizeof *ipiv * (size_t)kmin(p));
-    }
-    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
-        if (factors(p)) rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-        if (!rc && solves(p)) rc = hyla_copy_to_device(ctx, 0, dB, p->B, bb);
-        if (rc) break;
-        double t0 = cli_now();
-        if (factors(p)) rc = call_getrf_gpu(ctx, p->dtype, p->m, p->n, dA, ldd, ipiv);
-        if (!rc && solves(p))
-            rc = call_getrs_gpu(ctx, p->dtype, p->trans, p->n, p->nrhs, dA, ldd, ipiv, dB, p->n);
-        double t = cli_now() - t0;
-        if (rc) break;
-        if (c >= o->warmup) times[c - o->warmup] = t;
-        if (c > 0 || !check) continue;
-        double err;
-        if (p->routine == LU_GETRF) rc = hyla_copy_from_device(ctx, 0, p->Aw, dA, ba);
-        else rc = hyla_copy_from_device(ctx, 0, p->Bw, dB, bb);
-        if (rc) break;
-        if (check_result(p, a0, ipiv, o->seed, &err)) goto out;
-        if (!(err < THRESHOLD)) {
-            fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: check FAILED, error %.2e\n",
-                    dtype_char(p->dtype), names[p->routine], err);
-            *failed = true;
-        }
-    }
-    if (rc) {
-        fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: %d: %s\n", dtype_char(p->dtype),
-                names[p->routine], rc, hyla_strerror(rc));
-        *failed = true;
-        goto out;
-    }
-    med = cli_median(times, o->repeat);
-out:
-    hyla_free_device(ctx, 0, &dA);
-    hyla_free_device(ctx, 0, &dB);
-    free(times);
-    free(ipiv);
-    return med;
-}
-
 /* The pivots as a float64 column vector (see the top of the file). */
 static int write_pivots(const char *path, int64_t k, const int64_t *ipiv) {
     double *v = malloc(sizeof *v * (size_t)max1(k));
@@ -478,6 +419,41 @@ static int hook_write(void *arg) {
     return write_outputs(c->o, c->p, c->ipiv);
 }
 
+static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
+    const lu_run *c = arg;
+    const lu_problem *p = c->p;
+    const int64_t ldd = max1(p->m);
+    int rc = 0;
+    if (factors(p)) rc = call_getrf_gpu(ctx, p->dtype, p->m, p->n, dA, ldd, c->ipiv);
+    if (!rc && solves(p))
+        rc = call_getrs_gpu(ctx, p->dtype, p->trans, p->n, p->nrhs, dA, ldd, c->ipiv, dB, p->n);
+    return rc;
+}
+
+/* hyla_?getrf_gpu / ?getrs_gpu on device 0 with copies of the inputs
+ * (run_device), with pivots of their own; the first result is checked. */
+static double ours_device(hyla_t *ctx, const cli_opts *o, const lu_run *c, bool check,
+                          bool *failed) {
+    const lu_problem *p = c->p;
+    size_t ba = 0, bb = 0;
+    if (kmin(p) == 0) return NAN;
+    int64_t *ipiv = malloc(sizeof *ipiv * (size_t)kmin(p));
+    if (!ipiv) return NAN;
+    if (!factors(p)) memcpy(ipiv, p->ipiv, sizeof *ipiv * (size_t)kmin(p));
+    mat_bytes(p->dtype, max1(p->m), p->n, &ba);
+    if (solves(p)) mat_bytes(p->dtype, p->n, p->nrhs, &bb);
+    lu_run d = *c;
+    d.ipiv = ipiv;
+    const device_hooks h = {.arg = &d, .dtype = p->dtype, .name = names[p->routine], .A = p->A,
+                            .a_bytes = ba, .a_each = factors(p), .B = solves(p) ? p->B : NULL,
+                            .b_bytes = bb, .result = p->routine == LU_GETRF ? p->Aw : p->Bw,
+                            .result_b = p->routine != LU_GETRF, .call = hook_device,
+                            .check = hook_check, .threshold = THRESHOLD};
+    double med = run_device(ctx, o, check, &h, failed);
+    free(ipiv);
+    return med;
+}
+
 static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, lu_problem *p,
                               const void *a0) {
     report_row row = {.layout = ROW_CHOL, .routine = names[p->routine], .type = p->dtype,
@@ -505,7 +481,7 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, l
     if (st != CMD_OK) goto out;
     if (o->stats && hyla_get_lu_stats(ctx, &stats) == 0) row.lu_stats = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1)
-        row.ours_dev_time_s = ours_device(ctx, o, p, a0, check, &dev_failed);
+        row.ours_dev_time_s = ours_device(ctx, o, &c, check, &dev_failed);
     if (o->vs_vendor) {
         vendor_times vt;
         vendor_lu(ctx, p, o->warmup, o->repeat, &vt);

@@ -416,62 +416,6 @@ static void zero_other(const chol_problem *p, void *a) {
 
 /* ---------------------------------------------------------------- runs */
 
-/* hyla's device-resident routines (hyla_?potrf_gpu, ?potrs_gpu) on device 0
- * with copies of the inputs (uploaded before each call, untimed). With
- * check, the first result is brought back into Aw / Bw and checked; a
- * failure is reported on stderr and sets *failed. Returns the median
- * seconds, or NaN. */
-static double ours_device(hyla_t *ctx, const cli_opts *o, const chol_problem *p, const void *a0,
-                          bool check, bool *failed) {
-    size_t ba = 0, bb = 0, es = dtype_size(p->dtype);
-    void *dA = NULL, *dB = NULL;
-    double med = NAN;
-    int rc = 0;
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    if (!times || p->n == 0) goto out;
-    mat_bytes(p->dtype, p->n, p->n, &ba); /* fits: the host copy exists; ld = n */
-    if (solves(p)) mat_bytes(p->dtype, p->n, p->nrhs, &bb);
-    hyla_release_workspace(ctx);
-    rc = hyla_malloc_device(ctx, 0, ba, &dA);
-    if (!rc && solves(p)) rc = hyla_malloc_device(ctx, 0, bb ? bb : es, &dB);
-    if (!rc && !factors(p)) rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
-        if (factors(p)) rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-        if (!rc && solves(p)) rc = hyla_copy_to_device(ctx, 0, dB, p->B, bb);
-        if (rc) break;
-        double t0 = cli_now();
-        if (factors(p)) rc = call_potrf_gpu(ctx, p->dtype, p->uplo, p->n, dA, p->n);
-        if (!rc && solves(p))
-            rc = call_potrs_gpu(ctx, p->dtype, p->uplo, p->n, p->nrhs, dA, p->n, dB, p->n);
-        double t = cli_now() - t0;
-        if (rc) break;
-        if (c >= o->warmup) times[c - o->warmup] = t;
-        if (c > 0 || !check) continue;
-        double err;
-        if (p->routine == CHOL_POTRF) rc = hyla_copy_from_device(ctx, 0, p->Aw, dA, ba);
-        else rc = hyla_copy_from_device(ctx, 0, p->Bw, dB, bb);
-        if (rc) break;
-        if (check_result(p, a0, o->seed, &err)) goto out;
-        if (!(err < THRESHOLD)) {
-            fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: check FAILED, error %.2e\n",
-                    dtype_char(p->dtype), p->routine == CHOL_POTRF ? "potrf" : "potrf/potrs", err);
-            *failed = true;
-        }
-    }
-    if (rc) {
-        fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: %d: %s\n", dtype_char(p->dtype),
-                p->routine == CHOL_POTRF ? "potrf" : "potrf/potrs", rc, hyla_strerror(rc));
-        *failed = true;
-        goto out;
-    }
-    med = cli_median(times, o->repeat);
-out:
-    hyla_free_device(ctx, 0, &dA);
-    hyla_free_device(ctx, 0, &dB);
-    free(times);
-    return med;
-}
-
 /* run_calls hooks: arg is a chol_run. */
 typedef struct {
     chol_problem *p;
@@ -518,6 +462,35 @@ static int hook_write(void *arg) {
     return wrc;
 }
 
+static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
+    const chol_problem *p = ((chol_run *)arg)->p;
+    int rc = 0;
+    if (factors(p)) rc = call_potrf_gpu(ctx, p->dtype, p->uplo, p->n, dA, p->n);
+    if (!rc && solves(p))
+        rc = call_potrs_gpu(ctx, p->dtype, p->uplo, p->n, p->nrhs, dA, p->n, dB, p->n);
+    return rc;
+}
+
+/* hyla's device-resident routines (hyla_?potrf_gpu, ?potrs_gpu) on device 0
+ * with copies of the inputs (run_device); the first result is brought back
+ * into Aw / Bw and checked. */
+static double ours_device(hyla_t *ctx, const cli_opts *o, const chol_run *c, bool check,
+                          bool *failed) {
+    const chol_problem *p = c->p;
+    size_t ba = 0, bb = 0;
+    if (p->n == 0) return NAN;
+    mat_bytes(p->dtype, p->n, p->n, &ba); /* fits: the host copy exists; ld = n */
+    if (solves(p)) mat_bytes(p->dtype, p->n, p->nrhs, &bb);
+    const device_hooks h = {.arg = (void *)c, .dtype = p->dtype,
+                            .name = p->routine == CHOL_POTRF ? "potrf" : "potrf/potrs",
+                            .A = p->A, .a_bytes = ba, .a_each = factors(p),
+                            .B = solves(p) ? p->B : NULL, .b_bytes = bb,
+                            .result = p->routine == CHOL_POTRF ? p->Aw : p->Bw,
+                            .result_b = p->routine != CHOL_POTRF, .call = hook_device,
+                            .check = hook_check, .threshold = THRESHOLD};
+    return run_device(ctx, o, check, &h, failed);
+}
+
 /* Runs hyla on one problem (check, warm-up, timed repeats), then the
  * device-resident variant and the vendor, and prints the row. a0 is the
  * matrix for the checks (NULL for potrs on a user factor). */
@@ -543,7 +516,7 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, c
     if (st != CMD_OK) return st;
     if (o->stats && hyla_get_chol_stats(ctx, &stats) == 0) row.chol_stats = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1)
-        row.ours_dev_time_s = ours_device(ctx, o, p, a0, check, &dev_failed);
+        row.ours_dev_time_s = ours_device(ctx, o, &c, check, &dev_failed);
     if (o->vs_vendor) {
         vendor_times vt;
         vendor_chol(ctx, p, o->warmup, o->repeat, &vt);

@@ -1,6 +1,8 @@
 /* The run loop shared by the tester's routines (see runloop.h). */
 #include "runloop.h"
 
+#include "matgen.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,52 @@ numerical_failure:
 out:
     free(times);
     return st;
+}
+
+double run_device(hyla_t *ctx, const cli_opts *o, bool check, const device_hooks *h,
+                  bool *failed) {
+    void *dA = NULL, *dB = NULL;
+    double med = NAN;
+    double *times = malloc((size_t)o->repeat * sizeof *times);
+    if (!times) return NAN;
+    hyla_release_workspace(ctx);
+    int rc = hyla_malloc_device(ctx, 0, h->a_bytes, &dA);
+    if (!rc && h->B)
+        rc = hyla_malloc_device(ctx, 0, h->b_bytes ? h->b_bytes : dtype_size(h->dtype), &dB);
+    if (!rc && !h->a_each) rc = hyla_copy_to_device(ctx, 0, dA, h->A, h->a_bytes);
+    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
+        if (h->a_each) rc = hyla_copy_to_device(ctx, 0, dA, h->A, h->a_bytes);
+        if (!rc && h->B) rc = hyla_copy_to_device(ctx, 0, dB, h->B, h->b_bytes);
+        if (rc) break;
+        double t0 = cli_now();
+        rc = h->call(ctx, h->arg, dA, dB);
+        double t = cli_now() - t0;
+        if (rc) break;
+        if (c >= o->warmup) times[c - o->warmup] = t;
+        if (c > 0 || !check) continue;
+        double err;
+        if (h->result_b) rc = hyla_copy_from_device(ctx, 0, h->result, dB, h->b_bytes);
+        else rc = hyla_copy_from_device(ctx, 0, h->result, dA, h->a_bytes);
+        if (rc) break;
+        if (h->check(h->arg, &err)) goto out;
+        if (!(err < h->threshold)) {
+            fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: check FAILED, error %.2e\n",
+                    dtype_char(h->dtype), h->name, err);
+            *failed = true;
+        }
+    }
+    if (rc) {
+        fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: %d: %s\n", dtype_char(h->dtype),
+                h->name, rc, hyla_strerror(rc));
+        *failed = true;
+        goto out;
+    }
+    med = cli_median(times, o->repeat);
+out:
+    hyla_free_device(ctx, 0, &dA);
+    hyla_free_device(ctx, 0, &dB);
+    free(times);
+    return med;
 }
 
 cmd_status run_finish(const report *r, report_row *row, double threshold, bool dev_failed) {

@@ -49,6 +49,34 @@ cmd_status run_calls(hyla_t *ctx, const cli_opts *o, const report *r, bool check
  * check failed, else CMD_OK. */
 cmd_status run_finish(const report *r, report_row *row, double threshold, bool dev_failed);
 
+/* The device-resident variant of a routine (hyla_?..._gpu on device 0, on
+ * device copies of the inputs): what run_device needs. */
+typedef struct {
+    void *arg;                /* passed back to call and check */
+    hyla_dtype dtype;
+    const char *name;         /* the routine in messages: hyla_<type><name>_gpu */
+    const void *A;            /* host A, a_bytes, copied to the device as is */
+    size_t a_bytes;
+    bool a_each;              /* A is overwritten: uploaded before each call; else once */
+    const void *B;            /* host B, b_bytes, uploaded before each call; NULL: none */
+    size_t b_bytes;
+    void *result;             /* host buffer for the first call's result, from the */
+    bool result_b;            /* device copy of B (result_b) or of A, whole */
+    /* The routine(s) on the device copies dA and dB; returns 0 or an error. */
+    int (*call)(hyla_t *ctx, void *arg, void *dA, void *dB);
+    /* The scaled error of the result in result; nonzero on a failure (reported). */
+    int (*check)(void *arg, double *err);
+    double threshold;         /* a check passes below it */
+} device_hooks;
+
+/* Times o->warmup + o->repeat calls of the device-resident variant h after
+ * releasing hyla's cached workspaces, the uploads untimed; with check the
+ * first result is brought back and checked. A failed call or check is
+ * reported on stderr and sets *failed. Returns the median seconds of the
+ * timed calls, or NaN (failure, or no memory for the times). */
+double run_device(hyla_t *ctx, const cli_opts *o, bool check, const device_hooks *h,
+                  bool *failed);
+
 /* Folds the status st of one run into *worst (CMD_OK or CMD_FAILED so
  * far). Returns true when st stops the runs (CMD_ERROR, CMD_USAGE): *worst
  * is then st. */
