@@ -161,16 +161,6 @@ static void trmv(hyla_dtype t, CBLAS_UPLO u, CBLAS_DIAG dg, int64_t k, const voi
     }
 }
 
-static double max_abs(hyla_dtype t, const void *v, int64_t len) {
-    double m = 0;
-    for (int64_t i = 0; i < len; i++) {
-        double a = cabs(mat_elem(t, v, i));
-        if (isnan(a)) return NAN;
-        m = a > m ? a : m;
-    }
-    return m;
-}
-
 /* Rows i and ipiv[i]-1 swapped for i < k in the n columns of a (ld lda). */
 static void swap_rows(hyla_dtype t, int64_t k, const int64_t *ipiv, int64_t n, void *a,
                       int64_t lda) {
@@ -203,10 +193,6 @@ static void swap_rows_back(hyla_dtype t, int64_t k, const int64_t *ipiv, int64_t
             memcpy(col + (size_t)p * es, tmp, es);
         }
     }
-}
-
-static double scaled(double diff, double scale) {
-    return diff == 0 && !isnan(scale) ? 0 : diff / scale;
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -254,7 +240,7 @@ static int check_getrf_exact(const lu_problem *p, const void *a0, const void *f,
     gemm(t, CblasNoTrans, m, n, k, -1, L, max1(m), U, max1(k), 1, W, max1(m));
     double diff = mat_norm_inf(t, 'T', m, n, W, max1(m));
     double norm = mat_norm_inf(t, 'T', m, n, a0, p->lda);
-    *err = scaled(diff, (double)max1(m > n ? m : n) * norm * dtype_eps(t));
+    *err = scaled_error(diff, (double)max1(m > n ? m : n) * norm * dtype_eps(t));
     free(L);
     free(U);
     free(W);
@@ -296,8 +282,8 @@ static int check_getrf_random(const lu_problem *p, const void *a0, const void *f
         }
     }
     double scale = (double)max1(m > n ? m : n) * mat_norm_inf(t, 'N', m, n, a0, ld) *
-                   max_abs(t, x, n) * dtype_eps(t);
-    *err = scaled(max_abs(t, y, m), scale);
+                   mat_max_abs(t, x, n) * dtype_eps(t);
+    *err = scaled_error(mat_max_abs(t, y, m), scale);
     free(x);
     free(y);
     free(z);
@@ -308,20 +294,12 @@ static int check_getrf_random(const lu_problem *p, const void *a0, const void *f
 static int check_solve(const lu_problem *p, const void *a0, const void *x, double *err) {
     const hyla_dtype t = p->dtype;
     const int64_t n = p->n, nrhs = p->nrhs;
-    const size_t es = dtype_size(t);
     void *r = mat_alloc(t, n, nrhs, false, "the check residual");
     if (!r) return -1;
     mat_copy(t, n, nrhs, p->B, p->ldb, r, max1(n));
     gemm(t, cblas_trans(p->trans), n, nrhs, n, -1, a0, p->lda, x, p->ldb, 1, r, max1(n));
     const double norm_a = mat_norm_inf(t, p->trans, n, n, a0, p->lda);
-    double worst = 0;
-    for (int64_t j = 0; j < nrhs; j++) {
-        double rn = max_abs(t, (char *)r + (size_t)j * (size_t)max1(n) * es, n);
-        double xn = max_abs(t, (const char *)x + (size_t)j * (size_t)p->ldb * es, n);
-        double e = scaled(rn, (double)n * norm_a * xn * dtype_eps(t));
-        if (!(e <= worst)) worst = e;
-    }
-    *err = worst;
+    *err = solve_error(t, n, nrhs, r, max1(n), x, p->ldb, norm_a);
     free(r);
     return 0;
 }

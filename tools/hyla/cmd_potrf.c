@@ -234,17 +234,6 @@ static void sub_into(hyla_dtype t, void *w, const void *a, int64_t len) {
     }
 }
 
-/* Largest modulus of v[0..len-1]; NaN if any is NaN. */
-static double max_abs(hyla_dtype t, const void *v, int64_t len) {
-    double m = 0;
-    for (int64_t i = 0; i < len; i++) {
-        double a = cabs(mat_elem(t, v, i));
-        if (isnan(a)) return NAN;
-        m = a > m ? a : m;
-    }
-    return m;
-}
-
 /* Rows [r0, r1) of column j in the uplo triangle of an n x n matrix. */
 static void tri_rows(char uplo, int64_t n, int64_t j, int64_t *r0, int64_t *r1) {
     *r0 = uplo == 'L' ? j : 0;
@@ -283,12 +272,6 @@ static bool check_possible(const chol_problem *p) {
     return true;
 }
 
-/* err = diff / scale, where diff > 0 with scale 0 is infinitely wrong and
- * NaN anywhere fails. */
-static double scaled(double diff, double scale) {
-    return diff == 0 && !isnan(scale) ? 0 : diff / scale;
-}
-
 /* |A0 - F F^H|_F / (n |A0|_F eps), F the factor in the uplo triangle of f. */
 static int check_potrf_exact(const chol_problem *p, const void *a0, const void *f, double *err) {
     hyla_dtype t = p->dtype;
@@ -312,7 +295,7 @@ static int check_potrf_exact(const chol_problem *p, const void *a0, const void *
     }
     double diff = mat_norm_herm_fro(t, p->uplo, n, w, n);
     double norm = mat_norm_herm_fro(t, p->uplo, n, a0, lda);
-    *err = scaled(diff, (double)n * norm * dtype_eps(t));
+    *err = scaled_error(diff, (double)n * norm * dtype_eps(t));
     free(w);
     return 0;
 }
@@ -343,8 +326,8 @@ static int check_potrf_random(const chol_problem *p, const void *a0, const void 
     }
     sub_into(t, y, z, n);
     double scale = (double)n * mat_norm_herm_inf(t, p->uplo, n, a0, p->lda) *
-                   max_abs(t, x, n) * dtype_eps(t);
-    *err = scaled(max_abs(t, y, n), scale);
+                   mat_max_abs(t, x, n) * dtype_eps(t);
+    *err = scaled_error(mat_max_abs(t, y, n), scale);
     free(x);
     free(y);
     free(z);
@@ -379,14 +362,7 @@ static int check_solve(const chol_problem *p, const void *a0, const void *x, dou
                      (char *)w + (size_t)j * (size_t)max1(n) * es, n);
         norm_a = tri_norm_bound(t, p->uplo, n, p->A, p->lda);
     }
-    double worst = 0;
-    for (int64_t j = 0; j < nrhs; j++) {
-        double rn = max_abs(t, (char *)r + (size_t)j * (size_t)max1(n) * es, n);
-        double xn = max_abs(t, (const char *)x + (size_t)j * (size_t)p->ldb * es, n);
-        double e = scaled(rn, (double)n * norm_a * xn * dtype_eps(t));
-        if (!(e <= worst)) worst = e; /* NaN sticks */
-    }
-    *err = worst;
+    *err = solve_error(t, n, nrhs, r, max1(n), x, p->ldb, norm_a);
     free(r);
     free(w);
     return 0;
