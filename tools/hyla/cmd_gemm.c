@@ -141,8 +141,7 @@ static int check_error(const gemm_check *ck, const gemm_problem *p, double *erro
     }
     double scale = (fabs(p->alpha) * ck->norm_a * ck->norm_b + fabs(p->beta) * ck->norm_c0) *
                    ck->norm_x * dtype_eps(t) * (double)max1(p->k);
-    /* diff > 0 with scale 0 is infinitely wrong; NaN anywhere fails */
-    *error = diff == 0 && !isnan(scale) ? 0 : diff / scale;
+    *error = scaled_error(diff, scale);
     rc = 0;
 out:
     free(y);
