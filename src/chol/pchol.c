@@ -80,6 +80,7 @@ typedef struct {
 
 struct plan {
     hyla_t *ctx;
+    hyla_dev **devs;             /* device e: devs[e]; the owner of panel g: devs[g mod nd] */
     const hyla_chol_job *job;
     hyla_dtype t;
     size_t es;
@@ -703,26 +704,14 @@ static void destroy_device(plan *pl, cdev *d) {
     if (d->xfer_ok) hyla_xfer_fini_all(xs, 3);
 }
 
-static int sync_all(plan *pl) {
-    int rc = 0;
-    for (int e = 0; pl->dv && e < pl->nd; e++) {
-        int r = hyla_workspace_sync(pl->dv[e].ws);
-        if (!rc) rc = r;
-    }
-    return rc;
-}
+static int sync_all(plan *pl) { return hyla_panel_sync(pl->ctx, pl->devs, pl->dv ? pl->nd : 0); }
 
 #define EVENT_ARRAYS(pl) {&(pl)->ev_up, &(pl)->ev_old, &(pl)->ev_fact, &(pl)->ev_bc, &(pl)->ev_down}
 #define NSETS 5                  /* none of them timing events */
 
-static hyla_dev *panel_dev(const void *p, int64_t j) {
-    const plan *pl = p;
-    return pl->dv[owner(pl, j)].dev;
-}
-
 static int create_events(plan *pl) {
     hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    return hyla_panel_event_sets_create(arr, NSETS, NSETS, pl->ng, panel_dev, pl);
+    return hyla_panel_event_sets_create(arr, NSETS, NSETS, pl->ng, pl->devs, pl->nd);
 }
 
 static void destroy_events(plan *pl) {
@@ -764,6 +753,7 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     pl->nd = pl->host ? (int)HYLA_MIN((int64_t)ctx->ndev, pl->ng) : 1;
     if (job->solve && !job->factor && pl->host)
         pl->nd = (int)HYLA_MAX(1, HYLA_MIN((int64_t)pl->nd, job->nrhs));
+    pl->devs = &ctx->devs[pl->host ? 0 : job->dev];
     pl->dv = hyla_calloc((size_t)pl->nd, sizeof *pl->dv);
     if (!pl->dv) {
         rc = HYLA_ERR_NO_MEMORY;
@@ -772,7 +762,7 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     for (int e = 0; e < pl->nd; e++) {
         pl->dv[e].pl = pl;
         pl->dv[e].idx = e;
-        pl->dv[e].dev = pl->host ? ctx->devs[e] : ctx->devs[job->dev];
+        pl->dv[e].dev = pl->devs[e];
     }
     HYLA_TRY(plan_memory(pl));
     pl->skips = hyla_calloc((size_t)pl->ng, sizeof *pl->skips);

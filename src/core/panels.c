@@ -1,13 +1,13 @@
 /* Shared helpers of the panel algorithms (see panels.h). */
 #include "core/panels.h"
 
-int hyla_panel_events_create(hyla_event ***ev, int64_t count, int timing,
-                             hyla_dev *(*dev_of)(const void *plan, int64_t j), const void *plan) {
+int hyla_panel_events_create(hyla_event ***ev, int64_t count, int timing, hyla_dev *const *devs,
+                             int nd) {
     hyla_event **e = hyla_calloc((size_t)HYLA_MAX(count, 1), sizeof *e);
     if (!e) return HYLA_ERR_NO_MEMORY;
     *ev = e;
     for (int64_t j = 0; j < count; j++) {
-        hyla_dev *dev = dev_of(plan, j);
+        hyla_dev *dev = devs[j % nd];
         int rc = dev->ops->event_create(dev, timing, &e[j]);
         if (rc) return rc;
     }
@@ -34,10 +34,9 @@ int hyla_queues_sync(hyla_queue *const *qs, int count) {
 }
 
 int hyla_panel_event_sets_create(hyla_event ***const *sets, int nsets, int timed_from,
-                                 int64_t count, hyla_dev *(*dev_of)(const void *plan, int64_t j),
-                                 const void *plan) {
+                                 int64_t count, hyla_dev *const *devs, int nd) {
     for (int s = 0; s < nsets; s++) {
-        int rc = hyla_panel_events_create(sets[s], count, s >= timed_from, dev_of, plan);
+        int rc = hyla_panel_events_create(sets[s], count, s >= timed_from, devs, nd);
         if (rc) return rc;
     }
     return 0;
@@ -60,10 +59,15 @@ void hyla_dev_events_destroy(hyla_event *const *evs, size_t n) {
         if (evs[i]) evs[i]->dev->ops->event_destroy(evs[i]);
 }
 
-int hyla_workspace_sync(const hyla_dev_workspace *ws) {
-    if (!ws) return 0;
-    hyla_queue *qs[] = {ws->q_in, ws->q_comp, ws->q_aux, ws->q_out};
-    return hyla_queues_sync(qs, 4);
+int hyla_panel_sync(hyla_t *ctx, hyla_dev *const *devs, int nd) {
+    int rc = 0;
+    for (int e = 0; e < nd; e++) {
+        const hyla_dev_workspace *ws = &ctx->ws[devs[e]->index];
+        hyla_queue *qs[] = {ws->q_in, ws->q_comp, ws->q_aux, ws->q_out};
+        int r = hyla_queues_sync(qs, 4);
+        if (!rc) rc = r;
+    }
+    return rc;
 }
 
 int hyla_xfer_init_all(hyla_xfer *const *x, int n, hyla_dev *dev, unsigned char *pinned,

@@ -7,12 +7,15 @@
 #include "core/internal.h"
 #include "core/xfer.h"
 
-/* *ev := count events, event j on device dev_of(plan, j) (the panel's
- * owner), timing events when timing != 0. Returns 0, HYLA_ERR_NO_MEMORY or
- * the backend's code; on failure *ev may hold a partly filled array, which
+/* The devices of a panel algorithm are devs[0 .. nd-1], and panel j is
+ * owned by devs[j mod nd]. */
+
+/* *ev := count events, event j on the owner of panel j, timing events when
+ * timing != 0. Returns 0, HYLA_ERR_NO_MEMORY or the backend's code; on
+ * failure *ev may hold a partly filled array, which
  * hyla_panel_events_destroy frees. */
-int hyla_panel_events_create(hyla_event ***ev, int64_t count, int timing,
-                             hyla_dev *(*dev_of)(const void *plan, int64_t j), const void *plan);
+int hyla_panel_events_create(hyla_event ***ev, int64_t count, int timing, hyla_dev *const *devs,
+                             int nd);
 /* Destroys the events of *ev (NULL entries skipped), frees it, sets *ev to NULL.
  * Accepts *ev == NULL. */
 void hyla_panel_events_destroy(hyla_event ***ev, int64_t count);
@@ -21,8 +24,7 @@ void hyla_panel_events_destroy(hyla_event ***ev, int64_t count);
  * timing events in the sets i >= timed_from. Stops at the first failure and
  * returns its code; hyla_panel_event_sets_destroy frees whatever was made. */
 int hyla_panel_event_sets_create(hyla_event ***const *sets, int nsets, int timed_from,
-                                 int64_t count, hyla_dev *(*dev_of)(const void *plan, int64_t j),
-                                 const void *plan);
+                                 int64_t count, hyla_dev *const *devs, int nd);
 /* hyla_panel_events_destroy for each of the nsets arrays *sets[i]. */
 void hyla_panel_event_sets_destroy(hyla_event ***const *sets, int nsets, int64_t count);
 
@@ -37,9 +39,10 @@ void hyla_dev_events_destroy(hyla_event *const *evs, size_t n);
  * failure, after waiting for all. */
 int hyla_queues_sync(hyla_queue *const *qs, int count);
 
-/* Waits for the four queues of ws (q_in, q_comp, q_aux, q_out); returns the
- * first failure, after waiting for all. ws may be NULL (nothing to wait for). */
-int hyla_workspace_sync(const hyla_dev_workspace *ws);
+/* Waits for the four queues (q_in, q_comp, q_aux, q_out) of the workspace
+ * of each of devs[0 .. nd-1] (hyla_workspace_get; queues not made yet are
+ * skipped); returns the first failure, after waiting for all. */
+int hyla_panel_sync(hyla_t *ctx, hyla_dev *const *devs, int nd);
 
 /* Initializes the n staging engines *x[0 .. n-1] of dev for a host-resident
  * matrix: engine i on the nslots slots of slot_bytes from pinned + i *

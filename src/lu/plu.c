@@ -62,6 +62,7 @@ typedef struct {
 
 typedef struct {
     hyla_t *ctx;
+    hyla_dev **devs;             /* device e: devs[e]; the owner of panel j: devs[j mod nd] */
     const hyla_lu_job *job;
     hyla_dtype t;
     size_t es;
@@ -616,27 +617,15 @@ static void destroy_device(ldev *d) {
     if (d->xfer_ok) hyla_xfer_fini_all(xs, 2);
 }
 
-static int sync_all(plan *pl) {
-    int rc = 0;
-    for (int e = 0; pl->dv && e < pl->nd; e++) {
-        int r = hyla_workspace_sync(pl->dv[e].ws);
-        if (!rc) rc = r;
-    }
-    return rc;
-}
+static int sync_all(plan *pl) { return hyla_panel_sync(pl->ctx, pl->devs, pl->dv ? pl->nd : 0); }
 
 #define EVENT_ARRAYS(pl) {&(pl)->ev_bc, &(pl)->ev_la, &(pl)->ev_up, &(pl)->ev_t0, &(pl)->ev_t1}
 #define NSETS 5
 #define TIMED_FROM 3             /* ev_t0 and ev_t1 are timing events */
 
-static hyla_dev *panel_dev(const void *p, int64_t j) {
-    const plan *pl = p;
-    return pl->dv[owner(pl, j)].dev;
-}
-
 static int create_events(plan *pl) {
     hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    return hyla_panel_event_sets_create(arr, NSETS, TIMED_FROM, pl->np, panel_dev, pl);
+    return hyla_panel_event_sets_create(arr, NSETS, TIMED_FROM, pl->np, pl->devs, pl->nd);
 }
 
 static void destroy_events(plan *pl) {
@@ -713,7 +702,8 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     pl->nup = pl->host ? 0 : pl->np;
     pl->dv = hyla_calloc((size_t)pl->nd, sizeof *pl->dv);
     if (!pl->dv) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->host ? ctx->devs[e] : first;
+    pl->devs = &ctx->devs[pl->host ? 0 : job->dev];
+    for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->devs[e];
     HYLA_TRY(plan_memory(pl));
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, e));
     HYLA_TRY(create_events(pl));
