@@ -709,16 +709,6 @@ static int sync_all(plan *pl) { return hyla_panel_sync(pl->ctx, pl->devs, pl->dv
 #define EVENT_ARRAYS(pl) {&(pl)->ev_up, &(pl)->ev_old, &(pl)->ev_fact, &(pl)->ev_bc, &(pl)->ev_down}
 #define NSETS 5                  /* none of them timing events */
 
-static int create_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    return hyla_panel_event_sets_create(arr, NSETS, NSETS, pl->ng, pl->devs, pl->nd);
-}
-
-static void destroy_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    hyla_panel_event_sets_destroy(arr, NSETS, pl->ng);
-}
-
 static int64_t choose_nb(hyla_t *ctx, hyla_dev *dev, hyla_dtype t, int64_t n) {
     int64_t nb = ctx->opt_potrf_nb > 0 ? ctx->opt_potrf_nb : hyla_tuning_for(dev)->potrf_nb[t];
     return HYLA_MAX(1, HYLA_MIN(nb, n));
@@ -729,6 +719,7 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     int64_t issued = 0;
     plan *pl = hyla_calloc(1, sizeof *pl);
     if (!pl) return HYLA_ERR_NO_MEMORY;
+    hyla_event ***sets[] = EVENT_ARRAYS(pl);
     pl->ctx = ctx;
     pl->job = job;
     pl->t = job->t;
@@ -770,7 +761,7 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     pl->gbuf = hyla_calloc((size_t)pl->ng, sizeof *pl->gbuf);
     if (!pl->skips || !pl->applied || !pl->gbuf) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, &pl->dv[e]));
-    HYLA_TRY(create_events(pl));
+    HYLA_TRY(hyla_panel_event_sets_create(sets, NSETS, NSETS, pl->ng, pl->devs, pl->nd));
     hyla_log(ctx, "potrf: n=%lld nb=%lld devices=%d %s resident=%lld", (long long)pl->n,
              (long long)pl->nb, pl->nd, pl->ooc ? "out-of-core" : "in-core", (long long)pl->cres);
     if (job->factor) {
@@ -800,7 +791,7 @@ cleanup:
             st->bytes_d2h += pl->dv[e].down.bytes;
             if (e < 16) st->panels_per_device[e] = pl->dv[e].panels;
         }
-        destroy_events(pl);
+        hyla_panel_event_sets_destroy(sets, NSETS, pl->ng);
         for (int e = 0; e < pl->nd; e++) destroy_device(pl, &pl->dv[e]);
     }
     hyla_free(pl->dv);

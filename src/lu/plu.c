@@ -623,16 +623,6 @@ static int sync_all(plan *pl) { return hyla_panel_sync(pl->ctx, pl->devs, pl->dv
 #define NSETS 5
 #define TIMED_FROM 3             /* ev_t0 and ev_t1 are timing events */
 
-static int create_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    return hyla_panel_event_sets_create(arr, NSETS, TIMED_FROM, pl->np, pl->devs, pl->nd);
-}
-
-static void destroy_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    hyla_panel_event_sets_destroy(arr, NSETS, pl->np);
-}
-
 /* The pivots of device 0 (which holds every panel's), made global: each is
  * local to its leaf. */
 static int fetch_pivots(plan *pl) {
@@ -682,6 +672,7 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     int rc = 0, info = 0;
     plan *pl = hyla_calloc(1, sizeof *pl);
     if (!pl) return HYLA_ERR_NO_MEMORY;
+    hyla_event ***sets[] = EVENT_ARRAYS(pl);
     pl->ctx = ctx;
     pl->job = job;
     pl->t = job->t;
@@ -706,7 +697,7 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->devs[e];
     HYLA_TRY(plan_memory(pl));
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, e));
-    HYLA_TRY(create_events(pl));
+    HYLA_TRY(hyla_panel_event_sets_create(sets, NSETS, TIMED_FROM, pl->np, pl->devs, pl->nd));
     hyla_log(ctx, "getrf: m=%lld n=%lld nb=%lld ib=%lld devices=%d %s", (long long)pl->m,
              (long long)pl->n, (long long)pl->nb, (long long)pl->ib, pl->nd,
              job->pivot ? "pivoting" : "no pivoting");
@@ -731,7 +722,7 @@ cleanup:
     if (rc) sync_all(pl);
     if (pl->dv) {
         save_stats(pl, !rc);
-        destroy_events(pl);
+        hyla_panel_event_sets_destroy(sets, NSETS, pl->np);
         for (int e = 0; e < pl->nd; e++) destroy_device(&pl->dv[e]);
     }
     hyla_free(pl->dv);
