@@ -704,8 +704,6 @@ static void destroy_device(plan *pl, cdev *d) {
     if (d->xfer_ok) hyla_xfer_fini_all(xs, 3);
 }
 
-static int sync_all(plan *pl) { return hyla_panel_sync(pl->ctx, pl->devs, pl->dv ? pl->nd : 0); }
-
 #define EVENT_ARRAYS(pl) {&(pl)->ev_up, &(pl)->ev_old, &(pl)->ev_fact, &(pl)->ev_bc, &(pl)->ev_down}
 #define NSETS 5                  /* none of them timing events */
 
@@ -765,20 +763,16 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     hyla_log(ctx, "potrf: n=%lld nb=%lld devices=%d %s resident=%lld", (long long)pl->n,
              (long long)pl->nb, pl->nd, pl->ooc ? "out-of-core" : "in-core", (long long)pl->cres);
     if (job->factor) {
-        rc = run_factor(pl, &issued);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_factor(pl, &issued));
         if (rc) goto cleanup;
         for (int64_t q = 0; q < issued && !info; q++)
             if (pl->dv[owner(pl, q)].pinfo[q] > 0) info = (int)(g0_of(pl, q) + pl->dv[owner(pl, q)].pinfo[q]);
     }
     if (job->solve && !info && job->nrhs > 0) {
-        rc = run_solve(pl);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_solve(pl));
     }
 cleanup:
-    if (rc) sync_all(pl);
+    if (rc) hyla_panel_sync(ctx, pl->devs, pl->dv ? pl->nd : 0, rc);
     if (pl->dv) {
         hyla_chol_stats *st = &ctx->chol_stats;
         memset(st, 0, sizeof *st);

@@ -59,8 +59,7 @@ void hyla_dev_events_destroy(hyla_event *const *evs, size_t n) {
         if (evs[i]) evs[i]->dev->ops->event_destroy(evs[i]);
 }
 
-int hyla_panel_sync(hyla_t *ctx, hyla_dev *const *devs, int nd) {
-    int rc = 0;
+int hyla_panel_sync(hyla_t *ctx, hyla_dev *const *devs, int nd, int rc) {
     for (int e = 0; e < nd; e++) {
         const hyla_dev_workspace *ws = &ctx->ws[devs[e]->index];
         hyla_queue *qs[] = {ws->q_in, ws->q_comp, ws->q_aux, ws->q_out};

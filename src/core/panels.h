@@ -39,10 +39,11 @@ void hyla_dev_events_destroy(hyla_event *const *evs, size_t n);
  * failure, after waiting for all. */
 int hyla_queues_sync(hyla_queue *const *qs, int count);
 
-/* Waits for the four queues (q_in, q_comp, q_aux, q_out) of the workspace
- * of each of devs[0 .. nd-1] (hyla_workspace_get; queues not made yet are
- * skipped); returns the first failure, after waiting for all. */
-int hyla_panel_sync(hyla_t *ctx, hyla_dev *const *devs, int nd);
+/* The end of a stage that returned rc: waits for the four queues (q_in,
+ * q_comp, q_aux, q_out) of the workspace of each of devs[0 .. nd-1]
+ * (hyla_workspace_get; queues not made yet are skipped). Returns rc when it
+ * is nonzero, else the first failure of the waits (after waiting for all). */
+int hyla_panel_sync(hyla_t *ctx, hyla_dev *const *devs, int nd, int rc);
 
 /* Initializes the n staging engines *x[0 .. n-1] of dev for a host-resident
  * matrix: engine i on the nslots slots of slot_bytes from pinned + i *

@@ -617,8 +617,6 @@ static void destroy_device(ldev *d) {
     if (d->xfer_ok) hyla_xfer_fini_all(xs, 2);
 }
 
-static int sync_all(plan *pl) { return hyla_panel_sync(pl->ctx, pl->devs, pl->dv ? pl->nd : 0); }
-
 #define EVENT_ARRAYS(pl) {&(pl)->ev_bc, &(pl)->ev_la, &(pl)->ev_up, &(pl)->ev_t0, &(pl)->ev_t1}
 #define NSETS 5
 #define TIMED_FROM 3             /* ev_t0 and ev_t1 are timing events */
@@ -639,7 +637,7 @@ static int fetch_pivots(plan *pl) {
     return 0;
 }
 
-/* The context's LU statistics of this call (after sync_all); panel times
+/* The context's LU statistics of this call (after hyla_panel_sync); panel times
  * only when the call succeeded (the timing events were then all reached). */
 static void save_stats(plan *pl, int timed) {
     hyla_lu_stats *st = &pl->ctx->lu_stats;
@@ -702,9 +700,7 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
              (long long)pl->n, (long long)pl->nb, (long long)pl->ib, pl->nd,
              job->pivot ? "pivoting" : "no pivoting");
     if (job->factor) {
-        rc = run_factor(pl);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_factor(pl));
         if (rc) goto cleanup;
         for (int64_t k = 0; k < pl->nk && !info; k++)
             for (int64_t j = 0; j < HYLA_CEILDIV(kk_of(pl, k), pl->ib) && !info; j++) {
@@ -714,12 +710,10 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
         if (job->pivot) HYLA_TRY(fetch_pivots(pl));
     }
     if (job->solve && !info && job->nrhs > 0) {
-        rc = run_solve(pl);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_solve(pl));
     }
 cleanup:
-    if (rc) sync_all(pl);
+    if (rc) hyla_panel_sync(ctx, pl->devs, pl->dv ? pl->nd : 0, rc);
     if (pl->dv) {
         save_stats(pl, !rc);
         hyla_panel_event_sets_destroy(sets, NSETS, pl->np);
