@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "runloop.h"
 #include "vendor_lu.h"
 
 enum { ID_A = 31, ID_B = 32 };
@@ -326,11 +327,9 @@ cmd_status cmd_gesv_rbt(hyla_t *ctx, const cli_opts *o, const report *r) {
     }
     cmd_status worst = CMD_OK;
     for (int t = 0; t < o->ntypes; t++)
-        for (int i = 0; i < cli_nrhs_runs(o); i++) {
-            cmd_status st = run_generated(ctx, o, r, o->types[t], cli_solve_n(o, i),
-                                          cli_solve_nrhs(o, i));
-            if (st == CMD_ERROR || st == CMD_USAGE) return st;
-            if (st == CMD_FAILED) worst = CMD_FAILED;
-        }
+        for (int i = 0; i < cli_nrhs_runs(o); i++)
+            if (run_merge(&worst, run_generated(ctx, o, r, o->types[t], cli_solve_n(o, i),
+                                                cli_solve_nrhs(o, i))))
+                return worst;
     return worst;
 }
