@@ -409,7 +409,8 @@ static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
 }
 
 /* hyla_?getrf_gpu / ?getrs_gpu on device 0 with copies of the inputs
- * (run_device), with pivots of their own; the first result is checked. */
+ * (run_device, after releasing hyla's cached workspaces), with pivots of
+ * their own; the first result is checked. */
 static double ours_device(hyla_t *ctx, const cli_opts *o, const lu_run *c, bool check,
                           bool *failed) {
     const lu_problem *p = c->p;
@@ -427,6 +428,7 @@ static double ours_device(hyla_t *ctx, const cli_opts *o, const lu_run *c, bool 
                             .b_bytes = bb, .result = p->routine == LU_GETRF ? p->Aw : p->Bw,
                             .result_b = p->routine != LU_GETRF, .call = hook_device,
                             .check = hook_check, .threshold = THRESHOLD};
+    hyla_release_workspace(ctx);
     double med = run_device(ctx, o, check, &h, failed);
     free(ipiv);
     return med;

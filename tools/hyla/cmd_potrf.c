@@ -448,8 +448,8 @@ static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
 }
 
 /* hyla's device-resident routines (hyla_?potrf_gpu, ?potrs_gpu) on device 0
- * with copies of the inputs (run_device); the first result is brought back
- * into Aw / Bw and checked. */
+ * with copies of the inputs (run_device, after releasing hyla's cached
+ * workspaces); the first result is brought back into Aw / Bw and checked. */
 static double ours_device(hyla_t *ctx, const cli_opts *o, const chol_run *c, bool check,
                           bool *failed) {
     const chol_problem *p = c->p;
@@ -464,6 +464,7 @@ static double ours_device(hyla_t *ctx, const cli_opts *o, const chol_run *c, boo
                             .result = p->routine == CHOL_POTRF ? p->Aw : p->Bw,
                             .result_b = p->routine != CHOL_POTRF, .call = hook_device,
                             .check = hook_check, .threshold = THRESHOLD};
+    hyla_release_workspace(ctx);
     return run_device(ctx, o, check, &h, failed);
 }
 

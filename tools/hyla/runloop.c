@@ -58,7 +58,6 @@ double run_device(hyla_t *ctx, const cli_opts *o, bool check, const device_hooks
     double med = NAN;
     double *times = malloc((size_t)o->repeat * sizeof *times);
     if (!times) return NAN;
-    hyla_release_workspace(ctx);
     int rc = hyla_malloc_device(ctx, 0, h->a_bytes, &dA);
     if (!rc && h->B)
         rc = hyla_malloc_device(ctx, 0, h->b_bytes ? h->b_bytes : dtype_size(h->dtype), &dB);

@@ -69,9 +69,9 @@ typedef struct {
     double threshold;         /* a check passes below it */
 } device_hooks;
 
-/* Times o->warmup + o->repeat calls of the device-resident variant h after
- * releasing hyla's cached workspaces, the uploads untimed; with check the
- * first result is brought back and checked. A failed call or check is
+/* Times o->warmup + o->repeat calls of the device-resident variant h, the
+ * uploads untimed; with check the first result is brought back and
+ * checked. A failed call or check is
  * reported on stderr and sets *failed. Returns the median seconds of the
  * timed calls, or NaN (failure, or no memory for the times). */
 double run_device(hyla_t *ctx, const cli_opts *o, bool check, const device_hooks *h,
