@@ -349,6 +349,7 @@ static double vendor_chol_dn(const void *arg, int gpu, int warmup, int repeat) {
     dn_run c = {.p = p};
     size_t ba, bb, free_b = 0;
     double t = NAN;
+    const cudaDataType dt = vendor_cuda_type(p->dtype);
     mat_bytes(p->dtype, p->n, p->n, &ba); /* fits: the host copy exists */
     mat_bytes(p->dtype, p->n, chol_solves(p) ? p->nrhs : 0, &bb);
     double need = (double)VENDOR_CUDA_RESERVE + (double)ba + (double)bb;
@@ -370,7 +371,6 @@ static double vendor_chol_dn(const void *arg, int gpu, int warmup, int repeat) {
     /* potrs reads the factor only: upload it once */
     if (!chol_factors(p) && !upload(c.dA, NULL, p->A, p->lda, p->dtype, p->n, p->n)) goto out;
     if (!vendor_dn_open(&c.dn)) goto out;
-    const cudaDataType dt = vendor_cuda_type(p->dtype);
     if (chol_factors(p) &&
         !vendor_dn_work(&c.dn,
                         cusolverDnXpotrf_bufferSize(c.dn.h, c.dn.params, cublas_fill(p->uplo),

@@ -122,6 +122,7 @@ static double vendor_lu_dn(const void *arg, int gpu, int warmup, int repeat) {
     dn_run c = {.p = p};
     size_t ba = 0, bb = 0;
     double t = NAN;
+    const cudaDataType dt = vendor_cuda_type(p->dtype);
     const int64_t k = p->m < p->n ? p->m : p->n;
     mat_bytes(p->dtype, p->m, p->n, &ba);
     mat_bytes(p->dtype, p->n, lu_solves(p) ? p->nrhs : 0, &bb);
@@ -140,7 +141,6 @@ static double vendor_lu_dn(const void *arg, int gpu, int warmup, int repeat) {
                          "cudaMemcpy")))
         goto out;
     if (!vendor_dn_open(&c.dn)) goto out;
-    const cudaDataType dt = vendor_cuda_type(p->dtype);
     if (lu_factors(p) &&
         !vendor_dn_work(&c.dn,
                         cusolverDnXgetrf_bufferSize(c.dn.h, c.dn.params, p->m, p->n, dt, c.dA,
