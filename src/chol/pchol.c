@@ -38,7 +38,6 @@
 #define NWORK 3
 #define NSTREAM 3
 #define NSLOTS 4
-#define ALIGN 256
 
 typedef struct {
     unsigned char *p;
@@ -81,6 +80,7 @@ typedef struct {
 
 struct plan {
     hyla_t *ctx;
+    hyla_dev **devs;             /* device e: devs[e]; the owner of panel g: devs[g mod nd] */
     const hyla_chol_job *job;
     hyla_dtype t;
     size_t es;
@@ -115,20 +115,12 @@ static unsigned char *at(const plan *pl, blk b, int64_t i, int64_t j) {
 static hyla_op hop(const plan *pl) { return pl->cplx ? HYLA_CONJTRANS : HYLA_TRANS; }
 static hyla_uplo suplo(const plan *pl) { return pl->lower ? HYLA_LOWER : HYLA_UPPER; }
 
-static const void *scalar(hyla_dtype t, int neg) {
-    static const float f[2][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}};
-    static const double d[2][2] = {{1.0, 0.0}, {-1.0, 0.0}};
-    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[neg] : (const void *)d[neg];
-}
-
-static size_t align_up(size_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
-
 /* C[i0:i0+m, j0:j0+nn] -= A[i0:i0+m, k0:k0+K] B[j0:j0+nn, k0:k0+K]^H */
 static int upd_gemm(const plan *pl, hyla_queue *q, blk C, int64_t i0, int64_t j0, int64_t m,
                     int64_t nn, blk A, blk B, int64_t k0, int64_t K) {
     if (m <= 0 || nn <= 0 || K <= 0) return 0;
     const hyla_backend_ops *o = q->dev->ops;
-    const void *m1 = scalar(pl->t, 1), *p1 = scalar(pl->t, 0);
+    const void *m1 = hyla_unit_scalar(pl->t, 1), *p1 = hyla_unit_scalar(pl->t, 0);
     if (pl->lower)
         return o->gemm(q, pl->t, HYLA_NOTRANS, hop(pl), m, nn, K, m1, at(pl, A, i0, k0), A.ld,
                        at(pl, B, j0, k0), B.ld, p1, at(pl, C, i0, j0), C.ld);
@@ -143,7 +135,7 @@ static int upd_panel(const plan *pl, hyla_queue *q, blk C, int64_t g, blk A, int
     const int64_t g0 = g0_of(pl, g), gn = gn_of(pl, g);
     const hyla_backend_ops *o = q->dev->ops;
     int rc = o->syrk(q, pl->t, 1, suplo(pl), pl->lower ? HYLA_NOTRANS : hop(pl), gn, K,
-                     scalar(pl->t, 1), at(pl, A, g0, k0), A.ld, scalar(pl->t, 0),
+                     hyla_unit_scalar(pl->t, 1), at(pl, A, g0, k0), A.ld, hyla_unit_scalar(pl->t, 0),
                      at(pl, C, g0, g0), C.ld);
     if (rc) return rc;
     return upd_gemm(pl, q, C, g0 + gn, g0, pl->n - g0 - gn, gn, A, A, k0, K);
@@ -160,9 +152,9 @@ static int factor_panel(const plan *pl, cdev *d, hyla_queue *q, blk C, int64_t g
     if (rc || m <= 0) return rc;
     if (pl->lower)
         return o->trsm(q, pl->t, HYLA_RIGHT, HYLA_LOWER, hop(pl), HYLA_NONUNIT, m, gn,
-                       scalar(pl->t, 0), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
+                       hyla_unit_scalar(pl->t, 0), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
     return o->trsm(q, pl->t, HYLA_LEFT, HYLA_UPPER, hop(pl), HYLA_NONUNIT, gn, m,
-                   scalar(pl->t, 0), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
+                   hyla_unit_scalar(pl->t, 0), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
 }
 
 /* Storage region of rows r.. of panel g, as (sr, sc, rows, cols) of the
@@ -537,7 +529,7 @@ static int solve_chunk(plan *pl, cdev *d, unsigned char *Bd, int64_t ldbd, int64
         HYLA_TRY(o->queue_wait_event(q, d->ev_b));
     }
     const hyla_op fwd = pl->lower ? HYLA_NOTRANS : hop(pl), bwd = pl->lower ? hop(pl) : HYLA_NOTRANS;
-    const void *one = scalar(pl->t, 0), *m1 = scalar(pl->t, 1);
+    const void *one = hyla_unit_scalar(pl->t, 0), *m1 = hyla_unit_scalar(pl->t, 1);
     if (pl->gres >= pl->ng) {
         blk L = d->res;
         HYLA_TRY(o->trsm(q, pl->t, HYLA_LEFT, suplo(pl), fwd, HYLA_NONUNIT, n, w, one,
@@ -619,10 +611,10 @@ cleanup:
 static size_t dev_bytes(const plan *pl, int64_t cres, int64_t bcols) {
     const size_t es = pl->es;
     const int64_t n = pl->n, c = HYLA_MIN(cres, n);
-    size_t b = align_up((size_t)pl->ng * sizeof(int));
-    if (pl->host) b += align_up((size_t)n * (size_t)c * es);
-    if (c < n) b += (NWORK + NSTREAM) * align_up((size_t)(n - c) * (size_t)pl->nb * es);
-    if (pl->host) b += align_up((size_t)n * (size_t)bcols * es);
+    size_t b = hyla_pool_align((size_t)pl->ng * sizeof(int));
+    if (pl->host) b += hyla_pool_align((size_t)n * (size_t)c * es);
+    if (c < n) b += (NWORK + NSTREAM) * hyla_pool_align((size_t)(n - c) * (size_t)pl->nb * es);
+    if (pl->host) b += hyla_pool_align((size_t)n * (size_t)bcols * es);
     return b;
 }
 
@@ -664,8 +656,8 @@ static int setup_device(plan *pl, cdev *d) {
     const size_t es = pl->es;
     const int64_t n = pl->n, c = HYLA_MIN(pl->cres, n);
     const size_t slot = hyla_tuning_for(d->dev)->xfer_slot_bytes;
-    const size_t pinned = pl->host ? 3 * NSLOTS * slot + align_up((size_t)pl->ng * sizeof(int))
-                                   : align_up((size_t)pl->ng * sizeof(int));
+    const size_t pinned = pl->host ? 3 * NSLOTS * slot + hyla_pool_align((size_t)pl->ng * sizeof(int))
+                                   : hyla_pool_align((size_t)pl->ng * sizeof(int));
     int rc = hyla_workspace_get(pl->ctx, d->dev->index, dev_bytes(pl, pl->cres, d->bcols), pinned,
                                 &d->ws);
     if (rc) return rc;
@@ -674,42 +666,32 @@ static int setup_device(plan *pl, cdev *d) {
     d->q_out = d->ws->q_out;
     unsigned char *p = d->ws->dev_pool, *h = d->ws->pinned;
     d->dinfo = (int *)p;
-    p += align_up((size_t)pl->ng * sizeof(int));
+    p += hyla_pool_align((size_t)pl->ng * sizeof(int));
     d->pinfo = (volatile int *)h;
     memset((void *)h, 0, (size_t)pl->ng * sizeof(int));
-    h += align_up((size_t)pl->ng * sizeof(int));
+    h += hyla_pool_align((size_t)pl->ng * sizeof(int));
     if (pl->host) {
         d->res = (blk){p, pl->lower ? n : c, 0, 0};
-        p += align_up((size_t)n * (size_t)c * es);
+        p += hyla_pool_align((size_t)n * (size_t)c * es);
     } else {
         d->res = (blk){pl->job->A, pl->job->lda, 0, 0};
     }
     for (int k = 0; k < NWORK; k++) d->work_owner[k] = -1;
     if (c < n) {
-        const size_t wb = align_up((size_t)(n - c) * (size_t)pl->nb * es);
+        const size_t wb = hyla_pool_align((size_t)(n - c) * (size_t)pl->nb * es);
         for (int k = 0; k < NWORK; k++, p += wb) d->work[k] = p;
         for (int k = 0; k < NSTREAM; k++, p += wb) d->strm[k] = p;
     }
     if (pl->host) {
         d->bbuf = p;
         int threads = hyla_pack_threads(pl->ctx);
-        if ((rc = hyla_xfer_init(&d->up, d->dev, h, NSLOTS, slot, es, threads))) return rc;
-        if ((rc = hyla_xfer_init(&d->down, d->dev, h + NSLOTS * slot, NSLOTS, slot, es, threads))) {
-            hyla_xfer_fini(&d->up);
-            return rc;
-        }
-        if ((rc = hyla_xfer_init(&d->sup, d->dev, h + 2 * NSLOTS * slot, NSLOTS, slot, es, threads))) {
-            hyla_xfer_fini(&d->up);
-            hyla_xfer_fini(&d->down);
-            return rc;
-        }
+        hyla_xfer *xs[] = {&d->up, &d->down, &d->sup};
+        if ((rc = hyla_xfer_init_all(xs, 3, d->dev, h, NSLOTS, slot, es, threads))) return rc;
         d->xfer_ok = 1;
     }
     hyla_event **evs[] = {&d->s_ready[0], &d->s_ready[1], &d->s_ready[2], &d->s_free[0],
                           &d->s_free[1], &d->s_free[2], &d->ev_b, &d->ev_x, &d->ev_res};
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
-        if ((rc = d->o->event_create(d->dev, 0, evs[i]))) return rc;
-    return 0;
+    return hyla_dev_events_create(d->dev, evs, sizeof evs / sizeof evs[0]);
 }
 
 static void destroy_device(plan *pl, cdev *d) {
@@ -717,47 +699,13 @@ static void destroy_device(plan *pl, cdev *d) {
     if (!d->o) return;
     hyla_event *evs[] = {d->s_ready[0], d->s_ready[1], d->s_ready[2], d->s_free[0],
                          d->s_free[1], d->s_free[2], d->ev_b, d->ev_x, d->ev_res};
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
-        if (evs[i]) d->o->event_destroy(evs[i]);
-    if (d->xfer_ok) {
-        hyla_xfer_fini(&d->up);
-        hyla_xfer_fini(&d->down);
-        hyla_xfer_fini(&d->sup);
-    }
-}
-
-static int sync_all(plan *pl) {
-    int rc = 0;
-    for (int e = 0; pl->dv && e < pl->nd; e++) {
-        cdev *d = &pl->dv[e];
-        hyla_queue *qs[] = {d->q_in, d->q_comp, d->q_aux, d->q_out};
-        int r = d->ws ? hyla_queues_sync(qs, 4) : 0;
-        if (!rc) rc = r;
-    }
-    return rc;
+    hyla_dev_events_destroy(evs, sizeof evs / sizeof evs[0]);
+    hyla_xfer *xs[] = {&d->up, &d->down, &d->sup};
+    if (d->xfer_ok) hyla_xfer_fini_all(xs, 3);
 }
 
 #define EVENT_ARRAYS(pl) {&(pl)->ev_up, &(pl)->ev_old, &(pl)->ev_fact, &(pl)->ev_bc, &(pl)->ev_down}
-
-static hyla_dev *panel_dev(const void *p, int64_t j) {
-    const plan *pl = p;
-    return pl->dv[owner(pl, j)].dev;
-}
-
-static int create_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-        int rc = hyla_panel_events_create(arr[a], pl->ng, 0, panel_dev, pl);
-        if (rc) return rc;
-    }
-    return 0;
-}
-
-static void destroy_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
-        hyla_panel_events_destroy(arr[a], pl->ng);
-}
+#define NSETS 5                  /* none of them timing events */
 
 static int64_t choose_nb(hyla_t *ctx, hyla_dev *dev, hyla_dtype t, int64_t n) {
     int64_t nb = ctx->opt_potrf_nb > 0 ? ctx->opt_potrf_nb : hyla_tuning_for(dev)->potrf_nb[t];
@@ -769,6 +717,7 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     int64_t issued = 0;
     plan *pl = hyla_calloc(1, sizeof *pl);
     if (!pl) return HYLA_ERR_NO_MEMORY;
+    hyla_event ***sets[] = EVENT_ARRAYS(pl);
     pl->ctx = ctx;
     pl->job = job;
     pl->t = job->t;
@@ -793,6 +742,7 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     pl->nd = pl->host ? (int)HYLA_MIN((int64_t)ctx->ndev, pl->ng) : 1;
     if (job->solve && !job->factor && pl->host)
         pl->nd = (int)HYLA_MAX(1, HYLA_MIN((int64_t)pl->nd, job->nrhs));
+    pl->devs = &ctx->devs[pl->host ? 0 : job->dev];
     pl->dv = hyla_calloc((size_t)pl->nd, sizeof *pl->dv);
     if (!pl->dv) {
         rc = HYLA_ERR_NO_MEMORY;
@@ -801,7 +751,7 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     for (int e = 0; e < pl->nd; e++) {
         pl->dv[e].pl = pl;
         pl->dv[e].idx = e;
-        pl->dv[e].dev = pl->host ? ctx->devs[e] : ctx->devs[job->dev];
+        pl->dv[e].dev = pl->devs[e];
     }
     HYLA_TRY(plan_memory(pl));
     pl->skips = hyla_calloc((size_t)pl->ng, sizeof *pl->skips);
@@ -809,24 +759,20 @@ int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
     pl->gbuf = hyla_calloc((size_t)pl->ng, sizeof *pl->gbuf);
     if (!pl->skips || !pl->applied || !pl->gbuf) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, &pl->dv[e]));
-    HYLA_TRY(create_events(pl));
+    HYLA_TRY(hyla_panel_event_sets_create(sets, NSETS, NSETS, pl->ng, pl->devs, pl->nd));
     hyla_log(ctx, "potrf: n=%lld nb=%lld devices=%d %s resident=%lld", (long long)pl->n,
              (long long)pl->nb, pl->nd, pl->ooc ? "out-of-core" : "in-core", (long long)pl->cres);
     if (job->factor) {
-        rc = run_factor(pl, &issued);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_factor(pl, &issued));
         if (rc) goto cleanup;
         for (int64_t q = 0; q < issued && !info; q++)
             if (pl->dv[owner(pl, q)].pinfo[q] > 0) info = (int)(g0_of(pl, q) + pl->dv[owner(pl, q)].pinfo[q]);
     }
     if (job->solve && !info && job->nrhs > 0) {
-        rc = run_solve(pl);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_solve(pl));
     }
 cleanup:
-    if (rc) sync_all(pl);
+    if (rc) hyla_panel_sync(ctx, pl->devs, pl->dv ? pl->nd : 0, rc);
     if (pl->dv) {
         hyla_chol_stats *st = &ctx->chol_stats;
         memset(st, 0, sizeof *st);
@@ -839,7 +785,7 @@ cleanup:
             st->bytes_d2h += pl->dv[e].down.bytes;
             if (e < 16) st->panels_per_device[e] = pl->dv[e].panels;
         }
-        destroy_events(pl);
+        hyla_panel_event_sets_destroy(sets, NSETS, pl->ng);
         for (int e = 0; e < pl->nd; e++) destroy_device(pl, &pl->dv[e]);
     }
     hyla_free(pl->dv);

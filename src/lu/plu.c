@@ -30,7 +30,6 @@
 #define NRECV 3
 #define INV_MIN_PANELS 4         /* bulk updates this many panels wide use inv(L_kk) */
 #define NSLOTS 4
-#define ALIGN 256
 #define UPLOAD_AHEAD 2           /* host-resident, one device: panels uploaded per step */
 
 typedef struct {
@@ -63,6 +62,7 @@ typedef struct {
 
 typedef struct {
     hyla_t *ctx;
+    hyla_dev **devs;             /* device e: devs[e]; the owner of panel j: devs[j mod nd] */
     const hyla_lu_job *job;
     hyla_dtype t;
     size_t es;
@@ -91,19 +91,11 @@ static int64_t lcol(const plan *pl, int e, int64_t j) {
     return cnt * pl->nb;
 }
 
-static const void *scalar(hyla_dtype t, int neg) {
-    static const float f[2][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}};
-    static const double d[2][2] = {{1.0, 0.0}, {-1.0, 0.0}};
-    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[neg] : (const void *)d[neg];
-}
-
 static const void *zero(hyla_dtype t) {
     static const double z[2] = {0.0, 0.0};
     (void)t;
     return z;
 }
-
-static size_t align_up(size_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
 
 static unsigned char *loc(const plan *pl, const ldev *d, int64_t i, int64_t c) {
     return d->a + (size_t)(i + c * d->ld) * pl->es;
@@ -157,28 +149,28 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     if (q == d->q_comp && w >= INV_MIN_PANELS * pl->nb) {
         const int64_t nb = pl->nb;
         if (d->linv_step != k) {
-            if ((rc = o->laset(q, pl->t, -1, kk, kk, zero(pl->t), scalar(pl->t, 0), d->linv, nb)) ||
+            if ((rc = o->laset(q, pl->t, -1, kk, kk, zero(pl->t), hyla_unit_scalar(pl->t, 0), d->linv, nb)) ||
                 (rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, kk,
-                              scalar(pl->t, 0), P, ldp, d->linv, nb)))
+                              hyla_unit_scalar(pl->t, 0), P, ldp, d->linv, nb)))
                 return rc;
             d->linv_step = k;
         }
-        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk, scalar(pl->t, 0),
+        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk, hyla_unit_scalar(pl->t, 0),
                           d->linv, nb, C, d->ld, zero(pl->t), d->wbuf, nb)) ||
             (rc = o->copy_2d(q, C, (size_t)d->ld * es, d->wbuf, (size_t)nb * es, (size_t)kk * es,
                              (size_t)w, HYLA_COPY_D2D)))
             return rc;
         if (below <= 0) return 0;
-        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, scalar(pl->t, 1),
-                       P + (size_t)kk * es, ldp, d->wbuf, nb, scalar(pl->t, 0),
+        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, hyla_unit_scalar(pl->t, 1),
+                       P + (size_t)kk * es, ldp, d->wbuf, nb, hyla_unit_scalar(pl->t, 0),
                        C + (size_t)kk * es, d->ld);
     }
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, w,
-                      scalar(pl->t, 0), P, ldp, C, d->ld)))
+                      hyla_unit_scalar(pl->t, 0), P, ldp, C, d->ld)))
         return rc;
     if (below <= 0) return 0;
-    return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, scalar(pl->t, 1),
-                   P + (size_t)kk * es, ldp, C, d->ld, scalar(pl->t, 0), C + (size_t)kk * es,
+    return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, hyla_unit_scalar(pl->t, 1),
+                   P + (size_t)kk * es, ldp, C, d->ld, hyla_unit_scalar(pl->t, 0), C + (size_t)kk * es,
                    d->ld);
 }
 
@@ -241,10 +233,10 @@ static int factor_rec(plan *pl, ldev *d, hyla_queue *q, int64_t k, unsigned char
     if ((rc = leaf_swaps(pl, d, q, k, r0, r0 + c1, c2, P0 + (size_t)((r0 + c1) * ld) * es - (size_t)k0 * es, ld)))
         return rc;
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
-                      scalar(pl->t, 0), P, ld, R, ld)))
+                      hyla_unit_scalar(pl->t, 0), P, ld, R, ld)))
         return rc;
-    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, scalar(pl->t, 1),
-                      P + (size_t)c1 * es, ld, R, ld, scalar(pl->t, 0), R + (size_t)c1 * es, ld)))
+    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, hyla_unit_scalar(pl->t, 1),
+                      P + (size_t)c1 * es, ld, R, ld, hyla_unit_scalar(pl->t, 0), R + (size_t)c1 * es, ld)))
         return rc;
     if ((rc = factor_rec(pl, d, q, k, P0, r0 + c1, rows - c1, c2))) return rc;
     return leaf_swaps(pl, d, q, k, r0 + c1, r0 + piv, c1, P0 + (size_t)(r0 * ld) * es - (size_t)k0 * es, ld);
@@ -440,7 +432,7 @@ static int solve_ops(plan *pl, ldev *d, hyla_queue *q, unsigned char *Bd, int64_
                      int64_t w) {
     const hyla_backend_ops *o = d->o;
     const int64_t n = pl->n;
-    const void *one = scalar(pl->t, 0);
+    const void *one = hyla_unit_scalar(pl->t, 0);
     const hyla_op tr = pl->job->trans;
     int rc;
     if (tr == HYLA_NOTRANS) {
@@ -511,26 +503,26 @@ cleanup:
 static size_t dev_bytes(const plan *pl, int e, int64_t bcols) {
     const hyla_lu_job *job = pl->job;
     const size_t es = pl->es;
-    size_t b = align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
-               align_up((size_t)pl->kmin * sizeof(int64_t));
-    if (pl->host) b += align_up((size_t)pl->m * (size_t)pl->dv[e].lcols * es);
-    if (pl->nd > 1) b += NRECV * align_up((size_t)pl->m * (size_t)pl->nb * es);
+    size_t b = hyla_pool_align((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
+               hyla_pool_align((size_t)pl->kmin * sizeof(int64_t));
+    if (pl->host) b += hyla_pool_align((size_t)pl->m * (size_t)pl->dv[e].lcols * es);
+    if (pl->nd > 1) b += NRECV * hyla_pool_align((size_t)pl->m * (size_t)pl->nb * es);
     if (job->factor)
-        b += align_up((size_t)pl->nb * (size_t)pl->nb * es) +
-             align_up((size_t)pl->nb * (size_t)pl->dv[e].lcols * es);
+        b += hyla_pool_align((size_t)pl->nb * (size_t)pl->nb * es) +
+             hyla_pool_align((size_t)pl->nb * (size_t)pl->dv[e].lcols * es);
     if (e == 0 && job->solve) {
-        b += align_up((size_t)pl->n * sizeof(int64_t));
+        b += hyla_pool_align((size_t)pl->n * sizeof(int64_t));
         if (pl->host) {
-            if (!job->factor || pl->nd > 1) b += align_up((size_t)pl->n * (size_t)pl->n * es);
-            b += align_up((size_t)pl->n * (size_t)bcols * es);
+            if (!job->factor || pl->nd > 1) b += hyla_pool_align((size_t)pl->n * (size_t)pl->n * es);
+            b += hyla_pool_align((size_t)pl->n * (size_t)bcols * es);
         }
     }
     return b;
 }
 
 static size_t pinned_bytes(const plan *pl, const ldev *d) {
-    size_t b = align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
-               align_up((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
+    size_t b = hyla_pool_align((size_t)(pl->nk * pl->nleaf) * sizeof(int)) +
+               hyla_pool_align((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
     if (pl->host) b += 2 * NSLOTS * hyla_tuning_for(d->dev)->xfer_slot_bytes;
     return b;
 }
@@ -545,7 +537,7 @@ static int plan_memory(plan *pl) {
         const size_t budget = hyla_workspace_budget(pl->ctx, d->dev->index);
         int64_t bcols = 0;
         if (e == 0 && job->solve && pl->host && job->nrhs > 0) {
-            const size_t fixed = dev_bytes(pl, e, 0), col = align_up((size_t)pl->n * pl->es);
+            const size_t fixed = dev_bytes(pl, e, 0), col = hyla_pool_align((size_t)pl->n * pl->es);
             bcols = budget > fixed ? (int64_t)((budget - fixed) / col) - 1 : 0;
             bcols = HYLA_MIN(bcols, job->nrhs);
             if (bcols < 1) return HYLA_ERR_DEVICE_MEMORY;
@@ -568,38 +560,38 @@ static int setup_device(plan *pl, int e) {
     d->q_out = d->ws->q_out;
     unsigned char *p = d->ws->dev_pool, *h = d->ws->pinned;
     d->dinfo = (int *)p;
-    p += align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int));
+    p += hyla_pool_align((size_t)(pl->nk * pl->nleaf) * sizeof(int));
     d->dipiv = (int64_t *)p;
-    p += align_up((size_t)pl->kmin * sizeof(int64_t));
+    p += hyla_pool_align((size_t)pl->kmin * sizeof(int64_t));
     d->pinfo = (volatile int *)h;
     memset(h, 0, (size_t)(pl->nk * pl->nleaf) * sizeof(int));
-    h += align_up((size_t)(pl->nk * pl->nleaf) * sizeof(int));
+    h += hyla_pool_align((size_t)(pl->nk * pl->nleaf) * sizeof(int));
     d->ppiv = (int64_t *)h;
-    h += align_up((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
+    h += hyla_pool_align((size_t)HYLA_MAX(pl->kmin, pl->n) * sizeof(int64_t));
     if (pl->host) {
         d->a = p, d->ld = pl->m;
-        p += align_up((size_t)pl->m * (size_t)d->lcols * es);
+        p += hyla_pool_align((size_t)pl->m * (size_t)d->lcols * es);
     } else {
         d->a = job->A, d->ld = job->lda;
     }
     if (pl->nd > 1)
-        for (int s = 0; s < NRECV; s++, p += align_up((size_t)pl->m * (size_t)pl->nb * es))
+        for (int s = 0; s < NRECV; s++, p += hyla_pool_align((size_t)pl->m * (size_t)pl->nb * es))
             d->recv[s] = p;
     d->linv_step = -1;
     if (job->factor) {
         d->linv = p;
-        p += align_up((size_t)pl->nb * (size_t)pl->nb * es);
+        p += hyla_pool_align((size_t)pl->nb * (size_t)pl->nb * es);
         d->wbuf = p;
-        p += align_up((size_t)pl->nb * (size_t)d->lcols * es);
+        p += hyla_pool_align((size_t)pl->nb * (size_t)d->lcols * es);
     }
     if (e == 0 && job->solve) {
         d->dgpiv = (int64_t *)p;
-        p += align_up((size_t)pl->n * sizeof(int64_t));
+        p += hyla_pool_align((size_t)pl->n * sizeof(int64_t));
         d->lu = d->a, d->ldlu = d->ld;
         if (pl->host) {
             if (!job->factor || pl->nd > 1) {
                 d->lu = p, d->ldlu = pl->n;
-                p += align_up((size_t)pl->n * (size_t)pl->n * es);
+                p += hyla_pool_align((size_t)pl->n * (size_t)pl->n * es);
             }
             d->bbuf = p;
         }
@@ -607,65 +599,27 @@ static int setup_device(plan *pl, int e) {
     if (pl->host) {
         const size_t slot = hyla_tuning_for(d->dev)->xfer_slot_bytes;
         const int threads = hyla_pack_threads(pl->ctx);
-        if ((rc = hyla_xfer_init(&d->up, d->dev, h, NSLOTS, slot, es, threads))) return rc;
-        if ((rc = hyla_xfer_init(&d->down, d->dev, h + NSLOTS * slot, NSLOTS, slot, es, threads))) {
-            hyla_xfer_fini(&d->up);
-            return rc;
-        }
+        hyla_xfer *xs[] = {&d->up, &d->down};
+        if ((rc = hyla_xfer_init_all(xs, 2, d->dev, h, NSLOTS, slot, es, threads))) return rc;
         d->xfer_ok = 1;
     }
     hyla_event **evs[] = {&d->ev_free[0], &d->ev_free[1], &d->ev_free[2], &d->ev_aux,
                           &d->ev_done, &d->ev_b, &d->ev_row[0], &d->ev_row[1]};
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
-        if ((rc = d->o->event_create(d->dev, 0, evs[i]))) return rc;
-    return 0;
+    return hyla_dev_events_create(d->dev, evs, sizeof evs / sizeof evs[0]);
 }
 
 static void destroy_device(ldev *d) {
     if (!d->o) return;
     hyla_event *evs[] = {d->ev_free[0], d->ev_free[1], d->ev_free[2], d->ev_aux, d->ev_done,
                          d->ev_b, d->ev_row[0], d->ev_row[1]};
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
-        if (evs[i]) d->o->event_destroy(evs[i]);
-    if (d->xfer_ok) {
-        hyla_xfer_fini(&d->up);
-        hyla_xfer_fini(&d->down);
-    }
-}
-
-static int sync_all(plan *pl) {
-    int rc = 0;
-    for (int e = 0; pl->dv && e < pl->nd; e++) {
-        ldev *d = &pl->dv[e];
-        hyla_queue *qs[] = {d->q_in, d->q_comp, d->q_aux, d->q_out};
-        int r = d->ws ? hyla_queues_sync(qs, 4) : 0;
-        if (!rc) rc = r;
-    }
-    return rc;
+    hyla_dev_events_destroy(evs, sizeof evs / sizeof evs[0]);
+    hyla_xfer *xs[] = {&d->up, &d->down};
+    if (d->xfer_ok) hyla_xfer_fini_all(xs, 2);
 }
 
 #define EVENT_ARRAYS(pl) {&(pl)->ev_bc, &(pl)->ev_la, &(pl)->ev_up, &(pl)->ev_t0, &(pl)->ev_t1}
+#define NSETS 5
 #define TIMED_FROM 3             /* ev_t0 and ev_t1 are timing events */
-
-static hyla_dev *panel_dev(const void *p, int64_t j) {
-    const plan *pl = p;
-    return pl->dv[owner(pl, j)].dev;
-}
-
-static int create_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++) {
-        int rc = hyla_panel_events_create(arr[a], pl->np, a >= TIMED_FROM, panel_dev, pl);
-        if (rc) return rc;
-    }
-    return 0;
-}
-
-static void destroy_events(plan *pl) {
-    hyla_event ***arr[] = EVENT_ARRAYS(pl);
-    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
-        hyla_panel_events_destroy(arr[a], pl->np);
-}
 
 /* The pivots of device 0 (which holds every panel's), made global: each is
  * local to its leaf. */
@@ -683,7 +637,7 @@ static int fetch_pivots(plan *pl) {
     return 0;
 }
 
-/* The context's LU statistics of this call (after sync_all); panel times
+/* The context's LU statistics of this call (after hyla_panel_sync); panel times
  * only when the call succeeded (the timing events were then all reached). */
 static void save_stats(plan *pl, int timed) {
     hyla_lu_stats *st = &pl->ctx->lu_stats;
@@ -716,6 +670,7 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     int rc = 0, info = 0;
     plan *pl = hyla_calloc(1, sizeof *pl);
     if (!pl) return HYLA_ERR_NO_MEMORY;
+    hyla_event ***sets[] = EVENT_ARRAYS(pl);
     pl->ctx = ctx;
     pl->job = job;
     pl->t = job->t;
@@ -736,17 +691,16 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
     pl->nup = pl->host ? 0 : pl->np;
     pl->dv = hyla_calloc((size_t)pl->nd, sizeof *pl->dv);
     if (!pl->dv) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->host ? ctx->devs[e] : first;
+    pl->devs = &ctx->devs[pl->host ? 0 : job->dev];
+    for (int e = 0; e < pl->nd; e++) pl->dv[e].dev = pl->devs[e];
     HYLA_TRY(plan_memory(pl));
     for (int e = 0; e < pl->nd; e++) HYLA_TRY(setup_device(pl, e));
-    HYLA_TRY(create_events(pl));
+    HYLA_TRY(hyla_panel_event_sets_create(sets, NSETS, TIMED_FROM, pl->np, pl->devs, pl->nd));
     hyla_log(ctx, "getrf: m=%lld n=%lld nb=%lld ib=%lld devices=%d %s", (long long)pl->m,
              (long long)pl->n, (long long)pl->nb, (long long)pl->ib, pl->nd,
              job->pivot ? "pivoting" : "no pivoting");
     if (job->factor) {
-        rc = run_factor(pl);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_factor(pl));
         if (rc) goto cleanup;
         for (int64_t k = 0; k < pl->nk && !info; k++)
             for (int64_t j = 0; j < HYLA_CEILDIV(kk_of(pl, k), pl->ib) && !info; j++) {
@@ -756,15 +710,13 @@ int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
         if (job->pivot) HYLA_TRY(fetch_pivots(pl));
     }
     if (job->solve && !info && job->nrhs > 0) {
-        rc = run_solve(pl);
-        int rs = sync_all(pl);
-        if (!rc) rc = rs;
+        rc = hyla_panel_sync(ctx, pl->devs, pl->nd, run_solve(pl));
     }
 cleanup:
-    if (rc) sync_all(pl);
+    if (rc) hyla_panel_sync(ctx, pl->devs, pl->dv ? pl->nd : 0, rc);
     if (pl->dv) {
         save_stats(pl, !rc);
-        destroy_events(pl);
+        hyla_panel_event_sets_destroy(sets, NSETS, pl->np);
         for (int e = 0; e < pl->nd; e++) destroy_device(&pl->dv[e]);
     }
     hyla_free(pl->dv);

@@ -14,6 +14,7 @@
  * factorization meets a zero pivot, the system is solved again with partial
  * pivoting (hyla_?gesv) on host copies: slow, but never a poor X. */
 #include "lu/prbt.h"
+#include "core/panels.h"
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -111,12 +112,6 @@ typedef struct {
     double *bnorm;               /* |b_j|_inf, hyla_malloc */
 } plan;
 
-static const void *scalar(hyla_dtype t, int neg) {
-    static const float f[2][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}};
-    static const double d[2][2] = {{1.0, 0.0}, {-1.0, 0.0}};
-    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[neg] : (const void *)d[neg];
-}
-
 static int dev_alloc(plan *pl, size_t bytes, void **p) {
     return pl->o->mem_alloc(pl->dev, HYLA_MEM_DEVICE, bytes ? bytes : 1, p);
 }
@@ -162,8 +157,8 @@ static int residual(plan *pl, double *berr) {
     int rc = o->copy_2d(pl->q, pl->X, all, pl->hX, all, all, 1, HYLA_COPY_H2D);
     if (!rc) rc = o->copy_2d(pl->q, pl->R, all, pl->B0, all, all, 1, HYLA_COPY_D2D);
     if (!rc) rc = o->gemm(pl->q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, pl->n, pl->nrhs, pl->n,
-                          scalar(pl->t, 1), pl->job->A, pl->job->lda, pl->X, pl->n,
-                          scalar(pl->t, 0), pl->R, pl->n);
+                          hyla_unit_scalar(pl->t, 1), pl->job->A, pl->job->lda, pl->X, pl->n,
+                          hyla_unit_scalar(pl->t, 0), pl->R, pl->n);
     if (!rc) rc = o->copy_2d(pl->q, pl->hR, all, pl->R, all, all, 1, HYLA_COPY_D2H);
     if (!rc) rc = o->queue_sync(pl->q);
     if (rc) return rc;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "matgen.h"
+#include "runloop.h"
 #include "vendor.h"
 
 enum { ID_A = 1, ID_B = 2, ID_C = 3, ID_X = 4, VEC_PAD = 8 };
@@ -140,14 +141,42 @@ static int check_error(const gemm_check *ck, const gemm_problem *p, double *erro
     }
     double scale = (fabs(p->alpha) * ck->norm_a * ck->norm_b + fabs(p->beta) * ck->norm_c0) *
                    ck->norm_x * dtype_eps(t) * (double)max1(p->k);
-    /* diff > 0 with scale 0 is infinitely wrong; NaN anywhere fails */
-    *error = diff == 0 && !isnan(scale) ? 0 : diff / scale;
+    *error = scaled_error(diff, scale);
     rc = 0;
 out:
     free(y);
     free(bx);
     free(abx);
     return rc;
+}
+
+/* run_calls hooks: arg is a gemm_run. */
+typedef struct {
+    const gemm_problem *p;
+    const gemm_check *ck;
+    const char *output;
+} gemm_run;
+
+static int hook_call(hyla_t *ctx, void *arg) { return call_hyla(ctx, ((gemm_run *)arg)->p); }
+
+static void hook_error(void *arg, int info) {
+    const gemm_problem *p = ((gemm_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%cgemm(m=%lld, n=%lld, k=%lld) returned %d: %s\n",
+            dtype_char(p->dtype), (long long)p->m, (long long)p->n, (long long)p->k, info,
+            hyla_strerror(info));
+}
+
+static int hook_check(void *arg, double *err) {
+    const gemm_run *g = arg;
+    return check_error(g->ck, g->p, err);
+}
+
+static int hook_write(void *arg) {
+    const gemm_run *g = arg;
+    const gemm_problem *p = g->p;
+    int wrc = hyla_npy_write(g->output, p->dtype, p->m, p->n, p->C, p->ldc);
+    if (wrc) fprintf(stderr, "hyla: cannot write %s: %s\n", g->output, hyla_strerror(wrc));
+    return wrc;
 }
 
 /* Runs hyla on one problem (check, warm-up, timed repeats), then the vendor
@@ -163,41 +192,12 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, g
     bool check = o->check && check_possible(p);
     if (o->check && !check) row.status = "nocheck";
     gemm_check ck = {0};
-    double *times = malloc((size_t)o->repeat * sizeof *times);
+    gemm_run g = {.p = p, .ck = &ck, .output = o->output};
+    const run_hooks h = {.arg = &g, .call = hook_call, .print_error = hook_error,
+                         .check = hook_check, .write = hook_write, .threshold = THRESHOLD};
     cmd_status st = CMD_ERROR;
-    if (!times) {
-        fputs("hyla: out of memory\n", stderr);
-        goto out;
-    }
     if (check && check_prepare(&ck, p, o->seed)) goto out;
-    /* The first call is checked and written out; it is a warm-up call too. */
-    int pre = o->warmup > 0 || !check ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        double t0 = cli_now();
-        row.info = call_hyla(ctx, p);
-        double t = cli_now() - t0;
-        if (row.info != 0) {
-            fprintf(stderr, "hyla: hyla_%cgemm(m=%lld, n=%lld, k=%lld) returned %d: %s\n",
-                    dtype_char(p->dtype), (long long)p->m, (long long)p->n, (long long)p->k,
-                    row.info, hyla_strerror(row.info));
-            row.status = "error";
-            report_print(r, &row);
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = t;
-        if (c > 0) continue;
-        if (check) {
-            if (check_error(&ck, p, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-        int wrc = o->output ? hyla_npy_write(o->output, p->dtype, p->m, p->n, p->C, p->ldc) : 0;
-        if (wrc) {
-            fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(wrc));
-            goto out;
-        }
-    }
-    row.time_s = cli_median(times, o->repeat);
+    if ((st = run_calls(ctx, o, r, check, &h, &row)) != CMD_OK) goto out;
     if (o->stats && hyla_get_gemm_stats(ctx, &stats) == 0) row.stats = &stats;
     if (o->vs_vendor) {
         vendor_times vt;
@@ -205,11 +205,9 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, g
         row.vendor_time_s = vt.time_s;
         row.vendor_dev_time_s = vt.dev_time_s;
     }
-    report_print(r, &row);
-    st = row.has_error && !(row.error < THRESHOLD) ? CMD_FAILED : CMD_OK;
+    st = run_finish(r, &row, THRESHOLD, false);
 out:
     check_free(&ck);
-    free(times);
     return st;
 }
 
@@ -292,11 +290,9 @@ cmd_status cmd_gemm(hyla_t *ctx, const cli_opts *o, const report *r) {
     if (o->ninputs) return run_files(ctx, o, r);
     cmd_status worst = CMD_OK;
     for (int t = 0; t < o->ntypes; t++)
-        for (int i = 0; i < o->n.count; i++) {
-            cmd_status st = run_generated(ctx, o, r, o->types[t], cli_m(o, i), cli_n(o, i),
-                                          cli_k(o, i));
-            if (st == CMD_ERROR || st == CMD_USAGE) return st;
-            if (st == CMD_FAILED) worst = CMD_FAILED;
-        }
+        for (int i = 0; i < o->n.count; i++)
+            if (run_merge(&worst, run_generated(ctx, o, r, o->types[t], cli_m(o, i), cli_n(o, i),
+                                                cli_k(o, i))))
+                return worst;
     return worst;
 }

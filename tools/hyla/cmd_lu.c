@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "runloop.h"
 #include "vendor_lu.h"
 
 enum { ID_A = 21, ID_B = 22, ID_X = 23, VEC_PAD = 8 };
@@ -160,16 +161,6 @@ static void trmv(hyla_dtype t, CBLAS_UPLO u, CBLAS_DIAG dg, int64_t k, const voi
     }
 }
 
-static double max_abs(hyla_dtype t, const void *v, int64_t len) {
-    double m = 0;
-    for (int64_t i = 0; i < len; i++) {
-        double a = cabs(mat_elem(t, v, i));
-        if (isnan(a)) return NAN;
-        m = a > m ? a : m;
-    }
-    return m;
-}
-
 /* Rows i and ipiv[i]-1 swapped for i < k in the n columns of a (ld lda). */
 static void swap_rows(hyla_dtype t, int64_t k, const int64_t *ipiv, int64_t n, void *a,
                       int64_t lda) {
@@ -202,10 +193,6 @@ static void swap_rows_back(hyla_dtype t, int64_t k, const int64_t *ipiv, int64_t
             memcpy(col + (size_t)p * es, tmp, es);
         }
     }
-}
-
-static double scaled(double diff, double scale) {
-    return diff == 0 && !isnan(scale) ? 0 : diff / scale;
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -253,7 +240,7 @@ static int check_getrf_exact(const lu_problem *p, const void *a0, const void *f,
     gemm(t, CblasNoTrans, m, n, k, -1, L, max1(m), U, max1(k), 1, W, max1(m));
     double diff = mat_norm_inf(t, 'T', m, n, W, max1(m));
     double norm = mat_norm_inf(t, 'T', m, n, a0, p->lda);
-    *err = scaled(diff, (double)max1(m > n ? m : n) * norm * dtype_eps(t));
+    *err = scaled_error(diff, (double)max1(m > n ? m : n) * norm * dtype_eps(t));
     free(L);
     free(U);
     free(W);
@@ -295,8 +282,8 @@ static int check_getrf_random(const lu_problem *p, const void *a0, const void *f
         }
     }
     double scale = (double)max1(m > n ? m : n) * mat_norm_inf(t, 'N', m, n, a0, ld) *
-                   max_abs(t, x, n) * dtype_eps(t);
-    *err = scaled(max_abs(t, y, m), scale);
+                   mat_max_abs(t, x, n) * dtype_eps(t);
+    *err = scaled_error(mat_max_abs(t, y, m), scale);
     free(x);
     free(y);
     free(z);
@@ -307,20 +294,12 @@ static int check_getrf_random(const lu_problem *p, const void *a0, const void *f
 static int check_solve(const lu_problem *p, const void *a0, const void *x, double *err) {
     const hyla_dtype t = p->dtype;
     const int64_t n = p->n, nrhs = p->nrhs;
-    const size_t es = dtype_size(t);
     void *r = mat_alloc(t, n, nrhs, false, "the check residual");
     if (!r) return -1;
     mat_copy(t, n, nrhs, p->B, p->ldb, r, max1(n));
     gemm(t, cblas_trans(p->trans), n, nrhs, n, -1, a0, p->lda, x, p->ldb, 1, r, max1(n));
     const double norm_a = mat_norm_inf(t, p->trans, n, n, a0, p->lda);
-    double worst = 0;
-    for (int64_t j = 0; j < nrhs; j++) {
-        double rn = max_abs(t, (char *)r + (size_t)j * (size_t)max1(n) * es, n);
-        double xn = max_abs(t, (const char *)x + (size_t)j * (size_t)p->ldb * es, n);
-        double e = scaled(rn, (double)n * norm_a * xn * dtype_eps(t));
-        if (!(e <= worst)) worst = e;
-    }
-    *err = worst;
+    *err = solve_error(t, n, nrhs, r, max1(n), x, p->ldb, norm_a);
     free(r);
     return 0;
 }
@@ -341,65 +320,6 @@ static int check_result(const lu_problem *p, const void *a0, const int64_t *ipiv
 }
 
 /* ---------------------------------------------------------------- runs */
-
-/* hyla_?getrf_gpu / ?getrs_gpu on device 0 with copies of the inputs
- * (uploaded before each call, untimed); the first result is checked. */
-static double ours_device(hyla_t *ctx, const cli_opts *o, const lu_problem *p, const void *a0,
-                          bool check, bool *failed) {
-    size_t ba = 0, bb = 0, es = dtype_size(p->dtype);
-    void *dA = NULL, *dB = NULL;
-    double med = NAN;
-    int rc = 0;
-    const int64_t ldd = max1(p->m);
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    int64_t *ipiv = malloc(sizeof *ipiv * (size_t)max1(kmin(p)));
-    if (!times || !ipiv || kmin(p) == 0) goto out;
-    mat_bytes(p->dtype, ldd, p->n, &ba);
-    if (solves(p)) mat_bytes(p->dtype, p->n, p->nrhs, &bb);
-    hyla_release_workspace(ctx);
-    rc = hyla_malloc_device(ctx, 0, ba, &dA);
-    if (!rc && solves(p)) rc = hyla_malloc_device(ctx, 0, bb ? bb : es, &dB);
-    if (!rc && !factors(p)) {
-        rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-        memcpy(ipiv, p->ipiv, sizeof *ipiv * (size_t)kmin(p));
-    }
-    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
-        if (factors(p)) rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-        if (!rc && solves(p)) rc = hyla_copy_to_device(ctx, 0, dB, p->B, bb);
-        if (rc) break;
-        double t0 = cli_now();
-        if (factors(p)) rc = call_getrf_gpu(ctx, p->dtype, p->m, p->n, dA, ldd, ipiv);
-        if (!rc && solves(p))
-            rc = call_getrs_gpu(ctx, p->dtype, p->trans, p->n, p->nrhs, dA, ldd, ipiv, dB, p->n);
-        double t = cli_now() - t0;
-        if (rc) break;
-        if (c >= o->warmup) times[c - o->warmup] = t;
-        if (c > 0 || !check) continue;
-        double err;
-        if (p->routine == LU_GETRF) rc = hyla_copy_from_device(ctx, 0, p->Aw, dA, ba);
-        else rc = hyla_copy_from_device(ctx, 0, p->Bw, dB, bb);
-        if (rc) break;
-        if (check_result(p, a0, ipiv, o->seed, &err)) goto out;
-        if (!(err < THRESHOLD)) {
-            fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: check FAILED, error %.2e\n",
-                    dtype_char(p->dtype), names[p->routine], err);
-            *failed = true;
-        }
-    }
-    if (rc) {
-        fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: %d: %s\n", dtype_char(p->dtype),
-                names[p->routine], rc, hyla_strerror(rc));
-        *failed = true;
-        goto out;
-    }
-    med = cli_median(times, o->repeat);
-out:
-    hyla_free_device(ctx, 0, &dA);
-    hyla_free_device(ctx, 0, &dB);
-    free(times);
-    free(ipiv);
-    return med;
-}
 
 /* The pivots as a float64 column vector (see the top of the file). */
 static int write_pivots(const char *path, int64_t k, const int64_t *ipiv) {
@@ -438,6 +358,82 @@ static double lu_flops(const lu_problem *p) {
     return mul * f;
 }
 
+/* run_calls hooks: arg is an lu_run. */
+typedef struct {
+    lu_problem *p;
+    int64_t *ipiv;
+    const void *a0;
+    const cli_opts *o;
+} lu_run;
+
+static void hook_restore(void *arg) { restore(((lu_run *)arg)->p); }
+
+static int hook_call(hyla_t *ctx, void *arg) {
+    const lu_run *c = arg;
+    return call_hyla(ctx, c->p, c->ipiv);
+}
+
+static void hook_error(void *arg, int info) {
+    const lu_problem *p = ((lu_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(m=%lld, n=%lld) returned %d: %s\n", dtype_char(p->dtype),
+            names[p->routine], (long long)p->m, (long long)p->n, info, hyla_strerror(info));
+}
+
+static const char *hook_numerical(void *arg, const report_row *row) {
+    const lu_problem *p = ((lu_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(n=%lld): U(%d,%d) is exactly zero: the matrix is "
+            "singular\n", dtype_char(p->dtype), names[p->routine], (long long)p->n, row->info,
+            row->info);
+    return row->has_error && !(row->error < THRESHOLD) ? "FAILED" : "singular";
+}
+
+static int hook_check(void *arg, double *err) {
+    const lu_run *c = arg;
+    return check_result(c->p, c->a0, c->ipiv, c->o->seed, err);
+}
+
+static int hook_write(void *arg) {
+    const lu_run *c = arg;
+    return write_outputs(c->o, c->p, c->ipiv);
+}
+
+static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
+    const lu_run *c = arg;
+    const lu_problem *p = c->p;
+    const int64_t ldd = max1(p->m);
+    int rc = 0;
+    if (factors(p)) rc = call_getrf_gpu(ctx, p->dtype, p->m, p->n, dA, ldd, c->ipiv);
+    if (!rc && solves(p))
+        rc = call_getrs_gpu(ctx, p->dtype, p->trans, p->n, p->nrhs, dA, ldd, c->ipiv, dB, p->n);
+    return rc;
+}
+
+/* hyla_?getrf_gpu / ?getrs_gpu on device 0 with copies of the inputs
+ * (run_device, after releasing hyla's cached workspaces), with pivots of
+ * their own; the first result is checked. */
+static double ours_device(hyla_t *ctx, const cli_opts *o, const lu_run *c, bool check,
+                          bool *failed) {
+    const lu_problem *p = c->p;
+    size_t ba = 0, bb = 0;
+    if (kmin(p) == 0) return NAN;
+    int64_t *ipiv = malloc(sizeof *ipiv * (size_t)kmin(p));
+    if (!ipiv) return NAN;
+    if (!factors(p)) memcpy(ipiv, p->ipiv, sizeof *ipiv * (size_t)kmin(p));
+    mat_bytes(p->dtype, max1(p->m), p->n, &ba);
+    if (solves(p)) mat_bytes(p->dtype, p->n, p->nrhs, &bb);
+    lu_run d = *c;
+    d.ipiv = ipiv;
+    const device_hooks h = {.arg = &d, .dtype = p->dtype, .name = names[p->routine], .A = p->A,
+                            .a_bytes = ba, .a_each = factors(p), .B = solves(p) ? p->B : NULL,
+                            .b_bytes = bb, .result = p->routine == LU_GETRF ? p->Aw : p->Bw,
+                            .result_b = p->routine != LU_GETRF, .call = hook_device,
+                            .check = hook_check, .threshold = THRESHOLD};
+    hyla_release_workspace(ctx);
+    double med = run_device(ctx, o, check, &h, failed);
+    free(ipiv);
+    return med;
+}
+
 static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, lu_problem *p,
                               const void *a0) {
     report_row row = {.layout = ROW_CHOL, .routine = names[p->routine], .type = p->dtype,
@@ -451,60 +447,29 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, l
     if (check)
         row.check = solves(p) ? "residual"
                     : (p->m > p->n ? p->m : p->n) <= LU_EXACT_CHECK_MAX ? "exact" : "random";
-    double *times = malloc((size_t)o->repeat * sizeof *times);
     int64_t *ipiv = malloc(sizeof *ipiv * (size_t)max1(kmin(p)));
-    cmd_status st = CMD_ERROR;
-    if (!times || !ipiv) {
+    if (!ipiv) {
         fputs("hyla: out of memory\n", stderr);
-        goto out;
+        return CMD_ERROR;
     }
-    int pre = o->warmup > 0 || !check ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        restore(p);
-        double t0 = cli_now();
-        row.info = call_hyla(ctx, p, ipiv);
-        double t = cli_now() - t0;
-        if (row.info < 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(m=%lld, n=%lld) returned %d: %s\n",
-                    dtype_char(p->dtype), names[p->routine], (long long)p->m, (long long)p->n,
-                    row.info, hyla_strerror(row.info));
-            row.status = "error";
-            report_print(r, &row);
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = t;
-        if (c > 0) continue;
-        if (check && (row.info == 0 || p->routine == LU_GETRF)) {
-            if (check_result(p, a0, ipiv, o->seed, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-        if (row.info > 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(n=%lld): U(%d,%d) is exactly zero: the matrix is "
-                    "singular\n", dtype_char(p->dtype), names[p->routine], (long long)p->n,
-                    row.info, row.info);
-            row.status = row.has_error && !(row.error < THRESHOLD) ? "FAILED" : "singular";
-            report_print(r, &row);
-            st = CMD_FAILED;
-            goto out;
-        }
-        if (o->output && write_outputs(o, p, ipiv)) goto out;
-    }
-    row.time_s = cli_median(times, o->repeat);
+    lu_run c = {.p = p, .ipiv = ipiv, .a0 = a0, .o = o};
+    const run_hooks h = {.arg = &c, .restore = hook_restore, .call = hook_call,
+                         .print_error = hook_error, .numerical = hook_numerical,
+                         .check_numerical = p->routine == LU_GETRF, .check = hook_check,
+                         .write = hook_write, .threshold = THRESHOLD};
+    cmd_status st = run_calls(ctx, o, r, check, &h, &row);
+    if (st != CMD_OK) goto out;
     if (o->stats && hyla_get_lu_stats(ctx, &stats) == 0) row.lu_stats = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1)
-        row.ours_dev_time_s = ours_device(ctx, o, p, a0, check, &dev_failed);
-    if (dev_failed) row.status = "FAILED";
+        row.ours_dev_time_s = ours_device(ctx, o, &c, check, &dev_failed);
     if (o->vs_vendor) {
         vendor_times vt;
         vendor_lu(ctx, p, o->warmup, o->repeat, &vt);
         row.vendor_time_s = vt.time_s;
         row.vendor = vt.name;
     }
-    report_print(r, &row);
-    st = dev_failed || (row.has_error && !(row.error < THRESHOLD)) ? CMD_FAILED : CMD_OK;
+    st = run_finish(r, &row, THRESHOLD, dev_failed);
 out:
-    free(times);
     free(ipiv);
     return st;
 }
@@ -708,9 +673,8 @@ static cmd_status run_all(hyla_t *ctx, const cli_opts *o, const report *r, lu_ro
             const int64_t n = rt == LU_GETRF ? cli_n(o, i) : cli_solve_n(o, i);
             const int64_t m = rt == LU_GETRF ? cli_m(o, i) : n;
             const int64_t nrhs = rt == LU_GETRF ? 0 : cli_solve_nrhs(o, i);
-            cmd_status st = run_generated(ctx, o, r, rt, o->types[t], m, n, nrhs);
-            if (st == CMD_ERROR || st == CMD_USAGE) return st;
-            if (st == CMD_FAILED) worst = CMD_FAILED;
+            if (run_merge(&worst, run_generated(ctx, o, r, rt, o->types[t], m, n, nrhs)))
+                return worst;
         }
     return worst;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "runloop.h"
 #include "vendor.h"
 
 enum { ID_A = 11, ID_B = 12, ID_X = 13, ID_Q = 14, VEC_PAD = 8 };
@@ -233,17 +234,6 @@ static void sub_into(hyla_dtype t, void *w, const void *a, int64_t len) {
     }
 }
 
-/* Largest modulus of v[0..len-1]; NaN if any is NaN. */
-static double max_abs(hyla_dtype t, const void *v, int64_t len) {
-    double m = 0;
-    for (int64_t i = 0; i < len; i++) {
-        double a = cabs(mat_elem(t, v, i));
-        if (isnan(a)) return NAN;
-        m = a > m ? a : m;
-    }
-    return m;
-}
-
 /* Rows [r0, r1) of column j in the uplo triangle of an n x n matrix. */
 static void tri_rows(char uplo, int64_t n, int64_t j, int64_t *r0, int64_t *r1) {
     *r0 = uplo == 'L' ? j : 0;
@@ -282,12 +272,6 @@ static bool check_possible(const chol_problem *p) {
     return true;
 }
 
-/* err = diff / scale, where diff > 0 with scale 0 is infinitely wrong and
- * NaN anywhere fails. */
-static double scaled(double diff, double scale) {
-    return diff == 0 && !isnan(scale) ? 0 : diff / scale;
-}
-
 /* |A0 - F F^H|_F / (n |A0|_F eps), F the factor in the uplo triangle of f. */
 static int check_potrf_exact(const chol_problem *p, const void *a0, const void *f, double *err) {
     hyla_dtype t = p->dtype;
@@ -311,7 +295,7 @@ static int check_potrf_exact(const chol_problem *p, const void *a0, const void *
     }
     double diff = mat_norm_herm_fro(t, p->uplo, n, w, n);
     double norm = mat_norm_herm_fro(t, p->uplo, n, a0, lda);
-    *err = scaled(diff, (double)n * norm * dtype_eps(t));
+    *err = scaled_error(diff, (double)n * norm * dtype_eps(t));
     free(w);
     return 0;
 }
@@ -342,8 +326,8 @@ static int check_potrf_random(const chol_problem *p, const void *a0, const void 
     }
     sub_into(t, y, z, n);
     double scale = (double)n * mat_norm_herm_inf(t, p->uplo, n, a0, p->lda) *
-                   max_abs(t, x, n) * dtype_eps(t);
-    *err = scaled(max_abs(t, y, n), scale);
+                   mat_max_abs(t, x, n) * dtype_eps(t);
+    *err = scaled_error(mat_max_abs(t, y, n), scale);
     free(x);
     free(y);
     free(z);
@@ -378,14 +362,7 @@ static int check_solve(const chol_problem *p, const void *a0, const void *x, dou
                      (char *)w + (size_t)j * (size_t)max1(n) * es, n);
         norm_a = tri_norm_bound(t, p->uplo, n, p->A, p->lda);
     }
-    double worst = 0;
-    for (int64_t j = 0; j < nrhs; j++) {
-        double rn = max_abs(t, (char *)r + (size_t)j * (size_t)max1(n) * es, n);
-        double xn = max_abs(t, (const char *)x + (size_t)j * (size_t)p->ldb * es, n);
-        double e = scaled(rn, (double)n * norm_a * xn * dtype_eps(t));
-        if (!(e <= worst)) worst = e; /* NaN sticks */
-    }
-    *err = worst;
+    *err = solve_error(t, n, nrhs, r, max1(n), x, p->ldb, norm_a);
     free(r);
     free(w);
     return 0;
@@ -415,60 +392,80 @@ static void zero_other(const chol_problem *p, void *a) {
 
 /* ---------------------------------------------------------------- runs */
 
-/* hyla's device-resident routines (hyla_?potrf_gpu, ?potrs_gpu) on device 0
- * with copies of the inputs (uploaded before each call, untimed). With
- * check, the first result is brought back into Aw / Bw and checked; a
- * failure is reported on stderr and sets *failed. Returns the median
- * seconds, or NaN. */
-static double ours_device(hyla_t *ctx, const cli_opts *o, const chol_problem *p, const void *a0,
-                          bool check, bool *failed) {
-    size_t ba = 0, bb = 0, es = dtype_size(p->dtype);
-    void *dA = NULL, *dB = NULL;
-    double med = NAN;
+/* run_calls hooks: arg is a chol_run. */
+typedef struct {
+    chol_problem *p;
+    const void *a0;
+    uint64_t seed;
+    const char *output;
+} chol_run;
+
+static void hook_restore(void *arg) { restore(((chol_run *)arg)->p); }
+
+static int hook_call(hyla_t *ctx, void *arg) { return call_hyla(ctx, ((chol_run *)arg)->p); }
+
+static void hook_error(void *arg, int info) {
+    const chol_problem *p = ((chol_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(n=%lld, nrhs=%lld) returned %d: %s\n", dtype_char(p->dtype),
+            names[p->routine], (long long)p->n, (long long)(solves(p) ? p->nrhs : -1), info,
+            hyla_strerror(info));
+}
+
+static const char *hook_numerical(void *arg, const report_row *row) {
+    const chol_problem *p = ((chol_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(n=%lld): the leading minor of order %d is not "
+            "positive definite\n", dtype_char(p->dtype), names[p->routine], (long long)p->n,
+            row->info);
+    return "notpd";
+}
+
+static int hook_check(void *arg, double *err) {
+    const chol_run *c = arg;
+    return check_result(c->p, c->a0, c->seed, err);
+}
+
+static int hook_write(void *arg) {
+    const chol_run *c = arg;
+    chol_problem *p = c->p;
+    int wrc;
+    if (p->routine == CHOL_POTRF) {
+        zero_other(p, p->Aw);
+        wrc = hyla_npy_write(c->output, p->dtype, p->n, p->n, p->Aw, p->lda);
+    } else {
+        wrc = hyla_npy_write(c->output, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
+    }
+    if (wrc) fprintf(stderr, "hyla: cannot write %s: %s\n", c->output, hyla_strerror(wrc));
+    return wrc;
+}
+
+static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
+    const chol_problem *p = ((chol_run *)arg)->p;
     int rc = 0;
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    if (!times || p->n == 0) goto out;
+    if (factors(p)) rc = call_potrf_gpu(ctx, p->dtype, p->uplo, p->n, dA, p->n);
+    if (!rc && solves(p))
+        rc = call_potrs_gpu(ctx, p->dtype, p->uplo, p->n, p->nrhs, dA, p->n, dB, p->n);
+    return rc;
+}
+
+/* hyla's device-resident routines (hyla_?potrf_gpu, ?potrs_gpu) on device 0
+ * with copies of the inputs (run_device, after releasing hyla's cached
+ * workspaces); the first result is brought back into Aw / Bw and checked. */
+static double ours_device(hyla_t *ctx, const cli_opts *o, const chol_run *c, bool check,
+                          bool *failed) {
+    const chol_problem *p = c->p;
+    size_t ba = 0, bb = 0;
+    if (p->n == 0) return NAN;
     mat_bytes(p->dtype, p->n, p->n, &ba); /* fits: the host copy exists; ld = n */
     if (solves(p)) mat_bytes(p->dtype, p->n, p->nrhs, &bb);
+    const device_hooks h = {.arg = (void *)c, .dtype = p->dtype,
+                            .name = p->routine == CHOL_POTRF ? "potrf" : "potrf/potrs",
+                            .A = p->A, .a_bytes = ba, .a_each = factors(p),
+                            .B = solves(p) ? p->B : NULL, .b_bytes = bb,
+                            .result = p->routine == CHOL_POTRF ? p->Aw : p->Bw,
+                            .result_b = p->routine != CHOL_POTRF, .call = hook_device,
+                            .check = hook_check, .threshold = THRESHOLD};
     hyla_release_workspace(ctx);
-    rc = hyla_malloc_device(ctx, 0, ba, &dA);
-    if (!rc && solves(p)) rc = hyla_malloc_device(ctx, 0, bb ? bb : es, &dB);
-    if (!rc && !factors(p)) rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
-        if (factors(p)) rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
-        if (!rc && solves(p)) rc = hyla_copy_to_device(ctx, 0, dB, p->B, bb);
-        if (rc) break;
-        double t0 = cli_now();
-        if (factors(p)) rc = call_potrf_gpu(ctx, p->dtype, p->uplo, p->n, dA, p->n);
-        if (!rc && solves(p))
-            rc = call_potrs_gpu(ctx, p->dtype, p->uplo, p->n, p->nrhs, dA, p->n, dB, p->n);
-        double t = cli_now() - t0;
-        if (rc) break;
-        if (c >= o->warmup) times[c - o->warmup] = t;
-        if (c > 0 || !check) continue;
-        double err;
-        if (p->routine == CHOL_POTRF) rc = hyla_copy_from_device(ctx, 0, p->Aw, dA, ba);
-        else rc = hyla_copy_from_device(ctx, 0, p->Bw, dB, bb);
-        if (rc) break;
-        if (check_result(p, a0, o->seed, &err)) goto out;
-        if (!(err < THRESHOLD)) {
-            fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: check FAILED, error %.2e\n",
-                    dtype_char(p->dtype), p->routine == CHOL_POTRF ? "potrf" : "potrf/potrs", err);
-            *failed = true;
-        }
-    }
-    if (rc) {
-        fprintf(stderr, "hyla: device-resident hyla_%c%s_gpu: %d: %s\n", dtype_char(p->dtype),
-                p->routine == CHOL_POTRF ? "potrf" : "potrf/potrs", rc, hyla_strerror(rc));
-        *failed = true;
-        goto out;
-    }
-    med = cli_median(times, o->repeat);
-out:
-    hyla_free_device(ctx, 0, &dA);
-    hyla_free_device(ctx, 0, &dB);
-    free(times);
-    return med;
+    return run_device(ctx, o, check, &h, failed);
 }
 
 /* Runs hyla on one problem (check, warm-up, timed repeats), then the
@@ -488,71 +485,22 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, c
     if (o->check && !check) row.status = "nocheck";
     if (check)
         row.check = solves(p) ? "residual" : p->n <= CHOL_EXACT_CHECK_MAX ? "exact" : "random";
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    cmd_status st = CMD_ERROR;
-    if (!times) {
-        fputs("hyla: out of memory\n", stderr);
-        goto out;
-    }
-    /* The first call is checked and written out; it is a warm-up call too. */
-    int pre = o->warmup > 0 || !check ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        restore(p);
-        double t0 = cli_now();
-        row.info = call_hyla(ctx, p);
-        double t = cli_now() - t0;
-        if (row.info > 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(n=%lld): the leading minor of order %d is not "
-                    "positive definite\n", dtype_char(p->dtype), names[p->routine],
-                    (long long)p->n, row.info);
-            row.status = "notpd";
-            report_print(r, &row);
-            st = CMD_FAILED;
-            goto out;
-        }
-        if (row.info != 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(n=%lld, nrhs=%lld) returned %d: %s\n",
-                    dtype_char(p->dtype), names[p->routine], (long long)p->n,
-                    (long long)row.nrhs, row.info, hyla_strerror(row.info));
-            row.status = "error";
-            report_print(r, &row);
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = t;
-        if (c > 0) continue;
-        if (check) {
-            if (check_result(p, a0, o->seed, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-        int wrc = 0;
-        if (o->output && p->routine == CHOL_POTRF) {
-            zero_other(p, p->Aw);
-            wrc = hyla_npy_write(o->output, p->dtype, p->n, p->n, p->Aw, p->lda);
-        } else if (o->output) {
-            wrc = hyla_npy_write(o->output, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
-        }
-        if (wrc) {
-            fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(wrc));
-            goto out;
-        }
-    }
-    row.time_s = cli_median(times, o->repeat);
+    chol_run c = {.p = p, .a0 = a0, .seed = o->seed, .output = o->output};
+    const run_hooks h = {.arg = &c, .restore = hook_restore, .call = hook_call,
+                         .print_error = hook_error, .numerical = hook_numerical,
+                         .check = hook_check, .write = hook_write, .threshold = THRESHOLD};
+    cmd_status st = run_calls(ctx, o, r, check, &h, &row);
+    if (st != CMD_OK) return st;
     if (o->stats && hyla_get_chol_stats(ctx, &stats) == 0) row.chol_stats = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1)
-        row.ours_dev_time_s = ours_device(ctx, o, p, a0, check, &dev_failed);
-    if (dev_failed) row.status = "FAILED";
+        row.ours_dev_time_s = ours_device(ctx, o, &c, check, &dev_failed);
     if (o->vs_vendor) {
         vendor_times vt;
         vendor_chol(ctx, p, o->warmup, o->repeat, &vt);
         row.vendor_time_s = vt.time_s;
         row.vendor = vt.name;
     }
-    report_print(r, &row);
-    st = dev_failed || (row.has_error && !(row.error < THRESHOLD)) ? CMD_FAILED : CMD_OK;
-out:
-    free(times);
-    return st;
+    return run_finish(r, &row, THRESHOLD, dev_failed);
 }
 
 static cmd_status run_generated(hyla_t *ctx, const cli_opts *o, const report *r, chol_routine rt,
@@ -644,12 +592,8 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r, cho
         chol_problem p = {.routine = rt, .dtype = t, .uplo = o->uplo[u], .n = n, .nrhs = nrhs,
                           .A = in[0].data, .B = want == 2 ? in[1].data : NULL, .lda = max1(n),
                           .ldb = max1(n), .Aw = Aw, .Bw = Bw};
-        cmd_status s = run_problem(ctx, o, r, &p, rt == CHOL_POTRS ? NULL : in[0].data);
-        if (s == CMD_ERROR || s == CMD_USAGE) {
-            worst = s;
+        if (run_merge(&worst, run_problem(ctx, o, r, &p, rt == CHOL_POTRS ? NULL : in[0].data)))
             break;
-        }
-        if (s == CMD_FAILED) worst = CMD_FAILED;
     }
     st = worst;
 out:
@@ -675,9 +619,9 @@ static cmd_status run_all(hyla_t *ctx, const cli_opts *o, const report *r, chol_
             for (int i = 0; i < runs; i++) {
                 int64_t n = rt == CHOL_POTRF ? cli_n(o, i) : cli_solve_n(o, i);
                 int64_t nrhs = rt == CHOL_POTRF ? 0 : cli_solve_nrhs(o, i);
-                cmd_status st = run_generated(ctx, o, r, rt, o->types[t], o->uplo[u], n, nrhs);
-                if (st == CMD_ERROR || st == CMD_USAGE) return st;
-                if (st == CMD_FAILED) worst = CMD_FAILED;
+                if (run_merge(&worst, run_generated(ctx, o, r, rt, o->types[t], o->uplo[u], n,
+                                                    nrhs)))
+                    return worst;
             }
     return worst;
 }

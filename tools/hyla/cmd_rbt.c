@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "runloop.h"
 #include "vendor_lu.h"
 
 enum { ID_A = 31, ID_B = 32 };
@@ -122,39 +123,32 @@ static void print_info(const report *r, const cli_opts *o, const char *what,
                i->t_solve * 1e3, i->t_refine * 1e3, i->t_copy * 1e3, i->t_fallback * 1e3);
 }
 
+/* run_device hook: hyla_?gesv_rbt_gpu on the device copies (ld n). */
+typedef struct {
+    hyla_dtype t;
+    int64_t n, nrhs;
+    const hyla_rbt_opts *op;
+    hyla_rbt_info *inf;
+} rbt_dev;
+
+static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
+    const rbt_dev *d = arg;
+    return call_rbt(ctx, 0, d->t, d->n, d->nrhs, dA, d->n, dB, d->n, d->op, d->inf);
+}
+
 /* hyla_?gesv_rbt_gpu on device 0 with a copy of A (uploaded once: the
  * solver does not modify it) and of B (uploaded before each call). */
 static double ours_device(hyla_t *ctx, const cli_opts *o, hyla_dtype t, int64_t n,
                           int64_t nrhs, const void *A, const void *B, const hyla_rbt_opts *op,
                           hyla_rbt_info *inf, bool *failed) {
     size_t ba = 0, bb = 0;
-    void *dA = NULL, *dB = NULL;
-    double med = NAN;
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    if (!times || n == 0 || nrhs == 0) goto out;
+    if (n == 0 || nrhs == 0) return NAN;
     mat_bytes(t, n, n, &ba);
     mat_bytes(t, n, nrhs, &bb);
-    int rc = hyla_malloc_device(ctx, 0, ba, &dA);
-    if (!rc) rc = hyla_malloc_device(ctx, 0, bb, &dB);
-    if (!rc) rc = hyla_copy_to_device(ctx, 0, dA, A, ba);
-    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
-        if ((rc = hyla_copy_to_device(ctx, 0, dB, B, bb)) != 0) break;
-        double t0 = cli_now();
-        rc = call_rbt(ctx, 0, t, n, nrhs, dA, n, dB, n, op, inf);
-        if (c >= o->warmup) times[c - o->warmup] = cli_now() - t0;
-    }
-    if (rc) {
-        fprintf(stderr, "hyla: device-resident hyla_%cgesv_rbt_gpu: %d: %s\n", dtype_char(t), rc,
-                hyla_strerror(rc));
-        *failed = true;
-        goto out;
-    }
-    med = cli_median(times, o->repeat);
-out:
-    hyla_free_device(ctx, 0, &dA);
-    hyla_free_device(ctx, 0, &dB);
-    free(times);
-    return med;
+    rbt_dev d = {.t = t, .n = n, .nrhs = nrhs, .op = op, .inf = inf};
+    const device_hooks h = {.arg = &d, .dtype = t, .name = "gesv_rbt", .A = A, .a_bytes = ba,
+                            .B = B, .b_bytes = bb, .call = hook_device};
+    return run_device(ctx, o, false, &h, failed);
 }
 
 static cmd_status run_matrices(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t,
@@ -326,11 +320,9 @@ cmd_status cmd_gesv_rbt(hyla_t *ctx, const cli_opts *o, const report *r) {
     }
     cmd_status worst = CMD_OK;
     for (int t = 0; t < o->ntypes; t++)
-        for (int i = 0; i < cli_nrhs_runs(o); i++) {
-            cmd_status st = run_generated(ctx, o, r, o->types[t], cli_solve_n(o, i),
-                                          cli_solve_nrhs(o, i));
-            if (st == CMD_ERROR || st == CMD_USAGE) return st;
-            if (st == CMD_FAILED) worst = CMD_FAILED;
-        }
+        for (int i = 0; i < cli_nrhs_runs(o); i++)
+            if (run_merge(&worst, run_generated(ctx, o, r, o->types[t], cli_solve_n(o, i),
+                                                cli_solve_nrhs(o, i))))
+                return worst;
     return worst;
 }

@@ -343,3 +343,30 @@ double mat_norm_inf(hyla_dtype t, char trans, int64_t rows, int64_t cols, const 
     }
     return has_nan ? NAN : best;
 }
+
+double mat_max_abs(hyla_dtype t, const void *v, int64_t len) {
+    double m = 0;
+    for (int64_t i = 0; i < len; i++) {
+        double a = cabs(mat_elem(t, v, i));
+        if (isnan(a)) return NAN;
+        m = a > m ? a : m;
+    }
+    return m;
+}
+
+double scaled_error(double diff, double scale) {
+    return diff == 0 && !isnan(scale) ? 0 : diff / scale;
+}
+
+double solve_error(hyla_dtype t, int64_t n, int64_t nrhs, const void *r, int64_t ldr,
+                   const void *x, int64_t ldx, double norm_a) {
+    const size_t es = dtype_size(t);
+    double worst = 0;
+    for (int64_t j = 0; j < nrhs; j++) {
+        double rn = mat_max_abs(t, (const char *)r + (size_t)j * (size_t)ldr * es, n);
+        double xn = mat_max_abs(t, (const char *)x + (size_t)j * (size_t)ldx * es, n);
+        double e = scaled_error(rn, (double)n * norm_a * xn * dtype_eps(t));
+        if (!(e <= worst)) worst = e; /* NaN sticks */
+    }
+    return worst;
+}

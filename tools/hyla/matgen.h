@@ -71,4 +71,17 @@ double mat_norm_herm_fro(hyla_dtype t, char uplo, int64_t n, const void *a, int6
 double mat_norm_inf(hyla_dtype t, char trans, int64_t rows, int64_t cols, const void *a,
                     int64_t lda);
 
+/* Largest modulus of v[0..len-1]; NaN if any is NaN. */
+double mat_max_abs(hyla_dtype t, const void *v, int64_t len);
+
+/* A scaled error diff / scale, where diff 0 is 0 (scale 0 included, NaN
+ * not) and diff > 0 with scale 0 is infinitely wrong; NaN anywhere fails. */
+double scaled_error(double diff, double scale);
+
+/* The error of a solve: max_j |r_j|_inf / (n norm_a |x_j|_inf eps) over the
+ * nrhs columns of the n x nrhs residual r (ld ldr) and solution x (ld ldx);
+ * a NaN sticks. */
+double solve_error(hyla_dtype t, int64_t n, int64_t nrhs, const void *r, int64_t ldr,
+                   const void *x, int64_t ldx, double norm_a);
+
 #endif

@@ -310,8 +310,7 @@ static cublasFillMode_t cublas_fill(char uplo) {
 typedef struct {
     const chol_problem *p;
     vendor_dn dn;
-    void *dA, *dB, *dA0, *dB0, *dwork, *hwork;
-    size_t dwork_bytes, hwork_bytes;
+    void *dA, *dB, *dA0, *dB0;
 } dn_run;
 
 /* Copies a device matrix (ld rows) if there is one, else the host matrix
@@ -333,8 +332,8 @@ static double run_dn(void *arg) {
     if (!vendor_dn_start(&c->dn)) return NAN;
     if (chol_factors(p) &&
         !vendor_cusolver_ok(cusolverDnXpotrf(c->dn.h, c->dn.params, fill, p->n, dt, c->dA, p->n, dt,
-                                             c->dwork, c->dwork_bytes, c->hwork, c->hwork_bytes,
-                                             c->dn.dinfo),
+                                             c->dn.dwork, c->dn.dwork_bytes, c->dn.hwork,
+                                             c->dn.hwork_bytes, c->dn.dinfo),
                             "cusolverDnXpotrf"))
         return NAN;
     if (chol_solves(p) &&
@@ -350,6 +349,7 @@ static double vendor_chol_dn(const void *arg, int gpu, int warmup, int repeat) {
     dn_run c = {.p = p};
     size_t ba, bb, free_b = 0;
     double t = NAN;
+    const cudaDataType dt = vendor_cuda_type(p->dtype);
     mat_bytes(p->dtype, p->n, p->n, &ba); /* fits: the host copy exists */
     mat_bytes(p->dtype, p->n, chol_solves(p) ? p->nrhs : 0, &bb);
     double need = (double)VENDOR_CUDA_RESERVE + (double)ba + (double)bb;
@@ -371,26 +371,18 @@ static double vendor_chol_dn(const void *arg, int gpu, int warmup, int repeat) {
     /* potrs reads the factor only: upload it once */
     if (!chol_factors(p) && !upload(c.dA, NULL, p->A, p->lda, p->dtype, p->n, p->n)) goto out;
     if (!vendor_dn_open(&c.dn)) goto out;
-    if (chol_factors(p)) {
-        cudaDataType dt = vendor_cuda_type(p->dtype);
-        if (!vendor_cusolver_ok(cusolverDnXpotrf_bufferSize(c.dn.h, c.dn.params,
-                                                            cublas_fill(p->uplo), p->n, dt, c.dA,
-                                                            p->n, dt, &c.dwork_bytes,
-                                                            &c.hwork_bytes),
-                                "cusolverDnXpotrf_bufferSize") ||
-            !vendor_cuda_ok(cudaMalloc(&c.dwork, c.dwork_bytes ? c.dwork_bytes : 16), "cudaMalloc"))
-            goto out;
-        if (c.hwork_bytes && !(c.hwork = malloc(c.hwork_bytes))) {
-            fputs("hyla: vendor: out of memory\n", stderr);
-            goto out;
-        }
-    }
+    if (chol_factors(p) &&
+        !vendor_dn_work(&c.dn,
+                        cusolverDnXpotrf_bufferSize(c.dn.h, c.dn.params, cublas_fill(p->uplo),
+                                                    p->n, dt, c.dA, p->n, dt, &c.dn.dwork_bytes,
+                                                    &c.dn.hwork_bytes),
+                        "cusolverDnXpotrf_bufferSize"))
+        goto out;
     t = vendor_median_of_runs(run_dn, &c, warmup, repeat);
 out:
     vendor_dn_close(&c.dn);
-    void *bufs[] = {c.dA, c.dB, c.dA0, c.dB0, c.dwork};
+    void *bufs[] = {c.dA, c.dB, c.dA0, c.dB0};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
-    free(c.hwork);
     return t;
 }
 
@@ -409,9 +401,8 @@ static double run_mg(void *arg) {
     const chol_problem *p = c->p;
     cudaDataType dt = vendor_cuda_type(p->dtype);
     int info = 0;
-    if (chol_factors(p) && !vendor_mg_upload(m, m->A, p->A, p->lda, p->n)) return NAN;
-    if (chol_solves(p) && !vendor_mg_upload(m, m->B, p->B, p->ldb, p->nrhs)) return NAN;
-    if (!vendor_mg_sync(m) || !vendor_cuda_ok(cudaSetDevice(m->gpus[0]), "cudaSetDevice"))
+    if (!vendor_mg_begin(m, chol_factors(p) ? p->A : NULL, p->lda,
+                         chol_solves(p) ? p->B : NULL, p->ldb, p->nrhs))
         return NAN;
     double t0 = cli_now();
     if (chol_factors(p) &&
@@ -425,13 +416,7 @@ static double run_mg(void *arg) {
                                             dt, (void **)m->work, m->lwork, &info),
                             "cusolverMgPotrs"))
         return NAN;
-    if (!vendor_mg_sync(m)) return NAN;
-    double t = cli_now() - t0;
-    if (info != 0) {
-        fprintf(stderr, "hyla: vendor: cusolverMg returned info %d\n", info);
-        return NAN;
-    }
-    return t;
+    return vendor_mg_end(m, t0, info);
 }
 
 static double vendor_chol_mg(const void *arg, const int *gpus, int ngpus, int warmup,
@@ -449,27 +434,21 @@ static double vendor_chol_mg(const void *arg, const int *gpus, int ngpus, int wa
     mg_run c = {.p = p};
     vendor_mg *m = &c.mg;
     cudaDataType dt = vendor_cuda_type(p->dtype);
-    double t = NAN;
     int64_t lw_f = 0, lw_s = 0;
-    if (!vendor_mg_open(m, gpus, ngpus, p->dtype, p->n, p->nrhs, chol_solves(p), false)) goto out;
-    if (chol_factors(p) &&
-        !vendor_cusolver_ok(cusolverMgPotrf_bufferSize(m->h, CUBLAS_FILL_MODE_LOWER, (int)p->n,
+    /* potrs reads the factor only: it is uploaded once, before the runs */
+    bool ok =
+        vendor_mg_open(m, gpus, ngpus, p->dtype, p->n, p->nrhs, chol_solves(p), false) &&
+        (!chol_factors(p) ||
+         vendor_cusolver_ok(cusolverMgPotrf_bufferSize(m->h, CUBLAS_FILL_MODE_LOWER, (int)p->n,
                                                        m->A, 1, 1, m->da, dt, &lw_f),
-                            "cusolverMgPotrf_bufferSize"))
-        goto out;
-    if (chol_solves(p) &&
-        !vendor_cusolver_ok(cusolverMgPotrs_bufferSize(m->h, CUBLAS_FILL_MODE_LOWER, (int)p->n,
+                            "cusolverMgPotrf_bufferSize")) &&
+        (!chol_solves(p) ||
+         vendor_cusolver_ok(cusolverMgPotrs_bufferSize(m->h, CUBLAS_FILL_MODE_LOWER, (int)p->n,
                                                        (int)p->nrhs, m->A, 1, 1, m->da, m->B, 1,
                                                        1, m->db, dt, &lw_s),
-                            "cusolverMgPotrs_bufferSize"))
-        goto out;
-    if (!vendor_mg_work(m, lw_f > lw_s ? lw_f : lw_s)) goto out;
-    /* potrs reads the factor only: it is uploaded once, before the runs */
-    if (!chol_factors(p) && !vendor_mg_upload(m, m->A, p->A, p->lda, p->n)) goto out;
-    t = vendor_median_of_runs(run_mg, &c, warmup, repeat);
-out:
-    vendor_mg_close(m);
-    return t;
+                            "cusolverMgPotrs_bufferSize")) &&
+        (chol_factors(p) || vendor_mg_upload(m, m->A, p->A, p->lda, p->n));
+    return vendor_mg_time(m, ok, lw_f, lw_s, run_mg, &c, warmup, repeat);
 }
 #endif
 #endif

@@ -89,9 +89,8 @@ static double vendor_lu_host(const void *arg, int warmup, int repeat) {
 typedef struct {
     const lu_problem *p;
     vendor_dn dn;
-    void *dA, *dB, *dwork, *hwork;
+    void *dA, *dB;
     int64_t *dipiv;
-    size_t dwork_bytes, hwork_bytes;
 } dn_run;
 
 static double run_dn(void *arg) {
@@ -105,8 +104,8 @@ static double run_dn(void *arg) {
     if (!vendor_dn_start(&c->dn)) return NAN;
     if (lu_factors(p) &&
         !vendor_cusolver_ok(cusolverDnXgetrf(c->dn.h, c->dn.params, p->m, p->n, dt, c->dA, p->m,
-                                             c->dipiv, dt, c->dwork, c->dwork_bytes, c->hwork,
-                                             c->hwork_bytes, c->dn.dinfo),
+                                             c->dipiv, dt, c->dn.dwork, c->dn.dwork_bytes,
+                                             c->dn.hwork, c->dn.hwork_bytes, c->dn.dinfo),
                             "cusolverDnXgetrf"))
         return NAN;
     if (lu_solves(p) &&
@@ -123,6 +122,7 @@ static double vendor_lu_dn(const void *arg, int gpu, int warmup, int repeat) {
     dn_run c = {.p = p};
     size_t ba = 0, bb = 0;
     double t = NAN;
+    const cudaDataType dt = vendor_cuda_type(p->dtype);
     const int64_t k = p->m < p->n ? p->m : p->n;
     mat_bytes(p->dtype, p->m, p->n, &ba);
     mat_bytes(p->dtype, p->n, lu_solves(p) ? p->nrhs : 0, &bb);
@@ -141,22 +141,18 @@ static double vendor_lu_dn(const void *arg, int gpu, int warmup, int repeat) {
                          "cudaMemcpy")))
         goto out;
     if (!vendor_dn_open(&c.dn)) goto out;
-    if (lu_factors(p)) {
-        const cudaDataType dt = vendor_cuda_type(p->dtype);
-        if (!vendor_cusolver_ok(cusolverDnXgetrf_bufferSize(c.dn.h, c.dn.params, p->m, p->n, dt,
-                                                            c.dA, p->m, dt, &c.dwork_bytes,
-                                                            &c.hwork_bytes),
-                                "cusolverDnXgetrf_bufferSize") ||
-            !vendor_cuda_ok(cudaMalloc(&c.dwork, c.dwork_bytes ? c.dwork_bytes : 16), "cudaMalloc"))
-            goto out;
-        if (c.hwork_bytes && !(c.hwork = malloc(c.hwork_bytes))) goto out;
-    }
+    if (lu_factors(p) &&
+        !vendor_dn_work(&c.dn,
+                        cusolverDnXgetrf_bufferSize(c.dn.h, c.dn.params, p->m, p->n, dt, c.dA,
+                                                    p->m, dt, &c.dn.dwork_bytes,
+                                                    &c.dn.hwork_bytes),
+                        "cusolverDnXgetrf_bufferSize"))
+        goto out;
     t = vendor_median_of_runs(run_dn, &c, warmup, repeat);
 out:
     vendor_dn_close(&c.dn);
-    void *bufs[] = {c.dA, c.dB, c.dipiv, c.dwork};
+    void *bufs[] = {c.dA, c.dB, c.dipiv};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
-    free(c.hwork);
     return t;
 }
 
@@ -175,9 +171,8 @@ static double run_mg(void *arg) {
     const lu_problem *p = c->p;
     const cudaDataType dt = vendor_cuda_type(p->dtype);
     int info = 0;
-    if (lu_factors(p) && !vendor_mg_upload(m, m->A, p->A, p->lda, p->n)) return NAN;
-    if (lu_solves(p) && !vendor_mg_upload(m, m->B, p->B, p->ldb, p->nrhs)) return NAN;
-    if (!vendor_mg_sync(m) || !vendor_cuda_ok(cudaSetDevice(m->gpus[0]), "cudaSetDevice"))
+    if (!vendor_mg_begin(m, lu_factors(p) ? p->A : NULL, p->lda, lu_solves(p) ? p->B : NULL,
+                         p->ldb, p->nrhs))
         return NAN;
     double t0 = cli_now();
     if (lu_factors(p) &&
@@ -192,13 +187,7 @@ static double run_mg(void *arg) {
                                             (void **)m->work, m->lwork, &info),
                             "cusolverMgGetrs"))
         return NAN;
-    if (!vendor_mg_sync(m)) return NAN;
-    double t = cli_now() - t0;
-    if (info != 0) {
-        fprintf(stderr, "hyla: vendor: cusolverMg returned info %d\n", info);
-        return NAN;
-    }
-    return t;
+    return vendor_mg_end(m, t0, info);
 }
 
 static double vendor_lu_mg(const void *arg, const int *gpus, int ngpus, int warmup,
@@ -217,24 +206,18 @@ static double vendor_lu_mg(const void *arg, const int *gpus, int ngpus, int warm
     mg_run c = {.p = p};
     vendor_mg *m = &c.mg;
     const cudaDataType dt = vendor_cuda_type(p->dtype);
-    double t = NAN;
     int64_t lw_f = 0, lw_s = 0;
-    if (!vendor_mg_open(m, gpus, ngpus, p->dtype, p->n, p->nrhs, lu_solves(p), true)) goto out;
-    if (!vendor_cusolver_ok(cusolverMgGetrf_bufferSize(m->h, (int)p->n, (int)p->n, m->A, 1, 1,
-                                                       m->da, m->ipiv, dt, &lw_f),
-                            "cusolverMgGetrf_bufferSize"))
-        goto out;
-    if (lu_solves(p) &&
-        !vendor_cusolver_ok(cusolverMgGetrs_bufferSize(m->h, vendor_cublas_op(p->trans), (int)p->n,
+    bool ok =
+        vendor_mg_open(m, gpus, ngpus, p->dtype, p->n, p->nrhs, lu_solves(p), true) &&
+        vendor_cusolver_ok(cusolverMgGetrf_bufferSize(m->h, (int)p->n, (int)p->n, m->A, 1, 1,
+                                                      m->da, m->ipiv, dt, &lw_f),
+                           "cusolverMgGetrf_bufferSize") &&
+        (!lu_solves(p) ||
+         vendor_cusolver_ok(cusolverMgGetrs_bufferSize(m->h, vendor_cublas_op(p->trans), (int)p->n,
                                                        (int)p->nrhs, m->A, 1, 1, m->da, m->ipiv,
                                                        m->B, 1, 1, m->db, dt, &lw_s),
-                            "cusolverMgGetrs_bufferSize"))
-        goto out;
-    if (!vendor_mg_work(m, lw_f > lw_s ? lw_f : lw_s)) goto out;
-    t = vendor_median_of_runs(run_mg, &c, warmup, repeat);
-out:
-    vendor_mg_close(m);
-    return t;
+                            "cusolverMgGetrs_bufferSize"));
+    return vendor_mg_time(m, ok, lw_f, lw_s, run_mg, &c, warmup, repeat);
 }
 #endif
 #endif

@@ -129,7 +129,20 @@ void vendor_dn_close(vendor_dn *d) {
     if (d->have_params) cusolverDnDestroyParams(d->params);
     if (d->have_h) cusolverDnDestroy(d->h);
     cudaFree(d->dinfo);
+    cudaFree(d->dwork);
+    free(d->hwork);
     *d = (vendor_dn){0};
+}
+
+bool vendor_dn_work(vendor_dn *d, cusolverStatus_t s, const char *what) {
+    if (!vendor_cusolver_ok(s, what) ||
+        !vendor_cuda_ok(cudaMalloc(&d->dwork, d->dwork_bytes ? d->dwork_bytes : 16), "cudaMalloc"))
+        return false;
+    if (d->hwork_bytes && !(d->hwork = malloc(d->hwork_bytes))) {
+        fputs("hyla: vendor: out of memory\n", stderr);
+        return false;
+    }
+    return true;
 }
 
 bool vendor_dn_start(const vendor_dn *d) {
@@ -239,6 +252,32 @@ bool vendor_mg_sync(const vendor_mg *m) {
             !vendor_cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize"))
             return false;
     return true;
+}
+
+bool vendor_mg_begin(const vendor_mg *m, const void *A, int64_t lda, const void *B, int64_t ldb,
+                     int64_t nrhs) {
+    if (A && !vendor_mg_upload(m, m->A, A, lda, m->n)) return false;
+    if (B && !vendor_mg_upload(m, m->B, B, ldb, nrhs)) return false;
+    return vendor_mg_sync(m) && vendor_cuda_ok(cudaSetDevice(m->gpus[0]), "cudaSetDevice");
+}
+
+double vendor_mg_end(const vendor_mg *m, double t0, int info) {
+    if (!vendor_mg_sync(m)) return NAN;
+    double t = cli_now() - t0;
+    if (info != 0) {
+        fprintf(stderr, "hyla: vendor: cusolverMg returned info %d\n", info);
+        return NAN;
+    }
+    return t;
+}
+
+double vendor_mg_time(vendor_mg *m, bool ok, int64_t lwork_a, int64_t lwork_b,
+                      double (*run)(void *), void *arg, int warmup, int repeat) {
+    double t = NAN;
+    if (ok && vendor_mg_work(m, lwork_a > lwork_b ? lwork_a : lwork_b))
+        t = vendor_median_of_runs(run, arg, warmup, repeat);
+    vendor_mg_close(m);
+    return t;
 }
 
 void vendor_mg_close(vendor_mg *m) {

@@ -68,17 +68,24 @@ bool vendor_copy_2d(void *dst, int64_t ldd, const void *src, int64_t lds, hyla_d
 bool vendor_gpu_room(int gpu, double need, const char *who, size_t *free_b);
 
 /* A cuSOLVER handle with its params, a pair of events on the default
- * stream and a device info word, on the current GPU. */
+ * stream and a device info word, on the current GPU; the device and host
+ * workspaces of the 64-bit API (vendor_dn_work). */
 typedef struct {
     cusolverDnHandle_t h;
     cusolverDnParams_t params;
     cudaEvent_t start, stop;
     int *dinfo;
+    void *dwork, *hwork;
+    size_t dwork_bytes, hwork_bytes;
     bool have_h, have_params, have_start, have_stop;
 } vendor_dn;
 
 bool vendor_dn_open(vendor_dn *d);
-void vendor_dn_close(vendor_dn *d); /* after a failed open too */
+void vendor_dn_close(vendor_dn *d); /* after a failed open too; frees the workspaces */
+/* After a cusolverDnX*_bufferSize query that returned s (`what`, for the
+ * message) and wrote d->dwork_bytes and d->hwork_bytes: allocates those
+ * workspaces. False on any failure, reported. */
+bool vendor_dn_work(vendor_dn *d, cusolverStatus_t s, const char *what);
 /* Synchronizes the device and records the start event. */
 bool vendor_dn_start(const vendor_dn *d);
 /* Records the stop event; the seconds since start, NaN on a failure or a
@@ -115,6 +122,20 @@ bool vendor_mg_work(vendor_mg *m, int64_t lwork);
 bool vendor_mg_upload(const vendor_mg *m, void *const *parts, const void *host, int64_t ldh,
                       int64_t cols);
 bool vendor_mg_sync(const vendor_mg *m); /* every GPU */
+/* The untimed start of a run: uploads A (n x n, ld lda; NULL: none) and B
+ * (n x nrhs, ld ldb; NULL: none) to their tiles, synchronizes every GPU and
+ * makes the first current. */
+bool vendor_mg_begin(const vendor_mg *m, const void *A, int64_t lda, const void *B, int64_t ldb,
+                     int64_t nrhs);
+/* The end of a run started at t0 (cli_now) whose calls returned info:
+ * synchronizes every GPU; the seconds since t0, NaN on a failure or a
+ * nonzero info (printed). */
+double vendor_mg_end(const vendor_mg *m, double t0, int info);
+/* Allocates the larger of two bufferSize answers as work (vendor_mg_work),
+ * times run on arg (vendor_median_of_runs) and closes m; with ok false (a
+ * failed setup, reported) it only closes m. The median or NaN. */
+double vendor_mg_time(vendor_mg *m, bool ok, int64_t lwork_a, int64_t lwork_b,
+                      double (*run)(void *), void *arg, int warmup, int repeat);
 void vendor_mg_close(vendor_mg *m);      /* after a failed open too */
 #endif
 #endif

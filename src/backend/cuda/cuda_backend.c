@@ -880,6 +880,15 @@ static int solver_workspace(struct cuda_queue *q, size_t dev_bytes, size_t host_
     return 0;
 }
 
+/* The middle of a cuSOLVER call: s, the status of its bufferSize query,
+ * which wrote *dev_bytes and *host_bytes, then the queue's workspaces grown
+ * to those sizes. Returns 0 or the code of the first failure. */
+static int solver_sized(struct cuda_queue *q, cusolverStatus_t s, const size_t *dev_bytes,
+                        const size_t *host_bytes) {
+    int rc = solver_rc(s);
+    return rc ? rc : solver_workspace(q, *dev_bytes, *host_bytes);
+}
+
 /* Common start of a cuSOLVER call: the device made current, then info := 0
  * and nothing more for an empty problem, else the queue's handle. Returns 1
  * when the call is over (empty, or a failure left in *rc), 0 to go on. */
@@ -902,9 +911,10 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     if (solver_begin(q, n == 0, info, &rc)) return queue_fail(q, rc);
     const cudaDataType dt = solver_types[t];
     const cublasFillMode_t fu = fill_of(uplo);
-    rc = solver_rc(cusolverDnXpotrf_bufferSize(q->solver, q->solver_params, fu, n, dt, A, lda,
-                                                   dt, &dev_bytes, &host_bytes));
-    if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
+    rc = solver_sized(q,
+                      cusolverDnXpotrf_bufferSize(q->solver, q->solver_params, fu, n, dt, A, lda,
+                                                  dt, &dev_bytes, &host_bytes),
+                      &dev_bytes, &host_bytes);
     if (!rc)
         rc = solver_rc(cusolverDnXpotrf(q->solver, q->solver_params, fu, n, dt, A, lda, dt,
                                         q->work, q->work_bytes, q->host_work,
@@ -944,9 +954,10 @@ static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
     const cudaDataType dt = solver_types[t];
-    rc = solver_rc(cusolverDnXgeqrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
-                                                   dt, tau, dt, &dev_bytes, &host_bytes));
-    if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
+    rc = solver_sized(q,
+                      cusolverDnXgeqrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
+                                                  dt, tau, dt, &dev_bytes, &host_bytes),
+                      &dev_bytes, &host_bytes);
     if (!rc)
         rc = solver_rc(cusolverDnXgeqrf(q->solver, q->solver_params, m, n, dt, A, lda, dt, tau,
                                         dt, q->work, q->work_bytes, q->host_work,
