@@ -133,7 +133,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     /* the tridiagonal eigensolver */
     tt = hyla_wtime();
     if (!vec) {
-        HYLA_TRY(hyla_eig_sterf(rt, n, w, e));
+        HYLA_TRY(hyla_eig_tri_values(ctx, di, rt, n, w, e));
         st.tridiag = hyla_wtime() - tt;
         goto cleanup;
     }

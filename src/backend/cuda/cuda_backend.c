@@ -13,6 +13,8 @@
 #include "backend/cuda/k_lu.h"
 #include "backend/cuda/k_hb2st.h"
 #include "backend/hb2st_args.h"
+#include "backend/cuda/k_bisect.h"
+#include "backend/tri_bisect.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -786,6 +788,18 @@ static int cuda_rbt_diagonals(hyla_queue *qb, hyla_dtype t, uint64_t seed, uint6
     return queue_fail(q, hyla_cuda_rbt_diagonals(q->stream, (int)t, seed, offset, count, w));
 }
 
+/* ---------------------------------------------------------------- bisection */
+
+static int cuda_tri_eigvals(hyla_queue *qb, hyla_dtype t, int64_t n, const void *d,
+                            const void *e, void *w, void *work, size_t work_bytes, int *info) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_tri_eigvals_check(t, n, d, e, w, work, work_bytes, info);
+    if (rc) return rc;
+    if (n >= INT32_MAX) return HYLA_ERR_UNSUPPORTED;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_tri_eigvals(q->stream, (int)t, n, d, e, w, work, info));
+}
+
 /* ---------------------------------------------------------------- bulge chasing */
 
 static int cuda_hb2st(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
@@ -975,6 +989,7 @@ static const hyla_backend_ops cuda_ops = {
     .geqrf = cuda_geqrf,
     .gemm_strided_batched = cuda_gemm_strided_batched,
     .hb2st = cuda_hb2st,
+    .tri_eigvals = cuda_tri_eigvals,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
