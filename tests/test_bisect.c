@@ -3,9 +3,9 @@
  * eigenvalues within 60 n eps |T|, ascending, exactly equal where they are
  * (repeated diagonal entries, e = 0), and within 8 eps |T| of the exact
  * eigenvalues of the 1-2-1 Toeplitz matrix; random, clustered, graded,
- * Wilkinson, glued Wilkinson,
- * zero, diagonal (with repeated values), huge and tiny matrices; n = 0, 1,
- * 2, odd sizes and 2000; NaN and Inf input; bad arguments; injected
+ * Wilkinson, glued Wilkinson, zero, diagonal (with repeated values), huge
+ * and tiny matrices; n = 0, 1, 2, odd sizes and 2000; NaN and Inf input;
+ * bad arguments; injected
  * allocation failures; the eigensolver ?syevd / ?heevd jobz N with the
  * bisection path (HYLA_OPT_EIG_TRIDIAG 2) against LAPACKE. */
 #include "hyla.h"

@@ -40,6 +40,14 @@ template <> struct lim<double> {
     static constexpr double u = DBL_EPSILON / 2, safmin = DBL_MIN;
 };
 
+/* |x|, max and min in the type's own precision */
+__device__ __forceinline__ float rabs(float x) { return fabsf(x); }
+__device__ __forceinline__ double rabs(double x) { return fabs(x); }
+__device__ __forceinline__ float rmax(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double rmax(double a, double b) { return fmax(a, b); }
+__device__ __forceinline__ float rmin(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ double rmin(double a, double b) { return fmin(a, b); }
+
 /* The plan and a flag: 1 when the input held NaN or Inf. */
 struct plan_room {
     hyla_bisect_plan p;
@@ -118,7 +126,7 @@ __device__ __forceinline__ void sturm_row(R di, R e2, R pivmin, const R x[3], R 
 #pragma unroll
     for (int m = 0; m < HYLA_BISECT_POINTS; m++) {
         R t = (di - x[m]) - e2 / q[m];
-        if (fabs(t) < pivmin) t = -pivmin;
+        if (rabs(t) < pivmin) t = -pivmin;
         q[m] = t;
         c[m] += t < R(0);
     }
@@ -143,7 +151,7 @@ __global__ void __launch_bounds__(NT) bisect_run(int n, const void *work, R *w) 
         for (int m = 0; m < HYLA_BISECT_POINTS; m++) {
             x[m] = lo + R(m + 1) * h;
             R t = d0 - x[m];
-            if (fabs(t) < pivmin) t = -pivmin;
+            if (rabs(t) < pivmin) t = -pivmin;
             q[m] = t;
             c[m] = t < R(0);
         }
@@ -159,10 +167,11 @@ __global__ void __launch_bounds__(NT) bisect_run(int n, const void *work, R *w) 
             if (p < m) nlo = x[p];
             if (p == m) nhi = x[p];
         }
-        lo = fmax(lo, nlo);
-        hi = fmin(hi, nhi);
+        lo = rmax(lo, nlo);
+        hi = rmin(hi, nhi);
     }
-    w[j] = (lo + (hi - lo) / R(2)) * (R)pr->p.unscale;
+    /* unscaled in double: 1 / s may exceed the float range */
+    w[j] = (R)((double)(lo + (hi - lo) / R(2)) * pr->p.unscale);
 }
 
 template <typename R>
