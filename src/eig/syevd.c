@@ -3,7 +3,8 @@
  *
  *   A (device dev) --stage 1, sy2sb.c--> band B (host, lower band storage)
  *     --stage 2, sb2st.c (host cores)--> real tridiagonal (d, e)
- *     --jobz N: sterf / jobz V: stedc (tridiag.c)--> eigenvalues, real Z
+ *     --jobz N: sterf or bisection (tridiag.c, bisect.c) / jobz V: stedc
+ *     (tridiag.c)--> eigenvalues, real Z
  *   jobz V: vectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
  *   while the host solves the tridiagonal, then Z := Q E.
  */
