@@ -81,6 +81,23 @@ static void PN(tb_case)(hyla_t *h, int c, int64_t n, unsigned long long *s) {
     CHECK(equal, "%s: equal eigenvalues differ", what);
     CHECK(d[n] == (R)777 && (n < 2 || memcmp(e, e0, sizeof(R) * (size_t)(n - 1)) == 0),
           "%s: e modified or d overrun", what);
+    if (c != MAT_HUGE && c != MAT_TINY && n > 0) {
+        /* LAPACK's bisection (?stebz, default tolerance; its unscaled e^2
+         * leaves out the huge and tiny matrices): both within a few |T| eps,
+         * with no factor n */
+        R *ws = malloc(sizeof(R) * (size_t)n);
+        lapack_int *ib = malloc(sizeof *ib * (size_t)n), *is = malloc(sizeof *is * (size_t)n);
+        lapack_int m_found = 0, nsplit = 0;
+        ri = LP(stebz)('A', 'E', (lapack_int)n, 0, 0, 0, 0, 0, d0, e0, &m_found, &nsplit, ws, ib,
+                       is);
+        double x = 0;
+        for (int64_t i = 0; i < n; i++) x = fmax(x, fabs((double)d[i] - (double)ws[i]));
+        CHECK(ri == 0 && m_found == n && x <= 8 * tn * EPS,
+              "%s: stebz info %d, error %.3g against stebz (|T| eps)", what, ri, x / (tn * EPS));
+        free(ws);
+        free(ib);
+        free(is);
+    }
     if (c == MAT_TOEPLITZ && n > 0) { /* exact: 2 - 2 cos(k pi / (n + 1)) */
         double x = 0;
         for (int64_t i = 0; i < n; i++)

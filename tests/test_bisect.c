@@ -1,8 +1,8 @@
 /* Tridiagonal eigenvalues by bisection (hyla_?sterf_bisect, the backend's
  * tri_eigvals op on device 0 of HYLA_DEVICES) against LAPACKE ?sterf:
  * eigenvalues within 60 n eps |T|, ascending, exactly equal where they are
- * (repeated diagonal entries, e = 0), and within 8 eps |T| of the exact
- * eigenvalues of the 1-2-1 Toeplitz matrix; random, clustered, graded,
+ * (repeated diagonal entries, e = 0), and within 8 eps |T| of LAPACKE
+ * ?stebz's and of the exact eigenvalues of the 1-2-1 Toeplitz matrix; random, clustered, graded,
  * Wilkinson, glued Wilkinson, zero, diagonal (with repeated values), huge
  * and tiny matrices; n = 0, 1, 2, odd sizes and 2000; NaN and Inf input;
  * bad arguments; injected
