@@ -148,7 +148,7 @@ static void PN(tb_all)(hyla_t *h, unsigned long long *s) {
     for (int c = 0; c < MAT_COUNT; c++)
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) PN(tb_case)(h, c, sizes[k], s);
     PN(tb_case)(h, MAT_RANDOM, 2000, s);
-    PN(tb_case)(h, MAT_GLUED, 2000, s);
+    PN(tb_case)(h, MAT_GLUED, 601, s);
     PN(tb_bad)(h);
 }
 
