@@ -907,9 +907,9 @@ int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double
  * OpenMP threads): d and e go up, the eigenvalues come down. Each eigenvalue
  * is bracketed to an absolute width of 2 u max|T_ij| (u the unit roundoff),
  * so |w_j - lambda_j| stays within a small multiple of n u max|T_ij| whatever
- * the spacing; equal eigenvalues come out equal. Against ?sterf it trades
- * some accuracy on well separated eigenvalues of graded matrices (sterf's
- * can be relatively accurate) for parallelism.
+ * the spacing; equal eigenvalues come out equal. The accuracy is absolute:
+ * eigenvalues much smaller than |T| (graded matrices) get no relative
+ * accuracy.
  *   n   order of T, >= 0.
  *   d   in: the n diagonal entries; out: the eigenvalues, ascending.
  *   e   the n-1 off-diagonal entries (may be NULL when n <= 1); not modified.

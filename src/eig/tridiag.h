@@ -48,7 +48,8 @@ int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const vo
                         const void *e, void *w);
 
 /* The eigensolver's eigenvalues-only tridiagonal solve: eigenvalues
- * ascending in d (host memory, type rt), e destroyed, by hyla_eig_sterf on
+ * ascending in d (host memory, type rt), e destroyed (sterf) or kept
+ * (bisection), by hyla_eig_sterf on
  * the host cores or hyla_eig_tri_bisect on device dev as ctx's
  * HYLA_OPT_EIG_TRIDIAG says (automatic: bisection on a GPU from n = 2048).
  * Codes as the solver chosen returns them. */
