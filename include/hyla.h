@@ -185,7 +185,12 @@ typedef enum {
      * GEMMs), 1 = batched GEMMs wave by wave, 2 = the backend's one-call
      * kernel wherever the backend has it (the host backend's is a plain
      * sequential reference, for tests). */
-    HYLA_OPT_EIG_BACK2 = 27
+    HYLA_OPT_EIG_BACK2 = 27,
+    /* Eigensolver, eigenvalues only: the tridiagonal eigenvalue solver.
+     * 0 = automatic (bisection on a GPU from n = 2048, an estimate; else
+     * sterf), 1 = sterf on the host cores (divide and conquer and QL),
+     * 2 = bisection on the device (hyla_?sterf_bisect's method). */
+    HYLA_OPT_EIG_TRIDIAG = 25
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
@@ -904,6 +909,26 @@ int hyla_dsterf(int64_t n, double *d, double *e);
 int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
 int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz);
+
+/* Eigenvalues of the real symmetric tridiagonal matrix T = (d, e) by
+ * bisection on Sturm counts (LAPACK stebz's method, all eigenvalues) on
+ * device 0 of ctx (a GPU: one thread per eigenvalue; the host backend: the
+ * OpenMP threads): d and e go up, the eigenvalues come down. Each eigenvalue
+ * is bracketed to an absolute width of 2 u max|T_ij| (u the unit roundoff),
+ * so |w_j - lambda_j| stays within a small multiple of n u max|T_ij| whatever
+ * the spacing; equal eigenvalues come out equal. The accuracy is absolute:
+ * eigenvalues much smaller than |T| (graded matrices) get no relative
+ * accuracy.
+ *   n   order of T, >= 0.
+ *   d   in: the n diagonal entries; out: the eigenvalues, ascending.
+ *   e   the n-1 off-diagonal entries (may be NULL when n <= 1); not modified.
+ * Returns 0; HYLA_ERR_INVALID (ctx NULL); -2 (n < 0), -3 (d NULL while n > 0),
+ * -4 (e NULL while n > 1); HYLA_ERR_NAN when d or e holds NaN or Inf (d
+ * then unchanged); HYLA_ERR_UNSUPPORTED (n >= 2^31 on a GPU); device memory
+ * and device codes. Workspace: about 40 n bytes of device 0's memory,
+ * allocated inside. */
+int hyla_ssterf_bisect(hyla_t *ctx, int64_t n, float *d, const float *e);
+int hyla_dsterf_bisect(hyla_t *ctx, int64_t n, double *d, const double *e);
 
 /* ---------------------------------------------------------------- NumPy .npy */
 

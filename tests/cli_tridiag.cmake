@@ -8,3 +8,9 @@ add_test(NAME cli_stedc_cond COMMAND hyla_cli stedc -n 257 --cond 1e12 --check -
 add_test(NAME cli_sterf COMMAND hyla_cli sterf -n 1,2,500,1300 --type s,d --check --vs vendor --json)
 add_test(NAME cli_stedc_bad_type COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> stedc -n 10 --type z)
 add_test(NAME cli_stedc_bad_input COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> stedc --input x.npy)
+# Bisection (--tri bisect): sterf's row "stebz" checked against LAPACKE ?sterf
+# on the host backend; syevd / heevd jobz N through it; a bad --tri value is a
+# usage error.
+add_test(NAME cli_sterf_bisect COMMAND sh -c "out=$(\"$0\" \"$@\"); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q 'stebz.*pass'" $<TARGET_FILE:hyla_cli> sterf -n 0,1,2,77,300 --type s,d --check --vs vendor --tri bisect --devices cpu:2 --repeat 1)
+add_test(NAME cli_syevd_bisect COMMAND hyla_cli syevd -n 1,130,257 --type d,z --jobz N --check --tri bisect --devices cpu:2 --repeat 1)
+add_test(NAME cli_tri_bad COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> syevd -n 10 --tri qr)

@@ -273,6 +273,25 @@ struct hyla_backend_ops {
      * match n and kd (hyla_hb2st_store_check). */
     int (*hb2st_v)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
                    void *d, void *e, void *work, size_t work_bytes, const hyla_hb2st_store *st);
+    /* All eigenvalues of the real symmetric tridiagonal matrix of order n
+     * with diagonal d (n values) and off-diagonal e (n-1 values), ascending
+     * into w (n values), by bisection on Sturm counts (LAPACK's stebz
+     * method; backend/tri_bisect.h): |w_j - lambda_j| stays within a small
+     * multiple of n u max|T_ij| (u the unit roundoff of t), equal
+     * eigenvalues come out equal. t is HYLA_S or HYLA_D (a complex
+     * problem's tridiagonal is real); d, e, w, work and info in memory of
+     * q's device; d and e are not modified. work: HYLA_TRI_EIGVALS_WORK_BYTES(n)
+     * bytes of device memory (the scaled matrix and the plan). info: one
+     * device int written, in order on q, 0, or 1 when d or e holds NaN or
+     * Inf (w is then not written; the op ends without iterating). n == 0
+     * writes 0 to info and nothing else. Asynchronous on q. Returns 0;
+     * HYLA_ERR_INVALID when t is not HYLA_S or HYLA_D, n < 0, info is NULL,
+     * work_bytes is too small or a pointer is NULL where it is used
+     * (nothing enqueued); HYLA_ERR_UNSUPPORTED when n exceeds what the
+     * backend takes (CUDA: 2^31 - 1); HYLA_ERR_NO_MEMORY or HYLA_ERR_DEVICE
+     * (launch failure, sticks to the queue). */
+    int (*tri_eigvals)(hyla_queue *q, hyla_dtype t, int64_t n, const void *d, const void *e,
+                       void *w, void *work, size_t work_bytes, int *info);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----
@@ -322,6 +341,10 @@ void hyla_rbt_diagonals(hyla_dtype t, uint64_t seed, uint64_t offset, int64_t co
 /* Device workspace of the hb2st op for order n: one 32-bit progress
  * counter per sweep and a ticket counter. */
 #define HYLA_HB2ST_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 4 + 4)
+/* Device workspace of the tri_eigvals op for order n: the scaled diagonal
+ * and squared off-diagonal (two reals of up to 8 bytes per row) and the
+ * plan. */
+#define HYLA_TRI_EIGVALS_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 16 + 64)
 
 /* Device-list parsing and creation (backend.c). */
 typedef struct {

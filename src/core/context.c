@@ -167,6 +167,10 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
         if (v < 0 || v > (1 << 16)) return -3;
         h->opt_eig_back2_nb = v;
         return 0;
+    case HYLA_OPT_EIG_TRIDIAG:
+        if (v < 0 || v > 2) return -3;
+        h->opt_eig_tridiag = v;
+        return 0;
     }
     return -2;
 }
@@ -189,6 +193,7 @@ int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     case HYLA_OPT_EIG_CHASE: *v = h->opt_eig_chase; return 0;
     case HYLA_OPT_EIG_BACK2: *v = h->opt_eig_back2; return 0;
     case HYLA_OPT_EIG_BACK2_NB: *v = h->opt_eig_back2_nb; return 0;
+    case HYLA_OPT_EIG_TRIDIAG: *v = h->opt_eig_tridiag; return 0;
     }
     return -2;
 }

@@ -5,6 +5,9 @@
  *     --stage 2, sb2st.c (host cores) or hb2st_dev.c (device)--> real
  *     tridiagonal (d, e)
  *     --jobz N: sterf / jobz V: stedc (tridiag.c)--> eigenvalues, real Z
+ *     --stage 2, sb2st.c (host cores)--> real tridiagonal (d, e)
+ *     --jobz N: sterf or bisection (tridiag.c, bisect.c) / jobz V: stedc
+ *     (tridiag.c)--> eigenvalues, real Z
  *   jobz V: vectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
  *   while the host solves the tridiagonal, then Z := Q E.
  */
@@ -136,7 +139,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     /* the tridiagonal eigensolver */
     tt = hyla_wtime();
     if (!vec) {
-        HYLA_TRY(hyla_eig_sterf(rt, n, w, e));
+        HYLA_TRY(hyla_eig_tri_values(ctx, di, rt, n, w, e));
         st.tridiag = hyla_wtime() - tt;
         goto cleanup;
     }

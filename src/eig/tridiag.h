@@ -38,4 +38,21 @@ int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                          int64_t ldz, int64_t leaf, int64_t gemm_min);
 
+/* Eigenvalues of the tridiagonal (d, e) of order n, host memory of type rt,
+ * ascending into w (host; w == d allowed), by bisection on device dev of
+ * ctx (the backend's tri_eigvals op: d and e go up, w comes down; e is not
+ * modified). Returns 0, HYLA_ERR_NAN (NaN or Inf in d or e),
+ * HYLA_ERR_INVALID, HYLA_ERR_NO_DEVICE, HYLA_ERR_UNSUPPORTED (the backend
+ * lacks the op), device memory and device codes. */
+int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const void *d,
+                        const void *e, void *w);
+
+/* The eigensolver's eigenvalues-only tridiagonal solve: eigenvalues
+ * ascending in d (host memory, type rt), e destroyed (sterf) or kept
+ * (bisection), by hyla_eig_sterf on
+ * the host cores or hyla_eig_tri_bisect on device dev as ctx's
+ * HYLA_OPT_EIG_TRIDIAG says (automatic: bisection on a GPU from n = 2048).
+ * Codes as the solver chosen returns them. */
+int hyla_eig_tri_values(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, void *d, void *e);
+
 #endif

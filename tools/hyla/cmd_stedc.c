@@ -13,7 +13,9 @@
  * Rows use the Cholesky layout: uplo and nrhs are "-", Tflop/s counts a
  * nominal 4/3 n^3 for eigenvectors (divide and conquer without deflation)
  * and 30 n^2 for eigenvalues only. --timers: stedc's parts in the last run
- * (hyla_eig_stats' stedc_* fields). */
+ * (hyla_eig_stats' stedc_* fields). sterf --tri bisect times
+ * hyla_?sterf_bisect instead (bisection on device 0, row "stebz"), against
+ * the same LAPACKE ?sterf. */
 #include "cmd.h"
 
 #include <lapacke.h>
@@ -33,6 +35,7 @@ typedef struct {
     hyla_dtype t;
     int64_t n;
     bool vectors;
+    bool bisect;            /* eigenvalues by hyla_?sterf_bisect (--tri bisect) */
     const double *d0, *e0;  /* the matrix */
     void *d, *e, *Z;        /* work, of type t */
 } tri_problem;
@@ -53,6 +56,9 @@ static int call_hyla(hyla_t *ctx, const tri_problem *p) {
     to_type(p->t, p->n > 0 ? p->n - 1 : 0, p->e0, p->e);
     char compz = p->vectors ? 'I' : 'N';
     int64_t ldz = p->n > 0 ? p->n : 1;
+    if (p->bisect)
+        return p->t == HYLA_S ? hyla_ssterf_bisect(ctx, p->n, p->d, p->e)
+                              : hyla_dsterf_bisect(ctx, p->n, p->d, p->e);
     if (p->t == HYLA_S)
         return p->vectors ? hyla_sstedc(ctx, compz, p->n, p->d, p->e, p->Z, ldz)
                           : hyla_ssterf(p->n, p->d, p->e);
@@ -151,7 +157,9 @@ static int check(hyla_t *ctx, const tri_problem *p, double *err) {
 static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t, int64_t n,
                           bool vectors) {
     double nn = (double)n;
-    report_row row = {.layout = ROW_CHOL, .routine = vectors ? "stedc" : "sterf", .type = t,
+    const bool bisect = !vectors && o->tri == 2;
+    report_row row = {.layout = ROW_CHOL,
+                      .routine = vectors ? "stedc" : bisect ? "stebz" : "sterf", .type = t,
                       .uplo = '-', .n = n, .nrhs = -1,
                       .flops = vectors ? 4 * nn * nn * nn / 3 : 30 * nn * nn, .time_s = NAN,
                       .vendor_time_s = NAN, .vendor_dev_time_s = NAN, .ours_dev_time_s = NAN,
@@ -160,7 +168,7 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     if (vectors && mat_bytes(t, n, n, &bz) && !host_fits(2.0 * (double)bz, "Z and its copy"))
         return CMD_ERROR;
     cmd_status st = CMD_ERROR;
-    tri_problem p = {.t = t, .n = n, .vectors = vectors};
+    tri_problem p = {.t = t, .n = n, .vectors = vectors, .bisect = bisect};
     double *d0 = malloc(sizeof *d0 * (size_t)(n + 1)), *e0 = malloc(sizeof *e0 * (size_t)(n + 1));
     double *times = malloc(sizeof *times * (size_t)o->repeat);
     p.d = malloc(es * (size_t)(n + 1));

@@ -94,6 +94,7 @@ static int configure(hyla_t *ctx, const cli_opts *o) {
                {"--back-order", HYLA_OPT_EIG_ORDER, o->back_order, o->back_order >= 0},
                {"--chase", HYLA_OPT_EIG_CHASE, o->chase, o->chase >= 0},
                {"--back2", HYLA_OPT_EIG_BACK2, o->back2, o->back2 >= 0},
+               {"--tri", HYLA_OPT_EIG_TRIDIAG, o->tri, o->tri >= 0},
                {"--ooc", HYLA_OPT_POTRF_OOC, 1, o->ooc}};
     if (o->verbose) hyla_set_log(ctx, stderr);
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {

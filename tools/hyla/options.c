@@ -23,7 +23,7 @@ typedef enum {
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
     OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER, OPT_CHASE,
-    OPT_BACK2_NB, OPT_BACK2
+    OPT_BACK2_NB, OPT_BACK2, OPT_TRI
 } opt_id;
 
 typedef struct {
@@ -56,6 +56,8 @@ static const opt_spec specs[] = {
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
     {"--back2-nb", OPT_BACK2_NB, true}, {"--back2", OPT_BACK2, true},
+    {"--back2-nb", OPT_BACK2_NB, true},
+    {"--tri", OPT_TRI, true},
 };
 
 void cli_usage(FILE *f) {
@@ -129,6 +131,9 @@ void cli_usage(FILE *f) {
         "  --back-order O       jobz V: auto (default), direct (Z := Q1 Q2 E after stedc) or\n"
         "                       reordered (Q1 Q2 built on the device during stedc, then Z := Q E)\n"
         "  --chase C            bulge chasing (stage 2) on the host cores, on the device, or auto\n"
+        "  --chase C            jobz N: bulge chasing on the host cores, on the device, or auto\n"
+        "  --tri T              jobz N (and sterf): tridiagonal eigenvalues by sterf on the host\n"
+        "                       cores, by bisection on the device, or auto (default)\n"
         "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
         "                       (default kd)\n"
         "  --back2 B            jobz V: Q2 by the one-call kernel, by batched GEMMs, or auto\n"
@@ -397,6 +402,12 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         else if (!strcmp(v, "kernel")) o->back2 = 2;
         else return usage_error(opt, v, "expected auto, gemm or kernel");
         return 0;
+    case OPT_TRI:
+        if (!strcmp(v, "auto")) o->tri = 0;
+        else if (!strcmp(v, "sterf")) o->tri = 1;
+        else if (!strcmp(v, "bisect")) o->tri = 2;
+        else return usage_error(opt, v, "expected sterf, bisect or auto");
+        return 0;
     case OPT_BACK_ORDER:
         if (!strcmp(v, "auto")) o->back_order = 0;
         else if (!strcmp(v, "direct")) o->back_order = 1;
@@ -520,6 +531,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     o->chase = -1;
     o->back2 = -1;
     o->back2_nb = -1;
+    o->tri = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (strcmp(argv[1], "help") == 0) {

@@ -15,6 +15,8 @@
 #include "backend/cuda/k_q2.h"
 #include "backend/q2_args.h"
 #include "backend/hb2st_args.h"
+#include "backend/cuda/k_bisect.h"
+#include "backend/tri_bisect.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -803,6 +805,18 @@ static int cuda_q2_apply(hyla_queue *qb, hyla_dtype t, const hyla_q2_args *a) {
     return rc == HYLA_ERR_UNSUPPORTED ? rc : queue_fail(q, rc);
 }
 
+/* ---------------------------------------------------------------- bisection */
+
+static int cuda_tri_eigvals(hyla_queue *qb, hyla_dtype t, int64_t n, const void *d,
+                            const void *e, void *w, void *work, size_t work_bytes, int *info) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_tri_eigvals_check(t, n, d, e, w, work, work_bytes, info);
+    if (rc) return rc;
+    if (n >= INT32_MAX) return HYLA_ERR_UNSUPPORTED;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_tri_eigvals(q->stream, (int)t, n, d, e, w, work, info));
+}
+
 /* ---------------------------------------------------------------- bulge chasing */
 
 static int cuda_hb2st(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
@@ -1017,6 +1031,7 @@ static const hyla_backend_ops cuda_ops = {
     .hb2st = cuda_hb2st,
     .q2_apply = cuda_q2_apply,
     .hb2st_v = cuda_hb2st_v,
+    .tri_eigvals = cuda_tri_eigvals,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -6,6 +6,8 @@
 #include "backend/host/host_rbt.h"
 #include "backend/host/host_hb2st.h"
 #include "backend/host/host_q2.h"
+#include "backend/host/host_bisect.h"
+#include "backend/tri_bisect.h"
 #include "backend/hb2st_args.h"
 #include "core/internal.h"
 #include <stdio.h>
@@ -39,6 +41,7 @@ struct host_task {
             int has_st;             /* hb2st_v: st is the store */
             hyla_hb2st_store st;
         } hb2st;
+        struct { hyla_dtype t; int64_t n; const void *d, *e; void *w, *work; int *info; } bis;
     } u;
 };
 
@@ -557,6 +560,32 @@ static int host_q2_apply(hyla_queue *q, hyla_dtype t, const hyla_q2_args *a) {
     return 0;
 }
 
+/* ---------------------------------------------------------------- bisection */
+
+static void run_tri_eigvals(host_task *t) {
+    hyla_host_tri_eigvals_run(t->u.bis.t, t->u.bis.n, t->u.bis.d, t->u.bis.e, t->u.bis.w,
+                              t->u.bis.work, t->u.bis.info);
+}
+
+static void run_info_zero(host_task *t) { *t->u.bis.info = 0; }
+
+static int host_tri_eigvals(hyla_queue *q, hyla_dtype t, int64_t n, const void *d,
+                            const void *e, void *w, void *work, size_t work_bytes, int *info) {
+    int rc = hyla_tri_eigvals_check(t, n, d, e, w, work, work_bytes, info);
+    if (rc) return rc;
+    host_task *k = task_new(n == 0 ? run_info_zero : run_tri_eigvals);
+    if (!k) return HYLA_ERR_NO_MEMORY;
+    k->u.bis.t = t;
+    k->u.bis.n = n;
+    k->u.bis.d = d;
+    k->u.bis.e = e;
+    k->u.bis.w = w;
+    k->u.bis.work = work;
+    k->u.bis.info = info;
+    enqueue(q, k);
+    return 0;
+}
+
 static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                       int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
     int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
@@ -668,6 +697,7 @@ static const hyla_backend_ops host_ops = {
     .hb2st = host_hb2st,
     .q2_apply = host_q2_apply,
     .hb2st_v = host_hb2st_v,
+    .tri_eigvals = host_tri_eigvals,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device
