@@ -180,11 +180,12 @@ typedef enum {
      * GEMMs thinner. Applies to reflectors made after it is set. */
     HYLA_OPT_EIG_BACK2_NB = 22,
     /* Eigensolver, eigenvectors: how the Q2 back transformation runs.
-     * 0 = automatic (the backend's one-call kernel on a GPU where it takes
-     * the shape, sweeps per group up to 32 and kd up to 64; else batched
-     * GEMMs), 1 = batched GEMMs wave by wave, 2 = the backend's one-call
-     * kernel wherever the backend has it (the host backend's is a plain
-     * sequential reference, for tests). */
+     * 0 = automatic (batched GEMMs wave by wave: on one H100 the one-call
+     * kernel was no faster and, holding every SM for the whole call,
+     * slowed the divide and conquer running beside it), 1 = batched GEMMs,
+     * 2 = the backend's one-call kernel (CUDA: sweeps per group up to 32,
+     * kd up to 64, else the GEMMs; the host backend's runs the kernel's
+     * schedule as a reference, for tests). */
     HYLA_OPT_EIG_BACK2 = 27,
     /* Eigensolver, eigenvalues only: the tridiagonal eigenvalue solver.
      * 0 = automatic (bisection on a GPU from n = 2048, an estimate; else

@@ -407,10 +407,14 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     /* the store where the GEMMs read it: the host backend's is in its
      * memory, a device-resident one is there already; else uploaded */
     const int resident = host || q->ddev;
-    /* the one-call op: asked for, or by default on a GPU (max_batch > 0
-     * asks for the batched GEMMs) */
-    if (o->q2_apply && max_batch == 0 &&
-        (ctx->opt_eig_back2 == 2 || (ctx->opt_eig_back2 == 0 && !host))) {
+    /* the one-call op when asked for (max_batch > 0 asks for the batched
+     * GEMMs). Not the default: on one H100 (n = 16384, d) it took 1.54 s
+     * against 1.61 s for the GEMMs, but its CTAs hold every SM for the whole
+     * call, so the stedc merges that run beside it in the reordered order
+     * wait (stedc 1.99 s against 1.61 s; the whole syevd 3.76 s against
+     * 3.44 s; z: 8.80 s against 6.82 s) */
+    (void)host;
+    if (o->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
         const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;
     }
