@@ -413,7 +413,6 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
      * call, so the stedc merges that run beside it in the reordered order
      * wait (stedc 1.99 s against 1.61 s; the whole syevd 3.76 s against
      * 3.44 s; z: 8.80 s against 6.82 s) */
-    (void)host;
     if (o->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
         const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;
