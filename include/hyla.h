@@ -176,7 +176,17 @@ typedef enum {
      * Q2 back transformation, 1..kd (larger is clipped to kd); 0 = kd. A
      * smaller one saves flops (2 n^3 (kd+nb-1)/kd in all) but makes the
      * GEMMs thinner. Applies to reflectors made after it is set. */
-    HYLA_OPT_EIG_BACK2_NB = 22
+    HYLA_OPT_EIG_BACK2_NB = 22,
+    /* LU panel leaves (the getrf of each ib-wide leaf, and HPL's panel) on
+     * a GPU: 0 = automatic (the library's fused panel kernel where the
+     * panel is at most 128 columns wide, at least 1024 rows tall and fits
+     * in the shared memory of the device's multiprocessors; else cuSOLVER),
+     * 1 = the vendor's (cuSOLVER getrf), 2 = the fused kernel wherever it
+     * takes the panel (at most 128 columns); a value c >= 8 selects the
+     * fused kernel too, on at most c CTAs (fewer CTAs: a cheaper grid
+     * barrier per column, more SMs left to concurrent work). Ignored by the
+     * host backend. */
+    HYLA_OPT_LU_PANEL = 26
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

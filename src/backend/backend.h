@@ -40,6 +40,7 @@ struct hyla_dev {
     const hyla_backend_ops *ops;
     hyla_device_info info;
     int index;               /* position in the context's device list */
+    int64_t lu_panel;        /* HYLA_OPT_LU_PANEL of the context (0 at creation) */
 };
 
 struct hyla_queue { hyla_dev *dev; };

@@ -11,6 +11,7 @@
 #include "core/internal.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
+#include "backend/cuda/k_getrf_panel.h"
 #include "backend/cuda/k_hb2st.h"
 #include "backend/hb2st_args.h"
 
@@ -883,16 +884,39 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     return queue_fail(q, rc);
 }
 
+/* 1 when the fused panel kernel (k_getrf_panel.cu) factors this m x n
+ * getrf instead of cuSOLVER, with its layout in *plan: as the device's
+ * HYLA_OPT_LU_PANEL says (hyla.h). A panel the kernel cannot take (too
+ * wide, no cooperative launch) goes to cuSOLVER in every mode. */
+static int panel_kernel_takes(struct cuda_queue *q, hyla_dtype t, int64_t m, int64_t n,
+                              hyla_cuda_panel_plan *plan) {
+    const int64_t mode = q->base.dev->lu_panel;
+    if (mode == 1 || m < 1 || n < 1 || n > HYLA_CUDA_GETRF_PANEL_MAX_N) return 0;
+    if (mode == 0 && m < 1024) return 0;
+    if (hyla_cuda_getrf_panel_plan((int)t, m, n, mode >= 8 ? (int)HYLA_MIN(mode, INT32_MAX) : 0,
+                                   plan) != 0)
+        return 0;
+    return mode != 0 || plan->in_smem;
+}
+
 /* LU (cusolverDnXgetrf, 64-bit pivots; ipiv NULL factors without
- * pivoting). Arguments are checked here, as for potrf. */
+ * pivoting), or the fused panel kernel for tall panels of at most 128
+ * columns (panel_kernel_takes), whose exchange buffers take the cuSOLVER
+ * workspace of the queue. Arguments are checked here, as for potrf. */
 static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
                       int64_t *ipiv, int *info) {
     struct cuda_queue *q = cqueue(qb);
     size_t dev_bytes = 0, host_bytes = 0;
+    hyla_cuda_panel_plan plan;
     int rc;
     if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info || (m > 0 && n > 0 && !A))
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
+    if (panel_kernel_takes(q, t, m, n, &plan)) {
+        rc = solver_workspace(q, plan.work_bytes, 0);
+        if (!rc) rc = hyla_cuda_getrf_panel(q->stream, &plan, A, lda, ipiv, info, q->work);
+        return queue_fail(q, rc);
+    }
     const cudaDataType dt = solver_types[t];
     rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
                                                    dt, &dev_bytes, &host_bytes));
