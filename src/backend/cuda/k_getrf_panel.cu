@@ -219,7 +219,7 @@ __host__ __device__ inline size_t align16(size_t b) { return (b + 15) / 16 * 16;
 template <typename T>
 __global__ void __launch_bounds__(THREADS)
 getrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, int64_t *ipiv, int *info, int64_t rpc,
-                   int in_smem, unsigned char *work) {
+                   int in_smem, unsigned char *work, int64_t row_off, int accumulate) {
     typedef typename real_of<T>::type R;
     cg::grid_group grid = cg::this_grid();
     extern __shared__ __align__(16) unsigned char smem[];
@@ -288,7 +288,7 @@ getrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, int64_t *ipiv, int *info
         const T piv = s_u[j];
         const bool zero = is_zero(piv);
         if (b == 0 && t == 0) {
-            if (ipiv) ipiv[j] = p + 1;
+            if (ipiv) ipiv[j] = p + 1 + row_off;
             if (zero && first_zero == 0) first_zero = j + 1;
         }
 
@@ -326,7 +326,10 @@ getrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, int64_t *ipiv, int *info
     if (in_smem)
         for (int k = ty; k < n; k += TY)
             for (int64_t i = r0 + tx; i < r1; i += TX) A[i + k * lda] = W[(i - r0) + k * ldw];
-    if (b == 0 && t == 0) *info = first_zero;
+    if (b == 0 && t == 0) {
+        if (!accumulate) *info = first_zero;
+        else if (first_zero != 0 && *info == 0) *info = (int)(first_zero + row_off);
+    }
 }
 
 template <typename T> size_t work_bytes(int G, int64_t n) {
@@ -370,8 +373,10 @@ int plan_typed(int64_t m, int64_t n, int max_ctas, hyla_cuda_panel_plan *pl) {
         smem = (size_t)n * es;
         in_smem = 0;
     }
+    /* always the same (largest) value: queues of the device may plan and
+     * launch concurrently from several host threads */
     rc = cuda_rc(cudaFuncSetAttribute(getrf_panel_kernel<T>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit));
     if (!rc)
         rc = cuda_rc(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, getrf_panel_kernel<T>,
                                                                    THREADS, smem));
@@ -390,12 +395,12 @@ int plan_typed(int64_t m, int64_t n, int max_ctas, hyla_cuda_panel_plan *pl) {
 
 template <typename T>
 int launch_typed(cudaStream_t s, const hyla_cuda_panel_plan *pl, void *A, int64_t lda,
-                 int64_t *ipiv, int *info, void *work) {
+                 int64_t *ipiv, int *info, void *work, int64_t row_off, int accumulate) {
     int64_t m = pl->m, rpc = pl->rows_per_cta;
     int n = (int)pl->n, in_smem = pl->in_smem;
     T *a = static_cast<T *>(A);
     unsigned char *w = static_cast<unsigned char *>(work);
-    void *args[] = {&m, &n, &a, &lda, &ipiv, &info, &rpc, &in_smem, &w};
+    void *args[] = {&m, &n, &a, &lda, &ipiv, &info, &rpc, &in_smem, &w, &row_off, &accumulate};
     (void)cudaGetLastError();
     return cuda_rc(cudaLaunchCooperativeKernel((const void *)getrf_panel_kernel<T>,
                                                dim3((unsigned)pl->ctas), dim3(THREADS), args,
@@ -419,13 +424,18 @@ extern "C" int hyla_cuda_getrf_panel_plan(int dtype, int64_t m, int64_t n, int m
 }
 
 extern "C" int hyla_cuda_getrf_panel(cudaStream_t s, const hyla_cuda_panel_plan *plan, void *A,
-                                     int64_t lda, int64_t *ipiv, int *info, void *work) {
+                                     int64_t lda, int64_t *ipiv, int *info, void *work,
+                                     int64_t row_off, int accumulate) {
     if (!plan) return HYLA_ERR_INVALID;
     switch (plan->dtype) {
-    case HYLA_S: return launch_typed<float>(s, plan, A, lda, ipiv, info, work);
-    case HYLA_D: return launch_typed<double>(s, plan, A, lda, ipiv, info, work);
-    case HYLA_C: return launch_typed<c8>(s, plan, A, lda, ipiv, info, work);
-    case HYLA_Z: return launch_typed<c16>(s, plan, A, lda, ipiv, info, work);
+    case HYLA_S: return launch_typed<float>(s, plan, A, lda, ipiv, info, work, row_off,
+                                                   accumulate);
+    case HYLA_D: return launch_typed<double>(s, plan, A, lda, ipiv, info, work, row_off,
+                                                   accumulate);
+    case HYLA_C: return launch_typed<c8>(s, plan, A, lda, ipiv, info, work, row_off,
+                                                   accumulate);
+    case HYLA_Z: return launch_typed<c16>(s, plan, A, lda, ipiv, info, work, row_off,
+                                                   accumulate);
     default: return HYLA_ERR_INVALID;
     }
 }

@@ -37,13 +37,16 @@ int hyla_cuda_getrf_panel_plan(int dtype, int64_t m, int64_t n, int max_ctas,
 
 /* Factors A (column-major, leading dimension lda, plan->m x plan->n) in
  * place on stream s: A = P L U as LAPACK getrf. ipiv: min(m, n) int64_t in
- * device memory, LAPACK's 1-based interchanges, or NULL for no pivoting.
- * info: one device int receiving 0 or the first k with U(k, k) == 0 (the
- * factorization goes on, as LAPACK's). work: plan->work_bytes of device
- * memory, 16-byte aligned, not used by other work while the kernel runs.
- * Returns 0 or HYLA_ERR_DEVICE (launch failure). */
+ * device memory receiving LAPACK's 1-based interchanges plus row_off (the
+ * rows of a larger matrix above A), or NULL for no pivoting. info: one
+ * device int receiving 0 or the first k with U(k, k) == 0 (the
+ * factorization goes on, as LAPACK's); with accumulate != 0 it receives
+ * k + row_off only where it holds 0 and A has a zero pivot (the leaves of a
+ * recursive LU, in column order, after info := 0). work: plan->work_bytes
+ * of device memory, 16-byte aligned, not used by other work while the
+ * kernel runs. Returns 0 or HYLA_ERR_DEVICE (launch failure). */
 int hyla_cuda_getrf_panel(cudaStream_t s, const hyla_cuda_panel_plan *plan, void *A, int64_t lda,
-                          int64_t *ipiv, int *info, void *work);
+                          int64_t *ipiv, int *info, void *work, int64_t row_off, int accumulate);
 
 #ifdef __cplusplus
 }
