@@ -144,6 +144,8 @@ struct hyla_backend_ops {
      * receiving 0 or k > 0 when U(k, k) is exactly zero (with pivoting the
      * factorization completes, as LAPACK's; without, the entries from column
      * k on are undefined). m == 0 or n == 0 writes 0. Workspace: as potrf.
+     * CUDA: cuSOLVER or the fused panel kernel (k_getrf_panel.cu), as the
+     * device's lu_panel (HYLA_OPT_LU_PANEL) selects.
      * Returns 0; HYLA_ERR_INVALID when t is not a valid value, m < 0, n < 0,
      * lda < max(1, m), info is NULL, or A is NULL while m, n > 0 (nothing
      * enqueued, the queue's status untouched); HYLA_ERR_UNSUPPORTED when a
