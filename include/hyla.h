@@ -184,8 +184,10 @@ typedef enum {
      * 1 = the vendor's (cuSOLVER getrf), 2 = the fused kernel wherever it
      * takes the panel (at most 128 columns); a value c >= 8 selects the
      * fused kernel too, on at most c CTAs (fewer CTAs: a cheaper grid
-     * barrier per column, more SMs left to concurrent work). Ignored by the
-     * host backend. */
+     * barrier per column, more SMs left to concurrent work). 2 and c also
+     * send QR panels of at most 64 columns (the eigensolver's stage 1) to
+     * the fused QR panel kernel; automatic and vendor keep cuSOLVER's geqrf
+     * there. Ignored by the host backend. */
     HYLA_OPT_LU_PANEL = 26
 } hyla_option;
 

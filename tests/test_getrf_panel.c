@@ -15,9 +15,12 @@
  *   a NaN in the panel: the op returns, the pivots stay in range and the
  *     NaN shows in the factor;
  *   no pivoting (ipiv NULL) on a panel with a dominant diagonal.
+ * The geqrf op on the same shapes (random panels): the residual
+ * |A - Q R|_1 / (max(m,n) |A|_1 eps) < 60 with Q rebuilt from the
+ * reflectors, and taus of unitary reflectors.
  * On a GPU every case runs with HYLA_OPT_LU_PANEL automatic, vendor, the
  * fused kernel, and the fused kernel on 8 CTAs (rows in global memory for
- * the tall panels). Reaches the backend through the internal headers, as
+ * the tall panels); QR without vendor (automatic is cuSOLVER there). Reaches the backend through the internal headers, as
  * test_backend_lu does. */
 #include "core/internal.h"
 #include "backend/backend.h"
@@ -39,6 +42,7 @@ typedef struct {
     void *h, *dA;              /* pinned and device: MAXELEMS of the widest dtype */
     int64_t *hpiv, *dpiv;
     int *hinfo, *dinfo;
+    void *htau, *dtau;         /* pinned and device: MAXK scalars of the widest dtype */
     zc *A0, *LU, *col;         /* host copies in double complex */
 } fixture;
 
@@ -183,6 +187,84 @@ static void panel_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int kind,
     CHECK(res < 60, "%s: residual %.3g", what, res);
 }
 
+/* geqrf on a random m x n panel (lda = m + 3, guard rows): A0 = Q R with
+ * Q applied to R reflector by reflector on the host, |A0 - Q R|_1 /
+ * (max(m,n) |A0|_1 eps) < 60, and every tau that of a unitary reflector
+ * (real: 0 or in [1, 2]; complex: |tau - 1| <= 1). */
+static void qr_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int64_t mode,
+                    unsigned long long *s) {
+    const size_t es = hyla_dtype_size(t);
+    const int64_t ld = m + 3, k = m < n ? m : n;
+    const size_t bytes = (size_t)ld * (size_t)n * es;
+    const int cplx = is_cplx(t);
+    char what[128];
+    snprintf(what, sizeof what, "geqrf t %d m %lld n %lld mode %lld", t, (long long)m,
+             (long long)n, (long long)mode);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < ld; i++) {
+            zc v = i >= m ? 555 : t_rand(s) + (cplx ? t_rand(s) * I : 0);
+            f->A0[i + j * ld] = v;
+            put(t, f->h, i + j * ld, v);
+        }
+    f->dev->lu_panel = mode;
+    *f->hinfo = -7;
+    f->o->copy_2d(f->q, f->dA, bytes, f->h, bytes, bytes, 1, HYLA_COPY_H2D);
+    int rc = f->o->geqrf(f->q, t, m, n, f->dA, ld, f->dtau, f->dinfo);
+    f->o->copy_2d(f->q, f->h, bytes, f->dA, bytes, bytes, 1, HYLA_COPY_D2H);
+    f->o->copy_2d(f->q, f->htau, (size_t)k * es, f->dtau, (size_t)k * es, (size_t)k * es, 1,
+                  HYLA_COPY_D2H);
+    f->o->copy_2d(f->q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1,
+                  HYLA_COPY_D2H);
+    int rs = f->o->queue_sync(f->q);
+    f->dev->lu_panel = 0;
+    CHECK(rc == 0 && rs == 0 && *f->hinfo == 0, "%s: rc %d sync %d info %d", what, rc, rs,
+          *f->hinfo);
+    if (rc || rs) return;
+    int guard = 1, tau_ok = 1;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < ld; i++) {
+            zc v = get(t, f->h, i + j * ld);
+            if (i >= m && v != 555) guard = 0;
+            f->LU[i + j * ld] = v;
+        }
+    CHECK(guard, "%s: guard rows changed", what);
+    const double tol = 8 * eps_of(t);
+    for (int64_t j = 0; j < k; j++) {
+        zc tau = get(t, f->htau, j);
+        if (cplx ? cabs(tau - 1) > 1 + tol
+                 : tau != 0 && (creal(tau) < 1 - tol || creal(tau) > 2 + tol))
+            tau_ok = 0;
+    }
+    CHECK(tau_ok, "%s: a tau is not that of a unitary reflector", what);
+    /* QR := R, then H_r QR for r = k-1 .. 0 */
+    zc *QR = f->col;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) QR[i + j * ld] = i <= j ? f->LU[i + j * ld] : 0;
+    for (int64_t r = k - 1; r >= 0; r--) {
+        const zc tau = get(t, f->htau, r);
+        const zc *v = f->LU + r * ld;
+        for (int64_t j = 0; j < n; j++) {
+            zc w = QR[r + j * ld];
+            for (int64_t i = r + 1; i < m; i++) w += conj(v[i]) * QR[i + j * ld];
+            w *= tau;
+            QR[r + j * ld] -= w;
+            for (int64_t i = r + 1; i < m; i++) QR[i + j * ld] -= v[i] * w;
+        }
+    }
+    double num = 0, den = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double c = 0, a = 0;
+        for (int64_t i = 0; i < m; i++) {
+            c += cabs(f->A0[i + j * ld] - QR[i + j * ld]);
+            a += cabs(f->A0[i + j * ld]);
+        }
+        num = fmax(num, c);
+        den = fmax(den, a);
+    }
+    const double res = den > 0 ? num / ((double)(m > n ? m : n) * den * eps_of(t)) : num;
+    CHECK(res < 60, "%s: residual %.3g", what, res);
+}
+
 static void device_suite(hyla_dev *dev, unsigned long long *s) {
     fixture f = {.dev = dev, .o = dev->ops};
     const size_t bytes = (size_t)MAXELEMS * 16;
@@ -193,6 +275,8 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
     rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXK * sizeof(int64_t), (void **)&f.dpiv);
     rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, sizeof(int), (void **)&f.hinfo);
     rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, sizeof(int), (void **)&f.dinfo);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, MAXK * 16, &f.htau);
+    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXK * 16, &f.dtau);
     f.A0 = malloc(sizeof(zc) * MAXELEMS);
     f.LU = malloc(sizeof(zc) * MAXELEMS);
     f.col = malloc(sizeof(zc) * MAXELEMS);
@@ -217,11 +301,19 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
                 for (int md = 0; md < nmodes; md++)
                     for (int kind = RANDOM; kind <= NOPIV; kind++)
                         panel_case(&f, dtypes[d], wide[a][0], wide[a][1], kind, modes[md], s);
+        /* QR panels: the fused kernel only when forced (modes 2 and 8) */
+        for (int d = 0; d < 4; d++)
+            for (size_t a = 0; a < sizeof ms / sizeof ms[0]; a++)
+                for (size_t b = 0; b < sizeof ns / sizeof ns[0]; b++)
+                    for (int md = 0; md < nmodes; md++)
+                        if (modes[md] != 1) qr_case(&f, dtypes[d], ms[a], ns[b], modes[md], s);
         CHECK(f.o->queue_sync(f.q) == 0, "queue status clean after the cases");
     }
     free(f.col);
     free(f.LU);
     free(f.A0);
+    if (f.dtau) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dtau);
+    if (f.htau) f.o->mem_free(dev, HYLA_MEM_PINNED, f.htau);
     if (f.dinfo) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     if (f.hinfo) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hinfo);
     if (f.dpiv) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dpiv);

@@ -189,7 +189,9 @@ struct hyla_backend_ops {
      * tau: k values of type t in memory of q's device; info: one device int
      * written 0 in order on q (m == 0 or n == 0 writes 0 and nothing else).
      * Workspace: the backend's own, as potrf's (the host backend takes its
-     * at the call). Returns 0; HYLA_ERR_INVALID when t is not a valid value,
+     * at the call). CUDA: cuSOLVER, or the fused QR panel kernel
+     * (k_geqrf_panel.cu) when the device's lu_panel forces fused kernels.
+     * Returns 0; HYLA_ERR_INVALID when t is not a valid value,
      * m < 0, n < 0, lda < max(1, m), info is NULL, or A or tau is NULL while
      * m, n > 0 (nothing enqueued, the queue's status untouched);
      * HYLA_ERR_UNSUPPORTED when a size exceeds what the host LAPACK takes;

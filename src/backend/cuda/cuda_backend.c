@@ -12,6 +12,7 @@
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
 #include "backend/cuda/k_getrf_panel.h"
+#include "backend/cuda/k_geqrf_panel.h"
 #include "backend/cuda/k_hb2st.h"
 #include "backend/hb2st_args.h"
 
@@ -991,7 +992,10 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
     return queue_fail(q, rc);
 }
 
-/* QR (cusolverDnXgeqrf). Arguments are checked here, as for potrf. */
+/* QR (cusolverDnXgeqrf), or the fused QR panel kernel (k_geqrf_panel.cu)
+ * for panels of at most 64 columns when the device's HYLA_OPT_LU_PANEL
+ * forces the fused kernels (automatic keeps cuSOLVER here). Arguments are
+ * checked here, as for potrf. */
 static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
                       void *tau, int *info) {
     struct cuda_queue *q = cqueue(qb);
@@ -1001,6 +1005,13 @@ static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
         (m > 0 && n > 0 && (!A || !tau)))
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
+    hyla_cuda_qr_plan plan;
+    if (q->base.dev->lu_panel >= 2 && n <= HYLA_CUDA_GEQRF_PANEL_MAX_N &&
+        hyla_cuda_geqrf_panel_plan((int)t, m, n, panel_ctas(q), &plan) == 0) {
+        rc = solver_workspace(q, plan.work_bytes, 0);
+        if (!rc) rc = hyla_cuda_geqrf_panel(q->stream, &plan, A, lda, tau, info, q->work);
+        return queue_fail(q, rc);
+    }
     const cudaDataType dt = solver_types[t];
     rc = solver_rc(cusolverDnXgeqrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
                                                    dt, tau, dt, &dev_bytes, &host_bytes));
