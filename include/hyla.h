@@ -181,8 +181,9 @@ typedef enum {
      * a GPU: 0 = automatic (the library's fused panel kernel where the
      * panel is at most 128 columns wide, at least 1024 rows tall and fits
      * in the shared memory of the device's multiprocessors; else cuSOLVER),
-     * 1 = the vendor's (cuSOLVER getrf), 2 = the fused kernel wherever it
-     * takes the panel (at most 128 columns); a value c >= 8 selects the
+     * 1 = the vendor's (cuSOLVER getrf), 2 = the fused kernel for every
+     * panel (wider ones, such as HPL's, by a recursive LU whose leaves of
+     * 128 columns it factors); a value c >= 8 selects the
      * fused kernel too, on at most c CTAs (fewer CTAs: a cheaper grid
      * barrier per column, more SMs left to concurrent work). 2 and c also
      * send QR panels of at most 64 columns (the eigensolver's stage 1) to
