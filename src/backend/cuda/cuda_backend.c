@@ -979,7 +979,9 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
         }
         rc = solver_workspace(q, plan.work_bytes, 0);
         if (!rc) rc = hyla_cuda_getrf_panel(q->stream, &plan, A, lda, ipiv, info, q->work, 0, 0);
-        return queue_fail(q, rc);
+        /* automatic: a grid the device refuses to launch (the launch
+         * checks co-residency itself) leaves the panel to cuSOLVER */
+        if (rc != HYLA_ERR_DEVICE || q->base.dev->lu_panel != 0) return queue_fail(q, rc);
     }
     const cudaDataType dt = solver_types[t];
     rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
