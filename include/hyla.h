@@ -191,7 +191,20 @@ typedef enum {
      * 0 = automatic (bisection on a GPU from n = 2048, an estimate; else
      * sterf), 1 = sterf on the host cores (divide and conquer and QL),
      * 2 = bisection on the device (hyla_?sterf_bisect's method). */
-    HYLA_OPT_EIG_TRIDIAG = 25
+    HYLA_OPT_EIG_TRIDIAG = 25,
+    /* LU panel leaves (the getrf of each ib-wide leaf, and HPL's panel) on
+     * a GPU: 0 = automatic (the library's fused panel kernel where the
+     * panel is at most 128 columns wide, at least 1024 rows tall and fits
+     * in the shared memory of the device's multiprocessors; else cuSOLVER),
+     * 1 = the vendor's (cuSOLVER getrf), 2 = the fused kernel for every
+     * panel (wider ones, such as HPL's, by a recursive LU whose leaves of
+     * 128 columns it factors); a value c >= 8 selects the
+     * fused kernel too, on at most c CTAs (fewer CTAs: a cheaper grid
+     * barrier per column, more SMs left to concurrent work). 2 and c also
+     * send QR panels of at most 64 columns (the eigensolver's stage 1) to
+     * the fused QR panel kernel; automatic and vendor keep cuSOLVER's geqrf
+     * there. Ignored by the host backend. */
+    HYLA_OPT_LU_PANEL = 26
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -40,10 +40,16 @@ foreach(bad "rect|gesv --input ${lu_npy}rect_d.npy,${lu_npy}b_d.npy"
             "count|getrf --input ${lu_npy}a_d.npy,${lu_npy}b_d.npy"
             "trans|gesv -n 10 --transa T"
             "ipiv|getrs --input ${lu_npy}a_d.npy,${lu_npy}b_d.npy,${lu_npy}b_d.npy"
-            "outputs|gesv --input ${lu_npy}a_d.npy,${lu_npy}b_d.npy --output ${lu_npy}x1.npy,${lu_npy}x2.npy")
+            "outputs|gesv --input ${lu_npy}a_d.npy,${lu_npy}b_d.npy --output ${lu_npy}x1.npy,${lu_npy}x2.npy"
+            "panel_ctas|getrf -n 10 --panel kernel:5"
+            "panel_name|getrf -n 10 --panel fast")
   string(REPLACE "|" ";" bad "${bad}")
   list(POP_FRONT bad name)
   separate_arguments(args UNIX_COMMAND "${bad}")
   add_test(NAME cli_lu_bad_${name} COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> ${args})
   set_tests_properties(cli_lu_bad_${name} PROPERTIES FIXTURES_REQUIRED lu_npy)
 endforeach()
+
+# The GPU panel choice (--panel, HYLA_OPT_LU_PANEL) is taken on every
+# backend (the host one ignores it).
+add_test(NAME cli_getrf_panel COMMAND hyla_cli getrf -n 300 --type d,z --check --devices cpu:2 --panel kernel:16)

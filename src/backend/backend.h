@@ -54,6 +54,7 @@ struct hyla_dev {
     const hyla_backend_ops *ops;
     hyla_device_info info;
     int index;               /* position in the context's device list */
+    int64_t lu_panel;        /* HYLA_OPT_LU_PANEL of the context (0 at creation) */
 };
 
 struct hyla_queue { hyla_dev *dev; };
@@ -157,6 +158,8 @@ struct hyla_backend_ops {
      * receiving 0 or k > 0 when U(k, k) is exactly zero (with pivoting the
      * factorization completes, as LAPACK's; without, the entries from column
      * k on are undefined). m == 0 or n == 0 writes 0. Workspace: as potrf.
+     * CUDA: cuSOLVER or the fused panel kernel (k_getrf_panel.cu), as the
+     * device's lu_panel (HYLA_OPT_LU_PANEL) selects.
      * Returns 0; HYLA_ERR_INVALID when t is not a valid value, m < 0, n < 0,
      * lda < max(1, m), info is NULL, or A is NULL while m, n > 0 (nothing
      * enqueued, the queue's status untouched); HYLA_ERR_UNSUPPORTED when a
@@ -200,7 +203,9 @@ struct hyla_backend_ops {
      * tau: k values of type t in memory of q's device; info: one device int
      * written 0 in order on q (m == 0 or n == 0 writes 0 and nothing else).
      * Workspace: the backend's own, as potrf's (the host backend takes its
-     * at the call). Returns 0; HYLA_ERR_INVALID when t is not a valid value,
+     * at the call). CUDA: cuSOLVER, or the fused QR panel kernel
+     * (k_geqrf_panel.cu) when the device's lu_panel forces fused kernels.
+     * Returns 0; HYLA_ERR_INVALID when t is not a valid value,
      * m < 0, n < 0, lda < max(1, m), info is NULL, or A or tau is NULL while
      * m, n > 0 (nothing enqueued, the queue's status untouched);
      * HYLA_ERR_UNSUPPORTED when a size exceeds what the host LAPACK takes;

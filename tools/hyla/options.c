@@ -23,7 +23,7 @@ typedef enum {
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
     OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER, OPT_CHASE,
-    OPT_BACK2_NB, OPT_BACK2, OPT_TRI
+    OPT_BACK2_NB, OPT_BACK2, OPT_TRI, OPT_PANEL
 } opt_id;
 
 typedef struct {
@@ -56,8 +56,8 @@ static const opt_spec specs[] = {
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
     {"--back2-nb", OPT_BACK2_NB, true}, {"--back2", OPT_BACK2, true},
-    {"--back2-nb", OPT_BACK2_NB, true},
     {"--tri", OPT_TRI, true},
+    {"--panel", OPT_PANEL, true},
 };
 
 void cli_usage(FILE *f) {
@@ -154,7 +154,9 @@ void cli_usage(FILE *f) {
         "  inside a panel (default: tuning table); --transa N|T|C for getrs. --input: getrf A.npy (any shape; --output LU.npy[,ipiv.npy] writes L\\U and\n"
         "  the 1-based pivots as a float64 vector; info is in the row); getrs, gesv A.npy,B.npy\n"
         "  (getrs factors A first, untimed; --output writes X); getrs LU.npy,ipiv.npy,B.npy solves\n"
-        "  with that factor (--check against A = P L U formed from it). --stats: panel width,\n"
+        "  with that factor (--check against A = P L U formed from it). --panel auto|vendor|kernel\n"
+        "  |kernel:C: the GPU leaf getrf (HYLA_OPT_LU_PANEL; also gesv_rbt, hpl; kernel and kernel:C\n"
+        "  also syevd/heevd's stage-1 QR panels). --stats: panel width,\n"
         "  leaf width, lookahead, bytes moved, panel factorization time, panels per device.\n"
         "  --vs vendor: LAPACKE; one GPU: cuSOLVER cusolverDnXgetrf/Xgetrs on a device-resident\n"
         "  copy (and hyla_?getrf_gpu on the same copy, ours-dev); several GPUs: cusolverMg\n"
@@ -433,6 +435,18 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_DEPTH: return set_count(opt, v, 1, HYLA_RBT_MAX_DEPTH, &o->rbt_depth);
     case OPT_REFINE: return set_count(opt, v, 0, 100, &o->rbt_refine);
     case OPT_BACK2_NB: return set_nonneg(opt, v, &o->back2_nb);
+    case OPT_PANEL: {
+        char *end = NULL;
+        long long c = 0;
+        if (!strcmp(v, "auto")) o->panel = 0;
+        else if (!strcmp(v, "vendor")) o->panel = 1;
+        else if (!strcmp(v, "kernel")) o->panel = 2;
+        else if (!strncmp(v, "kernel:", 7) && (c = strtoll(v + 7, &end, 10)) >= 8 && *end == '\0' &&
+                 c <= (1 << 20))
+            o->panel = c;
+        else return usage_error(opt, v, "expected auto, vendor, kernel or kernel:C (C >= 8 CTAs)");
+        return 0;
+    }
     case OPT_TRANSA: return parse_letter(opt, v, "NTC", &o->transa);
     case OPT_TRANSB: return parse_letter(opt, v, "NTC", &o->transb);
     case OPT_DEVICES:
@@ -532,6 +546,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     o->back2 = -1;
     o->back2_nb = -1;
     o->tri = -1;
+    o->panel = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (strcmp(argv[1], "help") == 0) {

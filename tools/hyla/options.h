@@ -59,6 +59,7 @@ typedef struct {
     int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
     int64_t back2_nb;             /* eigensolver Q2 block reflector sweeps; -1: not given */
     int64_t tri;                  /* tridiagonal eigenvalues: 0 auto, 1 sterf, 2 bisect; -1 */
+    int64_t panel;                /* HYLA_OPT_LU_PANEL: 0 auto, 1 vendor, 2 kernel, C >= 8; -1 */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;

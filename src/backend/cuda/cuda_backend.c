@@ -11,6 +11,8 @@
 #include "core/internal.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
+#include "backend/cuda/k_getrf_panel.h"
+#include "backend/cuda/k_geqrf_panel.h"
 #include "backend/cuda/k_hb2st.h"
 #include "backend/cuda/k_q2.h"
 #include "backend/q2_args.h"
@@ -936,16 +938,104 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     return queue_fail(q, rc);
 }
 
+/* CTAs the fused panel kernel may use (0: its own choice), from the
+ * device's HYLA_OPT_LU_PANEL. */
+static int panel_ctas(const struct cuda_queue *q) {
+    const int64_t mode = q->base.dev->lu_panel;
+    return mode >= 8 ? (int)HYLA_MIN(mode, INT32_MAX) : 0;
+}
+
+/* 1 when the fused panel kernel (k_getrf_panel.cu) factors this m x n
+ * getrf instead of cuSOLVER, as the device's HYLA_OPT_LU_PANEL says
+ * (hyla.h): automatic takes panels of at most 128 columns and 1024 rows or
+ * more that fit in shared memory; the forced kernel takes every panel,
+ * those wider than 128 columns through panel_rec. *plan: the layout of a
+ * panel of at most 128 columns. A panel the kernel cannot take (no
+ * cooperative launch) goes to cuSOLVER in every mode. */
+static int panel_kernel_takes(struct cuda_queue *q, hyla_dtype t, int64_t m, int64_t n,
+                              hyla_cuda_panel_plan *plan) {
+    const int64_t mode = q->base.dev->lu_panel;
+    if (mode == 1 || m < 1 || n < 1) return 0;
+    if (mode == 0 && (m < 1024 || n > HYLA_CUDA_GETRF_PANEL_MAX_N)) return 0;
+    if (hyla_cuda_getrf_panel_plan((int)t, m, HYLA_MIN(n, HYLA_CUDA_GETRF_PANEL_MAX_N),
+                                   panel_ctas(q), plan) != 0)
+        return 0;
+    return mode != 0 || plan->in_smem;
+}
+
+/* 1 and -1 of each dtype as the BLAS ops take them (host values) */
+static const float unit_s[2][2] = {{1, 0}, {-1, 0}};
+static const double unit_d[2][2] = {{1, 0}, {-1, 0}};
+static const void *unit_of(hyla_dtype t, int neg) {
+    return t == HYLA_S || t == HYLA_C ? (const void *)unit_s[neg] : (const void *)unit_d[neg];
+}
+
+/* LU of the rows x cols block whose top-left element is A(r0, r0) of the
+ * op's A (A0), recursively (Toledo, as plu.c's factor_rec, cut at
+ * multiples of 128 columns): the left part, its row swaps on the right
+ * part, TRSM and GEMM, the right part, its row swaps back on the left part.
+ * Leaves go to the fused kernel, which writes pivots relative to A0 (row
+ * offset r0) and the first zero pivot into info (zeroed before). */
+static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int64_t lda,
+                     int64_t *ipiv, int *info, int64_t r0, int64_t rows, int64_t cols) {
+    const int64_t W = HYLA_CUDA_GETRF_PANEL_MAX_N, piv = HYLA_MIN(rows, cols);
+    const size_t es = hyla_dtype_size(t);
+    unsigned char *P = A0 + (size_t)(r0 + r0 * lda) * es;
+    hyla_cuda_panel_plan plan;
+    int rc;
+    if (cols <= W) {
+        rc = hyla_cuda_getrf_panel_plan((int)t, rows, cols, panel_ctas(q), &plan);
+        if (!rc) rc = solver_workspace(q, plan.work_bytes, 0);
+        if (!rc)
+            rc = hyla_cuda_getrf_panel(q->stream, &plan, P, lda, ipiv ? ipiv + r0 : NULL, info,
+                                       q->work, r0, 1);
+        return rc;
+    }
+    const int64_t c1 = piv <= W ? piv : (piv + W - 1) / W / 2 * W, c2 = cols - c1;
+    unsigned char *R = P + (size_t)(c1 * lda) * es;
+    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0, rows, c1))) return rc;
+    if (ipiv && (rc = hyla_cuda_laswp(q->stream, (int)t, c2, A0 + (size_t)((r0 + c1) * lda) * es,
+                                      lda, r0 + 1, r0 + c1, ipiv, 1)))
+        return rc;
+    if ((rc = cuda_trsm(&q->base, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
+                        unit_of(t, 0), P, lda, R, lda)))
+        return rc;
+    if (rows == c1) return 0;
+    if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, unit_of(t, 1),
+                        P + (size_t)c1 * es, lda, R, lda, unit_of(t, 0), R + (size_t)c1 * es, lda)))
+        return rc;
+    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0 + c1, rows - c1, c2))) return rc;
+    if (ipiv)
+        rc = hyla_cuda_laswp(q->stream, (int)t, c1, A0 + (size_t)(r0 * lda) * es, lda, r0 + c1 + 1,
+                             r0 + piv, ipiv, 1);
+    return rc;
+}
+
 /* LU (cusolverDnXgetrf, 64-bit pivots; ipiv NULL factors without
- * pivoting). Arguments are checked here, as for potrf. */
+ * pivoting), or the fused panel kernel for tall panels of at most 128
+ * columns (panel_kernel_takes), whose exchange buffers take the cuSOLVER
+ * workspace of the queue. Arguments are checked here, as for potrf. */
 static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
                       int64_t *ipiv, int *info) {
     struct cuda_queue *q = cqueue(qb);
     size_t dev_bytes = 0, host_bytes = 0;
+    hyla_cuda_panel_plan plan;
     int rc;
     if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info || (m > 0 && n > 0 && !A))
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
+    if (panel_kernel_takes(q, t, m, n, &plan)) {
+        if (n > HYLA_CUDA_GETRF_PANEL_MAX_N) {
+            rc = cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream));
+            if (!rc) rc = panel_rec(q, t, A, lda, ipiv, info, 0, m, n);
+            return queue_fail(q, rc);
+        }
+        rc = solver_workspace(q, plan.work_bytes, 0);
+        if (!rc) rc = hyla_cuda_getrf_panel(q->stream, &plan, A, lda, ipiv, info, q->work, 0, 0);
+        /* automatic: a grid the device refuses to launch (the launch
+         * checks co-residency itself) leaves the panel to cuSOLVER */
+        if (rc != HYLA_ERR_DEVICE || q->base.dev->lu_panel != 0) return queue_fail(q, rc);
+    }
     const cudaDataType dt = solver_types[t];
     rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
                                                    dt, &dev_bytes, &host_bytes));
@@ -957,7 +1047,10 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
     return queue_fail(q, rc);
 }
 
-/* QR (cusolverDnXgeqrf). Arguments are checked here, as for potrf. */
+/* QR (cusolverDnXgeqrf), or the fused QR panel kernel (k_geqrf_panel.cu)
+ * for panels of at most 64 columns when the device's HYLA_OPT_LU_PANEL
+ * forces the fused kernels (automatic keeps cuSOLVER here). Arguments are
+ * checked here, as for potrf. */
 static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
                       void *tau, int *info) {
     struct cuda_queue *q = cqueue(qb);
@@ -967,6 +1060,13 @@ static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
         (m > 0 && n > 0 && (!A || !tau)))
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
+    hyla_cuda_qr_plan plan;
+    if (q->base.dev->lu_panel >= 2 && n <= HYLA_CUDA_GEQRF_PANEL_MAX_N &&
+        hyla_cuda_geqrf_panel_plan((int)t, m, n, panel_ctas(q), &plan) == 0) {
+        rc = solver_workspace(q, plan.work_bytes, 0);
+        if (!rc) rc = hyla_cuda_geqrf_panel(q->stream, &plan, A, lda, tau, info, q->work);
+        return queue_fail(q, rc);
+    }
     const cudaDataType dt = solver_types[t];
     rc = solver_sized(q,
                       cusolverDnXgeqrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,

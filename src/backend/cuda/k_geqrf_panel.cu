@@ -1,0 +1,413 @@
+/* The fused QR panel: LAPACK geqrf (geqr2's column loop of larfg and larf)
+ * of a tall m x n panel, n <= 64, in ONE cooperative launch: the stage-1
+ * panels of the eigensolver (sy2sb, m x kd with kd = 32), where cuSOLVER's
+ * geqrf took 0.61 ms at 16384 x 32 on one H100 (about 19 us per column).
+ *
+ * Layout as the LU panel kernel (k_getrf_panel.cu): G co-resident CTAs,
+ * CTA b owning rows [b r, (b + 1) r), kept in shared memory when they fit.
+ *
+ * Column j, one grid barrier:
+ *   before: each CTA publishes, over its rows i > j, the scaled sum of
+ *     squares of column j (LAPACK lassq's (scale, ssq) pair, so no
+ *     overflow or underflow in the norm) and the partial products
+ *     S_k = sum_i conj(a_ij) a_ik for the columns k > j; row j's owner
+ *     publishes row j;
+ *   barrier;
+ *   after: every CTA combines the G pairs (the same order everywhere, so
+ *     every CTA gets the same bits), makes the reflector as larfg does
+ *     (beta = -sign(alpha_r) |(alpha, x)|, tau = (beta - alpha) / beta,
+ *     v = x / (alpha - beta)), then w_k = a_jk + conj(1 / (alpha - beta)) S_k
+ *     = (v^H A)_k, and applies H^H = I - conj(tau) v v^H to its rows:
+ *     a_ik -= v_i conj(tau) w_k (v_j = 1); the owner of row j puts beta on
+ *     the diagonal.
+ * Unlike larfg there is no rescaling loop for |beta| < sfmin (a column of
+ * subnormal numbers); the norm itself is computed without under- or
+ * overflow.
+ *
+ * Cost, estimates (not measured): one barrier and two L2 round trips per
+ * column (the pairs and partial products, of G (n + 2) elements), the
+ * partial products m (n - j) FMAs per column spread over the CTAs; for a
+ * 16384 x 32 double panel about 32 x (1.5-2 us), i.e. 0.05-0.07 ms against
+ * cuSOLVER's 0.61 ms, HBM traffic 2 m n es = 8 MiB (~3 us). */
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+#include <complex>
+/* hyla.h's documented way to include it from C++ */
+#define hyla_complex_float std::complex<float>
+#define hyla_complex_double std::complex<double>
+#include "hyla.h"
+#include "backend/cuda/k_geqrf_panel.h"
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+const int THREADS = 256;
+const int TX = 64;                 /* rows per pass */
+const int TY = THREADS / TX;       /* columns per pass */
+const int WARPS = THREADS / 32;
+const int64_t MIN_ROWS = 64;       /* rows per CTA below which fewer CTAs are used */
+
+#include "backend/cuda/k_panel_scalar.cuh"
+
+template <typename T> __device__ __forceinline__ T zero();
+template <> __device__ __forceinline__ float zero<float>() { return 0.0f; }
+template <> __device__ __forceinline__ double zero<double>() { return 0.0; }
+template <> __device__ __forceinline__ c8 zero<c8>() { return c8{0.0f, 0.0f}; }
+template <> __device__ __forceinline__ c16 zero<c16>() { return c16{0.0, 0.0}; }
+
+__device__ __forceinline__ float conj_(float a) { return a; }
+__device__ __forceinline__ double conj_(double a) { return a; }
+__device__ __forceinline__ c8 conj_(c8 a) { return c8{a.x, -a.y}; }
+__device__ __forceinline__ c16 conj_(c16 a) { return c16{a.x, -a.y}; }
+
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+__device__ __forceinline__ double add(double a, double b) { return a + b; }
+__device__ __forceinline__ c8 add(c8 a, c8 b) { return c8{a.x + b.x, a.y + b.y}; }
+__device__ __forceinline__ c16 add(c16 a, c16 b) { return c16{a.x + b.x, a.y + b.y}; }
+
+/* acc + conj(x) a */
+__device__ __forceinline__ float cj_fma(float x, float a, float acc) { return fmaf(x, a, acc); }
+__device__ __forceinline__ double cj_fma(double x, double a, double acc) { return fma(x, a, acc); }
+template <typename C> __device__ __forceinline__ C ccj_fma(C x, C a, C acc) {
+    C r;
+    r.x = acc.x + (x.x * a.x + x.y * a.y);
+    r.y = acc.y + (x.x * a.y - x.y * a.x);
+    return r;
+}
+__device__ __forceinline__ c8 cj_fma(c8 x, c8 a, c8 acc) { return ccj_fma(x, a, acc); }
+__device__ __forceinline__ c16 cj_fma(c16 x, c16 a, c16 acc) { return ccj_fma(x, a, acc); }
+
+__device__ __forceinline__ float shfl_down(float a, int o) { return __shfl_down_sync(0xffffffffu, a, o); }
+__device__ __forceinline__ double shfl_down(double a, int o) { return __shfl_down_sync(0xffffffffu, a, o); }
+__device__ __forceinline__ c8 shfl_down(c8 a, int o) {
+    return c8{__shfl_down_sync(0xffffffffu, a.x, o), __shfl_down_sync(0xffffffffu, a.y, o)};
+}
+__device__ __forceinline__ c16 shfl_down(c16 a, int o) {
+    return c16{__shfl_down_sync(0xffffffffu, a.x, o), __shfl_down_sync(0xffffffffu, a.y, o)};
+}
+
+/* (s, q) := the lassq pair of the union of (s, q) and (s2, q2); the sum of
+ * squares is s^2 q. (0, anything) is empty. NaN propagates. */
+template <typename R> __device__ __forceinline__ void ssq_merge(R &s, R &q, R s2, R q2) {
+    if (s2 == 0) return;
+    if (s < s2) {
+        const R r = s / s2;
+        q = q2 + q * r * r;
+        s = s2;
+    } else {
+        const R r = s2 / s;
+        q += q2 * r * r;
+    }
+}
+__device__ __forceinline__ void ssq_elem(float &s, float &q, float x) { ssq_merge(s, q, fabsf(x), 1.0f); }
+__device__ __forceinline__ void ssq_elem(double &s, double &q, double x) { ssq_merge(s, q, fabs(x), 1.0); }
+__device__ __forceinline__ void ssq_elem(float &s, float &q, c8 x) {
+    ssq_merge(s, q, fabsf(x.x), 1.0f);
+    ssq_merge(s, q, fabsf(x.y), 1.0f);
+}
+__device__ __forceinline__ void ssq_elem(double &s, double &q, c16 x) {
+    ssq_merge(s, q, fabs(x.x), 1.0);
+    ssq_merge(s, q, fabs(x.y), 1.0);
+}
+
+/* the block's lassq pair, returned to all threads; all threads call it */
+template <typename R> __device__ void block_ssq(R &s, R &q, R *ss, R *sq) {
+    for (int o = 16; o > 0; o >>= 1) {
+        const R s2 = __shfl_down_sync(0xffffffffu, s, o), q2 = __shfl_down_sync(0xffffffffu, q, o);
+        ssq_merge(s, q, s2, q2);
+    }
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    __syncthreads(); /* ss, sq free from the previous call */
+    if (lane == 0) {
+        ss[w] = s;
+        sq[w] = q;
+    }
+    __syncthreads();
+    if (w == 0) {
+        s = lane < WARPS ? ss[lane] : (R)0;
+        q = lane < WARPS ? sq[lane] : (R)0;
+        for (int o = 16; o > 0; o >>= 1) {
+            const R s2 = __shfl_down_sync(0xffffffffu, s, o), q2 = __shfl_down_sync(0xffffffffu, q, o);
+            ssq_merge(s, q, s2, q2);
+        }
+        if (lane == 0) {
+            ss[WARPS] = s;
+            sq[WARPS] = q;
+        }
+    }
+    __syncthreads();
+    s = ss[WARPS];
+    q = sq[WARPS];
+}
+
+/* sqrt(a^2 + b^2 + c^2) without overflow (LAPACK lapy3) */
+template <typename R> __device__ __forceinline__ R lapy3(R a, R b, R c) {
+    a = fabs(a);
+    b = fabs(b);
+    c = fabs(c);
+    const R w = fmax(a, fmax(b, c));
+    if (w == 0) return a + b + c;
+    a /= w;
+    b /= w;
+    c /= w;
+    return w * sqrt(a * a + b * b + c * c);
+}
+
+/* The reflector of larfg from alpha and |x|: tau, beta (the new diagonal)
+ * and scal (v = scal x); 0 when H = I (tau = 0, nothing to apply). */
+template <typename R>
+__device__ __forceinline__ int larfg(R alpha, R xnorm, R &tau, R &beta, R &scal) {
+    if (xnorm == 0) {
+        tau = 0;
+        beta = alpha;
+        scal = 1;
+        return 0;
+    }
+    const R r = lapy3(alpha, (R)0, xnorm), bt = alpha >= 0 ? -r : r;
+    tau = (bt - alpha) / bt;
+    scal = (R)1 / (alpha - bt);
+    beta = bt;
+    return 1;
+}
+template <typename C, typename R>
+__device__ __forceinline__ int larfg_c(C alpha, R xnorm, C &tau, C &beta, C &scal) {
+    if (xnorm == 0 && alpha.y == 0) {
+        tau = C{0, 0};
+        beta = alpha;
+        scal = C{1, 0};
+        return 0;
+    }
+    const R r = lapy3(alpha.x, alpha.y, xnorm), bt = alpha.x >= 0 ? -r : r;
+    tau = C{(bt - alpha.x) / bt, -alpha.y / bt};
+    scal = dvd(C{1, 0}, C{alpha.x - bt, alpha.y});
+    beta = C{bt, 0};
+    return 1;
+}
+__device__ __forceinline__ int larfg(c8 alpha, float xnorm, c8 &tau, c8 &beta, c8 &scal) {
+    return larfg_c(alpha, xnorm, tau, beta, scal);
+}
+__device__ __forceinline__ int larfg(c16 alpha, double xnorm, c16 &tau, c16 &beta, c16 &scal) {
+    return larfg_c(alpha, xnorm, tau, beta, scal);
+}
+
+/* Workspace, per parity of j: the G lassq pairs, the G x n partial
+ * products, row j; sections 16-byte aligned. */
+template <typename T> struct qr_work {
+    typedef typename real_of<T>::type R;
+    R *ss;     /* [2][G][2] */
+    T *part;   /* [2][G][n] */
+    T *row;    /* [2][n] */
+    __host__ __device__ qr_work(unsigned char *w, int G, int n) {
+        ss = reinterpret_cast<R *>(w);
+        part = reinterpret_cast<T *>(w + align16(4 * (size_t)G * sizeof(R)));
+        row = reinterpret_cast<T *>(w + align16(4 * (size_t)G * sizeof(R)) +
+                                    align16(2 * (size_t)G * n * sizeof(T)));
+    }
+    static size_t bytes(int G, int n) {
+        return align16(4 * (size_t)G * sizeof(R)) + align16(2 * (size_t)G * n * sizeof(T)) +
+               2 * (size_t)n * sizeof(T);
+    }
+};
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+geqrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, T *tau, int *info, int64_t rpc,
+                   int in_smem, unsigned char *work) {
+    typedef typename real_of<T>::type R;
+    cg::grid_group grid = cg::this_grid();
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ R red_s[WARPS + 1], red_q[WARPS + 1];
+
+    const int G = gridDim.x, b = blockIdx.x, t = threadIdx.x;
+    const int tx = t % TX, ty = t / TX, lane = t % 32, warp = t / 32, half = tx / 32;
+    const qr_work<T> x(work, G, n);
+
+    const int64_t r0 = min64(m, (int64_t)b * rpc), r1 = min64(m, r0 + rpc);
+    T *s_w = reinterpret_cast<T *>(smem); /* conj(tau) w_k, n elements */
+    T *s_part = s_w + n;                  /* [2][n]: the two warps of a column pass */
+    T *W = A + r0;                        /* this CTA's rows: W[(i - r0) + k ldw] */
+    int64_t ldw = lda;
+    if (in_smem) {
+        W = s_part + 2 * n;
+        ldw = rpc;
+        for (int k = ty; k < n; k += TY)
+            for (int64_t i = r0 + tx; i < r1; i += TX) W[(i - r0) + k * ldw] = A[i + k * lda];
+        __syncthreads();
+    }
+
+    const int kmax = (int)min64(m, (int64_t)n);
+    for (int j = 0; j < kmax; j++) {
+        const int par = j & 1;
+        R *css = x.ss + (size_t)par * G * 2;
+        T *cpart = x.part + (size_t)par * G * n;
+        T *crow = x.row + (size_t)par * n;
+        const bool own_j = j >= r0 && j < r1;
+        const int64_t i0 = max64(r0, (int64_t)j + 1);
+        const T *colj = W + (int64_t)j * ldw; /* colj[i - r0] is a_ij */
+
+        /* this CTA's lassq pair of x = A(j+1:m, j) */
+        R s = 0, q = 0;
+        for (int64_t i = i0 + t; i < r1; i += THREADS) ssq_elem(s, q, colj[i - r0]);
+        block_ssq(s, q, red_s, red_q);
+        if (t == 0) {
+            css[2 * b] = s;
+            css[2 * b + 1] = q;
+        }
+        /* its partial products S_k = sum_i conj(x_i) a_ik */
+        for (int k = j + 1 + ty; k < n; k += TY) {
+            T acc = zero<T>();
+            for (int64_t i = i0 + tx; i < r1; i += TX) acc = cj_fma(colj[i - r0], W[(i - r0) + k * ldw], acc);
+            for (int o = 16; o > 0; o >>= 1) acc = add(acc, shfl_down(acc, o));
+            if (lane == 0) s_part[half * n + k] = acc;
+        }
+        __syncthreads();
+        for (int k = j + 1 + t; k < n; k += THREADS)
+            cpart[(size_t)b * n + k] = add(s_part[k], s_part[n + k]);
+        if (own_j)
+            for (int k = t; k < n; k += THREADS) crow[k] = W[(j - r0) + k * ldw];
+
+        grid.sync();
+
+        /* the same reflector in every CTA */
+        s = 0;
+        q = 0;
+        for (int c = t; c < G; c += THREADS) ssq_merge(s, q, ldcg(css + 2 * c), ldcg(css + 2 * c + 1));
+        block_ssq(s, q, red_s, red_q);
+        const R xnorm = s == 0 ? (R)0 : s * sqrt(q);
+        const T alpha = ldcg(crow + j);
+        T tj, beta, scal;
+        const int apply = larfg(alpha, xnorm, tj, beta, scal);
+        if (b == 0 && t == 0) tau[j] = tj;
+
+        if (apply) {
+            /* conj(tau) w_k, w_k = a_jk + conj(scal) S_k, one warp per column */
+            const T ctau = conj_(tj), cscal = conj_(scal);
+            for (int k = j + 1 + warp; k < n; k += WARPS) {
+                T acc = zero<T>();
+                for (int c = lane; c < G; c += 32) acc = add(acc, ldcg(cpart + (size_t)c * n + k));
+                for (int o = 16; o > 0; o >>= 1) acc = add(acc, shfl_down(acc, o));
+                if (lane == 0) s_w[k] = mul(ctau, add(ldcg(crow + k), mul(cscal, acc)));
+            }
+            /* v := scal x */
+            for (int64_t i = i0 + t; i < r1; i += THREADS)
+                W[(i - r0) + (int64_t)j * ldw] = mul(scal, colj[i - r0]);
+            __syncthreads();
+            /* A(j+1:, j+1:) -= v conj(tau) w; row j: a_jk -= conj(tau) w_k, beta */
+            for (int64_t i = i0 + tx; i < r1; i += TX) {
+                const T v = colj[i - r0];
+                T *row = W + (i - r0);
+                for (int k = j + 1 + ty; k < n; k += TY) row[k * ldw] = fnms(v, s_w[k], row[k * ldw]);
+            }
+            if (own_j) {
+                T *row = W + (j - r0);
+                for (int k = j + 1 + t; k < n; k += THREADS) row[k * ldw] = fnms(one<T>(), s_w[k], row[k * ldw]);
+                if (t == 0) row[(int64_t)j * ldw] = beta;
+            }
+        }
+        __syncthreads(); /* column j + 1, the rows and s_w, s_part are used next */
+    }
+
+    if (in_smem)
+        for (int k = ty; k < n; k += TY)
+            for (int64_t i = r0 + tx; i < r1; i += TX) A[i + k * lda] = W[(i - r0) + k * ldw];
+    if (b == 0 && t == 0) *info = 0;
+}
+
+int cuda_rc(cudaError_t e) {
+    if (e == cudaSuccess) return 0;
+    (void)cudaGetLastError();
+    return HYLA_ERR_DEVICE;
+}
+
+template <typename T>
+int plan_typed(int64_t m, int64_t n, int max_ctas, hyla_cuda_qr_plan *pl) {
+    int dev = 0, sms = 0, coop = 0, optin = 0, per_sm = 0;
+    int rc = cuda_rc(cudaGetDevice(&dev));
+    if (!rc) rc = cuda_rc(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    if (!rc) rc = cuda_rc(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    if (!rc)
+        rc = cuda_rc(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (rc) return rc;
+    if (!coop || sms < 1) return HYLA_ERR_UNSUPPORTED;
+
+    int64_t G = min64((int64_t)sms, (m + MIN_ROWS - 1) / MIN_ROWS);
+    if (max_ctas > 0) G = min64(G, (int64_t)max_ctas);
+    if (G < 1) G = 1;
+    const int64_t rpc = (m + G - 1) / G;
+    G = (m + rpc - 1) / rpc; /* no CTA without rows */
+
+    struct cudaFuncAttributes fa;
+    rc = cuda_rc(cudaFuncGetAttributes(&fa, geqrf_panel_kernel<T>));
+    if (rc) return rc;
+    const size_t es = sizeof(T), limit = (size_t)optin - fa.sharedSizeBytes;
+    size_t smem = 3 * (size_t)n * es + (size_t)rpc * (size_t)n * es;
+    int in_smem = 1;
+    if (smem > limit) {
+        smem = 3 * (size_t)n * es;
+        in_smem = 0;
+    }
+    /* always the same (largest) value: see k_getrf_panel.cu */
+    rc = cuda_rc(cudaFuncSetAttribute(geqrf_panel_kernel<T>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit));
+    if (!rc)
+        rc = cuda_rc(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, geqrf_panel_kernel<T>,
+                                                                   THREADS, smem));
+    if (rc) return rc;
+    if ((int64_t)per_sm * sms < G) return HYLA_ERR_UNSUPPORTED;
+
+    pl->m = m;
+    pl->n = n;
+    pl->ctas = (int)G;
+    pl->rows_per_cta = rpc;
+    pl->in_smem = in_smem;
+    pl->smem_bytes = smem;
+    pl->work_bytes = qr_work<T>::bytes((int)G, (int)n);
+    return 0;
+}
+
+template <typename T>
+int launch_typed(cudaStream_t s, const hyla_cuda_qr_plan *pl, void *A, int64_t lda, void *tau,
+                 int *info, void *work) {
+    int64_t m = pl->m, rpc = pl->rows_per_cta;
+    int n = (int)pl->n, in_smem = pl->in_smem;
+    T *a = static_cast<T *>(A), *tp = static_cast<T *>(tau);
+    unsigned char *w = static_cast<unsigned char *>(work);
+    void *args[] = {&m, &n, &a, &lda, &tp, &info, &rpc, &in_smem, &w};
+    (void)cudaGetLastError();
+    return cuda_rc(cudaLaunchCooperativeKernel((const void *)geqrf_panel_kernel<T>,
+                                               dim3((unsigned)pl->ctas), dim3(THREADS), args,
+                                               pl->smem_bytes, s));
+}
+
+} // namespace
+
+extern "C" int hyla_cuda_geqrf_panel_plan(int dtype, int64_t m, int64_t n, int max_ctas,
+                                          hyla_cuda_qr_plan *plan) {
+    if (!plan || m < 1 || n < 1) return HYLA_ERR_INVALID;
+    if (n > HYLA_CUDA_GEQRF_PANEL_MAX_N) return HYLA_ERR_UNSUPPORTED;
+    plan->dtype = dtype;
+    switch (dtype) {
+    case HYLA_S: return plan_typed<float>(m, n, max_ctas, plan);
+    case HYLA_D: return plan_typed<double>(m, n, max_ctas, plan);
+    case HYLA_C: return plan_typed<c8>(m, n, max_ctas, plan);
+    case HYLA_Z: return plan_typed<c16>(m, n, max_ctas, plan);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_geqrf_panel(cudaStream_t s, const hyla_cuda_qr_plan *plan, void *A,
+                                     int64_t lda, void *tau, int *info, void *work) {
+    if (!plan) return HYLA_ERR_INVALID;
+    switch (plan->dtype) {
+    case HYLA_S: return launch_typed<float>(s, plan, A, lda, tau, info, work);
+    case HYLA_D: return launch_typed<double>(s, plan, A, lda, tau, info, work);
+    case HYLA_C: return launch_typed<c8>(s, plan, A, lda, tau, info, work);
+    case HYLA_Z: return launch_typed<c16>(s, plan, A, lda, tau, info, work);
+    default: return HYLA_ERR_INVALID;
+    }
+}
