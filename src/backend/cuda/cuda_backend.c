@@ -955,7 +955,10 @@ static int panel_ctas(const struct cuda_queue *q) {
 static int panel_kernel_takes(struct cuda_queue *q, hyla_dtype t, int64_t m, int64_t n,
                               hyla_cuda_panel_plan *plan) {
     const int64_t mode = q->base.dev->lu_panel;
-    if (mode == 1 || m < 1 || n < 1) return 0;
+    /* automatic is cuSOLVER: on one H100 the fused kernel took 0.757 ms for
+     * a 16384 x 128 leaf against cuSOLVER's 0.688 ms, and the LU at n =
+     * 16384 ran at 16.3 TFLOP/s against 18.7 */
+    if (mode == 0 || mode == 1 || m < 1 || n < 1) return 0;
     if (mode == 0 && (m < 1024 || n > HYLA_CUDA_GETRF_PANEL_MAX_N)) return 0;
     if (hyla_cuda_getrf_panel_plan((int)t, m, HYLA_MIN(n, HYLA_CUDA_GETRF_PANEL_MAX_N),
                                    panel_ctas(q), plan) != 0)
