@@ -54,26 +54,7 @@ const int NT = 128;       /* threads per block: four warps */
 const int HB2ST_LAG = 2;  /* steps by which sweep i trails sweep i-1 (see above) */
 
 /* ---- scalars: R real, cx<R> complex ---- */
-template <typename R> struct __align__(2 * sizeof(R)) cx { R re, im; };
-
-template <typename R> __device__ __forceinline__ R re_of(R a) { return a; }
-template <typename R> __device__ __forceinline__ R im_of(R) { return R(0); }
-template <typename R> __device__ __forceinline__ R conj_of(R a) { return a; }
-template <typename R> __device__ __forceinline__ R re_of(cx<R> a) { return a.re; }
-template <typename R> __device__ __forceinline__ R im_of(cx<R> a) { return a.im; }
-template <typename R> __device__ __forceinline__ cx<R> conj_of(cx<R> a) { return {a.re, -a.im}; }
-template <typename R> __device__ __forceinline__ cx<R> operator+(cx<R> a, cx<R> b) {
-    return {a.re + b.re, a.im + b.im};
-}
-template <typename R> __device__ __forceinline__ cx<R> operator-(cx<R> a, cx<R> b) {
-    return {a.re - b.re, a.im - b.im};
-}
-template <typename R> __device__ __forceinline__ cx<R> operator*(cx<R> a, cx<R> b) {
-    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
-template <typename R> __device__ __forceinline__ cx<R> operator*(R a, cx<R> b) {
-    return {a * b.re, a * b.im};
-}
+#include "backend/cuda/k_cx.cuh"
 
 /* T from its real and imaginary parts (the imaginary part dropped for real T) */
 template <typename T> struct make;

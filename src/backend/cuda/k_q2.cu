@@ -53,28 +53,7 @@ namespace {
 
 const int TC = 2, TJ = 4, TR = 4;
 
-template <typename R> struct __align__(2 * sizeof(R)) cx { R re, im; };
-
-template <typename R> __device__ __forceinline__ R conj_of(R a) { return a; }
-template <typename R> __device__ __forceinline__ cx<R> conj_of(cx<R> a) { return {a.re, -a.im}; }
-template <typename R> __device__ __forceinline__ cx<R> operator+(cx<R> a, cx<R> b) {
-    return {a.re + b.re, a.im + b.im};
-}
-template <typename R> __device__ __forceinline__ cx<R> operator-(cx<R> a, cx<R> b) {
-    return {a.re - b.re, a.im - b.im};
-}
-template <typename R> __device__ __forceinline__ cx<R> operator*(cx<R> a, cx<R> b) {
-    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
-template <typename R> __device__ __forceinline__ cx<R> &operator+=(cx<R> &a, cx<R> b) {
-    a = a + b;
-    return a;
-}
-template <typename R> __device__ __forceinline__ cx<R> &operator-=(cx<R> &a, cx<R> b) {
-    a = a - b;
-    return a;
-}
-template <typename T> __device__ __forceinline__ T zero_of() { return T(); }
+#include "backend/cuda/k_cx.cuh"
 
 /* Slab width and threads per CTA of a type */
 template <typename T> struct shape { static const int W = 64, NT = 256; };
