@@ -3,21 +3,10 @@
  * HYLA_TMAX): |x|, conj, the 1-norm, Q2 formed on a device through
  * hyla_eig_sb2st_back_q, and the residuals of B = Q T Q^H. */
 
-static double PS(abs)(T x) {
-#if IS_CPLX
-    return cabs((double complex)x);
-#else
-    return fabs((double)x);
-#endif
-}
-
-static T PS(conj)(T x) {
-#if IS_CPLX
-    return (T)conj((double complex)x);
-#else
-    return x;
-#endif
-}
+/* |x| and conj(x) through double complex: exact for the real types too
+ * (x + 0i: cabs is hypot(x, 0) = |x|, conj keeps the real part) */
+static double PS(abs)(T x) { return cabs((double complex)x); }
+static T PS(conj)(T x) { return (T)conj((double complex)x); }
 
 /* max column sum of |A| (m x n, leading dimension lda) */
 static double PS(norm1)(const T *A, int64_t m, int64_t n, int64_t lda) {
