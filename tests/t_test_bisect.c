@@ -1,50 +1,20 @@
 /* Bisection tests for one real precision (included by test_bisect.c with
  * prec.h set). Reference: LAPACKE ?sterf. */
 
-#if defined(HYLA_PREC_S)
-#define LP(x) LAPACKE_s##x
-#define HUGE_SCALE 1e30
-#else
-#define LP(x) LAPACKE_d##x
-#define HUGE_SCALE 1e150
-#endif
-#define EPS ((double)(sizeof(R) == 4 ? FLT_EPSILON : DBL_EPSILON) / 2)
+#include "t_tridiag_util.c"
 
-/* The test matrices: class c of order n into (d, e). */
+/* The test matrices: class c of order n into (d, e); the repeated class,
+ * bisection's own, is diagonal with the values -1.5, -0.5, 0.5, 1.5 over
+ * and over. */
 static void PN(tb_make)(int c, int64_t n, R *d, R *e, unsigned long long *s) {
+    if (c != MAT_REPEAT) {
+        PN(tri_make)(c, n, d, e, s);
+        return;
+    }
     for (int64_t i = 0; i < n; i++) {
-        double x = 0, y = 0;
-        switch (c) {
-        case MAT_RANDOM: x = t_rand(s); y = t_rand(s); break;
-        case MAT_CLUSTER: x = 1; y = 1e3 * EPS * t_rand(s); break;
-        case MAT_GRADED: x = pow(10, -(double)i); y = 0.5 * pow(10, -(double)i - 0.5); break;
-        case MAT_WILKINSON: x = fabs((double)i - (double)(n - 1) / 2); y = 1; break;
-        case MAT_GLUED: /* W21+ blocks glued by 1e-7 */
-            x = fabs((double)(i % 21) - 10);
-            y = i % 21 == 20 ? 1e-7 : 1;
-            break;
-        case MAT_ZERO: break;
-        case MAT_DIAG: x = t_rand(s); break;
-        case MAT_REPEAT: x = (double)(i % 4) - 1.5; break;
-        case MAT_TOEPLITZ: x = 2; y = -1; break;
-        case MAT_HUGE: x = HUGE_SCALE * t_rand(s); y = HUGE_SCALE * t_rand(s); break;
-        case MAT_TINY: x = t_rand(s) / HUGE_SCALE; y = t_rand(s) / HUGE_SCALE; break;
-        }
-        d[i] = (R)x;
-        if (i + 1 < n) e[i] = (R)y;
+        d[i] = (R)((double)(i % 4) - 1.5);
+        if (i + 1 < n) e[i] = (R)0;
     }
-}
-
-/* max column sum of T */
-static double PN(tb_norm)(int64_t n, const R *d, const R *e) {
-    double m = 0;
-    for (int64_t j = 0; j < n; j++) {
-        double c = fabs((double)d[j]);
-        if (j > 0) c += fabs((double)e[j - 1]);
-        if (j + 1 < n) c += fabs((double)e[j]);
-        m = fmax(m, c);
-    }
-    return m;
 }
 
 static void PN(tb_case)(hyla_t *h, int c, int64_t n, unsigned long long *s) {
@@ -52,7 +22,7 @@ static void PN(tb_case)(hyla_t *h, int c, int64_t n, unsigned long long *s) {
     R *d = malloc(sizeof(R) * (size_t)(n + 1)), *e = malloc(sizeof(R) * (size_t)(n + 1));
     R *wr = malloc(sizeof(R) * (size_t)(n + 1)), *er = malloc(sizeof(R) * (size_t)(n + 1));
     PN(tb_make)(c, n, d0, e0, s);
-    const double tn = PN(tb_norm)(n, d0, e0);
+    const double tn = PN(tri_norm)(n, d0, e0);
     char what[96];
     snprintf(what, sizeof what, "%c n=%lld %s", CH, (long long)n, mat_name[c]);
 
@@ -118,12 +88,7 @@ static void PN(tb_case)(hyla_t *h, int c, int64_t n, unsigned long long *s) {
 static void PN(tb_bad)(hyla_t *h) {
     R d[8], e[8];
     for (int where = 0; where < 4; where++) {
-        for (int i = 0; i < 8; i++) d[i] = e[i] = (R)1;
-        R bad = where & 1 ? (R)INFINITY : (R)NAN;
-        if (where < 2)
-            d[5] = bad;
-        else
-            e[6] = bad;
+        PN(tri_nonfinite)(where, d, e);
         R dd[8];
         memcpy(dd, d, sizeof d);
         int rc = PN(sterf_bisect)(h, 8, dd, e);

@@ -8,14 +8,7 @@
 #define TREAL(x) (x)
 #endif
 #include "t_band_lapack.h"
-
-static double PS(abs)(T x) {
-#if IS_CPLX
-    return cabs((double complex)x);
-#else
-    return fabs((double)x);
-#endif
-}
+#include "t_band_util.c"
 
 /* A band of class cls in lower band storage with ldab rows: random entries
  * in (-1, 1); the diagonal of a complex band gets an imaginary part that
@@ -194,25 +187,6 @@ static int PS(bench)(hyla_t *h, int64_t n, int64_t kd) {
     return rc != 0;
 }
 
-static T PS(conj)(T x) {
-#if IS_CPLX
-    return (T)conj((double complex)x);
-#else
-    return x;
-#endif
-}
-
-/* max column sum of |M| (n x n, ld n) */
-static double PS(norm1)(const T *M, int64_t n) {
-    double nrm = 0;
-    for (int64_t j = 0; j < n; j++) {
-        double sum = 0;
-        for (int64_t i = 0; i < n; i++) sum += PS(abs)(M[i + j * n]);
-        nrm = fmax(nrm, sum);
-    }
-    return nrm;
-}
-
 /* The chase keeping its reflectors on device dev (hyla_eig_sb2st_dev, the
  * backend's hb2st_v) with nb sweeps per group (HYLA_OPT_EIG_BACK2_NB; 0 =
  * kd), for one random band:
@@ -270,45 +244,20 @@ static void PS(case_v)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nb,
     const size_t bytes = sizeof(T) * (size_t)(n * n);
     for (int64_t i = 0; i < n * n; i++) Q[i] = T_ZERO;
     for (int64_t i = 0; i < n; i++) Q[i + i * n] = T_ONE;
-    hyla_dev *hd = h->devs[dev];
-    hyla_queue *qc = NULL, *qi = NULL;
     rc = hyla_malloc_device(h, dev, bytes, &dQ);
     rc = rc ? rc : hyla_copy_to_device(h, dev, dQ, Q, bytes);
     rc = rc ? rc : hyla_eig_sb2st_back_count(h, dev, q, n, dQ, n, 0, NULL, NULL);
     rc = rc ? rc : hyla_copy_from_device(h, dev, Q1, dQ, bytes);
     rc = rc ? rc : hyla_copy_to_device(h, dev, dQ, Q, bytes);
-    rc = rc ? rc : hd->ops->queue_create(hd, &qc);
-    rc = rc ? rc : hd->ops->queue_create(hd, &qi);
-    rc = rc ? rc : hyla_eig_sb2st_back_q(h, dev, q, n, dQ, n, 0, NULL, NULL, qc, qi, 1);
-    rc = rc ? rc : hyla_copy_from_device(h, dev, Q, dQ, bytes);
-    if (qc) hd->ops->queue_destroy(qc);
-    if (qi) hd->ops->queue_destroy(qi);
+    rc = rc ? rc : PS(back_q_down)(h, dev, q, n, dQ, Q);
     CHECK(rc == 0, "%s: back transformation: %d", what, rc);
     if (rc) goto out;
     diff = 0;
     for (int64_t i = 0; i < n * n; i++) diff = fmax(diff, PS(abs)(Q[i] - Q1[i]));
     CHECK(diff <= 10.0 * (double)n * eps, "%s: Q2 from I and Q2 I differ by %g", what, diff);
-    /* Rm = B - Q T Q^H, (T Q^H)(k, j) from the tridiagonal */
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n; i++) {
-            T acc = B[i + j * n];
-            for (int64_t k = 0; k < n; k++) {
-                T tq = d[k] * PS(conj)(Q[j + k * n]);
-                if (k > 0) tq += e[k - 1] * PS(conj)(Q[j + (k - 1) * n]);
-                if (k + 1 < n) tq += e[k] * PS(conj)(Q[j + (k + 1) * n]);
-                acc -= Q[i + k * n] * tq;
-            }
-            Rm[i + j * n] = acc;
-        }
-    const double res = PS(norm1)(Rm, n) / ((double)n * eps * HYLA_TMAX(nrmB, 1e-300));
+    double res, orth;
+    PS(qtq_resid)(n, B, Q, d, e, nrmB, eps, Rm, &res, &orth);
     CHECK(res < THRESH, "%s: |B - Q T Q^H| / (n |B| eps) = %g", what, res);
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n; i++) {
-            T acc = i == j ? T_ONE : T_ZERO;
-            for (int64_t k = 0; k < n; k++) acc -= PS(conj)(Q[k + i * n]) * Q[k + j * n];
-            Rm[i + j * n] = acc;
-        }
-    const double orth = PS(norm1)(Rm, n) / ((double)n * eps);
     CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g", what, orth);
 out:
     hyla_free_device(h, dev, &dQ);

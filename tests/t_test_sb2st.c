@@ -16,21 +16,7 @@
 #endif
 #define RSCAL (sizeof(R) == sizeof(float) ? (double)FLT_EPSILON : DBL_EPSILON)
 
-static double PS(abs)(T x) {
-#if IS_CPLX
-    return cabs((double complex)x);
-#else
-    return fabs((double)x);
-#endif
-}
-
-static T PS(conj)(T x) {
-#if IS_CPLX
-    return (T)conj((double complex)x);
-#else
-    return x;
-#endif
-}
+#include "t_band_util.c"
 
 /* A random Hermitian band in lower band storage with ldab rows (padding
  * rows past kd hold a sentinel that must not matter). */
@@ -56,16 +42,6 @@ static void PS(band_to_dense)(const T *AB, int64_t n, int64_t kd, int64_t ldab, 
             B[i + j * n] = v;
             B[j + i * n] = PS(conj)(v);
         }
-}
-
-static double PS(norm1)(const T *A, int64_t m, int64_t n, int64_t lda) {
-    double nrm = 0;
-    for (int64_t j = 0; j < n; j++) {
-        double s = 0;
-        for (int64_t i = 0; i < m; i++) s += PS(abs)(A[i + j * lda]);
-        nrm = fmax(nrm, s);
-    }
-    return nrm;
 }
 
 /* Q2 explicitly: the identity through the back transformation on device dev. */
@@ -171,27 +147,9 @@ static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int ve
             rc = PS(explicit_q)(h, dev, q, n, Q);
             CHECK(rc == 0, "%s: back transformation on device %d: %d", what, dev, rc);
             if (rc) continue;
-            /* R1 = B - Q T Q^H, with (T Q^H)(k, j) from the tridiagonal */
-            for (int64_t j = 0; j < n; j++)
-                for (int64_t i = 0; i < n; i++) {
-                    T acc = B[i + j * n];
-                    for (int64_t k = 0; k < n; k++) {
-                        T tq = d[k] * PS(conj)(Q[j + k * n]);
-                        if (k > 0) tq += e[k - 1] * PS(conj)(Q[j + (k - 1) * n]);
-                        if (k + 1 < n) tq += e[k] * PS(conj)(Q[j + (k + 1) * n]);
-                        acc -= Q[i + k * n] * tq;
-                    }
-                    R1[i + j * n] = acc;
-                }
-            double res = PS(norm1)(R1, n, n, n) / ((double)n * eps * HYLA_TMAX(nrmB, 1e-300));
+            double res, orth;
+            PS(qtq_resid)(n, B, Q, d, e, nrmB, eps, R1, &res, &orth);
             CHECK(res < THRESH, "%s: |B - Q T Q^H| / (n |B| eps) = %g on device %d", what, res, dev);
-            for (int64_t j = 0; j < n; j++)
-                for (int64_t i = 0; i < n; i++) {
-                    T acc = i == j ? T_ONE : T_ZERO;
-                    for (int64_t k = 0; k < n; k++) acc -= PS(conj)(Q[k + i * n]) * Q[k + j * n];
-                    R1[i + j * n] = acc;
-                }
-            double orth = PS(norm1)(R1, n, n, n) / ((double)n * eps);
             CHECK(orth < THRESH, "%s: |I - Q^H Q| / (n eps) = %g on device %d", what, orth, dev);
             /* Q2 formed from the identity, each wave on the columns it can
              * change (the reordered eigenvector path): the same Q; by
@@ -206,16 +164,9 @@ static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int ve
                 for (int64_t i = 0; i < n * n; i++) R1[i] = T_ZERO;
                 for (int64_t i = 0; i < n; i++) R1[i + i * n] = T_ONE;
                 int r2 = hyla_get_device_info(h, dev, &di);
-                hyla_queue *qc = NULL, *qi = NULL;
-                hyla_dev *hd = h->devs[dev];
                 if (!r2) r2 = hyla_malloc_device(h, dev, bytes, &dQ);
                 if (!r2) r2 = hyla_copy_to_device(h, dev, dQ, R1, bytes);
-                if (!r2) r2 = hd->ops->queue_create(hd, &qc);
-                if (!r2) r2 = hd->ops->queue_create(hd, &qi);
-                if (!r2) r2 = hyla_eig_sb2st_back_q(h, dev, q, n, dQ, n, 0, NULL, NULL, qc, qi, 1);
-                if (!r2) r2 = hyla_copy_from_device(h, dev, R1, dQ, bytes);
-                if (qc) hd->ops->queue_destroy(qc);
-                if (qi) hd->ops->queue_destroy(qi);
+                if (!r2) r2 = PS(back_q_down)(h, dev, q, n, dQ, R1);
                 hyla_free_device(h, dev, &dQ);
                 double diff = 0;
                 for (int64_t i = 0; i < n * n && !r2; i++) diff = fmax(diff, PS(abs)(R1[i] - Q[i]));

@@ -1,14 +1,7 @@
 /* Tridiagonal eigensolver tests for one real precision (included by
  * test_tridiag.c with prec.h set). Reference: LAPACKE ?sterf / ?stedc. */
 
-#if defined(HYLA_PREC_S)
-#define LP(x) LAPACKE_s##x
-#define HUGE_SCALE 1e30
-#else
-#define LP(x) LAPACKE_d##x
-#define HUGE_SCALE 1e150
-#endif
-#define EPS ((double)(sizeof(R) == 4 ? FLT_EPSILON : DBL_EPSILON) / 2)
+#include "t_tridiag_util.c"
 
 /* The test matrices: class c of order n into (d, e). */
 static void PN(tt_make)(int c, int64_t n, R *d, R *e, unsigned long long *s) {
@@ -23,38 +16,7 @@ static void PN(tt_make)(int c, int64_t n, R *d, R *e, unsigned long long *s) {
         free(ee);
         return;
     }
-    for (int64_t i = 0; i < n; i++) {
-        double x = 0, y = 0;
-        switch (c) {
-        case MAT_RANDOM: x = t_rand(s); y = t_rand(s); break;
-        case MAT_WILKINSON: x = fabs((double)i - (double)(n - 1) / 2); y = 1; break;
-        case MAT_GLUED: /* W21+ blocks glued by 1e-7 (heavy deflation) */
-            x = fabs((double)(i % 21) - 10);
-            y = i % 21 == 20 ? 1e-7 : 1;
-            break;
-        case MAT_CLUSTER: x = 1; y = 1e3 * EPS * t_rand(s); break;
-        case MAT_GRADED: x = pow(10, -(double)i); y = 0.5 * pow(10, -(double)i - 0.5); break;
-        case MAT_DIAG: x = t_rand(s); y = 0; break;
-        case MAT_ZERO: x = 0; y = 0; break;
-        case MAT_TOEPLITZ: x = 2; y = -1; break;
-        case MAT_HUGE: x = HUGE_SCALE * t_rand(s); y = HUGE_SCALE * t_rand(s); break;
-        case MAT_TINY: x = t_rand(s) / HUGE_SCALE; y = t_rand(s) / HUGE_SCALE; break;
-        }
-        d[i] = (R)x;
-        if (i + 1 < n) e[i] = (R)y;
-    }
-}
-
-/* max column sum of T */
-static double PN(tt_norm)(int64_t n, const R *d, const R *e) {
-    double m = 0;
-    for (int64_t j = 0; j < n; j++) {
-        double c = fabs((double)d[j]);
-        if (j > 0) c += fabs((double)e[j - 1]);
-        if (j + 1 < n) c += fabs((double)e[j]);
-        m = fmax(m, c);
-    }
-    return m;
+    PN(tri_make)(c, n, d, e, s);
 }
 
 /* Eigenvalues w (ascending) against the reference: max |w - wref| / (n |T| eps). */
@@ -72,7 +34,7 @@ static void PN(tt_resid)(int64_t n, const R *d, const R *e, const R *w, const R 
     double *A = calloc((size_t)(n * n), sizeof *A), *Zd = malloc(sizeof *Zd * (size_t)(n * n)),
            *W = malloc(sizeof *W * (size_t)(n * n));
     /* T and Z scaled by a power of two so that 1e+-150 norms stay in range */
-    double tn = PN(tt_norm)(n, d, e), sc = tn > 0 ? pow(2, -ceil(log2(tn))) : 1;
+    double tn = PN(tri_norm)(n, d, e), sc = tn > 0 ? pow(2, -ceil(log2(tn))) : 1;
     for (int64_t j = 0; j < n; j++) {
         A[j + j * n] = d[j] * sc;
         if (j + 1 < n) A[j + 1 + j * n] = A[j + (j + 1) * n] = e[j] * sc;
@@ -118,7 +80,7 @@ static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_
     double *wref = malloc(sizeof(double) * (size_t)(n + 1));
     R *wr = malloc(sizeof(R) * (size_t)(n + 1)), *Zr = malloc(sizeof(R) * (size_t)(n * n + 1));
     PN(tt_make)(c, n, d0, e0, s);
-    const double tn = PN(tt_norm)(n, d0, e0);
+    const double tn = PN(tri_norm)(n, d0, e0);
     char what[96];
     snprintf(what, sizeof what, "%c n=%lld %s leaf=%lld gemm_min=%lld", CH, (long long)n,
              mat_name[c], (long long)leaf, (long long)gemm_min);
@@ -201,12 +163,7 @@ static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_
 static void PN(tt_bad)(hyla_t *h) {
     R d[8], e[8], Z[64];
     for (int where = 0; where < 4; where++) {
-        for (int i = 0; i < 8; i++) d[i] = e[i] = (R)1;
-        R bad = where & 1 ? (R)INFINITY : (R)NAN;
-        if (where < 2)
-            d[5] = bad;
-        else
-            e[6] = bad;
+        PN(tri_nonfinite)(where, d, e);
         R dd[8], ee[8];
         memcpy(dd, d, sizeof d);
         memcpy(ee, e, sizeof e);

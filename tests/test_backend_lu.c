@@ -7,9 +7,7 @@
  * |A - Q R|_1 / (max(m,n) |A|_1 eps), Q rebuilt on the host from the
  * reflectors; and argument checks.
  * Reaches the backend through the internal headers, as test_backend does. */
-#include "core/internal.h"
-#include "backend/backend.h"
-#include "test_util.h"
+#include "test_lu_fixture.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -19,15 +17,8 @@ enum { MAXM = 70, MAXN = 70, LD = MAXM + 3 };
 
 static const hyla_dtype dtypes[] = {HYLA_S, HYLA_D, HYLA_C, HYLA_Z};
 
-typedef struct {
-    hyla_dev *dev;
-    const hyla_backend_ops *o;
-    hyla_queue *q;
-    void *h, *dA;              /* pinned and device: LD x MAXN of the widest dtype */
-    int64_t *hpiv, *dpiv;      /* pinned and device pivots */
-    int *hinfo, *dinfo;
-    void *htau, *dtau;         /* pinned and device: MAXN scalars of the widest dtype */
-} fixture;
+/* matrices of LD x MAXN, MAXN pivots and taus, of the widest dtype */
+typedef lu_bufs fixture;
 
 static void up(fixture *f, size_t bytes) {
     f->o->copy_2d(f->q, f->dA, bytes, f->h, bytes, bytes, 1, HYLA_COPY_H2D);
@@ -113,9 +104,9 @@ static void getrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int pivot
  * applied to R reflector by reflector on the host. */
 static void geqrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, unsigned long long *s) {
     const size_t es = hyla_dtype_size(t), bytes = (size_t)LD * MAXN * es;
-    const int64_t k = m < n ? m : n;
     const int cplx = t == HYLA_C || t == HYLA_Z;
-    zc *A0 = malloc(sizeof *A0 * LD * MAXN), *QR = calloc((size_t)LD * MAXN, sizeof *QR);
+    zc *A0 = malloc(sizeof *A0 * LD * MAXN), *QR = malloc(sizeof *QR * LD * MAXN);
+    zc *F = malloc(sizeof *F * LD * MAXN);
     for (int64_t j = 0; j < MAXN; j++)
         for (int64_t i = 0; i < LD; i++) {
             zc v = i >= m ? 555 : t_rand(s) + (cplx ? t_rand(s) * I : 0);
@@ -129,35 +120,14 @@ static void geqrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, unsigned 
     int rs = f->o->queue_sync(f->q);
     CHECK(rc == 0 && rs == 0 && *f->hinfo == 0, "geqrf t %d m %lld n %lld: rc %d sync %d info %d",
           t, (long long)m, (long long)n, rc, rs, *f->hinfo);
-    /* QR := R, then H_i QR for i = k-1 .. 0, H_i = I - tau_i v_i v_i^H */
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i <= j && i < m; i++) QR[i + j * LD] = get(t, f->h, i + j * LD);
-    for (int64_t r = k - 1; r >= 0; r--) {
-        const zc tau = get(t, f->htau, r);
-        for (int64_t j = 0; j < n; j++) {
-            zc w = QR[r + j * LD];
-            for (int64_t i = r + 1; i < m; i++) w += conj(get(t, f->h, i + r * LD)) * QR[i + j * LD];
-            w *= tau;
-            QR[r + j * LD] -= w;
-            for (int64_t i = r + 1; i < m; i++) QR[i + j * LD] -= get(t, f->h, i + r * LD) * w;
-        }
-    }
-    double num = 0, den = 0;
-    for (int64_t j = 0; j < n; j++) {
-        double c = 0, a = 0;
-        for (int64_t i = 0; i < m; i++) {
-            c += cabs(A0[i + j * LD] - QR[i + j * LD]);
-            a += cabs(A0[i + j * LD]);
-        }
-        num = fmax(num, c);
-        den = fmax(den, a);
-    }
-    double r = den > 0 ? num / ((double)(m > n ? m : n) * den * eps_of(t)) : num;
+    for (int64_t i = 0; i < LD * MAXN; i++) F[i] = get(t, f->h, i);
+    double r = qr_residual(t, m, n, A0, F, LD, f->htau, QR);
     CHECK(r < 60, "geqrf t %d m %lld n %lld: residual %.3g", t, (long long)m, (long long)n, r);
     CHECK(guard_kept(f, t, m), "geqrf t %d m %lld n %lld: guard rows changed", t, (long long)m,
           (long long)n);
     free(A0);
     free(QR);
+    free(F);
 }
 
 /* laswp k1..k2 with inc on n columns against the same swaps on the host. */
@@ -193,17 +163,8 @@ static void laswp_case(fixture *f, hyla_dtype t, int64_t n, int64_t k1, int64_t 
 }
 
 static void device_suite(hyla_dev *dev, unsigned long long *s) {
-    fixture f = {.dev = dev, .o = dev->ops};
-    const size_t bytes = (size_t)LD * MAXN * 16;
-    int rc = f.o->queue_create(dev, &f.q);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, bytes, &f.h);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, bytes, &f.dA);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, MAXN * sizeof(int64_t), (void **)&f.hpiv);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXN * sizeof(int64_t), (void **)&f.dpiv);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, sizeof(int), (void **)&f.hinfo);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, sizeof(int), (void **)&f.dinfo);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, MAXN * 16, &f.htau);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXN * 16, &f.dtau);
+    fixture f;
+    int rc = lu_bufs_open(&f, dev, (size_t)LD * MAXN * 16, MAXN);
     CHECK(rc == 0, "fixture: %d", rc);
     if (rc == 0) {
         static const int64_t mn[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 1}, {2, 2}, {1, 5},
@@ -235,15 +196,7 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
         CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, NULL, 1) == HYLA_ERR_INVALID, "laswp ipiv NULL");
         CHECK(f.o->queue_sync(f.q) == 0, "queue status untouched by bad arguments");
     }
-    if (f.dtau) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dtau);
-    if (f.htau) f.o->mem_free(dev, HYLA_MEM_PINNED, f.htau);
-    if (f.dinfo) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
-    if (f.hinfo) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hinfo);
-    if (f.dpiv) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dpiv);
-    if (f.hpiv) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hpiv);
-    if (f.dA) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);
-    if (f.h) f.o->mem_free(dev, HYLA_MEM_PINNED, f.h);
-    if (f.q) f.o->queue_destroy(f.q);
+    lu_bufs_close(&f);
 }
 
 int main(void) {

@@ -157,9 +157,5 @@ int main(void) {
     }
     leak_check(h, "syevd");
     injection(h, &seed);
-    hyla_destroy(&h);
-    int64_t live;
-    hyla_debug_alloc_stats(&live, NULL);
-    CHECK(live == 0, "%lld allocations left after hyla_destroy", (long long)live);
-    return summary("bisect");
+    return t_finish(&h, "bisect");
 }

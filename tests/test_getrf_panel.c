@@ -24,9 +24,7 @@
  * the host backend (LAPACK) the 20000-row panels are only random ones, to
  * keep the sanitizer build's run short. Reaches the backend through the internal headers, as
  * test_backend_lu does. */
-#include "core/internal.h"
-#include "backend/backend.h"
-#include "test_util.h"
+#include "test_lu_fixture.h"
 #include <complex.h>
 #include <math.h>
 #include <string.h>
@@ -38,13 +36,7 @@ enum { RANDOM, TIES, ZEROS, NAN_ENTRY, NOPIV };
 static const hyla_dtype dtypes[] = {HYLA_S, HYLA_D, HYLA_C, HYLA_Z};
 
 typedef struct {
-    hyla_dev *dev;
-    const hyla_backend_ops *o;
-    hyla_queue *q;
-    void *h, *dA;              /* pinned and device: MAXELEMS of the widest dtype */
-    int64_t *hpiv, *dpiv;
-    int *hinfo, *dinfo;
-    void *htau, *dtau;         /* pinned and device: MAXK scalars of the widest dtype */
+    lu_bufs b;                 /* matrices of MAXELEMS, MAXK pivots and taus, of the widest dtype */
     zc *A0, *LU, *col;         /* host copies in double complex */
 } fixture;
 
@@ -71,9 +63,26 @@ static void ref_getf2(zc *A, int64_t m, int64_t n, int64_t ld, int64_t *ipiv) {
     }
 }
 
+/* The downloaded m x n factor (ld, in the pinned buffer) into f->LU in
+ * double complex; *has_nan: 1 when a NaN is in it. Returns 1 when the guard
+ * rows below row m still hold 555. */
+static int take_factor(fixture *f, hyla_dtype t, int64_t m, int64_t n, int64_t ld, int *has_nan) {
+    int guard = 1;
+    *has_nan = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < ld; i++) {
+            zc v = get(t, f->b.h, i + j * ld);
+            if (i >= m && v != 555) guard = 0;
+            if (i < m && (isnan(creal(v)) || isnan(cimag(v)))) *has_nan = 1;
+            f->LU[i + j * ld] = v;
+        }
+    return guard;
+}
+
 /* One case; mode is the device's HYLA_OPT_LU_PANEL for it. */
 static void panel_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int kind, int64_t mode,
                        unsigned long long *s) {
+    lu_bufs *b = &f->b;
     const size_t es = hyla_dtype_size(t);
     const int64_t ld = m + 3, k = m < n ? m : n;
     const size_t bytes = (size_t)ld * (size_t)n * es;
@@ -92,54 +101,47 @@ static void panel_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int kind,
             if (kind == NOPIV && i == j && i < m) v += 2.0 * (double)m;
             if (kind == ZEROS && i < m && (j == z1 || j == z2)) v = 0;
             f->A0[i + j * ld] = v;
-            put(t, f->h, i + j * ld, v);
+            put(t, b->h, i + j * ld, v);
         }
     if (kind == NAN_ENTRY) {
         const int64_t i = m / 2, j = n > 1 ? 1 : 0;
         f->A0[i + j * ld] = NAN;
-        put(t, f->h, i + j * ld, NAN);
+        put(t, b->h, i + j * ld, NAN);
     }
-    f->dev->lu_panel = mode;
-    for (int64_t j = 0; j < k; j++) f->hpiv[j] = -7;
-    *f->hinfo = -7;
-    f->o->copy_2d(f->q, f->dA, bytes, f->h, bytes, bytes, 1, HYLA_COPY_H2D);
-    f->o->copy_2d(f->q, f->dpiv, (size_t)k * 8, f->hpiv, (size_t)k * 8, (size_t)k * 8, 1,
+    b->dev->lu_panel = mode;
+    for (int64_t j = 0; j < k; j++) b->hpiv[j] = -7;
+    *b->hinfo = -7;
+    b->o->copy_2d(b->q, b->dA, bytes, b->h, bytes, bytes, 1, HYLA_COPY_H2D);
+    b->o->copy_2d(b->q, b->dpiv, (size_t)k * 8, b->hpiv, (size_t)k * 8, (size_t)k * 8, 1,
                   HYLA_COPY_H2D);
-    int rc = f->o->getrf(f->q, t, m, n, f->dA, ld, pivot ? f->dpiv : NULL, f->dinfo);
-    f->o->copy_2d(f->q, f->h, bytes, f->dA, bytes, bytes, 1, HYLA_COPY_D2H);
-    f->o->copy_2d(f->q, f->hpiv, (size_t)k * 8, f->dpiv, (size_t)k * 8, (size_t)k * 8, 1,
+    int rc = b->o->getrf(b->q, t, m, n, b->dA, ld, pivot ? b->dpiv : NULL, b->dinfo);
+    b->o->copy_2d(b->q, b->h, bytes, b->dA, bytes, bytes, 1, HYLA_COPY_D2H);
+    b->o->copy_2d(b->q, b->hpiv, (size_t)k * 8, b->dpiv, (size_t)k * 8, (size_t)k * 8, 1,
                   HYLA_COPY_D2H);
-    f->o->copy_2d(f->q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1,
+    b->o->copy_2d(b->q, b->hinfo, sizeof(int), b->dinfo, sizeof(int), sizeof(int), 1,
                   HYLA_COPY_D2H);
-    int rs = f->o->queue_sync(f->q);
-    f->dev->lu_panel = 0;
+    int rs = b->o->queue_sync(b->q);
+    b->dev->lu_panel = 0;
     CHECK(rc == 0 && rs == 0, "%s: rc %d sync %d", what, rc, rs);
     if (rc || rs) return;
 
-    int guard = 1, has_nan = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < ld; i++) {
-            zc v = get(t, f->h, i + j * ld);
-            if (i >= m && v != 555) guard = 0;
-            if (i < m && (isnan(creal(v)) || isnan(cimag(v)))) has_nan = 1;
-            f->LU[i + j * ld] = v;
-        }
-    CHECK(guard, "%s: guard rows changed", what);
+    int has_nan;
+    CHECK(take_factor(f, t, m, n, ld, &has_nan), "%s: guard rows changed", what);
     int bad_piv = 0;
     for (int64_t j = 0; pivot && j < k; j++)
-        if (f->hpiv[j] < j + 1 || f->hpiv[j] > m) bad_piv = 1;
+        if (b->hpiv[j] < j + 1 || b->hpiv[j] > m) bad_piv = 1;
     CHECK(!bad_piv, "%s: pivot out of range", what);
-    if (!pivot) CHECK(f->hpiv[0] == -7, "%s: ipiv written without pivoting", what);
+    if (!pivot) CHECK(b->hpiv[0] == -7, "%s: ipiv written without pivoting", what);
     if (kind == NAN_ENTRY) {
         /* the fused kernel spreads a NaN; cuSOLVER's sgetrf was seen on
          * an H100 to drop it (mode 1, and auto, which is cuSOLVER) */
-        if (mode >= 2 || f->dev->info.kind != HYLA_DEVICE_CUDA) CHECK(has_nan, "%s: the NaN is gone from the factor", what);
-        CHECK(*f->hinfo >= 0 && *f->hinfo <= k, "%s: info %d", what, *f->hinfo);
+        if (mode >= 2 || b->dev->info.kind != HYLA_DEVICE_CUDA) CHECK(has_nan, "%s: the NaN is gone from the factor", what);
+        CHECK(*b->hinfo >= 0 && *b->hinfo <= k, "%s: info %d", what, *b->hinfo);
         return;
     }
     int expect_info = 0;
     if (kind == ZEROS) expect_info = z1 < k ? (int)z1 + 1 : (z2 >= 0 && z2 < k ? (int)z2 + 1 : 0);
-    CHECK(*f->hinfo == expect_info, "%s: info %d, expected %d", what, *f->hinfo, expect_info);
+    CHECK(*b->hinfo == expect_info, "%s: info %d, expected %d", what, *b->hinfo, expect_info);
     if (bad_piv) return;
 
     if (kind == TIES) {
@@ -148,7 +150,7 @@ static void panel_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int kind,
         ref_getf2(f->col, m, n, ld, ref);
         int same = 1;
         for (int64_t j = 0; j < k; j++)
-            if (f->hpiv[j] != ref[j]) same = 0;
+            if (b->hpiv[j] != ref[j]) same = 0;
         CHECK(same, "%s: pivots differ from the first-largest ones", what);
     }
 
@@ -162,7 +164,7 @@ static void panel_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int kind,
 
     /* P A0 in place, then column by column P A0 - L U */
     for (int64_t j = 0; pivot && j < k; j++) {
-        const int64_t p = f->hpiv[j] - 1;
+        const int64_t p = b->hpiv[j] - 1;
         for (int64_t c = 0; c < n && p != j; c++) {
             zc x = f->A0[j + c * ld];
             f->A0[j + c * ld] = f->A0[p + c * ld];
@@ -197,6 +199,7 @@ static void panel_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int kind,
  * (real: 0 or in [1, 2]; complex: |tau - 1| <= 1). */
 static void qr_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int64_t mode,
                     unsigned long long *s) {
+    lu_bufs *b = &f->b;
     const size_t es = hyla_dtype_size(t);
     const int64_t ld = m + 3, k = m < n ? m : n;
     const size_t bytes = (size_t)ld * (size_t)n * es;
@@ -208,79 +211,39 @@ static void qr_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int64_t mode
         for (int64_t i = 0; i < ld; i++) {
             zc v = i >= m ? 555 : t_rand(s) + (cplx ? t_rand(s) * I : 0);
             f->A0[i + j * ld] = v;
-            put(t, f->h, i + j * ld, v);
+            put(t, b->h, i + j * ld, v);
         }
-    f->dev->lu_panel = mode;
-    *f->hinfo = -7;
-    f->o->copy_2d(f->q, f->dA, bytes, f->h, bytes, bytes, 1, HYLA_COPY_H2D);
-    int rc = f->o->geqrf(f->q, t, m, n, f->dA, ld, f->dtau, f->dinfo);
-    f->o->copy_2d(f->q, f->h, bytes, f->dA, bytes, bytes, 1, HYLA_COPY_D2H);
-    f->o->copy_2d(f->q, f->htau, (size_t)k * es, f->dtau, (size_t)k * es, (size_t)k * es, 1,
+    b->dev->lu_panel = mode;
+    *b->hinfo = -7;
+    b->o->copy_2d(b->q, b->dA, bytes, b->h, bytes, bytes, 1, HYLA_COPY_H2D);
+    int rc = b->o->geqrf(b->q, t, m, n, b->dA, ld, b->dtau, b->dinfo);
+    b->o->copy_2d(b->q, b->h, bytes, b->dA, bytes, bytes, 1, HYLA_COPY_D2H);
+    b->o->copy_2d(b->q, b->htau, (size_t)k * es, b->dtau, (size_t)k * es, (size_t)k * es, 1,
                   HYLA_COPY_D2H);
-    f->o->copy_2d(f->q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1,
+    b->o->copy_2d(b->q, b->hinfo, sizeof(int), b->dinfo, sizeof(int), sizeof(int), 1,
                   HYLA_COPY_D2H);
-    int rs = f->o->queue_sync(f->q);
-    f->dev->lu_panel = 0;
-    CHECK(rc == 0 && rs == 0 && *f->hinfo == 0, "%s: rc %d sync %d info %d", what, rc, rs,
-          *f->hinfo);
+    int rs = b->o->queue_sync(b->q);
+    b->dev->lu_panel = 0;
+    CHECK(rc == 0 && rs == 0 && *b->hinfo == 0, "%s: rc %d sync %d info %d", what, rc, rs,
+          *b->hinfo);
     if (rc || rs) return;
-    int guard = 1, tau_ok = 1;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < ld; i++) {
-            zc v = get(t, f->h, i + j * ld);
-            if (i >= m && v != 555) guard = 0;
-            f->LU[i + j * ld] = v;
-        }
-    CHECK(guard, "%s: guard rows changed", what);
+    int has_nan, tau_ok = 1;
+    CHECK(take_factor(f, t, m, n, ld, &has_nan), "%s: guard rows changed", what);
     const double tol = 8 * eps_of(t);
     for (int64_t j = 0; j < k; j++) {
-        zc tau = get(t, f->htau, j);
+        zc tau = get(t, b->htau, j);
         if (cplx ? cabs(tau - 1) > 1 + tol
                  : tau != 0 && (creal(tau) < 1 - tol || creal(tau) > 2 + tol))
             tau_ok = 0;
     }
     CHECK(tau_ok, "%s: a tau is not that of a unitary reflector", what);
-    /* QR := R, then H_r QR for r = k-1 .. 0 */
-    zc *QR = f->col;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) QR[i + j * ld] = i <= j ? f->LU[i + j * ld] : 0;
-    for (int64_t r = k - 1; r >= 0; r--) {
-        const zc tau = get(t, f->htau, r);
-        const zc *v = f->LU + r * ld;
-        for (int64_t j = 0; j < n; j++) {
-            zc w = QR[r + j * ld];
-            for (int64_t i = r + 1; i < m; i++) w += conj(v[i]) * QR[i + j * ld];
-            w *= tau;
-            QR[r + j * ld] -= w;
-            for (int64_t i = r + 1; i < m; i++) QR[i + j * ld] -= v[i] * w;
-        }
-    }
-    double num = 0, den = 0;
-    for (int64_t j = 0; j < n; j++) {
-        double c = 0, a = 0;
-        for (int64_t i = 0; i < m; i++) {
-            c += cabs(f->A0[i + j * ld] - QR[i + j * ld]);
-            a += cabs(f->A0[i + j * ld]);
-        }
-        num = fmax(num, c);
-        den = fmax(den, a);
-    }
-    const double res = den > 0 ? num / ((double)(m > n ? m : n) * den * eps_of(t)) : num;
+    const double res = qr_residual(t, m, n, f->A0, f->LU, ld, b->htau, f->col);
     CHECK(res < 60, "%s: residual %.3g", what, res);
 }
 
 static void device_suite(hyla_dev *dev, unsigned long long *s) {
-    fixture f = {.dev = dev, .o = dev->ops};
-    const size_t bytes = (size_t)MAXELEMS * 16;
-    int rc = f.o->queue_create(dev, &f.q);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, bytes, &f.h);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, bytes, &f.dA);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, MAXK * sizeof(int64_t), (void **)&f.hpiv);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXK * sizeof(int64_t), (void **)&f.dpiv);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, sizeof(int), (void **)&f.hinfo);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, sizeof(int), (void **)&f.dinfo);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_PINNED, MAXK * 16, &f.htau);
-    rc = rc ? rc : f.o->mem_alloc(dev, HYLA_MEM_DEVICE, MAXK * 16, &f.dtau);
+    fixture f;
+    int rc = lu_bufs_open(&f.b, dev, (size_t)MAXELEMS * 16, MAXK);
     f.A0 = malloc(sizeof(zc) * MAXELEMS);
     f.LU = malloc(sizeof(zc) * MAXELEMS);
     f.col = malloc(sizeof(zc) * MAXELEMS);
@@ -312,20 +275,12 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
                 for (size_t b = 0; b < sizeof ns / sizeof ns[0]; b++)
                     for (int md = 0; md < nmodes; md++)
                         if (modes[md] != 1) qr_case(&f, dtypes[d], ms[a], ns[b], modes[md], s);
-        CHECK(f.o->queue_sync(f.q) == 0, "queue status clean after the cases");
+        CHECK(f.b.o->queue_sync(f.b.q) == 0, "queue status clean after the cases");
     }
     free(f.col);
     free(f.LU);
     free(f.A0);
-    if (f.dtau) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dtau);
-    if (f.htau) f.o->mem_free(dev, HYLA_MEM_PINNED, f.htau);
-    if (f.dinfo) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
-    if (f.hinfo) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hinfo);
-    if (f.dpiv) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dpiv);
-    if (f.hpiv) f.o->mem_free(dev, HYLA_MEM_PINNED, f.hpiv);
-    if (f.dA) f.o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);
-    if (f.h) f.o->mem_free(dev, HYLA_MEM_PINNED, f.h);
-    if (f.q) f.o->queue_destroy(f.q);
+    lu_bufs_close(&f.b);
 }
 
 int main(void) {

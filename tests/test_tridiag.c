@@ -115,9 +115,5 @@ int main(void) {
     hyla_stt_all(h, &seed);
     hyla_dtt_all(h, &seed);
     injection(h, &seed);
-    hyla_destroy(&h);
-    int64_t live;
-    hyla_debug_alloc_stats(&live, NULL);
-    CHECK(live == 0, "%lld allocations left after hyla_destroy", (long long)live);
-    return summary("tridiag");
+    return t_finish(&h, "tridiag");
 }

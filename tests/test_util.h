@@ -80,6 +80,17 @@ static inline int t_injected(hyla_t *h, const char *what, long long k, int rc) {
     return 1;
 }
 
+/* The end of a test program that checks leaks against zero: destroys *h,
+ * checks that no hyla allocation is left and returns the summary of test
+ * `name` (main's exit code). */
+static inline int t_finish(hyla_t **h, const char *name) {
+    hyla_destroy(h);
+    int64_t live;
+    hyla_debug_alloc_stats(&live, NULL);
+    CHECK(live == 0, "%lld allocations left after hyla_destroy", (long long)live);
+    return summary(name);
+}
+
 /* ------------------------------------------------- elements of any dtype */
 
 typedef double _Complex zc;

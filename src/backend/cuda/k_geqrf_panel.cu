@@ -53,6 +53,7 @@ const int WARPS = THREADS / 32;
 const int64_t MIN_ROWS = 64;       /* rows per CTA below which fewer CTAs are used */
 
 #include "backend/cuda/k_panel_scalar.cuh"
+#include "backend/cuda/k_panel_grid.cuh"
 
 template <typename T> __device__ __forceinline__ T zero();
 template <> __device__ __forceinline__ float zero<float>() { return 0.0f; }
@@ -235,8 +236,7 @@ geqrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, T *tau, int *info, int64
     if (in_smem) {
         W = s_part + 2 * n;
         ldw = rpc;
-        for (int k = ty; k < n; k += TY)
-            for (int64_t i = r0 + tx; i < r1; i += TX) W[(i - r0) + k * ldw] = A[i + k * lda];
+        copy_rows(W, ldw, A + r0, lda, r1 - r0, n);
         __syncthreads();
     }
 
@@ -312,62 +312,16 @@ geqrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, T *tau, int *info, int64
         __syncthreads(); /* column j + 1, the rows and s_w, s_part are used next */
     }
 
-    if (in_smem)
-        for (int k = ty; k < n; k += TY)
-            for (int64_t i = r0 + tx; i < r1; i += TX) A[i + k * lda] = W[(i - r0) + k * ldw];
+    if (in_smem) copy_rows(A + r0, lda, W, ldw, r1 - r0, n);
     if (b == 0 && t == 0) *info = 0;
-}
-
-int cuda_rc(cudaError_t e) {
-    if (e == cudaSuccess) return 0;
-    (void)cudaGetLastError();
-    return HYLA_ERR_DEVICE;
 }
 
 template <typename T>
 int plan_typed(int64_t m, int64_t n, int max_ctas, hyla_cuda_qr_plan *pl) {
-    int dev = 0, sms = 0, coop = 0, optin = 0, per_sm = 0;
-    int rc = cuda_rc(cudaGetDevice(&dev));
-    if (!rc) rc = cuda_rc(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (!rc) rc = cuda_rc(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-    if (!rc)
-        rc = cuda_rc(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (rc) return rc;
-    if (!coop || sms < 1) return HYLA_ERR_UNSUPPORTED;
-
-    int64_t G = min64((int64_t)sms, (m + MIN_ROWS - 1) / MIN_ROWS);
-    if (max_ctas > 0) G = min64(G, (int64_t)max_ctas);
-    if (G < 1) G = 1;
-    const int64_t rpc = (m + G - 1) / G;
-    G = (m + rpc - 1) / rpc; /* no CTA without rows */
-
-    struct cudaFuncAttributes fa;
-    rc = cuda_rc(cudaFuncGetAttributes(&fa, geqrf_panel_kernel<T>));
-    if (rc) return rc;
-    const size_t es = sizeof(T), limit = (size_t)optin - fa.sharedSizeBytes;
-    size_t smem = 3 * (size_t)n * es + (size_t)rpc * (size_t)n * es;
-    int in_smem = 1;
-    if (smem > limit) {
-        smem = 3 * (size_t)n * es;
-        in_smem = 0;
-    }
-    /* always the same (largest) value: see k_getrf_panel.cu */
-    rc = cuda_rc(cudaFuncSetAttribute(geqrf_panel_kernel<T>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit));
-    if (!rc)
-        rc = cuda_rc(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, geqrf_panel_kernel<T>,
-                                                                   THREADS, smem));
-    if (rc) return rc;
-    if ((int64_t)per_sm * sms < G) return HYLA_ERR_UNSUPPORTED;
-
-    pl->m = m;
-    pl->n = n;
-    pl->ctas = (int)G;
-    pl->rows_per_cta = rpc;
-    pl->in_smem = in_smem;
-    pl->smem_bytes = smem;
-    pl->work_bytes = qr_work<T>::bytes((int)G, (int)n);
-    return 0;
+    const int rc = plan_grid(geqrf_panel_kernel<T>, m, n, sizeof(T), 3 * (size_t)n * sizeof(T),
+                             max_ctas, pl);
+    if (!rc) pl->work_bytes = qr_work<T>::bytes(pl->ctas, (int)n);
+    return rc;
 }
 
 template <typename T>
@@ -378,10 +332,7 @@ int launch_typed(cudaStream_t s, const hyla_cuda_qr_plan *pl, void *A, int64_t l
     T *a = static_cast<T *>(A), *tp = static_cast<T *>(tau);
     unsigned char *w = static_cast<unsigned char *>(work);
     void *args[] = {&m, &n, &a, &lda, &tp, &info, &rpc, &in_smem, &w};
-    (void)cudaGetLastError();
-    return cuda_rc(cudaLaunchCooperativeKernel((const void *)geqrf_panel_kernel<T>,
-                                               dim3((unsigned)pl->ctas), dim3(THREADS), args,
-                                               pl->smem_bytes, s));
+    return launch_grid(geqrf_panel_kernel<T>, pl, args, s);
 }
 
 } // namespace
@@ -391,23 +342,13 @@ extern "C" int hyla_cuda_geqrf_panel_plan(int dtype, int64_t m, int64_t n, int m
     if (!plan || m < 1 || n < 1) return HYLA_ERR_INVALID;
     if (n > HYLA_CUDA_GEQRF_PANEL_MAX_N) return HYLA_ERR_UNSUPPORTED;
     plan->dtype = dtype;
-    switch (dtype) {
-    case HYLA_S: return plan_typed<float>(m, n, max_ctas, plan);
-    case HYLA_D: return plan_typed<double>(m, n, max_ctas, plan);
-    case HYLA_C: return plan_typed<c8>(m, n, max_ctas, plan);
-    case HYLA_Z: return plan_typed<c16>(m, n, max_ctas, plan);
-    default: return HYLA_ERR_INVALID;
-    }
+    return by_dtype(dtype, [&](auto z) { return plan_typed<decltype(z)>(m, n, max_ctas, plan); });
 }
 
 extern "C" int hyla_cuda_geqrf_panel(cudaStream_t s, const hyla_cuda_qr_plan *plan, void *A,
                                      int64_t lda, void *tau, int *info, void *work) {
     if (!plan) return HYLA_ERR_INVALID;
-    switch (plan->dtype) {
-    case HYLA_S: return launch_typed<float>(s, plan, A, lda, tau, info, work);
-    case HYLA_D: return launch_typed<double>(s, plan, A, lda, tau, info, work);
-    case HYLA_C: return launch_typed<c8>(s, plan, A, lda, tau, info, work);
-    case HYLA_Z: return launch_typed<c16>(s, plan, A, lda, tau, info, work);
-    default: return HYLA_ERR_INVALID;
-    }
+    return by_dtype(plan->dtype, [&](auto z) {
+        return launch_typed<decltype(z)>(s, plan, A, lda, tau, info, work);
+    });
 }

@@ -72,6 +72,7 @@ const int64_t MIN_ROWS = 64;       /* rows per CTA below which fewer CTAs are us
 const int64_t NO_ROW = INT64_MAX;  /* an empty candidate */
 
 #include "backend/cuda/k_panel_scalar.cuh"
+#include "backend/cuda/k_panel_grid.cuh"
 
 /* the pivot key: NaN as +Inf, so that the order is total and a NaN column
  * picks a NaN pivot (it then propagates, rather than being skipped) */
@@ -148,8 +149,7 @@ getrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, int64_t *ipiv, int *info
     if (in_smem) {
         W = s_u + n;
         ldw = rpc;
-        for (int k = ty; k < n; k += TY)
-            for (int64_t i = r0 + tx; i < r1; i += TX) W[(i - r0) + k * ldw] = A[i + k * lda];
+        copy_rows(W, ldw, A + r0, lda, r1 - r0, n);
         __syncthreads();
     }
 
@@ -231,9 +231,7 @@ getrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, int64_t *ipiv, int *info
         __syncthreads(); /* column j + 1 and the rows are read next */
     }
 
-    if (in_smem)
-        for (int k = ty; k < n; k += TY)
-            for (int64_t i = r0 + tx; i < r1; i += TX) A[i + k * lda] = W[(i - r0) + k * ldw];
+    if (in_smem) copy_rows(A + r0, lda, W, ldw, r1 - r0, n);
     if (b == 0 && t == 0) {
         if (!accumulate) *info = first_zero;
         else if (first_zero != 0 && *info == 0) *info = (int)(first_zero + row_off);
@@ -246,59 +244,12 @@ template <typename T> size_t work_bytes(int G, int64_t n) {
            2 * (size_t)(G + 1) * (size_t)n * sizeof(T);
 }
 
-int cuda_rc(cudaError_t e) {
-    if (e == cudaSuccess) return 0;
-    (void)cudaGetLastError();
-    return HYLA_ERR_DEVICE;
-}
-
 template <typename T>
 int plan_typed(int64_t m, int64_t n, int max_ctas, hyla_cuda_panel_plan *pl) {
-    int dev = 0, sms = 0, coop = 0, optin = 0, per_sm = 0;
-    int rc = cuda_rc(cudaGetDevice(&dev));
-    if (!rc) rc = cuda_rc(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (!rc) rc = cuda_rc(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-    if (!rc)
-        rc = cuda_rc(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (rc) return rc;
-    if (!coop || sms < 1) return HYLA_ERR_UNSUPPORTED;
-
-    /* one CTA per SM (the most shared memory each), fewer when the panel is
-     * short: a smaller grid syncs faster */
-    int64_t G = min64((int64_t)sms, (m + MIN_ROWS - 1) / MIN_ROWS);
-    if (max_ctas > 0) G = min64(G, (int64_t)max_ctas);
-    if (G < 1) G = 1;
-    const int64_t rpc = (m + G - 1) / G;
-    G = (m + rpc - 1) / rpc; /* no CTA without rows */
-
-    struct cudaFuncAttributes fa;
-    rc = cuda_rc(cudaFuncGetAttributes(&fa, getrf_panel_kernel<T>));
-    if (rc) return rc;
-    const size_t es = sizeof(T), limit = (size_t)optin - fa.sharedSizeBytes;
-    size_t smem = (size_t)n * es + (size_t)rpc * (size_t)n * es;
-    int in_smem = 1;
-    if (smem > limit) {
-        smem = (size_t)n * es;
-        in_smem = 0;
-    }
-    /* always the same (largest) value: queues of the device may plan and
-     * launch concurrently from several host threads */
-    rc = cuda_rc(cudaFuncSetAttribute(getrf_panel_kernel<T>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit));
-    if (!rc)
-        rc = cuda_rc(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, getrf_panel_kernel<T>,
-                                                                   THREADS, smem));
-    if (rc) return rc;
-    if ((int64_t)per_sm * sms < G) return HYLA_ERR_UNSUPPORTED;
-
-    pl->m = m;
-    pl->n = n;
-    pl->ctas = (int)G;
-    pl->rows_per_cta = rpc;
-    pl->in_smem = in_smem;
-    pl->smem_bytes = smem;
-    pl->work_bytes = work_bytes<T>((int)G, n);
-    return 0;
+    const int rc = plan_grid(getrf_panel_kernel<T>, m, n, sizeof(T), (size_t)n * sizeof(T),
+                             max_ctas, pl);
+    if (!rc) pl->work_bytes = work_bytes<T>(pl->ctas, n);
+    return rc;
 }
 
 template <typename T>
@@ -309,10 +260,7 @@ int launch_typed(cudaStream_t s, const hyla_cuda_panel_plan *pl, void *A, int64_
     T *a = static_cast<T *>(A);
     unsigned char *w = static_cast<unsigned char *>(work);
     void *args[] = {&m, &n, &a, &lda, &ipiv, &info, &rpc, &in_smem, &w, &row_off, &accumulate};
-    (void)cudaGetLastError();
-    return cuda_rc(cudaLaunchCooperativeKernel((const void *)getrf_panel_kernel<T>,
-                                               dim3((unsigned)pl->ctas), dim3(THREADS), args,
-                                               pl->smem_bytes, s));
+    return launch_grid(getrf_panel_kernel<T>, pl, args, s);
 }
 
 } // namespace
@@ -322,28 +270,14 @@ extern "C" int hyla_cuda_getrf_panel_plan(int dtype, int64_t m, int64_t n, int m
     if (!plan || m < 1 || n < 1) return HYLA_ERR_INVALID;
     if (n > HYLA_CUDA_GETRF_PANEL_MAX_N) return HYLA_ERR_UNSUPPORTED;
     plan->dtype = dtype;
-    switch (dtype) {
-    case HYLA_S: return plan_typed<float>(m, n, max_ctas, plan);
-    case HYLA_D: return plan_typed<double>(m, n, max_ctas, plan);
-    case HYLA_C: return plan_typed<c8>(m, n, max_ctas, plan);
-    case HYLA_Z: return plan_typed<c16>(m, n, max_ctas, plan);
-    default: return HYLA_ERR_INVALID;
-    }
+    return by_dtype(dtype, [&](auto z) { return plan_typed<decltype(z)>(m, n, max_ctas, plan); });
 }
 
 extern "C" int hyla_cuda_getrf_panel(cudaStream_t s, const hyla_cuda_panel_plan *plan, void *A,
                                      int64_t lda, int64_t *ipiv, int *info, void *work,
                                      int64_t row_off, int accumulate) {
     if (!plan) return HYLA_ERR_INVALID;
-    switch (plan->dtype) {
-    case HYLA_S: return launch_typed<float>(s, plan, A, lda, ipiv, info, work, row_off,
-                                                   accumulate);
-    case HYLA_D: return launch_typed<double>(s, plan, A, lda, ipiv, info, work, row_off,
-                                                   accumulate);
-    case HYLA_C: return launch_typed<c8>(s, plan, A, lda, ipiv, info, work, row_off,
-                                                   accumulate);
-    case HYLA_Z: return launch_typed<c16>(s, plan, A, lda, ipiv, info, work, row_off,
-                                                   accumulate);
-    default: return HYLA_ERR_INVALID;
-    }
+    return by_dtype(plan->dtype, [&](auto z) {
+        return launch_typed<decltype(z)>(s, plan, A, lda, ipiv, info, work, row_off, accumulate);
+    });
 }
