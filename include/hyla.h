@@ -153,7 +153,7 @@ typedef enum {
      * table. */
     HYLA_OPT_EIG_NB = 21,
     /* Eigensolver, eigenvectors: the order of the back transformations.
-     * 0 = automatic (reordered on a GPU from n = 12288, where one H100
+     * 0 = automatic (reordered on a GPU from n = 8192, where one H100
      * measured it faster; else direct), 1 = direct
      * (Z := Q1 (Q2 E) after the tridiagonal solver), 2 = reordered (Q1 Q2
      * built on the device while the host cores run the tridiagonal solver,

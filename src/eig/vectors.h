@@ -10,7 +10,7 @@ enum { HYLA_EIG_ORDER_AUTO = 0, HYLA_EIG_DIRECT = 1, HYLA_EIG_REORDERED = 2 };
 /* w (n, real type of t), e (n - 1): the tridiagonal from stage 2, w
  * receiving the eigenvalues (ascending), e destroyed; dZ (device dev, type
  * t, ld lddz >= n) receives the eigenvectors Q1 Q2 E. order: one of the
- * enum (AUTO: reordered on a GPU from n = 12288, else direct; REORDERED
+ * enum (AUTO: reordered on a GPU from n = 8192, else direct; REORDERED
  * falls back to direct without the memory).
  * st receives tridiag, back2, back1 (the final GEMM of the reordered order
  * included) and adds to transfers. Synchronous. Returns 0, a HYLA_ERR_*
