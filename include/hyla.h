@@ -160,8 +160,8 @@ typedef enum {
      * then Z := Q E, one GEMM; n^2 more device memory plus n^2 reals). */
     HYLA_OPT_EIG_ORDER = 23,
     /* Eigensolver stage 2 (bulge chasing): 0 = automatic (the device on a
-     * GPU from n = 4096 with kd <= 64, measured faster there for
-     * eigenvalues only; else the host cores), 1 = the host cores (running
+     * GPU from n = 4096 with kd <= 64, measured faster there with and
+     * without eigenvectors; else the host cores), 1 = the host cores (running
      * beside stage 1 on a GPU), 2 = the device (the persistent GPU kernel;
      * half-bandwidth up to 64 on CUDA, else the host cores). With
      * eigenvectors the device chase keeps its reflectors in device memory
@@ -188,7 +188,8 @@ typedef enum {
      * schedule as a reference, for tests). */
     HYLA_OPT_EIG_BACK2 = 27,
     /* Eigensolver, eigenvalues only: the tridiagonal eigenvalue solver.
-     * 0 = automatic (bisection on a GPU from n = 2048, an estimate; else
+     * 0 = automatic (bisection on a GPU from n = 2048, measured faster
+     * there on one H100; else
      * sterf), 1 = sterf on the host cores (divide and conquer and QL),
      * 2 = bisection on the device (hyla_?sterf_bisect's method). */
     HYLA_OPT_EIG_TRIDIAG = 25,
