@@ -131,7 +131,6 @@ void cli_usage(FILE *f) {
         "  --back-order O       jobz V: auto (default), direct (Z := Q1 Q2 E after stedc) or\n"
         "                       reordered (Q1 Q2 built on the device during stedc, then Z := Q E)\n"
         "  --chase C            bulge chasing (stage 2) on the host cores, on the device, or auto\n"
-        "  --chase C            jobz N: bulge chasing on the host cores, on the device, or auto\n"
         "  --tri T              jobz N (and sterf): tridiagonal eigenvalues by sterf on the host\n"
         "                       cores, by bisection on the device, or auto (default)\n"
         "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
