@@ -127,7 +127,7 @@ static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_
     if (leaf == 0 && gemm_min == 0)
         rc = PN(stedc)(h, 'I', n, d, e, Z, ldz);
     else
-        rc = hyla_eig_stedc_tuned(h, DT, n, d, e, Z, ldz, leaf, gemm_min);
+        rc = hyla_eig_stedc_tuned(h, DT, n, d, e, Z, ldz, NULL, 0, leaf, gemm_min);
     err = PN(tt_eig_err)(n, d, wref, tn);
     CHECK(rc == 0 && err < THRESH, "%s: stedc rc %d, eigenvalue error %.3g", what, rc, err);
     int sorted = 1, pad = 1;
@@ -142,6 +142,36 @@ static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_
               what, res, orth);
     }
     leak_check(h, what);
+
+    /* eigenvectors delivered to device memory (Z then workspace): the same
+     * eigenvalues, bit for bit, and the same checks on the downloaded Z */
+    if (n > 0) {
+        R *dv = malloc(sizeof(R) * (size_t)n);
+        void *dZ = NULL;
+        memcpy(dv, d0, sizeof(R) * (size_t)n);
+        memcpy(e, e0, sizeof(R) * (size_t)(n - 1));
+        const int64_t lddz = n + 1;
+        rc = hyla_malloc_device(h, 0, sizeof(R) * (size_t)(lddz * n), &dZ);
+        if (rc == 0)
+            rc = hyla_eig_stedc_tuned(h, DT, n, dv, e, Zr, n, dZ, lddz, leaf, gemm_min);
+        for (int64_t i = 0; i < ldz * n; i++) Z[i] = (R)SENTINEL;
+        for (int64_t j = 0; j < n && rc == 0; j++)
+            rc = hyla_copy_from_device(h, 0, Z + j * ldz, (R *)dZ + j * lddz, sizeof(R) * (size_t)n);
+        int same = 1;
+        for (int64_t i = 0; i < n; i++) same &= dv[i] == d[i];
+        CHECK(rc == 0 && same, "%s: stedc into device memory rc %d, same eigenvalues %d", what, rc,
+              same);
+        if (rc == 0) {
+            double res, orth;
+            PN(tt_resid)(n, d0, e0, dv, Z, ldz, &res, &orth);
+            CHECK(res < THRESH && orth < THRESH,
+                  "%s: stedc into device memory |T - Z L Z^T| %.3g, |I - Z^T Z| %.3g", what, res,
+                  orth);
+        }
+        hyla_free_device(h, 0, &dZ);
+        free(dv);
+        leak_check(h, what);
+    }
 
     /* stedc 'N' */
     memcpy(d, d0, sizeof(R) * (size_t)n);

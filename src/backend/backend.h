@@ -36,6 +36,7 @@ typedef struct hyla_queue hyla_queue;
 typedef struct hyla_event hyla_event;
 typedef struct hyla_rbt_args hyla_rbt_args; /* random butterfly transforms, below */
 typedef struct hyla_q2_args hyla_q2_args;   /* grouped Q2 reflectors (backend/q2_args.h) */
+typedef struct hyla_dc_args hyla_dc_args;   /* a divide-and-conquer merge (backend/dc_args.h) */
 
 /* The grouped reflector store of the eigensolver's stage 2 (eig/sb2st.c
  * states the layout) as the hb2st_v op fills it: all in memory of the
@@ -297,6 +298,21 @@ struct hyla_backend_ops {
      * (launch failure, sticks to the queue). */
     int (*tri_eigvals)(hyla_queue *q, hyla_dtype t, int64_t n, const void *d, const void *e,
                        void *w, void *work, size_t work_bytes, int *info);
+    /* The secular equation of a divide-and-conquer merge (backend/dc_args.h,
+     * arithmetic backend/t_dc_merge.h): from a->dl, a->w and a->r2, every
+     * root i < a->k as pole a->org[i] and offset a->tau[i], then Gu and
+     * Eisenstat's a->zh; *a->info (device int) := 0, or 1 when a root did not
+     * converge (org, tau and zh are then unspecified). t is HYLA_S or HYLA_D.
+     * Asynchronous on q. Returns 0; HYLA_ERR_INVALID for bad arguments
+     * (hyla_dc_check; nothing enqueued); HYLA_ERR_UNSUPPORTED when k exceeds
+     * what the backend takes (CUDA: 2^31 - 1); HYLA_ERR_NO_MEMORY (host: the
+     * task), HYLA_ERR_DEVICE (launch failure, sticks to the queue). */
+    int (*dc_secular)(hyla_queue *q, hyla_dtype t, const struct hyla_dc_args *a);
+    /* The merge matrix M of a divide-and-conquer merge (backend/dc_args.h)
+     * from dc_secular's output and the deflation's rows and rotations: M is
+     * overwritten in full (zero where the definition says nothing). Same
+     * types, queue, returns and failures as dc_secular (CUDA: n < 2^31). */
+    int (*dc_vectors)(hyla_queue *q, hyla_dtype t, const struct hyla_dc_args *a);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----

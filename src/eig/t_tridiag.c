@@ -366,136 +366,29 @@ static void TRI(permute_team)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t
     memcpy(d, dw, sizeof *d * (size_t)n);
 }
 
-/* Root i (0-based) of the secular equation 1/rho + sum_j w_j^2 / (dl_j - x) = 0,
- * dl strictly ascending, rho > 0, as the pole org nearest the root and the
- * offset tau = root - dl[org]: then dl_j - root = (dl_j - dl[org]) - tau keeps
- * full relative accuracy for every j (Gu and Eisenstat's accuracy condition).
- * Returns 0, or 1 when the iteration did not converge. */
-static int TRI(secular_root)(int64_t k, int64_t i, const R *dl, const R *w, R rho, int64_t *porg,
-                             R *ptau) {
-    const R rhoinv = 1 / rho;
-    if (k == 1) {
-        *porg = 0;
-        *ptau = rho * w[0] * w[0];
-        return 0;
-    }
-    const int last = i == k - 1;
-    int64_t org;
-    R lo, hi, tau;
-    if (!last) {
-        /* which half of (dl_i, dl_i+1) holds the root: the sign of f at its middle */
-        const R mid = (dl[i + 1] - dl[i]) / 2, di = dl[i];
-        R f = rhoinv;
-#pragma omp simd reduction(+ : f)
-        for (int64_t j = 0; j < k; j++) f += w[j] * (w[j] / ((dl[j] - di) - mid));
-        if (f >= 0) {
-            org = i;
-            lo = 0;
-            hi = mid;
-        } else {
-            org = i + 1;
-            lo = -mid;
-            hi = 0;
-        }
-        tau = f >= 0 ? hi : lo;
-        /* first guess: the two nearest poles exact, the others frozen at their
-         * value at the middle, c + w_i^2 / (del_i - tau) + w_i+1^2 / (del_i+1 - tau)
-         * = 0 with the origin's del = 0 and the other's = +-gap, that is
-         * c tau^2 - a tau + b = 0, the root of smaller size */
-        const R wi2 = w[i] * w[i], wj2 = w[i + 1] * w[i + 1], gap = 2 * mid;
-        const R c = f + (wi2 - wj2) / mid;
-        const R a = (f >= 0 ? c * gap : -c * gap) + wi2 + wj2;
-        const R b = f >= 0 ? wi2 * gap : -wj2 * gap;
-        R t0;
-        if (c == 0) {
-            t0 = b / a;
-        } else {
-            const R disc = RF(sqrt)(RF(fabs)(a * a - 4 * b * c));
-            t0 = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
-        }
-        if (t0 > lo && t0 < hi) tau = t0;
-    } else {
-        /* lam - dl_{k-1} lies in (0, rho |w|^2] */
-        R ww = 0;
-#pragma omp simd reduction(+ : ww)
-        for (int64_t j = 0; j < k; j++) ww += w[j] * w[j];
-        org = i;
-        lo = 0;
-        hi = rho * ww * (1 + 4 * R_EPS);
-        tau = hi;
-    }
-    const R dorg = dl[org];
-    R fprev = 0;
-    int bisect = 0, conv = 0;
-    for (int it = 0; it < 400; it++) {
-        /* psi: the poles up to i, phi: those above (two loops, so both vectorize) */
-        R psi = 0, dpsi = 0, phi = 0, dphi = 0, sabs = 0;
-#pragma omp simd reduction(+ : psi, dpsi, sabs)
-        for (int64_t j = 0; j <= i; j++) {
-            R t = w[j] / ((dl[j] - dorg) - tau), term = w[j] * t;
-            sabs += RF(fabs)(term);
-            psi += term;
-            dpsi += t * t;
-        }
-#pragma omp simd reduction(+ : phi, dphi, sabs)
-        for (int64_t j = i + 1; j < k; j++) {
-            R t = w[j] / ((dl[j] - dorg) - tau), term = w[j] * t;
-            sabs += RF(fabs)(term);
-            phi += term;
-            dphi += t * t;
-        }
-        const R f = rhoinv + psi + phi;
-        /* rounding error bound of f (as LAPACK's erretm) */
-        const R errb = 8 * (sabs + rhoinv) + 3 * RF(fabs)(tau) * (dpsi + dphi);
-        if (RF(fabs)(f) <= R_EPS * errb) {
-            conv = 1;
-            break;
-        }
-        if (f < 0)
-            lo = tau;
-        else
-            hi = tau;
-        if (hi - lo <= 2 * R_EPS * HYLA_MAX(RF(fabs)(lo), RF(fabs)(hi))) {
-            conv = 1;
-            break;
-        }
-        const R di = (dl[i] - dorg) - tau;
-        R tn = 0;
-        int ok = 0;
-        if (!bisect && !last) {
-            /* model c + di^2 dpsi / (di - eta) + di1^2 dphi / (di1 - eta), exact in
-             * f and f' at tau: c eta^2 - a eta + b = 0, the root of smaller size */
-            const R di1 = (dl[i + 1] - dorg) - tau;
-            const R c = f - di * dpsi - di1 * dphi;
-            const R a = (di + di1) * f - di * di1 * (dpsi + dphi);
-            const R b = di * di1 * f;
-            R eta;
-            if (c == 0) {
-                eta = b / a;
-            } else {
-                R disc = RF(sqrt)(RF(fabs)(a * a - 4 * b * c));
-                eta = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
-            }
-            tn = tau + eta;
-            ok = isfinite(tn);
-        } else if (!bisect) {
-            /* the last root: one pole, c + di^2 dpsi / (di - eta) */
-            const R c = f - di * dpsi;
-            if (c > 0) {
-                tn = tau + di + di * di * dpsi / c;
-                ok = isfinite(tn);
-            }
-        }
-        if (!ok || !(tn > lo && tn < hi)) tn = lo / 2 + hi / 2;
-        /* a step that did not halve |f| is followed by a bisection */
-        bisect = it > 0 && RF(fabs)(f) > RF(fabs)(fprev) / 2 && !bisect;
-        fprev = f;
-        tau = tn;
-    }
-    *porg = org;
-    *ptau = tau;
-    return conv ? 0 : 1;
-}
+/* secular_root, loewner_one and vec_entry: backend/t_dc_merge.h (shared
+ * with the backends' merge ops) */
+#define DCM(x) TRI(x)
+#define DCM_RF(fn) RF(fn)
+#define DCM_EPS R_EPS
+#define DCM_HD
+#define DCM_J0 0
+#define DCM_JS 1
+#define DCM_SUM(x) (x)
+#define DCM_PROD(x) (x)
+#define DCM_PRAGMA(x) _Pragma(#x)
+#define DCM_SIMD(clause) DCM_PRAGMA(omp simd clause)
+#include "backend/t_dc_merge.h"
+#undef DCM
+#undef DCM_RF
+#undef DCM_EPS
+#undef DCM_HD
+#undef DCM_J0
+#undef DCM_JS
+#undef DCM_SUM
+#undef DCM_PROD
+#undef DCM_PRAGMA
+#undef DCM_SIMD
 
 /* secular_root with lam = the root and delta[gpos[j]] = dl_j - lam. */
 static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
@@ -510,25 +403,11 @@ static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R 
 }
 
 /* Gu and Eisenstat's zh (see merge) from the roots given as pole and offset
- * (secular_root): lam_j - dl_m = (dl[org_j] - dl_m) + tau_j; par: on the
- * OpenMP team. */
+ * (secular_root), every m by loewner_one; par: on the OpenMP team. */
 static void TRI(loewner)(int64_t k, const R *dl, const R *w, R r2, const int64_t *org,
                          const R *tau, int par, R *zh) {
-    const int64_t rb = 256;
-#pragma omp parallel for if (par && k > rb) schedule(dynamic)
-    for (int64_t m0 = 0; m0 < k; m0 += rb) {
-        const int64_t m1 = HYLA_MIN(m0 + rb, k);
-        for (int64_t m = m0; m < m1; m++) zh[m] = ((dl[org[m]] - dl[m]) + tau[m]) / r2;
-        for (int64_t j = 0; j < k; j++) {
-            const R dj = dl[j], oj = dl[org[j]], tj = tau[j];
-            const int64_t a = HYLA_MAX(m0, HYLA_MIN(j, m1)), b = HYLA_MIN(m1, HYLA_MAX(j + 1, m0));
-#pragma omp simd
-            for (int64_t m = m0; m < a; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
-#pragma omp simd
-            for (int64_t m = b; m < m1; m++) zh[m] *= ((oj - dl[m]) + tj) / (dj - dl[m]);
-        }
-        for (int64_t m = m0; m < m1; m++) zh[m] = RF(copysign)(RF(sqrt)(zh[m]), w[m]);
-    }
+#pragma omp parallel for if (par && k > 128) schedule(static)
+    for (int64_t m = 0; m < k; m++) zh[m] = TRI(loewner_one)(k, m, dl, w, r2, org, tau);
 }
 
 /* C (m x n) := A (m x kk) B (kk x n) by the host BLAS. */
@@ -784,37 +663,59 @@ static void TRI(record_rot)(void *arg, int64_t pj, int64_t j, R c, R s) {
 
 /* State of the merges whose matrices live on device 0 (one merge at a
  * time): Q of the level being merged in cur, the level's result into nxt
- * (both nb x nb, ld nb), the merge matrix M in dM and its host image M;
- * host arrays of nb entries each: rw 9, iw 8. */
+ * (both nb x nb, ld nb), the merge matrix M in dM; the merge ops' vectors in
+ * dsm (device) and its pinned mirror hsm, both laid out as DC_* below; host
+ * arrays of nb entries each: rw 7, iw 6. */
 typedef struct {
     hyla_t *ctx;
     hyla_dev_workspace *dws;
-    int64_t nb, panel;
+    int64_t nb;
     R *cur, *nxt, *dM;
-    R *M;
+    unsigned char *dsm, *hsm;
     R *rw;
     int64_t *iw;
 } TRI(dev_ws);
 
+/* dsm / hsm: 6 nb reals, then 6 nb int64 (tridiag.c's DC_*), then the info int */
+static size_t TRI(dc_ints_at)(int64_t nb) { return HYLA_CEILDIV(sizeof(R) * (size_t)(6 * nb), 64) * 64; }
+static size_t TRI(dc_bytes)(int64_t nb) {
+    return TRI(dc_ints_at)(nb) + sizeof(int64_t) * (size_t)(6 * nb) + 64;
+}
+static R *TRI(dc_real)(unsigned char *b, int64_t nb, int which) {
+    return (R *)(void *)b + which * nb;
+}
+static int64_t *TRI(dc_int)(unsigned char *b, int64_t nb, int which) {
+    return (int64_t *)(void *)(b + TRI(dc_ints_at)(nb)) + which * nb;
+}
+static int *TRI(dc_info)(unsigned char *b, int64_t nb) {
+    return (int *)(void *)(b + TRI(dc_ints_at)(nb) + sizeof(int64_t) * (size_t)(6 * nb));
+}
+
 /* One merge on the device: the block [lo, lo + n) of cur holds diag(Q1, Q2)
  * (Q1 of order n1, the columns in the order ord of the eigenvalues d, as in
- * merge). The new eigenvectors are Q_new = diag(Q1, Q2) M with M (n x n)
- * built on the host: deflate's rotations G_1 .. G_r times the secular
- * eigenvectors and deflated unit columns E, M = G_1 ... G_r E, its columns in
- * ascending order of the eigenvalues. So Q never leaves the device, is never
- * rotated there, and the merge's output is sorted (ord becomes the
+ * merge). The new eigenvectors are Q_new = diag(Q1, Q2) M with the merge
+ * matrix M = G_1 ... G_r E (backend/dc_args.h): deflate's rotations G_1 ..
+ * G_r times the secular eigenvectors and deflated unit columns E, its
+ * columns in ascending order of the eigenvalues. The host deflates (O(n log
+ * n)) and orders; the device solves the secular equation and builds M (the
+ * dc_secular and dc_vectors ops, O(n^2)). So Q never leaves the device, is
+ * never rotated there, and the merge's output is sorted (ord becomes the
  * identity); the price is GEMMs over all n columns instead of the
  * non-deflated ones, small at the top levels where these merges run (they
  * deflate little). zr: z's rows (row n1 - 1 of Q1, row 0 of Q2) read
- * beforehand. The GEMMs are left queued on the device workspace's q_comp. */
+ * beforehand. Everything runs in order on the device workspace's q_comp;
+ * the GEMMs are left queued there. */
 static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *d, int64_t *ord,
                           const R *zr, R rho, double *tm) {
     const int64_t nb = w->nb;
-    R *z = w->rw, *dl = z + nb, *wv = z + 2 * nb, *zh = z + 3 * nb, *tau = z + 4 * nb,
-      *lam = z + 5 * nb, *dd = z + 6 * nb, *rcos = z + 7 * nb, *rsin = z + 8 * nb;
-    int64_t *perm = w->iw, *nd = perm + nb, *defl = perm + 2 * nb, *org = perm + 3 * nb,
-            *pos = perm + 4 * nb, *rp = perm + 5 * nb, *rj = perm + 6 * nb, *tmp = perm + 7 * nb;
-    R *M = w->M;
+    R *z = w->rw, *lam = z + nb, *dd = z + 2 * nb, *rcos = z + 3 * nb, *rsin = z + 4 * nb,
+      *dlh = z + 5 * nb, *wvh = z + 6 * nb;
+    int64_t *perm = w->iw, *nd = perm + nb, *defl = perm + 2 * nb, *rp = perm + 3 * nb,
+            *rj = perm + 4 * nb, *tmp = perm + 5 * nb;
+    hyla_dev *dv = w->ctx->devs[0];
+    const hyla_backend_ops *o = dv->ops;
+    hyla_queue *qc = w->dws->q_comp;
+    const size_t rs = sizeof(R);
     double t0 = hyla_wtime(), t1;
     int err = 0;
 
@@ -825,120 +726,137 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     int64_t k, nde;
     TRI(deflate)(n, perm, d, z, r2, TRI(record_rot), &rl, nd, &k, defl, &nde);
     for (int64_t m = 0; m < k; m++) {
-        dl[m] = d[nd[m]];
-        wv[m] = z[nd[m]];
+        dlh[m] = d[nd[m]];
+        wvh[m] = z[nd[m]];
     }
     t1 = hyla_wtime();
     if (tm) tm[STEDC_T_DEFLATE] += t1 - t0;
     t0 = t1;
 
-    int fail = 0;
-#pragma omp parallel for if (k > 128) schedule(dynamic, 16) reduction(| : fail)
-    for (int64_t i = 0; i < k; i++) fail |= TRI(secular_root)(k, i, dl, wv, r2, &org[i], &tau[i]);
-    if (fail) return 1;
-    TRI(loewner)(k, dl, wv, r2, org, tau, 1, zh);
+    /* the roots on the device; their poles and offsets come back */
+    unsigned char *hs = w->hsm, *ds = w->dsm;
+    hyla_dc_args a = {.n = n, .k = k, .nrot = rl.count, .r2 = r2,
+                      .dl = TRI(dc_real)(ds, nb, DC_DL), .w = TRI(dc_real)(ds, nb, DC_W),
+                      .org = TRI(dc_int)(ds, nb, DC_ORG), .tau = TRI(dc_real)(ds, nb, DC_TAU),
+                      .zh = TRI(dc_real)(ds, nb, DC_ZH), .info = TRI(dc_info)(ds, nb),
+                      .nd = TRI(dc_int)(ds, nb, DC_ND), .pos = TRI(dc_int)(ds, nb, DC_POS),
+                      .defl = TRI(dc_int)(ds, nb, DC_DEFL), .rp = TRI(dc_int)(ds, nb, DC_RP),
+                      .rj = TRI(dc_int)(ds, nb, DC_RJ), .rc = TRI(dc_real)(ds, nb, DC_RC),
+                      .rs = TRI(dc_real)(ds, nb, DC_RS), .M = w->dM, .ldm = n};
+    R *horg_tau = TRI(dc_real)(hs, nb, DC_TAU);
+    int64_t *horg = TRI(dc_int)(hs, nb, DC_ORG);
+    int *hinfo = TRI(dc_info)(hs, nb);
+    if (k > 0) {
+        memcpy(TRI(dc_real)(hs, nb, DC_DL), dlh, rs * (size_t)k);
+        memcpy(TRI(dc_real)(hs, nb, DC_W), wvh, rs * (size_t)k);
+        err = o->copy_2d(qc, (void *)a.dl, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_DL),
+                         rs * (size_t)nb, rs * (size_t)k, 2, HYLA_COPY_H2D);
+        if (!err) err = o->dc_secular(qc, DT, &a);
+        if (!err)
+            err = o->copy_2d(qc, horg_tau, rs * (size_t)k, a.tau, rs * (size_t)k, rs * (size_t)k, 1,
+                             HYLA_COPY_D2H);
+        if (!err)
+            err = o->copy_2d(qc, horg, 8 * (size_t)k, a.org, 8 * (size_t)k, 8 * (size_t)k, 1,
+                             HYLA_COPY_D2H);
+        if (!err)
+            err = o->copy_2d(qc, hinfo, sizeof(int), a.info, sizeof(int), sizeof(int), 1,
+                             HYLA_COPY_D2H);
+    }
+    /* also when every pole deflated: the previous merge's uploads read hsm */
+    if (!err) err = o->queue_sync(qc);
+    if (err) return err;
+    if (k > 0 && *hinfo) return 1;
 
     /* output columns: the roots (ascending) merged with the sorted deflated;
      * pos[i] for root i, pos[k + t] for deflated t */
-    for (int64_t i = 0; i < k; i++) lam[i] = dl[org[i]] + tau[i];
+    int64_t *pos = TRI(dc_int)(hs, nb, DC_POS);
+    for (int64_t i = 0; i < k; i++) lam[i] = dlh[horg[i]] + horg_tau[i];
     for (int64_t t = 0; t < nde; t++) dd[t] = d[defl[t]];
     TRI(argsort)(nde, dd, perm, tmp, 0);
-    for (int64_t a = 0, b = 0, p = 0; p < n; p++) {
-        if (b >= nde || (a < k && lam[a] <= dd[perm[b]])) {
-            pos[a++] = p;
+    for (int64_t a_ = 0, b = 0, p = 0; p < n; p++) {
+        if (b >= nde || (a_ < k && lam[a_] <= dd[perm[b]])) {
+            pos[a_++] = p;
         } else {
             pos[k + perm[b]] = p;
             b++;
         }
     }
-    /* M: column pos[i] = u_i / |u_i| on the rows nd, column pos[k + t] = e_defl[t] */
-#pragma omp parallel for if (n >= 512) schedule(static)
-    for (int64_t c = 0; c < n; c++) memset(M + c * n, 0, sizeof *M * (size_t)n);
-#pragma omp parallel for if (k > 128) schedule(static)
-    for (int64_t i = 0; i < k; i++) {
-        const R oi = dl[org[i]], ti = tau[i];
-        R *col = M + pos[i] * n, nrm = 0;
-        for (int64_t m = 0; m < k; m++) {
-            const R u = zh[m] / ((dl[m] - oi) - ti);
-            col[nd[m]] = u;
-            nrm += u * u;
-        }
-        nrm = 1 / RF(sqrt)(nrm);
-        for (int64_t m = 0; m < k; m++) col[nd[m]] *= nrm;
-    }
-    for (int64_t t = 0; t < nde; t++) M[defl[t] + pos[k + t] * n] = 1;
-    /* M := G_1 ... G_r M: each rotation acts on Q's columns p, j as
-     * [q_p q_j] <- [q_p q_j] [-s c; c s], so on the rows of M, the last first */
-#pragma omp parallel for if (n >= 512) schedule(static)
-    for (int64_t c = 0; c < n; c++) {
-        R *col = M + c * n;
-        for (int64_t r = rl.count - 1; r >= 0; r--) {
-            const R x = col[rp[r]], y = col[rj[r]];
-            col[rp[r]] = -rsin[r] * x + rcos[r] * y;
-            col[rj[r]] = rcos[r] * x + rsin[r] * y;
-        }
-    }
     for (int64_t i = 0; i < k; i++) d[pos[i]] = lam[i];
     for (int64_t t = 0; t < nde; t++) d[pos[k + t]] = dd[t];
     for (int64_t p = 0; p < n; p++) ord[p] = p;
+
+    /* M on the device from the roots, the rows and the rotations */
+    memcpy(TRI(dc_int)(hs, nb, DC_ND), nd, 8 * (size_t)k);
+    memcpy(TRI(dc_int)(hs, nb, DC_DEFL), defl, 8 * (size_t)nde);
+    memcpy(TRI(dc_int)(hs, nb, DC_RP), rp, 8 * (size_t)rl.count);
+    memcpy(TRI(dc_int)(hs, nb, DC_RJ), rj, 8 * (size_t)rl.count);
+    memcpy(TRI(dc_real)(hs, nb, DC_RC), rcos, rs * (size_t)rl.count);
+    memcpy(TRI(dc_real)(hs, nb, DC_RS), rsin, rs * (size_t)rl.count);
+    err = o->copy_2d(qc, (void *)a.nd, 8 * (size_t)nb, TRI(dc_int)(hs, nb, DC_ND), 8 * (size_t)nb,
+                     8 * (size_t)n, 5, HYLA_COPY_H2D);
+    if (!err && rl.count > 0)
+        err = o->copy_2d(qc, (void *)a.rc, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_RC),
+                         rs * (size_t)nb, rs * (size_t)rl.count, 2, HYLA_COPY_H2D);
+    if (!err) err = o->dc_vectors(qc, DT, &a);
     t1 = hyla_wtime();
     if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
     t0 = t1;
+    if (err) return err;
 
-    /* nxt[top rows] = Q1 M[0:n1, :], nxt[bottom rows] = Q2 M[n1:n, :], by
-     * panels of M's columns (as wide as the smallest device merge): the GEMMs of a panel (on q_comp) run while the
-     * next panel goes up (q_in, synchronous); the previous merge's GEMMs
-     * read dM, so they finish first */
-    hyla_dev *dv = w->ctx->devs[0];
+    /* nxt[top rows] = Q1 M[0:n1, :], nxt[bottom rows] = Q2 M[n1:n, :] */
     const R one = 1, zero = 0;
     R *Qb = w->cur + lo + lo * nb, *Cb = w->nxt + lo + lo * nb;
-    hyla_queue *qc = w->dws->q_comp;
-    err = dv->ops->queue_sync(qc);
-    for (int64_t c0 = 0; c0 < n && !err; c0 += w->panel) {
-        const int64_t nc = HYLA_MIN(w->panel, n - c0);
-        R *Mc = w->dM + c0 * n;
-        err = hyla_eig_xfer_matrix(w->ctx, 0, DT, 1, n, nc, M + c0 * n, n, Mc, n);
-        if (!err)
-            err = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, nc, n1, &one, Qb, nb, Mc, n,
-                                &zero, Cb + c0 * nb, nb);
-        if (!err && n > n1)
-            err = dv->ops->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, nc, n - n1, &one,
-                                Qb + n1 + n1 * nb, nb, Mc + n1, n, &zero, Cb + n1 + c0 * nb, nb);
-    }
+    err = o->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, n, n1, &one, Qb, nb, w->dM, n, &zero,
+                  Cb, nb);
+    if (!err && n > n1)
+        err = o->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, n, n - n1, &one,
+                      Qb + n1 + n1 * nb, nb, w->dM + n1, n, &zero, Cb + n1, nb);
     if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
     return err;
 }
 
-/* The levels of dc_block from width w0 on, on device 0 (see merge_dev): Z
- * (the block after the lower levels, columns in the order ord) up, the levels
- * merged one merge at a time, the sorted eigenvectors down into Z; the merge
- * matrices go up in panels of gemm_min columns (at least 16). Returns 0,
- * k > 0 for a failed secular solve (1 + first row of the merge), or a
- * HYLA_ERR_* code. */
+/* The levels of dc_block from width w0 on, on device 0 (see merge_dev): the
+ * diagonal blocks of width w0 of Z (the block after the lower levels, its
+ * columns in the order ord; zero elsewhere) up, the levels merged one merge
+ * at a time, the sorted eigenvectors into dZ (device 0, lddz) when dZ is
+ * not NULL, else down into Z. Returns 0, k > 0 for a failed secular solve
+ * (1 + first row of the merge), or a HYLA_ERR_* code. */
 static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_t ldz,
                           int64_t nleaf, const int64_t *b, int64_t w0, const TRI(dc_ws) *ws,
-                          int64_t gemm_min, double *tm) {
+                          R *dZ, int64_t lddz, double *tm) {
     hyla_dev *dv = ctx->devs[0];
     const hyla_backend_ops *o = dv->ops;
-    const size_t bytes = sizeof(R) * (size_t)n * (size_t)n;
-    TRI(dev_ws) w = {.ctx = ctx, .nb = n, .panel = HYLA_MAX(gemm_min, 16), .M = ws->u};
+    const size_t bytes = sizeof(R) * (size_t)n * (size_t)n, sbytes = TRI(dc_bytes)(n);
+    TRI(dev_ws) w = {.ctx = ctx, .nb = n};
     R *zr = ws->qn;
     int rc;
     if ((rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.cur))) w.cur = NULL;
     if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.nxt))) w.nxt = NULL;
     if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.dM))) w.dM = NULL;
+    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, sbytes, (void **)&w.dsm))) w.dsm = NULL;
+    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_PINNED, sbytes, (void **)&w.hsm))) w.hsm = NULL;
     if (rc) goto cleanup;
-    w.rw = hyla_malloc(sizeof(R) * (size_t)(9 * n));
-    w.iw = hyla_malloc(sizeof(int64_t) * (size_t)(8 * n));
+    w.rw = hyla_malloc(sizeof(R) * (size_t)(7 * n));
+    w.iw = hyla_malloc(sizeof(int64_t) * (size_t)(6 * n));
     if (!w.rw || !w.iw) {
         rc = HYLA_ERR_NO_MEMORY;
         goto cleanup;
     }
     if ((rc = hyla_workspace_get(ctx, 0, 0, 0, &w.dws))) goto cleanup;
     double t0 = hyla_wtime();
-    if ((rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, w.cur, n))) goto cleanup;
+    /* cur := the block diagonal of the lower levels' results */
+    {
+        const R zero = 0;
+        rc = o->laset(w.dws->q_comp, DT, -1, n, n, &zero, &zero, w.cur, n);
+        if (!rc) rc = o->queue_sync(w.dws->q_comp);
+        for (int64_t g = 0; g < nleaf / w0 && !rc; g++) {
+            const int64_t s0 = b[g * w0], m = b[(g + 1) * w0] - s0;
+            rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
+                                      w.cur + s0 + s0 * n, n);
+        }
+    }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
-    for (int64_t width = w0; width < nleaf; width *= 2) {
+    for (int64_t width = w0; width < nleaf && !rc; width *= 2) {
         const int64_t ng = nleaf / (2 * width);
         /* z's rows of every merge of the level, before its GEMMs are queued */
         t0 = hyla_wtime();
@@ -965,7 +883,13 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         w.nxt = t;
     }
     t0 = hyla_wtime();
-    if (!rc) rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
+    if (!rc && dZ) {
+        rc = o->copy_2d(w.dws->q_comp, dZ, sizeof(R) * (size_t)lddz, w.cur, sizeof(R) * (size_t)n,
+                        sizeof(R) * (size_t)n, (size_t)n, HYLA_COPY_D2D);
+        if (!rc) rc = o->queue_sync(w.dws->q_comp);
+    } else if (!rc) {
+        rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
+    }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
 cleanup:
@@ -975,6 +899,8 @@ cleanup:
     }
     hyla_free(w.iw);
     hyla_free(w.rw);
+    o->mem_free(dv, HYLA_MEM_PINNED, w.hsm);
+    o->mem_free(dv, HYLA_MEM_DEVICE, w.dsm);
     o->mem_free(dv, HYLA_MEM_DEVICE, w.dM);
     o->mem_free(dv, HYLA_MEM_DEVICE, w.nxt);
     o->mem_free(dv, HYLA_MEM_DEVICE, w.cur);
@@ -1008,13 +934,16 @@ static int64_t TRI(host_levels)(R *d, const R *e, R *Z, int64_t ldz, int64_t nle
 }
 
 /* Divide and conquer on one unreduced block of order n > leaf with entries of
- * order one; Z (ldz) holds zeros on entry. The block is torn into 2^L leaves of
+ * order one; Z (ldz) holds zeros on entry when zeroed is set, else is
+ * workspace whose needed parts are zeroed here. The block is torn into 2^L leaves of
  * at most `leaf` rows (Cuppen's rank-one tearing at every boundary), the leaves
  * are solved in parallel, then merged level by level: on the host
  * (host_levels) below the merges of gemm_min rows, on device 0 of ctx from
- * there (dc_device). On return d and Z are sorted ascending. */
+ * there (dc_device). On return d is sorted ascending, and so are the
+ * eigenvectors: in dZ (device 0 of ctx, lddz) when dZ is not NULL, else in
+ * Z. */
 static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                         int64_t gemm_min, double *tm) {
+                         int64_t gemm_min, int zeroed, R *dZ, int64_t lddz, double *tm) {
     int64_t nleaf = 1;
     while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
     TRI(dc_ws) ws = {.nb = n};
@@ -1040,7 +969,28 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
     /* below a few hundred rows the team's start and barriers cost more than
      * the work they would share */
     const int team = n >= 512;
+    /* the levels whose merges all have gemm_min rows or more run on device 0
+     * (merge_dev), those below on the host */
+    int64_t wdev = nleaf;
+    if (ctx && ctx->ndev > 0)
+        for (int64_t width = 1; width < nleaf && wdev == nleaf; width *= 2) {
+            int64_t smallest = n;
+            for (int64_t g = 0; g < nleaf / (2 * width); g++)
+                smallest = HYLA_MIN(smallest, b[(2 * g + 2) * width] - b[2 * g * width]);
+            if (smallest >= gemm_min) wdev = width;
+        }
     double t0 = hyla_wtime();
+    if (!zeroed) {
+        /* the host levels write only the diagonal blocks of wdev leaves */
+        for (int64_t g = 0; g < nleaf / wdev; g++) {
+            const int64_t lo = b[g * wdev], hi = b[(g + 1) * wdev];
+#pragma omp parallel for if (team) schedule(static)
+            for (int64_t j = lo; j < hi; j++)
+                memset(Z + lo + j * ldz, 0, sizeof *Z * (size_t)(hi - lo));
+        }
+        tm[STEDC_T_COPY] += hyla_wtime() - t0;
+        t0 = hyla_wtime();
+    }
 #pragma omp parallel for if (team) schedule(dynamic)
     for (int64_t i = 0; i < nleaf; i++) {
         const int64_t s = b[i], m = b[i + 1] - s;
@@ -1052,20 +1002,12 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         if (TRI(steqr)(m, d + s, e + s, Zl, ldz, m)) hyla_status_fail(&st, (int)s + 1);
     }
     tm[STEDC_T_LOWER] += hyla_wtime() - t0;
-    /* the levels whose merges all have gemm_min rows or more run on device 0
-     * (merge_dev), those below on the host */
-    int64_t wdev = nleaf;
-    if (ctx && ctx->ndev > 0)
-        for (int64_t width = 1; width < nleaf && wdev == nleaf; width *= 2) {
-            int64_t smallest = n;
-            for (int64_t g = 0; g < nleaf / (2 * width); g++)
-                smallest = HYLA_MIN(smallest, b[(2 * g + 2) * width] - b[2 * g * width]);
-            if (smallest >= gemm_min) wdev = width;
-        }
     const int64_t width = TRI(host_levels)(d, e, Z, ldz, nleaf, b, 1, wdev, team, &ws, &st, tm);
+    int on_dev = 0;
     if (width < nleaf && !hyla_status_get(&st)) {
-        const int r = TRI(dc_device)(ctx, n, d, e, Z, ldz, nleaf, b, width, &ws, gemm_min, tm);
+        const int r = TRI(dc_device)(ctx, n, d, e, Z, ldz, nleaf, b, width, &ws, dZ, lddz, tm);
         if (r) hyla_status_fail(&st, r);
+        on_dev = dZ != NULL;
     }
     t0 = hyla_wtime();
     if (!hyla_status_get(&st)) {
@@ -1073,6 +1015,10 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
             TRI(permute_team)(n, ws.ord, d, Z, ldz, ws.qn, ws.rw);
         else
             TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
+        if (dZ && !on_dev) {
+            const int r = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+            if (r) hyla_status_fail(&st, r);
+        }
     }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
@@ -1086,14 +1032,22 @@ cleanup:
     return hyla_status_get(&st);
 }
 
-/* tm: STEDC_T_COUNT timers (seconds, added to) */
+/* tm: STEDC_T_COUNT timers (seconds, added to). dZ: NULL, or where the
+ * eigenvectors go (device 0 of ctx, lddz), Z then being workspace. */
 static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                      int64_t gemm_min, double *tm) {
+                      int64_t gemm_min, R *dZ, int64_t lddz, double *tm) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n == 0) return 0;
+    /* one unreduced block for divide and conquer with its eigenvectors
+     * wanted on the device: it finds its own zeros and delivers to dZ */
+    int whole = dZ != NULL && n > leaf;
+    for (int64_t i = 0; whole && i < n - 1; i++)
+        if (TRI(negligible)(e[i], d[i], d[i + 1])) whole = 0;
     const double t0 = hyla_wtime();
+    if (!whole) {
 #pragma omp parallel for if (n >= 512) schedule(static)
-    for (int64_t j = 0; j < n; j++) memset(Z + j * ldz, 0, sizeof *Z * (size_t)n);
+        for (int64_t j = 0; j < n; j++) memset(Z + j * ldz, 0, sizeof *Z * (size_t)n);
+    }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
     int rc = 0;
     int64_t nblk = 0;
@@ -1115,7 +1069,8 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                 rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
                 if (rc > 0) rc = (int)l0 + 1;
             } else {
-                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min, tm);
+                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min, !whole,
+                                   whole ? dZ : NULL, lddz, tm);
                 if (rc > 0) rc += (int)l0;
             }
             for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
@@ -1137,6 +1092,11 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
         hyla_free(col);
         hyla_free(seen);
         hyla_free(iw);
+    }
+    if (!rc && dZ && !whole) {
+        const double t1 = hyla_wtime();
+        rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+        tm[STEDC_T_COPY] += hyla_wtime() - t1;
     }
     return rc;
 }
@@ -1206,7 +1166,7 @@ static int TRI(merge_values)(int64_t n, int64_t n1, R *d, R *fl, R rho, int par,
         R nrm = 0, sf = 0, sl = 0;
 #pragma omp simd reduction(+ : nrm, sf, sl)
         for (int64_t m = 0; m < k; m++) {
-            const R u = zh[m] / ((dl[m] - oi) - ti);
+            const R u = TRI(vec_entry)(zh[m], dl[m], oi, ti);
             nrm += u * u;
             sf += Fk[m] * u;
             sl += Lk[m] * u;

@@ -3,6 +3,7 @@
  * once per real precision. */
 #include "eig/tridiag.h"
 #include "eig/sy2sb.h"
+#include "backend/dc_args.h"
 #include <cblas.h>
 #include <ctype.h>
 #include <float.h>
@@ -30,6 +31,11 @@ static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
 /* stedc's timers (hyla_eig_stats' stedc_* in this order) */
 enum { STEDC_T_LOWER, STEDC_T_DEFLATE, STEDC_T_SECULAR, STEDC_T_GEMM, STEDC_T_COPY,
        STEDC_T_COUNT };
+
+/* The vectors of a device merge (t_tridiag.c's dev_ws): reals dl, w, tau,
+ * zh, rc, rs, then int64 org, nd, pos, defl, rp, rj. */
+enum { DC_DL, DC_W, DC_TAU, DC_ZH, DC_RC, DC_RS };
+enum { DC_ORG, DC_ND, DC_POS, DC_DEFL, DC_RP, DC_RJ };
 
 /* Column kinds of a merge: nonzero only in the top n1 rows, in both halves
  * (mixed by a deflating rotation), or only in the bottom rows. */
@@ -83,14 +89,15 @@ int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
 }
 
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
-                         int64_t ldz, int64_t leaf, int64_t gemm_min) {
+                         int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min) {
     if (n < 0 || (n > 0 && (!d || !Z)) || (n > 1 && !e) || ldz < HYLA_MAX(1, n))
         return HYLA_ERR_INVALID;
     if (rt != HYLA_S && rt != HYLA_D) return HYLA_ERR_INVALID;
+    if (dZ && (!ctx || ctx->ndev < 1 || lddz < HYLA_MAX(1, n))) return HYLA_ERR_INVALID;
     stedc_tuning(ctx, &leaf, &gemm_min);
     double tm[STEDC_T_COUNT] = {0};
-    const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, tm)
-                                : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, tm);
+    const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm)
+                                : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm);
     if (ctx) {
         hyla_eig_stats *s = &ctx->eig_stats;
         s->stedc_lower = tm[STEDC_T_LOWER];
@@ -104,7 +111,13 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
 
 int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                    int64_t ldz) {
-    return hyla_eig_stedc_tuned(ctx, rt, n, d, e, Z, ldz, 0, 0);
+    return hyla_eig_stedc_tuned(ctx, rt, n, d, e, Z, ldz, NULL, 0, 0, 0);
+}
+
+int hyla_eig_stedc_dev(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                       int64_t ldz, void *dZ, int64_t lddz) {
+    if (!dZ) return HYLA_ERR_INVALID;
+    return hyla_eig_stedc_tuned(ctx, rt, n, d, e, Z, ldz, dZ, lddz, 0, 0);
 }
 
 /* sterf: 1 n, 2 d, 3 e */

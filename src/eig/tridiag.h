@@ -24,19 +24,31 @@ int hyla_eig_sterf_tuned(hyla_dtype rt, int64_t n, void *d, void *e, int64_t dc_
  * memory, ldz >= n, type rt) of the tridiagonal by divide and conquer; e
  * destroyed. The levels whose merges have at least the tuning table's
  * stedc_gemm_min rows run on device 0 of ctx with the eigenvector matrices
- * resident there (Z crosses the link once each way; 3 n^2 entries of device
- * memory); ctx may be NULL: host only. Sets ctx's eig_stats.stedc_* timers.
+ * resident there (the merge matrices built there too by the backend's
+ * dc_secular and dc_vectors ops; Z crosses the link once each way; 3 n^2
+ * entries of device memory); ctx may be NULL: host only. Sets ctx's eig_stats.stedc_* timers.
  * Returns 0, k > 0 when an iteration failed to converge (k - 1 = first row of
  * the subproblem that failed), HYLA_ERR_NAN, HYLA_ERR_NO_MEMORY, device codes. */
 int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                    int64_t ldz);
 
-/* hyla_eig_stedc with explicit tuning, for tests: leaf = largest subproblem
- * solved by the QL iteration (>= 2), gemm_min = smallest merge (rows) of the
- * levels run on device 0 of ctx; 0 takes the tuning table's value for
- * either. */
+/* hyla_eig_stedc delivering the eigenvectors to dZ (device 0 of ctx,
+ * lddz >= n, type rt) instead: Z (host, n x n, ldz) is then workspace
+ * (unspecified on return). One unreduced tridiagonal (the common case) keeps
+ * its eigenvector matrices on the device from the first device level on
+ * and never crosses the link with Z (only its lower levels' diagonal blocks
+ * go up); a matrix that splits is solved into Z, which goes up. Returns as
+ * hyla_eig_stedc; HYLA_ERR_INVALID also when dZ is NULL or ctx has no
+ * device. */
+int hyla_eig_stedc_dev(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                       int64_t ldz, void *dZ, int64_t lddz);
+
+/* hyla_eig_stedc (dZ NULL) or hyla_eig_stedc_dev with explicit tuning, for
+ * tests: leaf = largest subproblem solved by the QL iteration (>= 2),
+ * gemm_min = smallest merge (rows) of the levels run on device 0 of ctx;
+ * 0 takes the tuning table's value for either. */
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
-                         int64_t ldz, int64_t leaf, int64_t gemm_min);
+                         int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min);
 
 /* Eigenvalues of the tridiagonal (d, e) of order n, host memory of type rt,
  * ascending into w (host; w == d allowed), by bisection on device dev of

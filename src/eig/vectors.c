@@ -40,7 +40,7 @@ static const void *one_of(hyla_dtype t, int v) {
 }
 
 /* Z (host, real n x n, ld n) to dZ (device, type t) and the back
- * transformations there: the direct order. */
+ * transformations there: the direct order. Zr NULL: dZ holds Z already. */
 static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
                   const hyla_sb2st_q *q2, const void *Zr, void *dZ, int64_t lddz,
                   hyla_eig_stats *st) {
@@ -49,6 +49,7 @@ static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2s
     const void *src = Zr;
     int rc = 0;
     double tt = hyla_wtime();
+    if (!Zr) goto back;
     if (t == HYLA_C || t == HYLA_Z) {
         Zc = hyla_malloc((size_t)(n * n) * es);
         if (!Zc) return HYLA_ERR_NO_MEMORY;
@@ -65,6 +66,7 @@ static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2s
     hyla_free(Zc);
     st->transfers += hyla_wtime() - tt;
     if (rc) return rc;
+back:
     tt = hyla_wtime();
     rc = hyla_eig_sb2st_back_count(ctx, dev, q2, n, dZ, lddz, 0, &st->back2_calls,
                                    &st->back2_flops);
@@ -154,27 +156,36 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     if (!reorder) {
         o->mem_free(d, HYLA_MEM_DEVICE, dQ);
         dQ = NULL;
+        /* a real E straight into dZ when the tridiagonal solver's device
+         * is this one (Zr its host workspace) */
+        const int z_dev = t == rt && dev == 0;
         tt = hyla_wtime();
-        HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
+        HYLA_TRY(z_dev ? hyla_eig_stedc_dev(ctx, rt, n, w, e, Zr, n, dZ, lddz)
+                       : hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
         st->tridiag = hyla_wtime() - tt;
         stedc_parts(ctx, st);
-        HYLA_TRY(direct(ctx, dev, t, n, q1, q2, Zr, dZ, lddz, st));
+        HYLA_TRY(direct(ctx, dev, t, n, q1, q2, z_dev ? NULL : Zr, dZ, lddz, st));
         goto cleanup;
     }
     /* reordered: Q on a thread of its own (one core, queues of its own)
      * while the other cores run the tridiagonal solver, whose large merge
      * GEMMs share the device */
+    /* E straight into dE when the tridiagonal solver's device is this one
+     * (Zr is then its host workspace), else through Zr */
+    const int e_dev = dev == 0;
     build_q b = {.ctx = ctx, .dev = dev, .t = t, .n = n, .q1 = q1, .q2 = q2, .dQ = dQ};
     pthread_t th;
     tt = hyla_wtime();
     if (pthread_create(&th, NULL, build_q_main, &b) != 0) {
         build_q_main(&b); /* no thread: one after the other */
         HYLA_TRY(b.rc);
-        HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
+        HYLA_TRY(e_dev ? hyla_eig_stedc_dev(ctx, rt, n, w, e, Zr, n, dE, n)
+                       : hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
     } else {
         const int nt = omp_get_max_threads();
         if (nt > 2) omp_set_num_threads(nt - 1);
-        rc = hyla_eig_stedc(ctx, rt, n, w, e, Zr, n);
+        rc = e_dev ? hyla_eig_stedc_dev(ctx, rt, n, w, e, Zr, n, dE, n)
+                   : hyla_eig_stedc(ctx, rt, n, w, e, Zr, n);
         if (nt > 2) omp_set_num_threads(nt);
         st->tridiag = hyla_wtime() - tt;
         pthread_join(th, NULL);
@@ -187,7 +198,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     /* Z := Q E, E real: for complex Q one real GEMM on Q's (re, im) pairs,
      * a 2n x n real matrix of leading dimension 2 ld */
     tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, rt, 1, n, n, Zr, n, dE, n));
+    if (!e_dev) HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, rt, 1, n, n, Zr, n, dE, n));
     st->transfers += hyla_wtime() - tt;
     tt = hyla_wtime();
     {

@@ -18,6 +18,8 @@
 #include "backend/q2_args.h"
 #include "backend/hb2st_args.h"
 #include "backend/cuda/k_bisect.h"
+#include "backend/cuda/k_dc.h"
+#include "backend/dc_args.h"
 #include "backend/tri_bisect.h"
 
 #include <cublas_v2.h>
@@ -819,6 +821,26 @@ static int cuda_tri_eigvals(hyla_queue *qb, hyla_dtype t, int64_t n, const void 
     return queue_fail(q, hyla_cuda_tri_eigvals(q->stream, (int)t, n, d, e, w, work, info));
 }
 
+/* ---------------------------------------------------------------- divide and conquer */
+
+static int cuda_dc_op(hyla_queue *qb, hyla_dtype t, const hyla_dc_args *a, int vectors) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_dc_check(t, a, vectors);
+    if (rc) return rc;
+    if (a->n >= INT32_MAX || a->nrot >= INT32_MAX) return HYLA_ERR_UNSUPPORTED;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, vectors ? hyla_cuda_dc_vectors(q->stream, (int)t, a)
+                                 : hyla_cuda_dc_secular(q->stream, (int)t, a));
+}
+
+static int cuda_dc_secular(hyla_queue *qb, hyla_dtype t, const hyla_dc_args *a) {
+    return cuda_dc_op(qb, t, a, 0);
+}
+
+static int cuda_dc_vectors(hyla_queue *qb, hyla_dtype t, const hyla_dc_args *a) {
+    return cuda_dc_op(qb, t, a, 1);
+}
+
 /* ---------------------------------------------------------------- bulge chasing */
 
 static int cuda_hb2st(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
@@ -1135,6 +1157,8 @@ static const hyla_backend_ops cuda_ops = {
     .q2_apply = cuda_q2_apply,
     .hb2st_v = cuda_hb2st_v,
     .tri_eigvals = cuda_tri_eigvals,
+    .dc_secular = cuda_dc_secular,
+    .dc_vectors = cuda_dc_vectors,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -7,6 +7,7 @@
 #include "backend/host/host_hb2st.h"
 #include "backend/host/host_q2.h"
 #include "backend/host/host_bisect.h"
+#include "backend/host/host_dc.h"
 #include "backend/tri_bisect.h"
 #include "backend/hb2st_args.h"
 #include "core/internal.h"
@@ -42,6 +43,7 @@ struct host_task {
             hyla_hb2st_store st;
         } hb2st;
         struct { hyla_dtype t; int64_t n; const void *d, *e; void *w, *work; int *info; } bis;
+        struct { hyla_dtype t; hyla_dc_args a; } dc;
     } u;
 };
 
@@ -586,6 +588,30 @@ static int host_tri_eigvals(hyla_queue *q, hyla_dtype t, int64_t n, const void *
     return 0;
 }
 
+/* ---------------------------------------------------------------- divide and conquer */
+
+static void run_dc_secular(host_task *t) { hyla_host_dc_secular_run(t->u.dc.t, &t->u.dc.a); }
+static void run_dc_vectors(host_task *t) { hyla_host_dc_vectors_run(t->u.dc.t, &t->u.dc.a); }
+
+static int dc_enqueue(hyla_queue *q, hyla_dtype t, const hyla_dc_args *a, int vectors) {
+    int rc = hyla_dc_check(t, a, vectors);
+    if (rc) return rc;
+    host_task *k = task_new(vectors ? run_dc_vectors : run_dc_secular);
+    if (!k) return HYLA_ERR_NO_MEMORY;
+    k->u.dc.t = t;
+    k->u.dc.a = *a;
+    enqueue(q, k);
+    return 0;
+}
+
+static int host_dc_secular(hyla_queue *q, hyla_dtype t, const hyla_dc_args *a) {
+    return dc_enqueue(q, t, a, 0);
+}
+
+static int host_dc_vectors(hyla_queue *q, hyla_dtype t, const hyla_dc_args *a) {
+    return dc_enqueue(q, t, a, 1);
+}
+
 static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                       int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
     int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
@@ -698,6 +724,8 @@ static const hyla_backend_ops host_ops = {
     .q2_apply = host_q2_apply,
     .hb2st_v = host_hb2st_v,
     .tri_eigvals = host_tri_eigvals,
+    .dc_secular = host_dc_secular,
+    .dc_vectors = host_dc_vectors,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device
