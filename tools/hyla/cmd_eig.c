@@ -449,9 +449,13 @@ static void print_row(const report *r, const eig_problem *p, const eig_row *w) {
                "%.4f  total %.4f  (kd %lld, nb %lld)\n", s->sy2sb, s->sb2st,
                p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1, s->transfers,
                s->total, (long long)s->kd, (long long)s->nb);
-    if (s && p->jobz == 'V')
+    if (s && p->jobz == 'V') {
         printf("%%   back2: %lld device calls, %.4g Tflop\n", (long long)s->back2_calls,
                s->back2_flops * 1e-12);
+        printf("%%   stedc: leaves and lower levels %.4f  deflation %.4f  secular and merge "
+               "matrices %.4f  gemm %.4f  copies %.4f\n", s->stedc_lower, s->stedc_deflate,
+               s->stedc_secular, s->stedc_gemm, s->stedc_copy);
+    }
     fflush(stdout);
 }
 
