@@ -669,7 +669,6 @@ static void TRI(record_rot)(void *arg, int64_t pj, int64_t j, R c, R s) {
 typedef struct {
     hyla_t *ctx;
     hyla_dev_workspace *dws;
-    hyla_queue *q; /* the merges' queue, high priority */
     int64_t nb;
     R *cur, *nxt, *dM;
     unsigned char *dsm, *hsm;
@@ -704,8 +703,8 @@ static int *TRI(dc_info)(unsigned char *b, int64_t nb) {
  * identity); the price is GEMMs over all n columns instead of the
  * non-deflated ones, small at the top levels where these merges run (they
  * deflate little). zr: z's rows (row n1 - 1 of Q1, row 0 of Q2) read
- * beforehand. Everything runs in order on w->q; the GEMMs are left queued
- * there. */
+ * beforehand. Everything runs in order on the device workspace's q_comp;
+ * the GEMMs are left queued there. */
 static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *d, int64_t *ord,
                           const R *zr, R rho, double *tm) {
     const int64_t nb = w->nb;
@@ -715,7 +714,7 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
             *rj = perm + 4 * nb, *tmp = perm + 5 * nb;
     hyla_dev *dv = w->ctx->devs[0];
     const hyla_backend_ops *o = dv->ops;
-    hyla_queue *qc = w->q;
+    hyla_queue *qc = w->dws->q_comp;
     const size_t rs = sizeof(R);
     double t0 = hyla_wtime(), t1;
     int err = 0;
@@ -844,19 +843,12 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         goto cleanup;
     }
     if ((rc = hyla_workspace_get(ctx, 0, 0, 0, &w.dws))) goto cleanup;
-    /* high priority: in the eigensolver's reordered order Q = Q1 Q2 is built
-     * on the same device meanwhile, and the merges are the shorter chain of
-     * dependent steps (each waits for the host's deflation) */
-    if ((rc = o->queue_create_prio(dv, 1, &w.q))) {
-        w.q = NULL;
-        goto cleanup;
-    }
     double t0 = hyla_wtime();
     /* cur := the block diagonal of the lower levels' results */
     {
         const R zero = 0;
-        rc = o->laset(w.q, DT, -1, n, n, &zero, &zero, w.cur, n);
-        if (!rc) rc = o->queue_sync(w.q);
+        rc = o->laset(w.dws->q_comp, DT, -1, n, n, &zero, &zero, w.cur, n);
+        if (!rc) rc = o->queue_sync(w.dws->q_comp);
         for (int64_t g = 0; g < nleaf / w0 && !rc; g++) {
             const int64_t s0 = b[g * w0], m = b[(g + 1) * w0] - s0;
             rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
@@ -885,25 +877,25 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
                                 e[mid - 1], tm);
             if (rc > 0) rc = (int)lo + 1;
         }
-        if (!rc) rc = o->queue_sync(w.q);
+        if (!rc) rc = o->queue_sync(w.dws->q_comp);
         R *t = w.cur;
         w.cur = w.nxt;
         w.nxt = t;
     }
     t0 = hyla_wtime();
     if (!rc && dZ) {
-        rc = o->copy_2d(w.q, dZ, sizeof(R) * (size_t)lddz, w.cur, sizeof(R) * (size_t)n,
+        rc = o->copy_2d(w.dws->q_comp, dZ, sizeof(R) * (size_t)lddz, w.cur, sizeof(R) * (size_t)n,
                         sizeof(R) * (size_t)n, (size_t)n, HYLA_COPY_D2D);
-        if (!rc) rc = o->queue_sync(w.q);
+        if (!rc) rc = o->queue_sync(w.dws->q_comp);
     } else if (!rc) {
         rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
     }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
 cleanup:
-    if (w.q) {
-        o->queue_sync(w.q);
-        o->queue_destroy(w.q);
+    if (rc && w.dws) {
+        o->queue_sync(w.dws->q_comp);
+        o->queue_sync(w.dws->q_in);
     }
     hyla_free(w.iw);
     hyla_free(w.rw);
