@@ -204,7 +204,14 @@ typedef enum {
      * send QR panels of at most 64 columns (the eigensolver's stage 1) to
      * the fused QR panel kernel; automatic and vendor keep cuSOLVER's geqrf
      * there. Ignored by the host backend. */
-    HYLA_OPT_LU_PANEL = 26
+    HYLA_OPT_LU_PANEL = 26,
+    /* Divide and conquer with eigenvectors (?stedc, and the eigensolver's
+     * jobz V): the smallest merge (rows) of the levels run on device 0 with
+     * the eigenvector matrices resident there, the secular equations and
+     * the merge matrices built there too; the levels below run on the host
+     * cores. 0 = the tuning table's (2048 on GPUs; none on the host
+     * backend), else >= 2. */
+    HYLA_OPT_EIG_DC_MIN = 28
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -219,6 +219,14 @@ int main(void) {
     dc_ops(h);
     hyla_stt_all(h, &seed);
     hyla_dtt_all(h, &seed);
+    /* HYLA_OPT_EIG_DC_MIN: the public stedc with device levels from merges
+     * of 40 rows */
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 1) == -3, "HYLA_OPT_EIG_DC_MIN 1 rejected");
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 40) == 0, "HYLA_OPT_EIG_DC_MIN 40");
+    hyla_dtt_case(h, MAT_RANDOM, 300, 0, 0, &seed);
+    hyla_dtt_case(h, MAT_CLUSTER, 301, 0, 0, &seed);
+    hyla_stt_case(h, MAT_GLUED, 257, 0, 0, &seed);
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 0) == 0, "HYLA_OPT_EIG_DC_MIN back to 0");
     injection(h, &seed);
     return t_finish(&h, "tridiag");
 }

@@ -17,6 +17,7 @@
 static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
     const hyla_tuning *tu = ctx && ctx->ndev > 0 ? hyla_tuning_for(ctx->devs[0]) : NULL;
     if (*leaf <= 0) *leaf = tu ? tu->stedc_leaf : 32;
+    if (*gemm_min <= 0 && ctx && ctx->opt_eig_dc_min > 0) *gemm_min = ctx->opt_eig_dc_min;
     if (*gemm_min <= 0) *gemm_min = tu ? tu->stedc_gemm_min : INT64_MAX;
     if (*leaf < 2) *leaf = 2;
 }
