@@ -209,7 +209,7 @@ typedef enum {
      * jobz V): the smallest merge (rows) of the levels run on device 0 with
      * the eigenvector matrices resident there, the secular equations and
      * the merge matrices built there too; the levels below run on the host
-     * cores. 0 = the tuning table's (2048 on GPUs; none on the host
+     * cores. 0 = the tuning table's (1024 on Hopper, 2048 on other GPUs; none on the host
      * backend), else >= 2. */
     HYLA_OPT_EIG_DC_MIN = 28
 } hyla_option;

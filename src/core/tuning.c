@@ -1,7 +1,10 @@
 /* The tuning table: block sizes and expected rates per device family,
  * read at run time (BLIS's config registry idea). Values for "hopper" come
  * from measurements on H100 (bench/results/); "host" sizes are small so the
- * multi-tile paths run in tests. */
+ * multi-tile paths run in tests. The stedc device-merge threshold of
+ * "hopper" (1024): dsyevd with vectors at n = 8192 took 0.63 s against
+ * 0.97 s with 2048 and 0.70 s with 512, the same at 16384 (2.56-2.58 s),
+ * one H100 (bench/results/2026-11-23-h100-dcmin-raw.txt). */
 #include "core/internal.h"
 #include <string.h>
 
@@ -14,7 +17,7 @@ static const hyla_tuning table[] = {
     {"hopper",       {8192, 8192, 8192, 8192},    {2048, 2048, 2048, 1024}, {50e12, 55e12, 55e12, 55e12},  4,
                      {1024, 1024, 768, 512},      (size_t)32 << 20,
                      {64, 64, 64, 64},            {128, 128, 128, 128},        256,
-                     32, 2048,
+                     32, 1024,
                      {768, 768, 512, 384},        {128, 128, 128, 128}},
     {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
                      {512, 512, 384, 256},        (size_t)32 << 20,
