@@ -366,29 +366,8 @@ static void TRI(permute_team)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t
     memcpy(d, dw, sizeof *d * (size_t)n);
 }
 
-/* secular_root, loewner_one and vec_entry: backend/t_dc_merge.h (shared
- * with the backends' merge ops) */
-#define DCM(x) TRI(x)
-#define DCM_RF(fn) RF(fn)
-#define DCM_EPS R_EPS
-#define DCM_HD
-#define DCM_J0 0
-#define DCM_JS 1
-#define DCM_SUM(x) (x)
-#define DCM_PROD(x) (x)
-#define DCM_PRAGMA(x) _Pragma(#x)
-#define DCM_SIMD(clause) DCM_PRAGMA(omp simd clause)
-#include "backend/t_dc_merge.h"
-#undef DCM
-#undef DCM_RF
-#undef DCM_EPS
-#undef DCM_HD
-#undef DCM_J0
-#undef DCM_JS
-#undef DCM_SUM
-#undef DCM_PROD
-#undef DCM_PRAGMA
-#undef DCM_SIMD
+/* secular_root, loewner_one and vec_entry (TRI's names): backend/dc_merge.h,
+ * included by tridiag.c (shared with the backends' merge ops) */
 
 /* secular_root with lam = the root and delta[gpos[j]] = dl_j - lam. */
 static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,

@@ -4,6 +4,7 @@
 #include "eig/tridiag.h"
 #include "eig/sy2sb.h"
 #include "backend/dc_args.h"
+#include "backend/dc_merge.h"
 #include <cblas.h>
 #include <ctype.h>
 #include <float.h>

@@ -45,25 +45,7 @@ template <typename R> __device__ __forceinline__ R warp_prod(R x) {
 #define DCM_PROD(x) warp_prod(x)
 #define DCM_SIMD(clause)
 
-#define DCM(x) x##_s
-#define R float
-#define DCM_RF(fn) fn##f
-#define DCM_EPS (FLT_EPSILON / 2)
-#include "backend/t_dc_merge.h"
-#undef DCM
-#undef R
-#undef DCM_RF
-#undef DCM_EPS
-
-#define DCM(x) x##_d
-#define R double
-#define DCM_RF(fn) fn
-#define DCM_EPS (DBL_EPSILON / 2)
-#include "backend/t_dc_merge.h"
-#undef DCM
-#undef R
-#undef DCM_RF
-#undef DCM_EPS
+#include "backend/dc_merge.h"
 
 namespace {
 
