@@ -797,8 +797,9 @@ typedef struct {
      * and the lower levels, whose merges run side by side; then, summed over
      * the larger merges (one at a time, the cores inside each): deflation and
      * the packing of the non-deflated columns, the secular equations and their
-     * eigenvectors, the merge GEMMs (transfers included when on a device);
-     * last the zeroing and the final permutation of Z */
+     * eigenvectors (on a device: the merge kernels, their small transfers and
+     * the wait for the previous merge's GEMMs), the merge GEMMs (as queued on
+     * a device); last the zeroing, the copies and the final permutation of Z */
     double stedc_lower, stedc_deflate, stedc_secular, stedc_gemm, stedc_copy;
 } hyla_eig_stats;
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
@@ -911,8 +912,9 @@ int hyla_dsterf(int64_t n, double *d, double *e);
  * T = (d, e) (LAPACK stedc): Cuppen's divide and conquer with Gu and
  * Eisenstat's deflation and orthogonal eigenvectors, on the host CPU cores
  * (OpenMP); the levels of large merges (from the tuning table's stedc
- * threshold on) do their GEMMs on device 0 of ctx, where the eigenvector
- * matrix stays between them.
+ * threshold on, or HYLA_OPT_EIG_DC_MIN) run on device 0 of ctx, where the
+ * eigenvector matrix stays between them: the host deflates, the device
+ * solves the secular equations, builds each merge matrix and multiplies.
  *   compz  'N': eigenvalues only (as hyla_?sterf); 'I': eigenvectors of T too.
  *   n      order of T, >= 0.
  *   d      in: the diagonal; out: the eigenvalues, ascending.
@@ -923,10 +925,11 @@ int hyla_dsterf(int64_t n, double *d, double *e);
  * Returns 0; -i for a bad argument (1 compz, 2 n, 3 d, 4 e, 5 Z, 6 ldz);
  * k > 0 when an iteration failed to converge (compz 'N': as ?sterf; 'I': k - 1
  * is the first row of the subproblem that failed); HYLA_ERR_NAN when d or e
- * holds NaN or Inf; HYLA_ERR_NO_MEMORY; device codes of hyla_?gemm; a NULL ctx
- * returns HYLA_ERR_INVALID. Workspace: allocated inside, at most about
- * 2 n^2 + 10 n entries of host memory and, when the device levels run,
- * 3 n^2 entries of device 0's memory. */
+ * holds NaN or Inf; HYLA_ERR_NO_MEMORY; device codes (allocation, copies,
+ * GEMMs, the merge kernels); a NULL ctx returns HYLA_ERR_INVALID. Workspace:
+ * allocated inside, at most about 2 n^2 + 10 n entries of host memory and,
+ * when the device levels run, 3 n^2 + 12 n entries of device 0's memory and
+ * 12 n of pinned host memory. */
 int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
 int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz);
