@@ -50,7 +50,7 @@
 
 namespace {
 
-const int NT = 128;       /* threads per block: four warps */
+const int NT = 256;       /* threads per block: eight warps (two per row of a dot) */
 const int HB2ST_LAG = 2;  /* steps by which sweep i trails sweep i-1 (see above) */
 
 /* ---- scalars: R real, cx<R> complex ---- */
@@ -211,7 +211,7 @@ template <typename T> struct vstore {
  * the loads of a thread are issued load_batch<T>::u at a time before any is
  * used, so that their L2 latencies overlap: all of a kd = 64 tile at once
  * for real types, half of it for complex ones (register pressure). (kd <= 64
- * = NT / 2 rows.) */
+ * rows.) */
 const int TILE_COLS_PER_PASS = NT / 64;
 template <typename T> struct load_batch { static const int u = 32; };
 template <typename R> struct load_batch<cx<R>> { static const int u = 16; };
@@ -245,6 +245,14 @@ __device__ void load_tile(const T *g, int64_t ld, int rows, int cols, T *sm, int
             }
         }
     }
+}
+
+/* x summed over the two lanes 2r, 2r+1 of a warp (both get the sum) */
+template <typename R> __device__ __forceinline__ R pair_sum(R x) {
+    return x + __shfl_xor_sync(0xffffffffu, x, 1);
+}
+template <typename R> __device__ __forceinline__ cx<R> pair_sum(cx<R> x) {
+    return {pair_sum(x.re), pair_sum(x.im)};
 }
 
 /* sum_k a(k) b(k) over k < len, a and b strided (shared memory), four
@@ -286,7 +294,13 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     if (m > 0) {
         const T taup = s.tau[(m + 1) & 1];
         if (re_of(taup) != R(0) || im_of(taup) != R(0)) {
-            if (tid < nv) s.w[tid] = taup * dot<T, R, false>(kd, s.X + tid, lds, vprev);
+            /* two threads a row (warps 0-3), half of the sum each */
+            if (tid < 128) {
+                const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
+                          len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
+                const T p = pair_sum(dot<T, R, false>(len, s.X + r + k0 * lds, lds, vprev + k0));
+                if (h == 0 && r < nv) s.w[r] = taup * p;
+            }
             __syncthreads();
             if (tr < nv)
                 for (int c = tc; c < kd; c += TILE_COLS_PER_PASS)
@@ -313,13 +327,21 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
         if (tid == 0) V[(int64_t)q.ldv * q.nb + j + j * q.nb] = tau;
     }
 
-    /* z = conj(tau X(:, 1..)^H v) (threads 0-63) and y = tau A v (64-127) */
-    if (tid < 64) {
-        const int c = tid + 1;
-        if (m > 0 && c < kd) s.z[c] = tau * dot<T, R, true>(nv, s.X + c * lds, 1, vcur);
-    } else {
-        const int r = tid - 64;
-        if (r < nv) s.y[r] = tau * dot<T, R, false>(nv, s.A + r, lds, vcur);
+    /* z = conj(tau X(:, 1..)^H v) (warps 0-3) and y = tau A v (warps 4-7),
+     * two threads a column or row, half of the sum each */
+    {
+        const int h = tid & 1, k0 = h ? nv / 2 : 0, half = h ? nv - nv / 2 : nv / 2;
+        if (tid < 128) {
+            const int c = (tid >> 1) + 1;
+            const bool on = m > 0 && c < kd;
+            const T p = pair_sum(dot<T, R, true>(on ? half : 0, s.X + c * lds + k0, 1, vcur + k0));
+            if (h == 0 && on) s.z[c] = tau * p;
+        } else {
+            const int r = (tid - 128) >> 1;
+            const bool on = r < nv;
+            const T p = pair_sum(dot<T, R, false>(on ? half : 0, s.A + r + k0 * lds, lds, vcur + k0));
+            if (h == 0 && on) s.y[r] = tau * p;
+        }
     }
     __syncthreads();
 
