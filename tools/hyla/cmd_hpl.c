@@ -89,7 +89,9 @@ static void dat_defaults(hyla_hpl_dat *d, bool cuda) {
     d->device_out = 6;
     d->nn = 1;
     d->nnb = 1;
-    d->nb[0] = cuda ? 768 : 256;
+    /* one H100, N = 86000, same run: NB 768 42.5, 1024 43.4, 1280 43.8
+     * TFLOP/s (bench/results/2026-11-23-h100-hplnb-raw.txt) */
+    d->nb[0] = cuda ? 1280 : 256;
     d->ngrid = 1;
     d->p[0] = d->q[0] = 1;
     d->threshold = 16.0;

@@ -164,7 +164,7 @@ void cli_usage(FILE *f) {
         "  copy (and hyla_?getrf_gpu on the same copy, ours-dev); several GPUs: cusolverMg\n"
         "HPL options (hpl):\n"
         "  -n LIST, --nb N      problem sizes and block size instead of HPL.dat's (without an HPL.dat:\n"
-        "                       NB 256 on host devices, 768 on GPUs; grid 1 x 1; depth 1; threshold 16)\n"
+        "                       NB 256 on host devices, 1280 on GPUs; grid 1 x 1; depth 1; threshold 16)\n"
         "  --grid PxQ           one process grid instead of HPL.dat's\n"
         "  --output X.npy       the solution x of the first test\n"
         "  --json               one JSON object per test instead of HPL's text\n"
