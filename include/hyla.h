@@ -153,7 +153,7 @@ typedef enum {
      * table. */
     HYLA_OPT_EIG_NB = 21,
     /* Eigensolver, eigenvectors: the order of the back transformations.
-     * 0 = automatic (reordered on a GPU from n = 8192, where one H100
+     * 0 = automatic (reordered on a GPU from n = 4096, where one H100
      * measured it faster; else direct), 1 = direct
      * (Z := Q1 (Q2 E) after the tridiagonal solver), 2 = reordered (Q1 Q2
      * built on the device while the host cores run the tridiagonal solver,
@@ -209,8 +209,9 @@ typedef enum {
      * jobz V): the smallest merge (rows) of the levels run on device 0 with
      * the eigenvector matrices resident there, the secular equations and
      * the merge matrices built there too; the levels below run on the host
-     * cores. 0 = the tuning table's (1024 on Hopper, 2048 on other GPUs; none on the host
-     * backend), else >= 2. */
+     * cores. 0 = automatic: the tuning table's (1024 on Hopper, 2048 on
+     * other GPUs; none on the host backend), on a GPU lowered to n / 16 but
+     * not below 256; else >= 2. */
     HYLA_OPT_EIG_DC_MIN = 28
 } hyla_option;
 

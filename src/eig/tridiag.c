@@ -14,12 +14,22 @@
 #include <string.h>
 
 /* Smallest subproblem of divide and conquer and merge size for the device
- * GEMMs, from the tuning table of device 0 (host defaults without ctx). */
-static void stedc_tuning(hyla_t *ctx, int64_t *leaf, int64_t *gemm_min) {
+ * levels of an order-n problem: the option, else the tuning table of device
+ * 0 (host defaults without ctx), lowered to n / 16 (at least 256) on a GPU
+ * so that smaller problems keep a few levels there too. Measured on one
+ * H100, dsyevd with vectors: at n = 4096, 0.204 s with merges from 256 rows
+ * on the device against 0.237 s from 512 and 0.332 s from 1024; at 8192,
+ * 512 and 1024 took the same 0.591 s
+ * (bench/results/2026-11-23-h100-small2-raw.txt). */
+static void stedc_tuning(hyla_t *ctx, int64_t n, int64_t *leaf, int64_t *gemm_min) {
     const hyla_tuning *tu = ctx && ctx->ndev > 0 ? hyla_tuning_for(ctx->devs[0]) : NULL;
     if (*leaf <= 0) *leaf = tu ? tu->stedc_leaf : 32;
     if (*gemm_min <= 0 && ctx && ctx->opt_eig_dc_min > 0) *gemm_min = ctx->opt_eig_dc_min;
-    if (*gemm_min <= 0) *gemm_min = tu ? tu->stedc_gemm_min : INT64_MAX;
+    if (*gemm_min <= 0) {
+        *gemm_min = tu ? tu->stedc_gemm_min : INT64_MAX;
+        if (tu && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST)
+            *gemm_min = HYLA_MIN(*gemm_min, HYLA_MAX(256, n / 16));
+    }
     if (*leaf < 2) *leaf = 2;
 }
 
@@ -96,7 +106,7 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
         return HYLA_ERR_INVALID;
     if (rt != HYLA_S && rt != HYLA_D) return HYLA_ERR_INVALID;
     if (dZ && (!ctx || ctx->ndev < 1 || lddz < HYLA_MAX(1, n))) return HYLA_ERR_INVALID;
-    stedc_tuning(ctx, &leaf, &gemm_min);
+    stedc_tuning(ctx, n, &leaf, &gemm_min);
     double tm[STEDC_T_COUNT] = {0};
     const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm)
                                 : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm);
