@@ -139,7 +139,7 @@ void cli_usage(FILE *f) {
         "  --back2 B            jobz V: Q2 by batched GEMMs (auto, the default) or the\n"
         "                       one-call kernel (kernel)\n"
         "  --dc-min N           jobz V (and stedc): smallest divide-and-conquer merge run on the\n"
-        "                       device (default: tuning table, at most n/16)\n"
+        "                       device (default: automatic, see HYLA_OPT_EIG_DC_MIN)\n"
         "  --timers             print the seconds of each stage after each run\n"
         "  --input A.npy        the matrix (its --uplo triangle is read)\n"
         "  --output W.npy[,Z.npy]  eigenvalues, and with --jobz V the eigenvectors\n"
