@@ -212,7 +212,11 @@ typedef enum {
      * cores. 0 = automatic: the tuning table's (1024 on Hopper, 2048 on
      * other GPUs; none on the host backend), on a GPU lowered to n / 16 but
      * not below 256; else >= 2. */
-    HYLA_OPT_EIG_DC_MIN = 28
+    HYLA_OPT_EIG_DC_MIN = 28,
+    /* Eigensolver, eigenvectors: columns per block reflector of the Q1
+     * (stage 1) back transformation, rounded down to a multiple of the band
+     * width kd (at least kd). 0 = the tuning table's (256). */
+    HYLA_OPT_EIG_BACK1_NB = 29
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -127,6 +127,13 @@ int main(int argc, char **argv) {
     hyla_dtv_case(h, 0, 'V', 'U', 29, TE_ARITHMETIC, &s);
     hyla_ctv_case(h, 1, 'V', 'L', 30, TE_RANDOM, &s);
     hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 0);
+    /* Q1 block reflectors of 2 and of 7 panels (kd 3: 6 and 21 columns) */
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_BACK1_NB, 6) == 0, "back1 nb 6");
+    hyla_dtv_case(h, 1, 'V', 'L', 61, TE_RANDOM, &s);
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_BACK1_NB, 21) == 0, "back1 nb 21");
+    hyla_ztv_case(h, 0, 'V', 'U', 70, TE_CLUSTERED, &s);
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_BACK1_NB, -1) == -3, "back1 nb -1 refused");
+    hyla_set_option(h, HYLA_OPT_EIG_BACK1_NB, 0);
     alloc_failures(h);
     hyla_set_option(h, HYLA_OPT_EIG_CHASE, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);

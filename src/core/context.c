@@ -171,6 +171,10 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
         if (v < 0 || v > 2) return -3;
         h->opt_eig_tridiag = v;
         return 0;
+    case HYLA_OPT_EIG_BACK1_NB:
+        if (v < 0 || v > (1 << 20)) return -3;
+        h->opt_eig_back1_nb = v;
+        return 0;
     case HYLA_OPT_EIG_DC_MIN:
         if (v < 0 || v == 1) return -3;
         h->opt_eig_dc_min = v;
@@ -205,6 +209,7 @@ int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     case HYLA_OPT_EIG_TRIDIAG: *v = h->opt_eig_tridiag; return 0;
     case HYLA_OPT_LU_PANEL: *v = h->opt_lu_panel; return 0;
     case HYLA_OPT_EIG_DC_MIN: *v = h->opt_eig_dc_min; return 0;
+    case HYLA_OPT_EIG_BACK1_NB: *v = h->opt_eig_back1_nb; return 0;
     }
     return -2;
 }

@@ -168,7 +168,9 @@ static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hy
     if (!q) return HYLA_ERR_NO_MEMORY;
     q->t = t, q->dev = dev, q->n = n, q->kd = kd, q->ldv = HYLA_MAX(1, n);
     q->npanels = hyla_eig_sy2sb_npanels(n, kd);
-    q->group = HYLA_MAX(1, hyla_tuning_for(d)->eig_back_nb / kd);
+    const int64_t bnb = ctx->opt_eig_back1_nb > 0 ? ctx->opt_eig_back1_nb
+                                                    : hyla_tuning_for(d)->eig_back_nb;
+    q->group = HYLA_MAX(1, bnb / kd);
     int rc = 0;
     if (q->npanels > 0) {
         rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &q->dV);

@@ -97,7 +97,8 @@ static int configure(hyla_t *ctx, const cli_opts *o) {
                {"--tri", HYLA_OPT_EIG_TRIDIAG, o->tri, o->tri >= 0},
                {"--ooc", HYLA_OPT_POTRF_OOC, 1, o->ooc},
                {"--panel", HYLA_OPT_LU_PANEL, o->panel, o->panel >= 0},
-               {"--dc-min", HYLA_OPT_EIG_DC_MIN, o->dc_min, o->dc_min >= 0}};
+               {"--dc-min", HYLA_OPT_EIG_DC_MIN, o->dc_min, o->dc_min >= 0},
+               {"--back1-nb", HYLA_OPT_EIG_BACK1_NB, o->back1_nb, o->back1_nb >= 0}};
     if (o->verbose) hyla_set_log(ctx, stderr);
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
         if (!set[i].given) continue;

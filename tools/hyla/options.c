@@ -23,7 +23,7 @@ typedef enum {
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
     OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER, OPT_CHASE,
-    OPT_BACK2_NB, OPT_BACK2, OPT_TRI, OPT_PANEL, OPT_DC_MIN
+    OPT_BACK2_NB, OPT_BACK2, OPT_TRI, OPT_PANEL, OPT_DC_MIN, OPT_BACK1_NB
 } opt_id;
 
 typedef struct {
@@ -56,7 +56,7 @@ static const opt_spec specs[] = {
     {"--grid", OPT_GRID, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
     {"--back2-nb", OPT_BACK2_NB, true}, {"--back2", OPT_BACK2, true},
-    {"--dc-min", OPT_DC_MIN, true},
+    {"--dc-min", OPT_DC_MIN, true}, {"--back1-nb", OPT_BACK1_NB, true},
     {"--tri", OPT_TRI, true},
     {"--panel", OPT_PANEL, true},
 };
@@ -136,6 +136,8 @@ void cli_usage(FILE *f) {
         "                       cores, by bisection on the device, or auto (default)\n"
         "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
         "                       (default kd)\n"
+        "  --back1-nb N         columns per block reflector of the Q1 back transformation\n"
+        "                       (a multiple of kd; default: tuning table, 256)\n"
         "  --back2 B            jobz V: Q2 by batched GEMMs (auto, the default) or the\n"
         "                       one-call kernel (kernel)\n"
         "  --dc-min N           jobz V (and stedc): smallest divide-and-conquer merge run on the\n"
@@ -394,6 +396,7 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_TIMERS: o->timers = true; return 0;
     case OPT_KD: return set_nonneg(opt, v, &o->kd);
     case OPT_DC_MIN: return set_nonneg(opt, v, &o->dc_min);
+    case OPT_BACK1_NB: return set_nonneg(opt, v, &o->back1_nb);
     case OPT_IB: return set_nonneg(opt, v, &o->ib);
     case OPT_CHASE:
         if (!strcmp(v, "auto")) o->chase = 0;
@@ -548,6 +551,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     o->chase = -1;
     o->back2 = -1;
     o->dc_min = -1;
+    o->back1_nb = -1;
     o->back2_nb = -1;
     o->tri = -1;
     o->panel = -1;

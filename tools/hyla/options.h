@@ -55,6 +55,7 @@ typedef struct {
     int64_t chase;                /* stage-2 bulge chasing for jobz N: 0 auto, 1 host, 2 device; -1 */
     int64_t back2;                /* Q2 back transformation: 0 auto, 1 gemm, 2 kernel; -1 */
     int64_t dc_min;               /* --dc-min: smallest device merge of stedc; -1 */
+    int64_t back1_nb;             /* --back1-nb: Q1 block reflector width; -1 */
     const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
     int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
     int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
