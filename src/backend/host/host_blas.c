@@ -80,7 +80,7 @@ static void run_syr2k(const host_blas_call *c) {
     }
 }
 
-static void run_symm(const host_blas_call *c) {
+static void run_symm_cblas(const host_blas_call *c) {
     const enum CBLAS_SIDE s = cb_side(c->side);
     const enum CBLAS_UPLO u = cb_uplo(c->uplo);
     const int m = (int)c->m, n = (int)c->n, lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
@@ -95,6 +95,59 @@ static void run_symm(const host_blas_call *c) {
         if (c->herm) cblas_zhemm(CblasColMajor, s, u, m, n, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc);
         else cblas_zsymm(CblasColMajor, s, u, m, n, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc);
         break;
+    }
+}
+
+/* Rows per diagonal block of the blocked SYMM below. */
+#define SYMM_BLOCK 512
+
+/* C := alpha A B + beta C, A symmetric or Hermitian on the left (m x m),
+ * by column blocks of A: with few columns in B (stage 1 of the eigensolver
+ * has kd), OpenBLAS's ?symm spends much of its time packing A element by
+ * element from both triangles (its ?symm_*copy kernels), while ?gemm packs
+ * a stored block with contiguous reads. So each diagonal block goes to
+ * ?symm and the stored block beside it to two ?gemm, once as it is (the
+ * rows it holds) and once transposed (the mirrored rows), and every stored
+ * element of A is read by BLAS-3 at an inner dimension of n. beta applies
+ * once per row of C: the first diagonal block and the block beside it cover
+ * every row. */
+static void run_symm(const host_blas_call *c) {
+    if (c->side != HYLA_LEFT || c->m < 2 * SYMM_BLOCK) {
+        run_symm_cblas(c);
+        return;
+    }
+    static const double one[2] = {1.0, 0.0};
+    static const float onef[2] = {1.0f, 0.0f};
+    const int single = c->t == HYLA_S || c->t == HYLA_C;
+    const size_t es = hyla_dtype_size(c->t);
+    const int lower = c->uplo != HYLA_UPPER, ct = c->herm ? HYLA_CONJTRANS : HYLA_TRANS;
+    const int64_t m = c->m, nblk = HYLA_CEILDIV(m, SYMM_BLOCK);
+    const unsigned char *A = c->A, *B = c->B;
+    unsigned char *C = c->C;
+    for (int64_t i = 0; i < nblk; i++) {
+        /* lower: blocks from the top, the stored part below each; upper:
+         * from the bottom, the stored part above */
+        const int64_t jb = lower ? i : nblk - 1 - i, j = jb * SYMM_BLOCK;
+        const int64_t w = HYLA_MIN(SYMM_BLOCK, m - j);
+        const int64_t r = lower ? j + w : 0, h = lower ? m - j - w : j; /* stored rows beside */
+        host_blas_call d = *c;
+        d.m = w;
+        d.A = A + (size_t)(j + j * c->lda) * es;
+        d.B = B + (size_t)j * es;
+        d.C = C + (size_t)j * es;
+        if (i > 0) memcpy(d.beta, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+        run_symm_cblas(&d);
+        if (h == 0) continue;
+        const unsigned char *Ab = A + (size_t)(r + j * c->lda) * es;
+        host_blas_call g = {.kind = HB_GEMM, .t = c->t, .ta = HYLA_NOTRANS, .tb = HYLA_NOTRANS,
+                            .m = h, .n = c->n, .k = w, .lda = c->lda, .ldb = c->ldb,
+                            .ldc = c->ldc, .A = Ab, .B = d.B, .C = C + (size_t)r * es};
+        memcpy(g.alpha, c->alpha, 16);
+        memcpy(g.beta, d.beta, 16);
+        run_gemm(&g);
+        g.ta = ct, g.m = w, g.k = h, g.B = B + (size_t)r * es, g.C = d.C;
+        memcpy(g.beta, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+        run_gemm(&g);
     }
 }
 
