@@ -614,20 +614,40 @@ int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t row
 }
 
 /* Uploads the n x n host matrix A to a new device buffer holding its lower
- * triangle (for uplo U, rebuilt from the upper one). */
+ * triangle (for uplo U, rebuilt from the upper one). On the host backend,
+ * uplo L, the upper triangle is left unset: nothing reads it. */
 int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
                           const void *A, int64_t lda, void **dA) {
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t);
+    const int split = lower && d->info.kind == HYLA_DEVICE_HOST;
+    hyla_dev_workspace *ws = NULL;
     void *dU = NULL;
     int rc = 0;
     *dA = NULL;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, dA));
+    if (split) {
+        /* host memory on both sides: the lower triangle alone, by blocks of
+         * columns (each from its diagonal down) dealt to two queues, whose
+         * threads copy at the same time */
+        enum { CB = 128 };
+        HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+        for (int64_t j = 0; j < n; j += CB)
+            HYLA_TRY(o->copy_2d((j / CB) % 2 ? ws->q_out : ws->q_in, el(*dA, j, j, n, es),
+                                (size_t)n * es, el(A, j, j, lda, es), (size_t)lda * es,
+                                (size_t)(n - j) * es, (size_t)HYLA_MIN(CB, n - j),
+                                HYLA_COPY_H2D));
+        goto cleanup;
+    }
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, lower ? 1 : (size_t)(n * n) * es, &dU));
     HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, lower ? *dA : dU, n));
     if (!lower) HYLA_TRY(hyla_eig_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
 cleanup:
+    if (ws) { /* the split copies: done (or stopped) before *dA may go */
+        const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);
+        if (!rc) rc = r1 ? r1 : r2;
+    }
     o->mem_free(d, HYLA_MEM_DEVICE, dU);
     if (rc) {
         o->mem_free(d, HYLA_MEM_DEVICE, *dA);
