@@ -140,9 +140,21 @@ int64_t hyla_eig_sy2sb_npanels(int64_t n, int64_t kd) {
 }
 
 void hyla_eig_sy2sb_sizes(const hyla_t *ctx, int dev, hyla_dtype t, int64_t *kd, int64_t *nb) {
+    hyla_eig_sy2sb_sizes_jobz(ctx, dev, t, 1, kd, nb);
+}
+
+void hyla_eig_sy2sb_sizes_jobz(const hyla_t *ctx, int dev, hyla_dtype t, int vec, int64_t *kd,
+                               int64_t *nb) {
     const hyla_tuning *tu = hyla_tuning_for(ctx->devs[dev]);
-    int64_t k = ctx->opt_eig_kd > 0 ? ctx->opt_eig_kd : tu->eig_kd[t];
-    int64_t b = ctx->opt_eig_nb > 0 ? ctx->opt_eig_nb : tu->eig_nb[t];
+    /* the eigenvalues-only pair goes together: a kd set by the caller
+     * takes the general nb */
+    const int values = !vec && ctx->opt_eig_kd <= 0 && tu->eig_kd_values[t] > 0;
+    int64_t k = ctx->opt_eig_kd > 0 ? ctx->opt_eig_kd
+                : values             ? tu->eig_kd_values[t]
+                                     : tu->eig_kd[t];
+    int64_t b = ctx->opt_eig_nb > 0                  ? ctx->opt_eig_nb
+                : values && tu->eig_nb_values[t] > 0 ? tu->eig_nb_values[t]
+                                                     : tu->eig_nb[t];
     if (k < 1) k = 1;
     b = HYLA_MAX(k, b / k * k);
     *kd = k;
