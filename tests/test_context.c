@@ -4,7 +4,9 @@
 #include "core/internal.h"
 #include "harness.h"
 #include <cblas.h>
+#include <complex.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -180,6 +182,63 @@ static void test_backend(hyla_t *h) {
     d1->ops->queue_destroy(q1);
 }
 
+/* symm/hemm with A on the left past the host backend's column blocks (512
+ * rows: it splits A into diagonal blocks for ?symm and the stored blocks
+ * beside them for ?gemm) against CBLAS, both triangles, d and z, a leading
+ * dimension above m, beta != 0 and a non-multiple of the block. */
+static void test_symm_large(hyla_t *h) {
+    hyla_dev *d = h->devs[0];
+    const hyla_backend_ops *o = d->ops;
+    enum { M = 1100, LD = M + 3, NR = 6 };
+    const size_t na = (size_t)LD * M, nb = (size_t)LD * NR;
+    double _Complex *A = malloc(na * sizeof *A), *B = malloc(nb * sizeof *B),
+                    *C = malloc(nb * sizeof *C), *R = malloc(nb * sizeof *R);
+    void *dA = NULL, *dB = NULL, *dC = NULL;
+    hyla_queue *q = NULL;
+    int ok = A && B && C && R && o->queue_create(d, &q) == 0 &&
+             o->mem_alloc(d, HYLA_MEM_DEVICE, na * sizeof *A, &dA) == 0 &&
+             o->mem_alloc(d, HYLA_MEM_DEVICE, nb * sizeof *B, &dB) == 0 &&
+             o->mem_alloc(d, HYLA_MEM_DEVICE, nb * sizeof *C, &dC) == 0;
+    CHECK(ok, "large symm: buffers");
+    unsigned long long s = 11;
+    for (int cplx = 0; ok && cplx < 2; cplx++)
+        for (int up = 0; up < 2; up++) {
+            const hyla_dtype t = cplx ? HYLA_Z : HYLA_D;
+            const size_t es = cplx ? 16 : 8;
+            double *a = (double *)A, *b = (double *)B, *c = (double *)C, *r = (double *)R;
+            for (size_t i = 0; i < na * es / 8; i++) a[i] = t_rand(&s);
+            for (size_t i = 0; i < nb * es / 8; i++) b[i] = t_rand(&s), c[i] = r[i] = t_rand(&s);
+            const double alpha[2] = {0.75, cplx ? -0.25 : 0}, beta[2] = {-0.5, cplx ? 0.5 : 0};
+            const hyla_uplo u = up ? HYLA_UPPER : HYLA_LOWER;
+            o->copy_2d(q, dA, na * es, A, na * es, na * es, 1, HYLA_COPY_H2D);
+            o->copy_2d(q, dB, nb * es, B, nb * es, nb * es, 1, HYLA_COPY_H2D);
+            o->copy_2d(q, dC, nb * es, C, nb * es, nb * es, 1, HYLA_COPY_H2D);
+            o->symm(q, t, 1, HYLA_LEFT, u, M, NR, alpha, dA, LD, dB, LD, beta, dC, LD);
+            o->copy_2d(q, C, nb * es, dC, nb * es, nb * es, 1, HYLA_COPY_D2H);
+            o->queue_sync(q);
+            const enum CBLAS_UPLO cu = up ? CblasUpper : CblasLower;
+            if (cplx)
+                cblas_zhemm(CblasColMajor, CblasLeft, cu, M, NR, alpha, A, LD, B, LD, beta, R, LD);
+            else
+                cblas_dsymm(CblasColMajor, CblasLeft, cu, M, NR, alpha[0], a, LD, b, LD, beta[0],
+                            r, LD);
+            double e = 0, big = 0;
+            for (int j = 0; j < NR; j++)
+                for (int i = 0; i < M; i++) {
+                    const size_t k = (size_t)i + (size_t)j * LD;
+                    const double _Complex x = cplx ? C[k] : c[k], y = cplx ? R[k] : r[k];
+                    e = fmax(e, cabs(x - y)), big = fmax(big, cabs(y));
+                }
+            CHECK(big > 1 && e < 1e-12 * M * big, "large %s %c: |C - CBLAS| %g", cplx ? "zhemm" : "dsymm",
+                  up ? 'U' : 'L', e);
+        }
+    o->mem_free(d, HYLA_MEM_DEVICE, dA);
+    o->mem_free(d, HYLA_MEM_DEVICE, dB);
+    o->mem_free(d, HYLA_MEM_DEVICE, dC);
+    if (q) o->queue_destroy(q);
+    free(A), free(B), free(C), free(R);
+}
+
 int main(void) {
     int64_t live0, live1;
     hyla_debug_alloc_stats(&live0, NULL);
@@ -192,6 +251,7 @@ int main(void) {
     }
     CHECK(rc == 0, "create %s", test_devices());
     if (rc == 0) test_backend(h);
+    if (rc == 0) test_symm_large(h);
     hyla_destroy(&h);
     hyla_debug_alloc_stats(&live1, NULL);
     CHECK(live1 == live0, "no leak: %lld", (long long)(live1 - live0));

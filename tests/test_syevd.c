@@ -9,6 +9,7 @@
  * `test_syevd --write-npy PREFIX` writes the .npy inputs of the CLI tests
  * instead (tests/cli_eig.cmake). */
 #include "hyla.h"
+#include "core/internal.h"
 #include "test_util.h"
 #include <complex.h>
 #include <float.h>
@@ -85,6 +86,27 @@ int main(int argc, char **argv) {
     CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd > 0 && st.nb >= st.kd && st.total > 0,
           "eig stats: kd %lld nb %lld total %g", (long long)st.kd, (long long)st.nb, st.total);
     CHECK(hyla_get_eig_stats(NULL, &st) == -1 && hyla_get_eig_stats(h, NULL) == -2, "stats args");
+    /* eigenvalues only: the table's pair for them where the row has one
+     * (the host's, d), with vectors the general one; a kd option rules both */
+    {
+        const hyla_tuning *tu = hyla_tuning_for(h->devs[0]);
+        const int64_t kv = tu->eig_kd_values[HYLA_D] > 0 ? tu->eig_kd_values[HYLA_D] : tu->eig_kd[HYLA_D];
+        const int64_t bv = tu->eig_kd_values[HYLA_D] > 0 && tu->eig_nb_values[HYLA_D] > 0
+                               ? tu->eig_nb_values[HYLA_D]
+                               : tu->eig_nb[HYLA_D];
+        hyla_dtv_case(h, 0, 'N', 'L', 2 * kv + 37, TE_RANDOM, &s);
+        CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd == kv && st.nb == HYLA_T_MAX(kv, bv / kv * kv),
+              "jobz N sizes: kd %lld nb %lld, table %lld %lld", (long long)st.kd, (long long)st.nb,
+              (long long)kv, (long long)bv);
+        hyla_dtv_case(h, 1, 'V', 'U', 2 * kv + 37, TE_RANDOM, &s);
+        CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd == tu->eig_kd[HYLA_D],
+              "jobz V kd %lld, table %lld", (long long)st.kd, (long long)tu->eig_kd[HYLA_D]);
+        hyla_set_option(h, HYLA_OPT_EIG_KD, 5);
+        hyla_dtv_case(h, 0, 'N', 'U', 61, TE_RANDOM, &s);
+        CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd == 5, "jobz N, kd option: %lld",
+              (long long)st.kd);
+        hyla_set_option(h, HYLA_OPT_EIG_KD, 0);
+    }
     hyla_set_option(h, HYLA_OPT_EIG_KD, 3);
     hyla_set_option(h, HYLA_OPT_EIG_NB, 6);
     /* several block reflectors in the Q1 back transformation */

@@ -46,6 +46,9 @@ typedef struct {
                                 many rows or more run on device 0 */
     int64_t getrf_nb[4];     /* LU panel width per dtype */
     int64_t getrf_ib[4];     /* LU inner panel width (leaves of the recursive panel) */
+    int64_t eig_kd_values[4]; /* eigenvalues only (jobz N): band half-width per dtype
+                                 (0: eig_kd) */
+    int64_t eig_nb_values[4]; /* eigenvalues only: stage-1 update block (0: eig_nb) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);

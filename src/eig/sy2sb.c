@@ -140,9 +140,21 @@ int64_t hyla_eig_sy2sb_npanels(int64_t n, int64_t kd) {
 }
 
 void hyla_eig_sy2sb_sizes(const hyla_t *ctx, int dev, hyla_dtype t, int64_t *kd, int64_t *nb) {
+    hyla_eig_sy2sb_sizes_jobz(ctx, dev, t, 1, kd, nb);
+}
+
+void hyla_eig_sy2sb_sizes_jobz(const hyla_t *ctx, int dev, hyla_dtype t, int vec, int64_t *kd,
+                               int64_t *nb) {
     const hyla_tuning *tu = hyla_tuning_for(ctx->devs[dev]);
-    int64_t k = ctx->opt_eig_kd > 0 ? ctx->opt_eig_kd : tu->eig_kd[t];
-    int64_t b = ctx->opt_eig_nb > 0 ? ctx->opt_eig_nb : tu->eig_nb[t];
+    /* the eigenvalues-only pair goes together: a kd set by the caller
+     * takes the general nb */
+    const int values = !vec && ctx->opt_eig_kd <= 0 && tu->eig_kd_values[t] > 0;
+    int64_t k = ctx->opt_eig_kd > 0 ? ctx->opt_eig_kd
+                : values             ? tu->eig_kd_values[t]
+                                     : tu->eig_kd[t];
+    int64_t b = ctx->opt_eig_nb > 0                  ? ctx->opt_eig_nb
+                : values && tu->eig_nb_values[t] > 0 ? tu->eig_nb_values[t]
+                                                     : tu->eig_nb[t];
     if (k < 1) k = 1;
     b = HYLA_MAX(k, b / k * k);
     *kd = k;
@@ -194,28 +206,39 @@ typedef struct {
     int64_t n, kd, nb, P;
     void *dA;
     int64_t lda;
-    hyla_sy2sb_q *q;
+    hyla_sy2sb_q *q;             /* the store, kept for Q1 (NULL with a ring) */
+    void *dV, *dT;               /* V (ld ldv) and T (kd x n) of the panels */
+    int64_t ldv, vring;          /* vring 0: V of the panel at column j0 is store
+                                  * column j0; else column j0 % vring of a ring */
     void *dW, *dS;               /* Wacc (n x nb, ld n), small products (ld nb) */
     int64_t ldw, lds;
 } s1;
+
+/* Element (i, j) of V, j a column of the matrix (panel j0's V starts at
+ * column j0). Stage 1 reads V only at rows at or below the first row of the
+ * newest panel, which every panel of its block and of the previous one
+ * reach: a ring of two blocks' columns holds all it reads. */
+static void *vel(const s1 *s, int64_t i, int64_t j) {
+    return el(s->dV, i, s->vring ? j % s->vring : j, s->ldv, s->es);
+}
 
 /* Columns j0 .. j0 + kd - 1 (rows j0..) of A -= Vacc Wacc^H + Wacc Vacc^H,
  * with the kp pending reflectors whose V starts at store column base. */
 static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, int64_t kp) {
     const hyla_backend_ops *o = s->o;
     const size_t es = s->es;
-    const int64_t kd = s->kd, r0 = j0 + kd, m = s->n - r0, ldv = s->q->ldv;
+    const int64_t kd = s->kd, r0 = j0 + kd, m = s->n - r0, ldv = s->ldv;
     const void *m1 = sc(s->t, S_MONE), *p1 = sc(s->t, S_ONE);
     int rc = o->syr2k(q, s->t, 1, HYLA_LOWER, HYLA_NOTRANS, kd, kp, m1,
-                      el(s->q->dV, j0, base, ldv, es), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw,
+                      vel(s, j0, base), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw,
                       p1, el(s->dA, j0, j0, s->lda, es), s->lda);
     if (rc || m <= 0) return rc;
     rc = o->gemm(q, s->t, HYLA_NOTRANS, ctrans(s->t), m, kd, kp, m1,
-                 el(s->q->dV, r0, base, ldv, es), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw, p1,
+                 vel(s, r0, base), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw, p1,
                  el(s->dA, r0, j0, s->lda, es), s->lda);
     if (rc) return rc;
     return o->gemm(q, s->t, HYLA_NOTRANS, ctrans(s->t), m, kd, kp, m1,
-                   el(s->dW, r0, 0, s->ldw, es), s->ldw, el(s->q->dV, j0, base, ldv, es), ldv, p1,
+                   el(s->dW, r0, 0, s->ldw, es), s->ldw, vel(s, j0, base), ldv, p1,
                    el(s->dA, r0, j0, s->lda, es), s->lda);
 }
 
@@ -226,14 +249,14 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     hyla_queue *q = s->qc;
     const hyla_dtype t = s->t;
     const size_t es = s->es;
-    const int64_t r0 = j0 + s->kd, m = s->n - r0, ldv = s->q->ldv, ldw = s->ldw, lds = s->lds;
-    const void *V = el(s->q->dV, r0, j0, ldv, es), *Tp = el(s->q->dT, 0, j0, s->kd, es);
+    const int64_t r0 = j0 + s->kd, m = s->n - r0, ldv = s->ldv, ldw = s->ldw, lds = s->lds;
+    const void *V = vel(s, r0, j0), *Tp = el(s->dT, 0, j0, s->kd, es);
     void *X = el(s->dW, r0, kacc, ldw, es);
     const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
     int rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, p1, el(s->dA, r0, r0, s->lda, es),
                      s->lda, V, ldv, z, X, ldw);
     if (!rc && kacc > 0) {
-        const void *Va = el(s->q->dV, r0, base, ldv, es), *Wa = el(s->dW, r0, 0, ldw, es);
+        const void *Va = vel(s, r0, base), *Wa = el(s->dW, r0, 0, ldw, es);
         rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, kacc, k, m, p1, Wa, ldw, V, ldv, z, s->dS, lds);
         if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, kacc, m1, Va, ldv, s->dS, lds,
                               p1, X, ldw);
@@ -314,7 +337,19 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     if (tau) memset(tau, 0, (size_t)n * es);
     HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
     s.qc = ws->q_comp, s.qa = ws->q_aux;
-    HYLA_TRY(q_alloc(ctx, dev, t, n, kd, s.qa, &s.q));
+    if (serial && !qout) {
+        /* nothing kept for Q1: V in a ring of two blocks, not an n x n store
+         * zeroed first (which costs the host backend a pass over n^2
+         * elements) */
+        s.vring = 2 * s.P * kd, s.ldv = HYLA_MAX(1, n);
+        if (np > 0) {
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * s.vring) * es, &s.dV));
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * n) * es, &s.dT));
+        }
+    } else {
+        HYLA_TRY(q_alloc(ctx, dev, t, n, kd, s.qa, &s.q));
+        s.dV = s.q->dV, s.dT = s.q->dT, s.ldv = s.q->ldv;
+    }
     /* host side: the panel with the kd rows above it (also the final
      * trailing block, at most (kd + 1)^2, or n^2 when there is no panel)
      * and T */
@@ -338,7 +373,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         const int64_t j0 = p * kd, r0 = j0 + kd, m = n - r0, k = HYLA_MIN(m, kd);
         const int64_t J = p / s.P * s.P * kd, kacc = (p % s.P) * kd;
         const int last_in_block = p % s.P == s.P - 1 || p == np - 1;
-        void *dpa = el(dA, r0, j0, ldda, es), *dv = el(s.q->dV, r0, j0, s.q->ldv, es);
+        void *dpa = el(dA, r0, j0, ldda, es), *dv = vel(&s, r0, j0);
         /* this panel's columns receive the updates still pending for them:
          * the block's earlier panels, or at a block start the previous block
          * (whose HER2K left these columns out) */
@@ -352,11 +387,11 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
          * and V in place), V into the store with its unit upper triangle,
          * and the Gram matrix V^H V from which the host builds T */
         HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo));
-        HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.q->ldv * es, dpa, (size_t)ldda * es,
+        HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.ldv * es, dpa, (size_t)ldda * es,
                             (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, sc(t, S_ZERO), sc(t, S_ONE), dv, s.q->ldv));
-        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, sc(t, S_ONE), dv, s.q->ldv,
-                         dv, s.q->ldv, sc(t, S_ZERO), dqr, kd));
+        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, sc(t, S_ZERO), sc(t, S_ONE), dv, s.ldv));
+        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, sc(t, S_ONE), dv, s.ldv, dv,
+                         s.ldv, sc(t, S_ZERO), dqr, kd));
         HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
         /* the band columns need the panel's top 2 kd rows (the block on the
          * diagonal and R); the LAPACK-style output all of V */
@@ -380,7 +415,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
                            (size_t)(m - jj - 1) * es);
             memcpy(el(tau, j0, 0, 1, es), htau, (size_t)k * es);
         }
-        HYLA_TRY(o->copy_2d(s.qa, el(s.q->dT, 0, j0, kd, es), (size_t)kd * es, ht, (size_t)kd * es,
+        HYLA_TRY(o->copy_2d(s.qa, el(s.dT, 0, j0, kd, es), (size_t)kd * es, ht, (size_t)kd * es,
                             (size_t)kd * es, (size_t)k, HYLA_COPY_H2D));
         HYLA_TRY(o->event_record(ev_v, s.qa));
 
@@ -393,7 +428,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
             int64_t c = p + 1 < np ? r0 + kd : r0;
             if (n - c > 0)
                 HYLA_TRY(o->syr2k(s.qc, t, 1, HYLA_LOWER, HYLA_NOTRANS, n - c, kacc + k,
-                                  sc(t, S_MONE), el(s.q->dV, c, J, s.q->ldv, es), s.q->ldv,
+                                  sc(t, S_MONE), vel(&s, c, J), s.ldv,
                                   el(s.dW, c, 0, s.ldw, es), s.ldw, sc(t, S_ONE),
                                   el(dA, c, c, ldda, es), ldda));
         }
@@ -423,6 +458,10 @@ cleanup:
     o->mem_free(d, HYLA_MEM_DEVICE, s.dW);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dS);
     hyla_eig_sy2sb_q_free(ctx, &s.q);
+    if (s.vring) {
+        o->mem_free(d, HYLA_MEM_DEVICE, s.dV);
+        o->mem_free(d, HYLA_MEM_DEVICE, s.dT);
+    }
     return rc;
 }
 
@@ -589,20 +628,40 @@ int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t row
 }
 
 /* Uploads the n x n host matrix A to a new device buffer holding its lower
- * triangle (for uplo U, rebuilt from the upper one). */
+ * triangle (for uplo U, rebuilt from the upper one). On the host backend,
+ * uplo L, the upper triangle is left unset: nothing reads it. */
 int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
                           const void *A, int64_t lda, void **dA) {
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t);
+    const int split = lower && d->info.kind == HYLA_DEVICE_HOST;
+    hyla_dev_workspace *ws = NULL;
     void *dU = NULL;
     int rc = 0;
     *dA = NULL;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, dA));
+    if (split) {
+        /* host memory on both sides: the lower triangle alone, by blocks of
+         * columns (each from its diagonal down) dealt to two queues, whose
+         * threads copy at the same time */
+        enum { CB = 128 };
+        HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+        for (int64_t j = 0; j < n; j += CB)
+            HYLA_TRY(o->copy_2d((j / CB) % 2 ? ws->q_out : ws->q_in, el(*dA, j, j, n, es),
+                                (size_t)n * es, el(A, j, j, lda, es), (size_t)lda * es,
+                                (size_t)(n - j) * es, (size_t)HYLA_MIN(CB, n - j),
+                                HYLA_COPY_H2D));
+        goto cleanup;
+    }
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, lower ? 1 : (size_t)(n * n) * es, &dU));
     HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, lower ? *dA : dU, n));
     if (!lower) HYLA_TRY(hyla_eig_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
 cleanup:
+    if (ws) { /* the split copies: done (or stopped) before *dA may go */
+        const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);
+        if (!rc) rc = r1 ? r1 : r2;
+    }
     o->mem_free(d, HYLA_MEM_DEVICE, dU);
     if (rc) {
         o->mem_free(d, HYLA_MEM_DEVICE, *dA);

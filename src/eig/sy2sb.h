@@ -31,6 +31,11 @@ int64_t hyla_eig_sy2sb_npanels(int64_t n, int64_t kd);
  * HYLA_OPT_EIG_KD / HYLA_OPT_EIG_NB, or the tuning table; nb is rounded
  * down to a multiple of kd (at least kd). */
 void hyla_eig_sy2sb_sizes(const hyla_t *ctx, int dev, hyla_dtype t, int64_t *kd, int64_t *nb);
+/* The same for the eigensolver with (vec 1) or without (vec 0)
+ * eigenvectors: without, the tuning table's eigenvalues-only kd and nb where
+ * its row has them (and HYLA_OPT_EIG_KD is not set). */
+void hyla_eig_sy2sb_sizes_jobz(const hyla_t *ctx, int dev, hyla_dtype t, int vec, int64_t *kd,
+                               int64_t *nb);
 
 /* Reduces the n x n Hermitian matrix dA (memory of device dev; lower triangle
  * referenced; destroyed) to band form with half-bandwidth kd >= 1, panels

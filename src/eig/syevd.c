@@ -101,7 +101,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     double t0 = hyla_wtime(), tt;
 
     if (host && has_nonfinite(t, lower, n, A, lda)) return HYLA_ERR_NAN;
-    hyla_eig_sy2sb_sizes(ctx, di, t, &kd, &nb);
+    hyla_eig_sy2sb_sizes_jobz(ctx, di, t, vec, &kd, &nb);
     if (kd > n - 1) { /* the whole matrix is one band: no wider storage than needed */
         kd = HYLA_MAX(1, n - 1);
         nb = kd;

@@ -75,12 +75,75 @@ static void TS(b_gerc)(int64_t m, int64_t n, T alpha, const T *restrict x, const
     }
 }
 
-/* y := alpha A x, A Hermitian n x n, its lower triangle stored */
+/* A := A + alpha x y^H, then z := A^H v, in one pass over A (m x n): four
+ * columns at a time, each updated and then read while in registers */
+SB2ST_KERNEL
+static void TS(b_gerc_gemv)(int64_t m, int64_t n, T alpha, const T *restrict x,
+                            const T *restrict y, T *A, int64_t lda, const T *restrict v,
+                            T *restrict z) {
+    int64_t c = 0;
+    for (; c + 4 <= n; c += 4) {
+        T *a0 = A + c * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+        const T f0 = alpha * TCONJ(y[c]), f1 = alpha * TCONJ(y[c + 1]),
+                f2 = alpha * TCONJ(y[c + 2]), f3 = alpha * TCONJ(y[c + 3]);
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+        for (int64_t r = 0; r < m; r++) {
+            const T b0 = a0[r] + x[r] * f0, b1 = a1[r] + x[r] * f1, b2 = a2[r] + x[r] * f2,
+                    b3 = a3[r] + x[r] * f3;
+            a0[r] = b0, a1[r] = b1, a2[r] = b2, a3[r] = b3;
+            s0 += TCONJ(b0) * v[r];
+            s1 += TCONJ(b1) * v[r];
+            s2 += TCONJ(b2) * v[r];
+            s3 += TCONJ(b3) * v[r];
+        }
+        z[c] = s0, z[c + 1] = s1, z[c + 2] = s2, z[c + 3] = s3;
+    }
+    for (; c < n; c++) {
+        T *a = A + c * lda;
+        const T f = alpha * TCONJ(y[c]);
+        T s0 = T_ZERO;
+#pragma omp simd reduction(+ : s0)
+        for (int64_t r = 0; r < m; r++) {
+            a[r] += x[r] * f;
+            s0 += TCONJ(a[r]) * v[r];
+        }
+        z[c] = s0;
+    }
+}
+
+/* y := alpha A x, A Hermitian n x n, its lower triangle stored. Four
+ * columns at a time below their 4 x 4 diagonal block: y and x are read once
+ * for the four. */
 SB2ST_KERNEL
 static void TS(b_hemv)(int64_t n, T alpha, const T *A, int64_t lda, const T *restrict x,
                        T *restrict y) {
     for (int64_t r = 0; r < n; r++) y[r] = T_ZERO;
-    for (int64_t c = 0; c < n; c++) {
+    int64_t c = 0;
+    for (; c + 4 <= n; c += 4) {
+        const T *a0 = A + c * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+        const T x0 = alpha * x[c], x1 = alpha * x[c + 1], x2 = alpha * x[c + 2],
+                x3 = alpha * x[c + 3];
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+        for (int64_t r = c + 4; r < n; r++) {
+            y[r] += a0[r] * x0 + a1[r] * x1 + a2[r] * x2 + a3[r] * x3;
+            s0 += TCONJ(a0[r]) * x[r];
+            s1 += TCONJ(a1[r]) * x[r];
+            s2 += TCONJ(a2[r]) * x[r];
+            s3 += TCONJ(a3[r]) * x[r];
+        }
+        /* the diagonal block */
+        s0 += TCONJ(a0[c + 1]) * x[c + 1] + TCONJ(a0[c + 2]) * x[c + 2] + TCONJ(a0[c + 3]) * x[c + 3];
+        s1 += TCONJ(a1[c + 2]) * x[c + 2] + TCONJ(a1[c + 3]) * x[c + 3];
+        s2 += TCONJ(a2[c + 3]) * x[c + 3];
+        y[c] += TRE(a0[c]) * x0 + alpha * s0;
+        y[c + 1] += a0[c + 1] * x0 + TRE(a1[c + 1]) * x1 + alpha * s1;
+        y[c + 2] += a0[c + 2] * x0 + a1[c + 2] * x1 + TRE(a2[c + 2]) * x2 + alpha * s2;
+        y[c + 3] += a0[c + 3] * x0 + a1[c + 3] * x1 + a2[c + 3] * x2 + TRE(a3[c + 3]) * x3 +
+                    alpha * s3;
+    }
+    for (; c < n; c++) {
         const T *a = A + c * lda, xc = alpha * x[c];
         T s = T_ZERO;
 #pragma omp simd reduction(+ : s)
@@ -92,10 +155,23 @@ static void TS(b_hemv)(int64_t n, T alpha, const T *A, int64_t lda, const T *res
     }
 }
 
-/* lower triangle of A := A - x y^H - y x^H (the diagonal stays real) */
+/* lower triangle of A := A - x y^H - y x^H (the diagonal stays real); two
+ * columns at a time below their diagonal, x and y read once for both */
 SB2ST_KERNEL
 static void TS(b_her2m)(int64_t n, const T *restrict x, const T *restrict y, T *A, int64_t lda) {
-    for (int64_t c = 0; c < n; c++) {
+    int64_t c = 0;
+    for (; c + 2 <= n; c += 2) {
+        T *a0 = A + c * lda, *a1 = a0 + lda;
+        const T f0 = TCONJ(y[c]), g0 = TCONJ(x[c]), f1 = TCONJ(y[c + 1]), g1 = TCONJ(x[c + 1]);
+        a0[c] = TRE(a0[c] - (x[c] * f0 + y[c] * g0));
+        a0[c + 1] -= x[c + 1] * f0 + y[c + 1] * g0;
+        a1[c + 1] = TRE(a1[c + 1] - (x[c + 1] * f1 + y[c + 1] * g1));
+        for (int64_t r = c + 2; r < n; r++) {
+            a0[r] -= x[r] * f0 + y[r] * g0;
+            a1[r] -= x[r] * f1 + y[r] * g1;
+        }
+    }
+    for (; c < n; c++) {
         T *a = A + c * lda;
         const T f1 = TCONJ(y[c]), f2 = TCONJ(x[c]);
         for (int64_t r = c; r < n; r++) a[r] -= x[r] * f1 + y[r] * f2;
@@ -222,13 +298,13 @@ static void TS(feed_to)(const TS(chase_plan) *p, int64_t c) {
     pthread_mutex_unlock(&in->mu);
 }
 
-/* Step m of sweep i (see sb2st.c). buf: 3*kd + 2 elements kept by the
+/* Step m of sweep i (see sb2st.c). buf: 4*kd + 2 elements kept by the
  * thread across the steps of one sweep: the reflectors of the last two
- * steps (by parity of m), workspace, their taus. */
+ * steps (by parity of m), workspace (two vectors), their taus. */
 static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
     const int64_t kd = p->kd, ld = p->ld, st = i + 1 + m * kd, nv = HYLA_MIN(kd, p->n - st);
     T *vcur = buf + (m & 1) * kd, *vprev = buf + ((m + 1) & 1) * kd, *w = buf + 2 * kd;
-    T *taus = buf + 3 * kd;
+    T *z = buf + 3 * kd, *taus = buf + 4 * kd;
     T tau;
     vcur[0] = T_ONE;
     if (m == 0) {
@@ -242,20 +318,25 @@ static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {
         const int64_t sp = st - kd; /* block m-1 had kd rows: it was not the last */
         const T taup = taus[(m + 1) & 1];
         T *X = p->W + st + sp * ld; /* B(block m, block m-1), nv x kd */
+        /* X := X (I - taup vprev vprev^H), its first column first: the
+         * new reflector comes from it */
         if (taup != T_ZERO) {
-            /* X := X (I - taup vprev vprev^H) */
             TS(b_gemv)(0, nv, kd, T_ONE, X, ld, vprev, w);
-            TS(b_gerc)(nv, kd, -taup, w, vprev, X, ld);
+            TS(b_gerc)(nv, 1, -taup, w, vprev, X, ld);
         }
         tau = TS(larfg)(nv, X, X + 1);
         for (int64_t r = 1; r < nv; r++) {
             vcur[r] = X[r];
             X[r] = T_ZERO;
         }
-        if (tau != T_ZERO && kd > 1) {
-            /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..): w = X(:, 1..)^H vcur */
-            TS(b_gemv)(1, nv, kd - 1, T_ONE, X + ld, ld, vcur, w);
-            TS(b_gerc)(nv, kd - 1, -TCONJ(tau), vcur, w, X + ld, ld);
+        /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..) (I - taup ...):
+         * z = X(:, 1..)^H vcur in the pass of the right update */
+        if (kd > 1) {
+            if (taup != T_ZERO)
+                TS(b_gerc_gemv)(nv, kd - 1, -taup, w, vprev + 1, X + ld, ld, vcur, z);
+            else if (tau != T_ZERO)
+                TS(b_gemv)(1, nv, kd - 1, T_ONE, X + ld, ld, vcur, z);
+            if (tau != T_ZERO) TS(b_gerc)(nv, kd - 1, -TCONJ(tau), vcur, z, X + ld, ld);
         }
     }
     taus[m & 1] = tau;
@@ -328,7 +409,7 @@ static int TS(chase)(int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d, R *
         W[j * ldw] = TRE(W[j * ldw]);
     }
     TS(chase_plan) p = {.n = n, .kd = kde, .ld = ld, .W = W, .q = q, .in = feed ? &in : NULL};
-    const int64_t bsz = 3 * kde + 2;
+    const int64_t bsz = 4 * kde + 2;
     if (nthreads == 1) {
         /* the reference order: sweep after sweep */
         bufs = hyla_malloc(sizeof *bufs * (size_t)bsz);

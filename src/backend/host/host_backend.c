@@ -652,15 +652,15 @@ static int host_getrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A
     return submit_blas(q, &c);
 }
 
-/* The workspace (n columns of LAPACK's block of 32) is taken here, so a
- * failure to get it is reported at the call. */
+/* The workspace (host_geqrf_lwork) is taken here, so a failure to get it
+ * is reported at the call. */
 static int host_geqrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
                       void *tau, int *info) {
     if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || lda < HYLA_MAX(1, m) || !info ||
         (m > 0 && n > 0 && (!A || !tau)))
         return HYLA_ERR_INVALID;
     host_blas_call c = {.kind = HB_GEQRF, .t = t, .m = m, .n = n, .lda = lda, .C = A,
-                        .info = info, .tau = tau, .lwork = HYLA_MAX(1, n) * 32};
+                        .info = info, .tau = tau, .lwork = host_geqrf_lwork(n)};
     int rc = host_blas_check(&c);
     if (rc) return rc;
     c.work = hyla_malloc((size_t)c.lwork * hyla_dtype_size(t));

@@ -34,6 +34,8 @@ typedef struct {
 int host_blas_check(const host_blas_call *c);
 /* Runs the call on the calling thread. */
 void host_blas_run(const host_blas_call *c);
+/* Workspace elements of a geqrf call with n columns. */
+int64_t host_geqrf_lwork(int64_t n);
 /* Stores a scalar of dtype t (or its real type when real_only) into dst. */
 void host_blas_scalar(hyla_dtype t, int real_only, const void *src, unsigned char dst[16]);
 
