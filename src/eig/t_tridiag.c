@@ -1181,6 +1181,12 @@ static int TRI(merge_values)(int64_t n, int64_t n1, R *d, R *fl, R rho, int par,
  * level by level as in dc_block. Returns 0, k > 0 (1 + first row of a failed
  * subproblem) or HYLA_ERR_NO_MEMORY. */
 static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf) {
+    /* at most one thread per 512 rows: on the GPU host's 16 cores, n = 4000
+     * took 0.156 s on 16 threads against 0.047 s on 8 (the team's start
+     * and barriers cost more than the little work per thread;
+     * bench/results/2026-11-23-h100host-threads-raw.txt) */
+    const int nth0 = omp_get_max_threads(), nth = (int)HYLA_MAX(1, HYLA_MIN(nth0, n / 512));
+    if (nth != nth0) omp_set_num_threads(nth);
     int64_t nleaf = 1;
     while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
     int64_t *b = hyla_malloc(sizeof *b * (size_t)(nleaf + 1));
@@ -1207,7 +1213,6 @@ static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf) {
         fl[2 * (s + m - 1) + 1] = 1;
         if (TRI(steqr)(m, d + s, e + s, fl + 2 * s, 2, 2)) hyla_status_fail(&st, (int)s + 1);
     }
-    const int nth = omp_get_max_threads();
     for (int64_t width = 1; width < nleaf && !hyla_status_get(&st); width *= 2) {
         const int64_t ng = nleaf / (2 * width);
         const int outer = ng > 1 && ng >= nth;
@@ -1222,6 +1227,7 @@ static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf) {
     }
 
 cleanup:
+    if (nth != nth0) omp_set_num_threads(nth0);
     hyla_free(iw);
     hyla_free(rw);
     hyla_free(fl);
