@@ -14,3 +14,9 @@ add_test(NAME cli_stedc_bad_input COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $
 add_test(NAME cli_sterf_bisect COMMAND sh -c "out=$(\"$0\" \"$@\"); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q 'stebz.*pass'" $<TARGET_FILE:hyla_cli> sterf -n 0,1,2,77,300 --type s,d --check --vs vendor --tri bisect --devices cpu:2 --repeat 1)
 add_test(NAME cli_syevd_bisect COMMAND hyla_cli syevd -n 1,130,257 --type d,z --jobz N --check --tri bisect --devices cpu:2 --repeat 1)
 add_test(NAME cli_tri_bad COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> syevd -n 10 --tri qr)
+# Device merges forced on the host backend from 40 rows (--dc-min): stedc
+# checked against LAPACKE, and syevd with vectors with a Q1 block reflector of
+# 3 panels (--back1-nb); --dc-min 1 is out of range (exit status 2).
+add_test(NAME cli_stedc_dc_min COMMAND hyla_cli stedc -n 100,300 --type s,d --check --vs vendor --dc-min 40 --devices cpu:2 --repeat 1)
+add_test(NAME cli_syevd_dc_min COMMAND hyla_cli syevd -n 300 --type d,z --jobz V --check --dc-min 40 --back1-nb 96 --kd 32 --devices cpu:2 --repeat 1)
+add_test(NAME cli_dc_min_bad COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> syevd -n 10 --dc-min 1)
