@@ -156,6 +156,12 @@ int main(int argc, char **argv) {
     hyla_ztv_case(h, 0, 'V', 'U', 70, TE_CLUSTERED, &s);
     CHECK(hyla_set_option(h, HYLA_OPT_EIG_BACK1_NB, -1) == -3, "back1 nb -1 refused");
     hyla_set_option(h, HYLA_OPT_EIG_BACK1_NB, 0);
+    /* Q2 formed from the identity (reordered order) with waves of up to 100
+     * groups (kd 3): on a GPU, batches of groups that each start at their
+     * own first column */
+    hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);
+    hyla_dtv_case(h, 0, 'V', 'L', 300, TE_RANDOM, &s);
+    hyla_ztv_case(h, 1, 'V', 'U', 211, TE_CLUSTERED, &s);
     alloc_failures(h);
     hyla_set_option(h, HYLA_OPT_EIG_CHASE, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);

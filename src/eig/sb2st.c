@@ -191,6 +191,13 @@ static void wait_progress(sb2st_progress *p, int need) {
  * transformation: 1 GiB, about 128 groups at n = ncols = 16384, kd = 64, d. */
 #define SB2ST_BACK_W ((size_t)1 << 30)
 
+/* Groups per batch when Z = I on entry (Q2 formed explicitly): each batch
+ * starts at the first column its first group can change, so smaller batches
+ * skip more columns (all of the skippable ones with one group per batch:
+ * 20 % of the wave-level flops at n = 16384, kd = nb = 64), at the price of
+ * more launches. */
+#define SB2ST_BACK_IDENT_BATCH 32
+
 /* The chase's level-2 kernels get AVX-512 and AVX2+FMA (haswell) clones on
  * x86-64, picked at load time where the CPU has them (the library itself is
  * built for the baseline). FMA: n = 3000, kd = 64, one thread, 12 % less
@@ -464,15 +471,18 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
         }
         const int64_t cnt = wave_count(q, t), u0 = wave_umax(nsg, t), zs = kd + nb;
         const int64_t r00 = (nsg - 1 - u0) * nb + (t - u0) * kd + 1; /* the first group's rows */
-        /* Z = I on entry: the waves so far hold sweeps from group
-         * nsg-1-u0 on, whose reflectors touch rows from (nsg-1-u0) nb + 1
-         * on, so the columns before that are still those of I and this
-         * wave leaves them alone (about 1/6 of the flops when nb = kd) */
-        const int64_t c0 = identity ? HYLA_MIN(ncols, (nsg - 1 - u0) * nb + 1) : 0,
-                      nc = ncols - c0;
-        if (nc == 0) continue;
-        for (int64_t k0 = 0; k0 < cnt; k0 += bmax) {
-            const int64_t nbt = HYLA_MIN(bmax, cnt - k0), r0 = r00 + zs * k0;
+        /* Z = I on entry: when group (s, m) comes, the groups applied
+         * before it that touch its rows are from sweep groups s and up,
+         * whose reflectors act on rows from s nb + 1 on, so the columns
+         * before that are still those of I, zero in its rows, and it leaves
+         * them alone. Group k0 of the wave is from sweep group
+         * nsg-1-u0+k0, so a batch starts at its first group's column. */
+        const int64_t bw = identity ? HYLA_MIN(bmax, SB2ST_BACK_IDENT_BATCH) : bmax;
+        for (int64_t k0 = 0; k0 < cnt; k0 += bw) {
+            const int64_t c0 = identity ? HYLA_MIN(ncols, (nsg - 1 - u0 + k0) * nb + 1) : 0,
+                          nc = ncols - c0;
+            if (nc == 0) continue;
+            const int64_t nbt = HYLA_MIN(bw, cnt - k0), r0 = r00 + zs * k0;
             const int64_t rl = r0 + zs * (nbt - 1); /* the batch's last group */
             const int64_t full = rl + ldv <= n ? nbt : nbt - 1;
             const char *V = store + (size_t)(q->woff[t] + k0 * gsz) * es;
