@@ -4,7 +4,14 @@
  * multi-tile paths run in tests. The stedc device-merge threshold of
  * "hopper" (1024): dsyevd with vectors at n = 8192 took 0.63 s against
  * 0.97 s with 2048 and 0.70 s with 512, the same at 16384 (2.56-2.58 s),
- * one H100 (bench/results/2026-11-23-h100-dcmin-raw.txt). */
+ * one H100 (bench/results/2026-11-23-h100-dcmin-raw.txt). The "host" band
+ * widths with eigenvectors (2 cores, host backend, against LAPACKE ?syevd /
+ * ?heevd in the same run): d n = 4000 kd 128 5.11 s against 6.68 s with kd
+ * 64 (LAPACKE 4.23 s), n = 3000 2.39 s against 2.93 s (kd 96: 2.54, 192:
+ * 2.48); z n = 2000 kd 64 2.30 s against 2.82 s with 32 (LAPACKE 3.87 s);
+ * c 1.41 s against 1.62 s; s n = 3000 kd 128 1.19 s against 1.51 s. Values
+ * only keep the narrower bands (z n = 2000: kd 32 0.54 s against 0.62 s;
+ * s n = 3000: kd 64 0.30 s against 0.36 s). */
 #include "core/internal.h"
 #include <string.h>
 
@@ -29,10 +36,10 @@ static const hyla_tuning table[] = {
                      {0, 0, 0, 0},                {0, 0, 0, 0}},
     {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3,
                      {64, 64, 48, 32},            (size_t)16 << 10,
-                     {64, 64, 32, 32},            {128, 128, 64, 64},          64,
+                     {128, 128, 64, 64},          {128, 128, 64, 64},          64,
                      32, INT64_MAX,
                      {64, 64, 48, 32},            {8, 8, 8, 8},
-                     {0, 48, 0, 0},               {0, 96, 0, 0}},
+                     {64, 48, 32, 32},            {128, 96, 64, 64}},
 };
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {
