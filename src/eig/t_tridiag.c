@@ -643,8 +643,8 @@ static void TRI(record_rot)(void *arg, int64_t pj, int64_t j, R c, R s) {
 /* State of the merges whose matrices live on device 0 (one merge at a
  * time): Q of the level being merged in cur, the level's result into nxt
  * (both nb x nb, ld nb), the merge matrix M in dM; the merge ops' vectors in
- * dsm (device) and its pinned mirror hsm, both laid out as below (dc_real, dc_int, dc_info); host
- * arrays of nb entries each: rw 7, iw 6. */
+ * dsm (device) and its pinned mirror hsm, both laid out as below (dc_real,
+ * dc_int, dc_info); host arrays of nb entries each: rw 7, iw 6. */
 typedef struct {
     hyla_t *ctx;
     hyla_dev_workspace *dws;
