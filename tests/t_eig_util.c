@@ -38,14 +38,7 @@ static T PN(te_conj)(T v) {
 #endif
 }
 
-static T PN(te_rand)(unsigned long long *s) {
-#if IS_CPLX
-    double re = t_rand(s), im = t_rand(s);
-    return (T)(re + im * I);
-#else
-    return (T)t_rand(s);
-#endif
-}
+#include "t_rand_elem.h"
 
 /* 1-norm of an m x n matrix */
 static double PN(te_norm1)(int64_t m, int64_t n, const T *A, int64_t lda) {
@@ -88,7 +81,7 @@ static void PN(te_make)(int c, int64_t n, T *A, unsigned long long *s) {
         /* graded: entry (i, j) scaled by g_i g_j, g_i = 1e6^(-i/(2(n-1))) */
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = j; i < n; i++) {
-                T v = PN(te_rand)(s);
+                T v = PN(rand_elem)(s);
                 if (i == j) v = (T)creal((double complex)v);
                 if (c == TE_GRADED && n > 1) v *= (R)pow(1e6, -(double)(i + j) / (double)(2 * (n - 1)));
                 A[i + j * n] = v;
@@ -115,7 +108,7 @@ static void PN(te_make)(int c, int64_t n, T *A, unsigned long long *s) {
         return;
     }
     T *Q = malloc(sizeof *Q * (size_t)(n * n)), *tau = malloc(sizeof *tau * (size_t)n);
-    for (int64_t i = 0; i < n * n; i++) Q[i] = PN(te_rand)(s);
+    for (int64_t i = 0; i < n * n; i++) Q[i] = PN(rand_elem)(s);
     LP(geqrf)(LAPACK_COL_MAJOR, (int)n, (int)n, Q, (int)n, tau);
     LP_UNGQR(LAPACK_COL_MAJOR, (int)n, (int)n, (int)n, Q, (int)n, tau);
     for (int64_t j = 0; j < n; j++)

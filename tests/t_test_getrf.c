@@ -6,14 +6,7 @@
 #define CH "sdcz"[DT]
 #define EPS ((double)(sizeof(R) == 4 ? FLT_EPSILON : DBL_EPSILON))
 
-static T PN(tl_rand)(unsigned long long *s) {
-#if IS_CPLX
-    double re = t_rand(s), im = t_rand(s);
-    return (T)(re + im * I);
-#else
-    return (T)t_rand(s);
-#endif
-}
+#include "t_rand_elem.h"
 
 /* m x n in an array of ld rows: random entries (diagonally dominant when
  * dom), the sentinel in rows m .. ld-1. */
@@ -22,7 +15,7 @@ static T *PN(tl_make)(int64_t m, int64_t n, int64_t ld, int dom, unsigned long l
     T *A = malloc(sizeof(T) * (size_t)(ld * cols));
     for (int64_t j = 0; j < cols; j++)
         for (int64_t i = 0; i < ld; i++)
-            A[i + j * ld] = i >= m || j >= n ? (T)SENTINEL : PN(tl_rand)(s);
+            A[i + j * ld] = i >= m || j >= n ? (T)SENTINEL : PN(rand_elem)(s);
     if (dom)
         for (int64_t i = 0; i < HYLA_TMIN(m, n); i++) A[i + i * ld] += (T)(2.0 * (double)HYLA_TMAX(m, n));
     return A;
