@@ -8,7 +8,8 @@
  * widths with eigenvectors (2 cores, host backend, against LAPACKE ?syevd /
  * ?heevd in the same run): d n = 4000 kd 128 5.11 s against 6.68 s with kd
  * 64 (LAPACKE 4.23 s), n = 3000 2.39 s against 2.93 s (kd 96: 2.54, 192:
- * 2.48); z n = 2000 kd 64 2.30 s against 2.82 s with 32 (LAPACKE 3.87 s);
+ * 2.48); z n = 2000 kd 64 2.30 s against 2.82 s with 32 (LAPACKE 3.87 s in
+ * the run of the old default, 2.71 s);
  * c 1.41 s against 1.62 s; s n = 3000 kd 128 1.19 s against 1.51 s. Values
  * only keep the narrower bands (z n = 2000: kd 32 0.54 s against 0.62 s;
  * s n = 3000: kd 64 0.30 s against 0.36 s). */
