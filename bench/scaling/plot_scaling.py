@@ -44,7 +44,10 @@ def main():
     rows = [r for r in load(raw) if r.get("status") in ("ok", "pass", "PASSED") and "gpus" in r]
     series = defaultdict(list)
     for r in rows:
-        series[(r["label"], r["routine"], r.get("n"))].append(r)
+        # strong: one curve per (routine, n); weak: n grows with the GPUs,
+        # one curve per routine
+        n = r.get("n") if r["label"] == "strong" else None
+        series[(r["label"], r["routine"], n)].append(r)
     out = ["| scaling | routine | n | GPUs | time (s) | TF/s | speed-up | efficiency | vendor (s) | vendor TF/s |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     curves = defaultdict(list)
@@ -63,7 +66,7 @@ def main():
             eff = sp / g
             vt = p.get("vendor_time_s")
             vg = vendor_rate(p)
-            out.append(f"| {label} | {routine} | {n} | {g} | {p['time_s']:.3f} | {rate(p)/1e3:.1f} | "
+            out.append(f"| {label} | {routine} | {p.get('n')} | {g} | {p['time_s']:.3f} | {rate(p)/1e3:.1f} | "
                        f"{sp:.2f}x | {100*eff:.0f}% | {'-' if vt is None else f'{vt:.3f}'} | "
                        f"{'-' if vg is None else f'{vg/1e3:.1f}'} |")
             curves[(label, routine, n)].append((g, rate(p) / 1e3, base and rate(base) / 1e3))
@@ -83,7 +86,8 @@ def main():
                 continue
             g = [p[0] for p in pts]
             tf = [p[1] for p in pts]
-            line, = ax.plot(g, tf, "o-", label=f"{routine} n={n}")
+            name = f"{routine} n={n}" if n else f"{routine} (n grows with sqrt(GPUs))"
+            line, = ax.plot(g, tf, "o-", label=name)
             if pts[0][2]:
                 ax.plot(g, [pts[0][2] * x for x in g], "--", color=line.get_color(), alpha=0.4)
         ax.set_xlabel("GPUs")
