@@ -46,3 +46,21 @@ foreach(grid 2x2 1x4 4x1)
   set_tests_properties(cli_hpl_mpi_${grid} cli_hpl_mpi_${grid}_same PROPERTIES SKIP_RETURN_CODE 77)
   set_tests_properties(cli_hpl_mpi_${grid}_same PROPERTIES FIXTURES_REQUIRED "hpl_x1;hpl_x${grid}")
 endforeach()
+
+# The panel broadcast along a process row (--bcast). Host devices have no
+# device collectives: --bcast device is refused on every rank (exit 1, named).
+# Without --devices the ranks take the GPUs (one each where there are
+# several: NCCL device to device, the path of two H200) or host devices (CI),
+# and the solution must agree with the one-rank run's.
+if(MPI_C_FOUND AND HYLA_MPIEXEC)
+  set(hpl_mpi_env "ASAN_OPTIONS=detect_leaks=0;OMPI_MCA_btl=self,vader;OMPI_MCA_btl_vader_single_copy_mechanism=none;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1;OPENBLAS_NUM_THREADS=1")
+  add_test(NAME cli_hpl_bcast_device_host COMMAND sh -c "out=$(\"$0\" --allow-run-as-root --oversubscribe -np 2 \"$1\" hpl -n 300 --nb 32 --grid 1x2 --devices cpu --bcast device 2>&1); rc=$?; echo \"$out\"; test $rc -ne 0 && echo \"$out\" | grep -q 'device to device'"
+    ${HYLA_MPIEXEC} $<TARGET_FILE:hyla_cli>)
+  add_test(NAME cli_hpl_mpi_1x2_any COMMAND ${HYLA_MPIEXEC} --allow-run-as-root --oversubscribe -np 2
+    $<TARGET_FILE:hyla_cli> hpl -n 700 --nb 32 --grid 1x2 --output ${hpl_x}1x2any.npy)
+  set_tests_properties(cli_hpl_mpi_1x2_any PROPERTIES FIXTURES_SETUP hpl_x1x2any
+    PASS_REGULAR_EXPRESSION "PASSED" FAIL_REGULAR_EXPRESSION "FAILED|Sanitizer" TIMEOUT 300)
+  set_tests_properties(cli_hpl_bcast_device_host cli_hpl_mpi_1x2_any PROPERTIES ENVIRONMENT "${hpl_mpi_env}")
+  add_test(NAME cli_hpl_mpi_1x2_any_same COMMAND test_hpl --same-x ${hpl_x}1.npy ${hpl_x}1x2any.npy)
+  set_tests_properties(cli_hpl_mpi_1x2_any_same PROPERTIES FIXTURES_REQUIRED "hpl_x1;hpl_x1x2any")
+endif()

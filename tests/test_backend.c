@@ -4,7 +4,8 @@
  * high-priority queue, with guard values around the triangle; info of a
  * matrix whose leading minor of order k is not positive definite; argument
  * checks; an injected allocation failure; and a chain of factorizations
- * that alternates between two queues through events. Reaches the backend
+ * that alternates between two queues through events; the xcomm ops on one
+ * process. Reaches the backend
  * through the internal headers, as test_context does. */
 #include "core/internal.h"
 #include "backend/backend.h"
@@ -331,6 +332,54 @@ cleanup:
     o->event_destroy(eb);
 }
 
+/* The device collectives between processes (xcomm ops), on one process:
+ * argument checks; without them (host, CUDA without NCCL) every op says
+ * HYLA_ERR_UNSUPPORTED; with them a key naming the device, and a
+ * communicator of one rank whose broadcast from rank 0 leaves the buffer as
+ * it was. */
+static void test_xcomm(fixture *f) {
+    const hyla_backend_ops *o = f->o;
+    char key[64] = {0};
+    unsigned char id[HYLA_XCOMM_ID_BYTES];
+    hyla_xcomm *c = (hyla_xcomm *)&c; /* must be reset */
+    int krc = o->xcomm_key(f->dev, key, sizeof key);
+    o->xcomm_destroy(NULL);
+    if (krc == HYLA_ERR_UNSUPPORTED) {
+        CHECK(o->xcomm_id(id) == HYLA_ERR_UNSUPPORTED, "xcomm_id without collectives");
+        CHECK(o->xcomm_create(f->dev, id, 1, 0, &c) == HYLA_ERR_UNSUPPORTED && c == NULL,
+              "xcomm_create without collectives");
+        CHECK(o->xcomm_bcast(f->q[0], NULL, f->dA, 8, 0) != 0, "xcomm_bcast without collectives");
+        return;
+    }
+    CHECK(krc == 0 && strlen(key) > 0, "xcomm_key: %d '%s'", krc, key);
+    CHECK(o->xcomm_key(f->dev, NULL, 64) == HYLA_ERR_INVALID, "xcomm_key NULL");
+    CHECK(o->xcomm_key(f->dev, key, 8) == HYLA_ERR_INVALID, "xcomm_key short");
+    CHECK(o->xcomm_id(NULL) == HYLA_ERR_INVALID, "xcomm_id NULL");
+    int rc = o->xcomm_id(id);
+    CHECK(rc == 0, "xcomm_id: %d", rc);
+    CHECK(o->xcomm_create(f->dev, id, 1, 1, &c) == HYLA_ERR_INVALID && c == NULL, "rank >= nranks");
+    CHECK(o->xcomm_create(f->dev, NULL, 1, 0, &c) == HYLA_ERR_INVALID, "id NULL");
+    CHECK(o->xcomm_create(f->dev, id, 1, 0, NULL) == HYLA_ERR_INVALID, "c NULL");
+    if (rc) return;
+    rc = o->xcomm_create(f->dev, id, 1, 0, &c);
+    CHECK(rc == 0 && c, "xcomm_create one rank: %d", rc);
+    if (rc) return;
+    double *h = f->hbuf;
+    for (int i = 0; i < 64; i++) h[i] = i + 0.5;
+    rc = o->copy_2d(f->q[0], f->dA, 64 * 8, h, 64 * 8, 64 * 8, 1, HYLA_COPY_H2D);
+    CHECK(o->xcomm_bcast(f->q[0], c, f->dA, 64 * 8, 1) == HYLA_ERR_INVALID, "bcast root 1 of 1");
+    CHECK(o->xcomm_bcast(f->q[0], NULL, f->dA, 64 * 8, 0) == HYLA_ERR_INVALID, "bcast NULL comm");
+    if (!rc) rc = o->xcomm_bcast(f->q[0], c, f->dA, 64 * 8, 0);
+    if (!rc) rc = o->xcomm_bcast(f->q[0], c, f->dA, 0, 0);
+    memset(h, 0, 64 * 8);
+    if (!rc) rc = o->copy_2d(f->q[0], h, 64 * 8, f->dA, 64 * 8, 64 * 8, 1, HYLA_COPY_D2H);
+    if (!rc) rc = o->queue_sync(f->q[0]);
+    int same = 1;
+    for (int i = 0; i < 64; i++) same &= h[i] == i + 0.5;
+    CHECK(rc == 0 && same, "bcast on one rank: rc %d, buffer kept %d", rc, same);
+    o->xcomm_destroy(c);
+}
+
 static void test_device(hyla_dev *dev, unsigned long long *seed) {
     const hyla_backend_ops *o = dev->ops;
     fixture f = {.dev = dev, .o = o};
@@ -351,6 +400,7 @@ static void test_device(hyla_dev *dev, unsigned long long *seed) {
         test_not_pd(&f, seed);
         test_bad_args(&f);
         test_order(&f);
+        test_xcomm(&f);
     }
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);

@@ -283,6 +283,16 @@ static void test_runs(hyla_t *ctx) {
     p.nb = 4;
     p.nprow = 2; /* one rank */
     CHECK(hyla_hpl_run(ctx, 0, &p, &r, NULL) == -3, "grid larger than the ranks");
+    p.nprow = 1;
+    p.bcast = 3;
+    CHECK(hyla_hpl_run(ctx, 0, &p, &r, NULL) == -3, "bcast 3");
+    p.bcast = -1;
+    CHECK(hyla_hpl_run(ctx, 0, &p, &r, NULL) == -3, "bcast -1");
+    /* one rank: no process row to broadcast along, so DEVICE runs the
+     * one-rank path on any backend */
+    p.bcast = HYLA_HPL_BCAST_DEVICE;
+    CHECK(hyla_hpl_run(ctx, 0, &p, &r, NULL) == 0 && r.passed && !r.bcast_device, "bcast device, one rank");
+    p.bcast = HYLA_HPL_BCAST_AUTO;
     /* allocation failures: a clean error and no leak */
     p.nprow = 1;
     for (int k = 1; k <= 12; k++) {

@@ -37,6 +37,11 @@ typedef struct hyla_event hyla_event;
 typedef struct hyla_rbt_args hyla_rbt_args; /* random butterfly transforms, below */
 typedef struct hyla_q2_args hyla_q2_args;   /* grouped Q2 reflectors (backend/q2_args.h) */
 typedef struct hyla_dc_args hyla_dc_args;   /* a divide-and-conquer merge (backend/dc_args.h) */
+typedef struct hyla_xcomm hyla_xcomm;       /* device collectives between processes, below */
+
+/* Bytes of the id that the processes of one hyla_xcomm share (NCCL's
+ * ncclUniqueId is 128). */
+enum { HYLA_XCOMM_ID_BYTES = 128 };
 
 /* The grouped reflector store of the eigensolver's stage 2 (eig/sb2st.c
  * states the layout) as the hb2st_v op fills it: all in memory of the
@@ -313,6 +318,33 @@ struct hyla_backend_ops {
      * overwritten in full (zero where the definition says nothing). Same
      * types, queue, returns and failures as dc_secular (CUDA: n < 2^31). */
     int (*dc_vectors)(hyla_queue *q, hyla_dtype t, const struct hyla_dc_args *a);
+
+    /* Device collectives between processes (HPL's panel broadcast along a
+     * process row; CUDA: NCCL over NVLink, PCIe or the network). The caller
+     * moves the id between the processes (MPI) and checks, with xcomm_key,
+     * that they own different devices. A backend without them (host, or
+     * CUDA built without NCCL) returns HYLA_ERR_UNSUPPORTED from each, and
+     * the caller moves the data through host memory instead.
+     * xcomm_key: a NUL-terminated name of dev's physical device (CUDA: its
+     *   PCI bus id) into key (len >= 32 bytes). HYLA_ERR_INVALID for a NULL
+     *   key or a short len.
+     * xcomm_id: a fresh id (HYLA_XCOMM_ID_BYTES bytes) into id, on the one
+     *   process that makes it.
+     * xcomm_create: collective over the nranks processes given the same id,
+     *   this one being rank (0 <= rank < nranks): the communicator *c on dev.
+     *   Blocks until every process has joined. HYLA_ERR_INVALID for bad
+     *   arguments, HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE (*c NULL on failure).
+     * xcomm_bcast: enqueues on q (a queue of c's device) the broadcast of
+     *   bytes at buf (device memory) from rank root into buf on every other
+     *   rank. Every rank of c must enqueue the same broadcasts in the same
+     *   order. HYLA_ERR_INVALID for bad arguments (nothing enqueued),
+     *   HYLA_ERR_DEVICE (sticks to the queue).
+     * xcomm_destroy: frees c after its work is done; NULL is a no-op. */
+    int (*xcomm_key)(hyla_dev *dev, char *key, size_t len);
+    int (*xcomm_id)(void *id);
+    int (*xcomm_create)(hyla_dev *dev, const void *id, int nranks, int rank, hyla_xcomm **c);
+    int (*xcomm_bcast)(hyla_queue *q, hyla_xcomm *c, void *buf, size_t bytes, int root);
+    void (*xcomm_destroy)(hyla_xcomm *c);
 };
 
 /* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----

@@ -116,6 +116,7 @@ typedef struct {
     int depth;              /* lookahead: 0 none, >= 1 one panel ahead */
     double threshold;       /* residual threshold; <= 0: no check */
     int algo;               /* HYLA_HPL_AUTO, HYLA_HPL_GETRF or HYLA_HPL_HOST_PANEL */
+    int bcast;              /* HYLA_HPL_BCAST_AUTO, _HOST or _DEVICE (one process row) */
 } hyla_hpl_params;
 
 /* Factorization paths. AUTO: a grid with one process row (one rank too)
@@ -125,6 +126,15 @@ typedef struct {
  * hyla_dgetrf_gpu on [A b] (nb as HYLA_OPT_GETRF_NB). HOST_PANEL: the
  * general grid code (host panels) on every grid. */
 enum { HYLA_HPL_AUTO = 0, HYLA_HPL_GETRF = 1, HYLA_HPL_HOST_PANEL = 2 };
+/* The panel broadcast along a process row of the one-process-row path.
+ * HOST: the owner downloads the panel to pinned memory, MPI_Bcast, the
+ * others upload it. DEVICE: device to device (backend xcomm ops: NCCL over
+ * NVLink, PCIe or the network), the pivots and info through MPI;
+ * hyla_hpl_run returns HYLA_ERR_UNSUPPORTED when a rank's backend has no
+ * device collectives (host devices, a build without NCCL) or two ranks of a
+ * row share one GPU. AUTO: DEVICE where it can be had, else HOST. Grids of
+ * several process rows and one rank always use HOST's path. */
+enum { HYLA_HPL_BCAST_AUTO = 0, HYLA_HPL_BCAST_HOST = 1, HYLA_HPL_BCAST_DEVICE = 2 };
 
 typedef struct {
     double time_s;          /* wall time of factorization + solve, max over ranks */
@@ -136,6 +146,7 @@ typedef struct {
     int64_t info;           /* > 0: first exactly zero pivot (1-based); the solve skipped */
     int in_grid;            /* this rank took part (rank < nprow * npcol) */
     int grid_rank;          /* rank in the grid; 0 prints */
+    int bcast_device;       /* panels went device to device (HYLA_HPL_BCAST_DEVICE path) */
 } hyla_hpl_result;
 
 /* Runs one HPL test on the ranks of the grid: generates [A b] (N x (N+1),

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "hpl/hpl.h"
@@ -15,6 +16,8 @@
 
 struct hpl_grid {
     int nprow, npcol, pmap, myrow, mycol, grid_rank, in_grid;
+    hyla_dev *xdev;     /* device of the row's device communicator */
+    hyla_xcomm *xrow;   /* that communicator (hpl_row_dev_init), or NULL */
 #ifdef HYLA_HAVE_MPI
     MPI_Comm all, row, col; /* MPI_COMM_NULL outside the grid */
     MPI_Op pivot_op;
@@ -158,6 +161,7 @@ int hpl_grid_create(int nprow, int npcol, int pmap, hpl_grid **gp, int *in_grid)
 
 void hpl_grid_destroy(hpl_grid **gp) {
     if (!gp || !*gp) return;
+    if ((*gp)->xrow) (*gp)->xdev->ops->xcomm_destroy((*gp)->xrow);
 #ifdef HYLA_HAVE_MPI
     hpl_grid *g = *gp;
     if (g->pivot_op != MPI_OP_NULL) MPI_Op_free(&g->pivot_op);
@@ -208,6 +212,89 @@ int hpl_row_bcast(hpl_grid *g, double *buf, int64_t count, int root) {
     (void)root;
 #endif
     return 0;
+}
+
+/* The name of this rank's physical device, unique over the hosts of the
+ * run: host name, then the backend's key (CUDA: the PCI bus id). */
+enum { DEV_KEY = 192 };
+
+#ifdef HYLA_HAVE_MPI
+static int dev_key(hyla_dev *dev, char *key) {
+    memset(key, 0, DEV_KEY);
+    if (gethostname(key, 127) != 0) return HYLA_ERR_DEVICE;
+    key[127] = '\0';
+    size_t at = strlen(key);
+    key[at++] = '/';
+    return dev->ops->xcomm_key(dev, key + at, DEV_KEY - at);
+}
+
+/* Whether every rank of the row could name its device and the names differ. */
+static int row_keys_unique(hpl_grid *g, const char *key, int ok, int *unique) {
+    char *all = hyla_malloc((size_t)g->npcol * (DEV_KEY + 1));
+    if (!all) return HYLA_ERR_NO_MEMORY;
+    char mine[DEV_KEY + 1];
+    memcpy(mine, key, DEV_KEY);
+    mine[DEV_KEY] = (char)ok;
+    int rc = mpi_rc(MPI_Allgather(mine, DEV_KEY + 1, MPI_CHAR, all, DEV_KEY + 1, MPI_CHAR, g->row));
+    *unique = 1;
+    for (int a = 0; !rc && a < g->npcol && *unique; a++) {
+        const char *ka = all + (size_t)a * (DEV_KEY + 1);
+        if (!ka[DEV_KEY]) *unique = 0;
+        for (int b = 0; b < a && *unique; b++)
+            if (memcmp(ka, all + (size_t)b * (DEV_KEY + 1), DEV_KEY) == 0) *unique = 0;
+    }
+    hyla_free(all);
+    return rc;
+}
+#endif
+
+int hpl_row_dev_init(hpl_grid *g, hyla_dev *dev, int mode, int *on) {
+    *on = 0;
+    if (mode == HYLA_HPL_BCAST_HOST || g->npcol == 1) return 0;
+#ifdef HYLA_HAVE_MPI
+    if (g->row == MPI_COMM_NULL) return 0;
+    /* 1. can every rank of every row take part: a backend with device
+     * collectives, and a device of its own within its row */
+    char key[DEV_KEY];
+    int krc = dev_key(dev, key);
+    int unique = 0;
+    int rc = row_keys_unique(g, key, krc == 0, &unique);
+    int can = !rc && unique;
+    int agree = rc ? rc : can;
+    int mrc = hpl_grid_allmin_int(g, &agree);
+    if (mrc) return mrc;
+    if (agree < 0) return agree;
+    if (!agree) return mode == HYLA_HPL_BCAST_DEVICE ? HYLA_ERR_UNSUPPORTED : 0;
+    /* 2. the row's communicator, from an id made by the row's first rank */
+    unsigned char id[HYLA_XCOMM_ID_BYTES] = {0};
+    int irc = g->mycol == 0 ? dev->ops->xcomm_id(id) : 0;
+    agree = irc;
+    mrc = hpl_grid_allmin_int(g, &agree);
+    if (mrc) return mrc;
+    if (agree) return mode == HYLA_HPL_BCAST_DEVICE ? agree : 0;
+    rc = mpi_rc(MPI_Bcast(id, HYLA_XCOMM_ID_BYTES, MPI_BYTE, 0, g->row));
+    if (rc) return rc;
+    rc = dev->ops->xcomm_create(dev, id, g->npcol, g->mycol, &g->xrow);
+    g->xdev = dev;
+    agree = rc;
+    mrc = hpl_grid_allmin_int(g, &agree);
+    if (mrc || agree) {
+        if (g->xrow) dev->ops->xcomm_destroy(g->xrow);
+        g->xrow = NULL;
+        if (mrc) return mrc;
+        return mode == HYLA_HPL_BCAST_DEVICE ? agree : 0;
+    }
+    *on = 1;
+    return 0;
+#else
+    (void)dev;
+    return mode == HYLA_HPL_BCAST_DEVICE ? HYLA_ERR_UNSUPPORTED : 0;
+#endif
+}
+
+int hpl_row_bcast_dev(hpl_grid *g, hyla_queue *q, void *dbuf, size_t bytes, int root) {
+    if (!g->xrow) return HYLA_ERR_INTERNAL;
+    return g->xdev->ops->xcomm_bcast(q, g->xrow, dbuf, bytes, root);
 }
 
 int hpl_col_allgatherv(hpl_grid *g, const double *send, const int64_t *counts, double *recv) {

@@ -4,7 +4,10 @@
 #ifndef HYLA_HPL_COMM_H
 #define HYLA_HPL_COMM_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "backend/backend.h"
 
 typedef struct hpl_grid hpl_grid;
 
@@ -26,6 +29,20 @@ void hpl_grid_coords(const hpl_grid *g, int *myrow, int *mycol, int *grid_rank);
 int hpl_col_pivot(hpl_grid *g, double *rec, int w);
 /* Broadcast of count doubles along the process row from process column root. */
 int hpl_row_bcast(hpl_grid *g, double *buf, int64_t count, int root);
+/* Device-to-device broadcasts along the process rows (the backend's xcomm
+ * ops: NCCL on CUDA). Collective over the grid. mode is a
+ * HYLA_HPL_BCAST_* value: HOST never sets them up; AUTO sets them up when
+ * every rank's device has a backend with them and the ranks of each row own
+ * different physical devices, else leaves *on 0; DEVICE as AUTO but
+ * returns HYLA_ERR_UNSUPPORTED (on every rank) when they cannot be had.
+ * *on: 1 when hpl_row_bcast_dev may be called. Returns 0 or a HYLA_ERR_*
+ * code, the same on every rank. hpl_grid_destroy frees the communicator. */
+int hpl_row_dev_init(hpl_grid *g, hyla_dev *dev, int mode, int *on);
+/* Enqueues on q (a queue of the device given to hpl_row_dev_init) the
+ * broadcast of bytes at dbuf, device memory, from process column root to
+ * dbuf of the other ranks of the row. Every rank of the row must enqueue
+ * the same broadcasts in the same order. */
+int hpl_row_bcast_dev(hpl_grid *g, hyla_queue *q, void *dbuf, size_t bytes, int root);
 /* Allgather over the process column: rank r of the column sends counts[r]
  * doubles from send; recv receives them all, rank after rank. */
 int hpl_col_allgatherv(hpl_grid *g, const double *send, const int64_t *counts, double *recv);

@@ -62,6 +62,9 @@ typedef struct {
     double *dA, *dU, *dL, *dD, *dX, *dW;        /* device */
     int64_t *dpiv;       /* device pivots of a panel, local 1-based (one process row) */
     double *dL2;         /* one process row: the received panels alternate in dL, dL2 */
+    int xb;              /* one process row: panels go device to device (hpl_row_bcast_dev) */
+    double *dS;          /* xb: the owner's panel, packed (mp x jb, ld mp) */
+    hyla_queue *qc;      /* xb: the broadcasts */
     int64_t *dpivr;      /* and their pivots in dpivr, dpivr + nb */
     hyla_event *ev_l[2]; /* the update that last read dL / dL2 */
     int64_t nrecv;       /* panels received so far */
@@ -333,7 +336,7 @@ static int factor_panel_dev(hpl_job *J, int64_t k) {
     if (!rc)
         rc = J->ops->copy_2d(J->qla, J->rec + jb, sizeof(int), J->dinfo, sizeof(int), sizeof(int), 1,
                              HYLA_COPY_D2H);
-    if (!rc && J->npcol > 1)
+    if (!rc && J->npcol > 1 && !J->xb)
         rc = down(J, J->qla, J->hB + 1 + nb + nb * nb, mp, P, J->ld, mp, jb);
     return rc;
 }
@@ -346,6 +349,36 @@ static void panel_dev_finish(hpl_job *J, int64_t k) {
     memcpy(&info, J->rec + jb, sizeof info);
     J->hB[0] = info > 0 ? (double)(j + info) : 0;
     for (int64_t c = 0; c < jb; c++) J->hB[1 + c] = (double)piv[c];
+}
+
+/* xb: panel k along the process row device to device. The owner packs it
+ * (its rows k nb .. n, ld mp) into dS and sends it; every other rank
+ * receives it into the receive buffer b, whose last update it waits for
+ * (every rank takes part, even one without trailing columns), with the
+ * pivots from hB, and points *L, *ldl and *dpiv there. Returns with the
+ * panel in place on the receivers (qc synced). */
+static int panel_xb(hpl_job *J, int64_t k, int b, const double **L, int64_t *ldl,
+                    int64_t **dpiv) {
+    const int64_t nb = J->nb, j = k * nb, jb = HYLA_MIN(nb, J->n - j), mp = J->mloc - j;
+    const int pc = owner(j, nb, J->npcol);
+    const size_t bytes = (size_t)mp * (size_t)jb * 8;
+    if (J->mycol == pc) {
+        int rc = J->ops->copy_2d(J->qc, J->dS, (size_t)mp * 8, *L, (size_t)J->ld * 8,
+                                 (size_t)mp * 8, (size_t)jb, HYLA_COPY_D2D);
+        return rc ? rc : hpl_row_bcast_dev(J->g, J->qc, J->dS, bytes, pc);
+    }
+    J->nrecv++;
+    int64_t *piv = (int64_t *)J->rec;
+    double *dL = b ? J->dL2 : J->dL;
+    for (int64_t c = 0; c < jb; c++) piv[c] = (int64_t)J->hB[1 + c];
+    *dpiv = J->dpivr + b * nb;
+    int rc = J->ops->queue_wait_event(J->qc, J->ev_l[b]);
+    if (!rc) rc = hpl_row_bcast_dev(J->g, J->qc, dL, bytes, pc);
+    if (!rc) rc = J->ops->copy_2d(J->qc, *dpiv, 8, piv, 8, 8, (size_t)jb, HYLA_COPY_H2D);
+    if (!rc) rc = J->ops->queue_sync(J->qc);
+    *L = dL;
+    *ldl = mp;
+    return rc;
 }
 
 static int factorize_p1(hpl_job *J, int depth) {
@@ -368,15 +401,18 @@ static int factorize_p1(hpl_job *J, int depth) {
             if (!rc) rc = J->ops->queue_sync(J->qla);
             if (!rc) panel_dev_finish(J, k);
         }
-        /* the panel along the process row overlaps the last update */
-        int mrc = hpl_row_bcast(J->g, J->hB, 1 + nb + nb * nb + mp * jb, pc);
+        /* the panel along the process row overlaps the last update; with
+         * xb only info and the pivots go through MPI */
+        int mrc = hpl_row_bcast(J->g, J->hB, 1 + nb + (J->xb ? 0 : nb * nb + mp * jb), pc);
         if (!rc) rc = mrc;
         if (!rc && J->hB[0] > 0 && J->info == 0) J->info = (int64_t)J->hB[0];
         const double *L = J->dA + j + jjp * J->ld;
         int64_t ldl = J->ld;
         int64_t *dpiv = J->dpiv;
         const int b = (int)(J->nrecv % 2);
-        if (!rc && J->mycol != pc && nt > 0) {
+        if (!rc && J->xb) {
+            rc = panel_xb(J, k, b, &L, &ldl, &dpiv);
+        } else if (!rc && J->mycol != pc && nt > 0) {
             J->nrecv++;
             /* into the buffer the update before last read: the upload
              * overlaps the last update, which is still running on q */
@@ -623,6 +659,9 @@ static void job_free(hpl_job *J) {
     /* work still queued (after a failure) may record the events */
     if (J->q) J->ops->queue_sync(J->q);
     if (J->qla) J->ops->queue_sync(J->qla);
+    if (J->qc) J->ops->queue_sync(J->qc);
+    if (J->qc) J->ops->queue_destroy(J->qc);
+    if (J->dS) J->ops->mem_free(J->dev, HYLA_MEM_DEVICE, J->dS);
     if (J->ev) J->ops->event_destroy(J->ev);
     for (int b = 0; b < 2; b++)
         if (J->ev_l[b]) J->ops->event_destroy(J->ev_l[b]);
@@ -669,7 +708,8 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
     memset(res, 0, sizeof *res);
     if (!ctx || dev < 0 || dev >= ctx->ndev) return -2;
     if (!p || p->n < 0 || p->nb < 1 || p->nprow < 1 || p->npcol < 1 || p->depth < 0 ||
-        p->n > ((int64_t)1 << 31) - 2)
+        p->n > ((int64_t)1 << 31) - 2 || p->bcast < HYLA_HPL_BCAST_AUTO ||
+        p->bcast > HYLA_HPL_BCAST_DEVICE)
         return -3;
     hpl_job J = {.dev = ctx->devs[dev], .ops = ctx->devs[dev]->ops, .n = p->n, .nb = p->nb};
     double *xv = NULL, *d = NULL;
@@ -698,6 +738,20 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
     int agree = rc, mrc = hpl_grid_allmin_int(J.g, &agree);
     rc = mrc ? mrc : agree;
     if (rc) goto cleanup;
+    if (J.nprow == 1 && J.npcol > 1 && p->algo != HYLA_HPL_HOST_PANEL) {
+        rc = hpl_row_dev_init(J.g, J.dev, p->bcast, &J.xb);
+        if (rc) goto cleanup;
+        if (J.xb) {
+            rc = J.ops->mem_alloc(J.dev, HYLA_MEM_DEVICE, (size_t)J.ldl * (size_t)J.nb * 8,
+                                  (void **)&J.dS);
+            if (!rc) rc = J.ops->queue_create_prio(J.dev, 1, &J.qc);
+            agree = rc;
+            mrc = hpl_grid_allmin_int(J.g, &agree);
+            rc = mrc ? mrc : agree;
+            if (rc) goto cleanup;
+        }
+    }
+    res->bcast_device = J.xb;
 
     mrc = hpl_grid_barrier(J.g);
     if (mrc) {

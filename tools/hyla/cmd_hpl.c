@@ -237,7 +237,9 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                 for (int id = 0; id < d.ndepth && st != CMD_ERROR; id++) {
                     hyla_hpl_params p = {.n = d.n[in], .nb = d.nb[ib], .nprow = d.p[g],
                                          .npcol = d.q[g], .pmap = d.pmap, .depth = d.depth[id],
-                                         .threshold = d.threshold, .algo = algo};
+                                         .threshold = d.threshold, .algo = algo,
+                                         .bcast = o->hpl_bcast > 0 ? o->hpl_bcast
+                                                                   : HYLA_HPL_BCAST_AUTO};
                     hyla_hpl_result res;
                     bool want_x = o->output && !wrote_x;
                     if (want_x) {
@@ -260,9 +262,13 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                         continue;
                     }
                     if (rc) {
-                        fprintf(stderr, "hyla hpl: N %lld NB %lld grid %d x %d: %s\n",
+                        fprintf(stderr, "hyla hpl: N %lld NB %lld grid %d x %d: %s%s\n",
                                 (long long)p.n, (long long)p.nb, p.nprow, p.npcol,
-                                hyla_strerror(rc));
+                                hyla_strerror(rc),
+                                rc == HYLA_ERR_UNSUPPORTED && p.bcast == HYLA_HPL_BCAST_DEVICE
+                                    ? " (--bcast device: panels device to device need a GPU "
+                                      "of its own per rank of a row, and NCCL)"
+                                    : "");
                         st = CMD_ERROR;
                         break;
                     }
@@ -290,9 +296,10 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                     if (o->json) {
                         printf("{\"routine\":\"hpl\",\"tv\":\"%s\",\"n\":%lld,\"nb\":%lld,\"p\":%d,"
                                "\"q\":%d,\"depth\":%d,\"time_s\":%.6g,\"gflops\":%.6g,"
-                               "\"resid\":%.6g,\"info\":%lld,\"status\":\"%s\"}\n",
+                               "\"resid\":%.6g,\"info\":%lld,\"bcast\":\"%s\",\"status\":\"%s\"}\n",
                                tv, (long long)p.n, (long long)p.nb, p.nprow, p.npcol, p.depth,
-                               res.time_s, res.gflops, res.resid, (long long)res.info, status);
+                               res.time_s, res.gflops, res.resid, (long long)res.info,
+                               res.bcast_device ? "device" : "host", status);
                         continue;
                     }
                     if (!header || !suite) {
@@ -305,6 +312,10 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                     if (!suite) {
                         fprintf(out, "HPL_pdgesv() start time %s\n", ctime(&t_start));
                         fprintf(out, "HPL_pdgesv() end time   %s\n", ctime(&t_end));
+                        if (p.npcol > 1)
+                            fprintf(out, "hyla: panels along the process rows %s\n\n",
+                                    res.bcast_device ? "device to device (NCCL)"
+                                                     : "through host memory (MPI)");
                     }
                     if (res.info) {
                         fprintf(out, "%s\nError code returned by solve is %lld, skip\n", DASH,

@@ -23,7 +23,7 @@ typedef enum {
     OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
     OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
     OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER, OPT_CHASE,
-    OPT_BACK2_NB, OPT_BACK2, OPT_TRI, OPT_PANEL, OPT_DC_MIN, OPT_BACK1_NB
+    OPT_BACK2_NB, OPT_BACK2, OPT_TRI, OPT_PANEL, OPT_DC_MIN, OPT_BACK1_NB, OPT_BCAST
 } opt_id;
 
 typedef struct {
@@ -53,7 +53,7 @@ static const opt_spec specs[] = {
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
     {"--kd", OPT_KD, true},        {"--ib", OPT_IB, true},
     {"--back-order", OPT_BACK_ORDER, true}, {"--chase", OPT_CHASE, true},
-    {"--grid", OPT_GRID, true},
+    {"--grid", OPT_GRID, true},    {"--bcast", OPT_BCAST, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
     {"--back2-nb", OPT_BACK2_NB, true}, {"--back2", OPT_BACK2, true},
     {"--dc-min", OPT_DC_MIN, true}, {"--back1-nb", OPT_BACK1_NB, true},
@@ -168,6 +168,9 @@ void cli_usage(FILE *f) {
         "  -n LIST, --nb N      problem sizes and block size instead of HPL.dat's (without an HPL.dat:\n"
         "                       NB 256 on host devices, 1280 on GPUs; grid 1 x 1; depth 1; threshold 16)\n"
         "  --grid PxQ           one process grid instead of HPL.dat's\n"
+        "  --bcast B            one process row: panels along the row device to device (NCCL),\n"
+        "                       through host memory and MPI (host), or device where every rank\n"
+        "                       of the row has a GPU of its own (auto, the default)\n"
         "  --output X.npy       the solution x of the first test\n"
         "  --json               one JSON object per test instead of HPL's text\n"
         "\n"
@@ -404,6 +407,12 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         else if (!strcmp(v, "device")) o->chase = 2;
         else return usage_error(opt, v, "expected auto, host or device");
         return 0;
+    case OPT_BCAST:
+        if (!strcmp(v, "auto")) o->hpl_bcast = 0;
+        else if (!strcmp(v, "host")) o->hpl_bcast = 1;
+        else if (!strcmp(v, "device")) o->hpl_bcast = 2;
+        else return usage_error(opt, v, "expected auto, host or device");
+        return 0;
     case OPT_BACK2:
         if (!strcmp(v, "auto")) o->back2 = 0;
         else if (!strcmp(v, "gemm")) o->back2 = 1;
@@ -517,6 +526,7 @@ static int validate(cli_opts *o) {
     bool hpl = o->routine && strcmp(o->routine, "hpl") == 0;
     if (!hpl && (o->hpl_dat || o->hpl_p))
         return usage_error(o->hpl_dat ? o->hpl_dat : "--grid", NULL, "applies to hpl only");
+    if (!hpl && o->hpl_bcast >= 0) return usage_error("--bcast", NULL, "applies to hpl only");
     if (o->routine && !hpl && !o->ninputs && o->n.count == 0)
         return usage_error("-n", NULL, "sizes are required (or --input)");
     const cli_list *mk[2] = {&o->m, &o->k};
@@ -549,6 +559,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
     o->ib = -1;
     o->back_order = -1;
     o->chase = -1;
+    o->hpl_bcast = -1;
     o->back2 = -1;
     o->dc_min = -1;
     o->back1_nb = -1;

@@ -25,6 +25,9 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
+#ifdef HYLA_HAVE_NCCL
+#include <nccl.h>
+#endif
 #include <library_types.h>
 #include <stdio.h>
 #include <string.h>
@@ -1118,6 +1121,94 @@ static int cuda_laswp(hyla_queue *qb, hyla_dtype t, int64_t n, void *A, int64_t 
 
 /* ---------------------------------------------------------------- table and creation */
 
+/* ---------------------------------------------------------------- collectives between processes */
+
+#ifdef HYLA_HAVE_NCCL
+struct hyla_xcomm {
+    ncclComm_t comm;
+    int ordinal;
+    int nranks;
+};
+
+_Static_assert(sizeof(ncclUniqueId) == HYLA_XCOMM_ID_BYTES, "NCCL id size");
+
+static int nccl_rc(ncclResult_t r) {
+    if (r == ncclSuccess) return 0;
+    return r == ncclSystemError ? HYLA_ERR_NO_MEMORY : HYLA_ERR_DEVICE;
+}
+#endif
+
+static int cuda_xcomm_key(hyla_dev *d, char *key, size_t len) {
+    if (!d || !key || len < 32) return HYLA_ERR_INVALID;
+#ifdef HYLA_HAVE_NCCL
+    return cuda_rc(cudaDeviceGetPCIBusId(key, (int)len, cdev(d)->ordinal));
+#else
+    return HYLA_ERR_UNSUPPORTED;
+#endif
+}
+
+static int cuda_xcomm_id(void *id) {
+    if (!id) return HYLA_ERR_INVALID;
+#ifdef HYLA_HAVE_NCCL
+    ncclUniqueId u;
+    int rc = nccl_rc(ncclGetUniqueId(&u));
+    if (!rc) memcpy(id, &u, sizeof u);
+    return rc;
+#else
+    return HYLA_ERR_UNSUPPORTED;
+#endif
+}
+
+static int cuda_xcomm_create(hyla_dev *d, const void *id, int nranks, int rank, hyla_xcomm **c) {
+    if (!c) return HYLA_ERR_INVALID;
+    *c = NULL;
+    if (!d || !id || nranks < 1 || rank < 0 || rank >= nranks) return HYLA_ERR_INVALID;
+#ifdef HYLA_HAVE_NCCL
+    struct hyla_xcomm *x = hyla_calloc(1, sizeof *x);
+    if (!x) return HYLA_ERR_NO_MEMORY;
+    ncclUniqueId u;
+    memcpy(&u, id, sizeof u);
+    x->ordinal = cdev(d)->ordinal;
+    x->nranks = nranks;
+    int rc = set_device(x->ordinal);
+    if (!rc) rc = nccl_rc(ncclCommInitRank(&x->comm, nranks, u, rank));
+    if (rc) {
+        hyla_free(x);
+        return rc;
+    }
+    *c = x;
+    return 0;
+#else
+    return HYLA_ERR_UNSUPPORTED;
+#endif
+}
+
+static int cuda_xcomm_bcast(hyla_queue *qb, hyla_xcomm *c, void *buf, size_t bytes, int root) {
+    if (!qb || !c || (!buf && bytes)) return HYLA_ERR_INVALID;
+#ifdef HYLA_HAVE_NCCL
+    struct cuda_queue *q = cqueue(qb);
+    if (root < 0 || root >= c->nranks || cdev(qb->dev)->ordinal != c->ordinal)
+        return HYLA_ERR_INVALID;
+    if (bytes == 0) return 0;
+    int rc = queue_enter(q);
+    if (!rc) rc = nccl_rc(ncclBroadcast(buf, buf, bytes, ncclInt8, root, c->comm, q->stream));
+    return queue_fail(q, rc);
+#else
+    (void)root;
+    return HYLA_ERR_UNSUPPORTED;
+#endif
+}
+
+static void cuda_xcomm_destroy(hyla_xcomm *c) {
+#ifdef HYLA_HAVE_NCCL
+    if (!c) return;
+    if (set_device(c->ordinal) == 0) ncclCommDestroy(c->comm);
+    hyla_free(c);
+#else
+    (void)c;
+#endif
+}
+
 static const hyla_backend_ops cuda_ops = {
     .name = "cuda",
     .dev_destroy = cuda_dev_destroy,
@@ -1159,6 +1250,11 @@ static const hyla_backend_ops cuda_ops = {
     .tri_eigvals = cuda_tri_eigvals,
     .dc_secular = cuda_dc_secular,
     .dc_vectors = cuda_dc_vectors,
+    .xcomm_key = cuda_xcomm_key,
+    .xcomm_id = cuda_xcomm_id,
+    .xcomm_create = cuda_xcomm_create,
+    .xcomm_bcast = cuda_xcomm_bcast,
+    .xcomm_destroy = cuda_xcomm_destroy,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -612,6 +612,40 @@ static int host_dc_vectors(hyla_queue *q, hyla_dtype t, const hyla_dc_args *a) {
     return dc_enqueue(q, t, a, 1);
 }
 
+/* No device collectives between processes: HPL moves its panels through
+ * host memory and MPI on host devices. */
+static int host_xcomm_key(hyla_dev *dev, char *key, size_t len) {
+    (void)dev;
+    (void)key;
+    (void)len;
+    return HYLA_ERR_UNSUPPORTED;
+}
+
+static int host_xcomm_id(void *id) {
+    (void)id;
+    return HYLA_ERR_UNSUPPORTED;
+}
+
+static int host_xcomm_create(hyla_dev *dev, const void *id, int nranks, int rank, hyla_xcomm **c) {
+    (void)dev;
+    (void)id;
+    (void)nranks;
+    (void)rank;
+    if (c) *c = NULL;
+    return HYLA_ERR_UNSUPPORTED;
+}
+
+static int host_xcomm_bcast(hyla_queue *q, hyla_xcomm *c, void *buf, size_t bytes, int root) {
+    (void)q;
+    (void)c;
+    (void)buf;
+    (void)bytes;
+    (void)root;
+    return HYLA_ERR_UNSUPPORTED;
+}
+
+static void host_xcomm_destroy(hyla_xcomm *c) { (void)c; }
+
 static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                       int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
     int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
@@ -726,6 +760,11 @@ static const hyla_backend_ops host_ops = {
     .tri_eigvals = host_tri_eigvals,
     .dc_secular = host_dc_secular,
     .dc_vectors = host_dc_vectors,
+    .xcomm_key = host_xcomm_key,
+    .xcomm_id = host_xcomm_id,
+    .xcomm_create = host_xcomm_create,
+    .xcomm_bcast = host_xcomm_bcast,
+    .xcomm_destroy = host_xcomm_destroy,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device
