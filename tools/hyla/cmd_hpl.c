@@ -299,7 +299,7 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                                "\"resid\":%.6g,\"info\":%lld,\"bcast\":\"%s\",\"status\":\"%s\"}\n",
                                tv, (long long)p.n, (long long)p.nb, p.nprow, p.npcol, p.depth,
                                res.time_s, res.gflops, res.resid, (long long)res.info,
-                               res.bcast_device ? "device" : "host", status);
+                               p.npcol == 1 ? "none" : res.bcast_device ? "device" : "host", status);
                         continue;
                     }
                     if (!header || !suite) {
