@@ -25,6 +25,7 @@
 #include "lu/plu.h"
 #include "core/panels.h"
 #include "core/xfer.h"
+#include <pthread.h>
 #include <string.h>
 
 #define NRECV 3
@@ -193,7 +194,7 @@ static int upload(plan *pl, int64_t j) {
  * every later step's swaps applied by now, like the panel's rows, and row
  * swaps commute with the row-wise update, so this equals the right-looking
  * updates it replaces. */
-static int upload_panel(plan *pl, int64_t j, int64_t steps) {
+static int upload_caught_up(plan *pl, int64_t j, int64_t steps) {
     const int e = owner(pl, j);
     ldev *d = &pl->dv[e];
     const int64_t c0 = lcol(pl, e, j), w = jb_of(pl, j);
@@ -202,7 +203,61 @@ static int upload_panel(plan *pl, int64_t j, int64_t steps) {
     for (int64_t i = 0; !rc && i < steps; i++)
         rc = leaf_swaps(pl, d, d->q_comp, i, 0, kk_of(pl, i), w, loc(pl, d, 0, c0), d->ld);
     for (int64_t i = 0; !rc && i < steps; i++) rc = update(pl, e, d->q_comp, i, c0, w, 0);
+    return rc;
+}
+
+static int upload_panel(plan *pl, int64_t j, int64_t steps) {
+    int rc = upload_caught_up(pl, j, steps);
     if (!rc) pl->nup = j + 1;
+    return rc;
+}
+
+/* Host-resident, several devices: every panel from nup on, caught up with
+ * steps [0, steps), each device's panels on a thread of its own, so that
+ * the devices' packing runs in parallel (each packs with its own OpenMP
+ * team; one thread packing for all devices made the upload, which must end
+ * before the receive slots of the first steps are reused, the longest part
+ * of a two-GPU LU). Only device e's queues, staging and panels are touched
+ * by its thread. */
+typedef struct {
+    plan *pl;
+    int e;
+    int64_t steps;
+    int rc;
+} upload_arg;
+
+static void *upload_rest_dev(void *p) {
+    upload_arg *a = p;
+    for (int64_t j = a->pl->nup; j < a->pl->np && !a->rc; j++)
+        if (owner(a->pl, j) == a->e) a->rc = upload_caught_up(a->pl, j, a->steps);
+    return NULL;
+}
+
+static int upload_rest(plan *pl, int64_t steps) {
+    upload_arg *a = hyla_calloc((size_t)pl->nd, sizeof *a);
+    pthread_t *th = hyla_calloc((size_t)pl->nd, sizeof *th);
+    unsigned char *started = hyla_calloc((size_t)pl->nd, 1);
+    int rc = 0;
+    if (!a || !th || !started) {
+        rc = HYLA_ERR_NO_MEMORY;
+        goto done;
+    }
+    for (int e = 0; e < pl->nd; e++) {
+        a[e] = (upload_arg){.pl = pl, .e = e, .steps = steps};
+        /* device 0 on this thread; a thread that cannot start runs here too */
+        started[e] = e > 0 && pthread_create(&th[e], NULL, upload_rest_dev, &a[e]) == 0;
+    }
+    for (int e = 0; e < pl->nd; e++)
+        if (!started[e]) upload_rest_dev(&a[e]);
+    for (int e = 0; e < pl->nd; e++) {
+        if (started[e]) pthread_join(th[e], NULL);
+        if (!rc) rc = a[e].rc;
+    }
+    if (!rc) pl->nup = pl->np;
+done:
+    hyla_free(a);
+    hyla_free(th);
+    hyla_free(started);
     return rc;
 }
 
@@ -381,8 +436,9 @@ static int run_factor(plan *pl) {
     if (!evs || !dl) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     /* Host-resident: panels go up in order while the steps run, UPLOAD_AHEAD
      * of them after each step (one device; with several, every panel after
-     * step 0, as a late panel would need old panels that other devices
-     * hold only for a few steps); step k needs panels up to k + 2, later
+     * step 0, one thread per device (upload_rest), as a late panel would
+     * need old panels that other devices hold only for a few steps); step k
+     * needs panels up to k + 2, later
      * ones catch up on arrival (upload_panel). Rows of row block i are final
      * once step i + 1 has run on a panel (later steps swap and update only
      * rows below it; step i + 1 waited for the lookahead of step i, which
@@ -391,12 +447,13 @@ static int run_factor(plan *pl) {
      * after their catch-up) are downloaded down to row block k - 2: a full
      * staging ring then blocks the host while the device still has step k
      * queued, instead of idling it. */
-    const int64_t ahead = pl->nd == 1 ? UPLOAD_AHEAD : pl->np;
+    const int64_t ahead = UPLOAD_AHEAD;
     int64_t nup_prev = 0;        /* panels up when the last ev_row was recorded */
     for (int64_t k = 0; k < pl->nk; k++) {
         while (pl->nup < HYLA_MIN(pl->np, k + 3)) HYLA_TRY(upload_panel(pl, pl->nup, k));
         HYLA_TRY(step(pl, k));
         if (!pl->host) continue;
+        if (pl->nd > 1 && pl->nup < pl->np) HYLA_TRY(upload_rest(pl, k + 1));
         for (int64_t c = 0; c < ahead && pl->nup < pl->np; c++)
             HYLA_TRY(upload_panel(pl, pl->nup, k + 1));
         if (k >= 1) {
