@@ -238,7 +238,7 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                     hyla_hpl_params p = {.n = d.n[in], .nb = d.nb[ib], .nprow = d.p[g],
                                          .npcol = d.q[g], .pmap = d.pmap, .depth = d.depth[id],
                                          .threshold = d.threshold, .algo = algo,
-                                         .bcast = o->hpl_bcast > 0 ? o->hpl_bcast
+                                         .bcast = o->hpl_bcast > 0 ? (int)o->hpl_bcast
                                                                    : HYLA_HPL_BCAST_AUTO};
                     hyla_hpl_result res;
                     bool want_x = o->output && !wrote_x;

@@ -372,6 +372,24 @@ static int set_count(const char *opt, const char *s, int64_t lo, int64_t hi, int
     return 0;
 }
 
+/* The value of a three-way option: its index among names (the first is
+ * "auto", 0). */
+static const char *const where3[3] = {"auto", "host", "device"};
+static const char *const back2_names[3] = {"auto", "gemm", "kernel"};
+static const char *const tri_names[3] = {"auto", "sterf", "bisect"};
+static const char *const order_names[3] = {"auto", "direct", "reordered"};
+
+static int set_choice(const char *opt, const char *v, const char *const names[3], int64_t *out) {
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(v, names[i])) {
+            *out = i;
+            return 0;
+        }
+    char why[96];
+    snprintf(why, sizeof why, "expected %s, %s or %s", names[0], names[1], names[2]);
+    return usage_error(opt, v, why);
+}
+
 static int set_nonneg(const char *opt, const char *s, int64_t *out) {
     return parse_int(s, 0, INT64_MAX, out) ? 0 : usage_error(opt, s, "expected an integer >= 0");
 }
@@ -401,36 +419,11 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_DC_MIN: return set_nonneg(opt, v, &o->dc_min);
     case OPT_BACK1_NB: return set_nonneg(opt, v, &o->back1_nb);
     case OPT_IB: return set_nonneg(opt, v, &o->ib);
-    case OPT_CHASE:
-        if (!strcmp(v, "auto")) o->chase = 0;
-        else if (!strcmp(v, "host")) o->chase = 1;
-        else if (!strcmp(v, "device")) o->chase = 2;
-        else return usage_error(opt, v, "expected auto, host or device");
-        return 0;
-    case OPT_BCAST:
-        if (!strcmp(v, "auto")) o->hpl_bcast = 0;
-        else if (!strcmp(v, "host")) o->hpl_bcast = 1;
-        else if (!strcmp(v, "device")) o->hpl_bcast = 2;
-        else return usage_error(opt, v, "expected auto, host or device");
-        return 0;
-    case OPT_BACK2:
-        if (!strcmp(v, "auto")) o->back2 = 0;
-        else if (!strcmp(v, "gemm")) o->back2 = 1;
-        else if (!strcmp(v, "kernel")) o->back2 = 2;
-        else return usage_error(opt, v, "expected auto, gemm or kernel");
-        return 0;
-    case OPT_TRI:
-        if (!strcmp(v, "auto")) o->tri = 0;
-        else if (!strcmp(v, "sterf")) o->tri = 1;
-        else if (!strcmp(v, "bisect")) o->tri = 2;
-        else return usage_error(opt, v, "expected sterf, bisect or auto");
-        return 0;
-    case OPT_BACK_ORDER:
-        if (!strcmp(v, "auto")) o->back_order = 0;
-        else if (!strcmp(v, "direct")) o->back_order = 1;
-        else if (!strcmp(v, "reordered")) o->back_order = 2;
-        else return usage_error(opt, v, "expected auto, direct or reordered");
-        return 0;
+    case OPT_CHASE: return set_choice(opt, v, where3, &o->chase);
+    case OPT_BCAST: return set_choice(opt, v, where3, &o->hpl_bcast);
+    case OPT_BACK2: return set_choice(opt, v, back2_names, &o->back2);
+    case OPT_TRI: return set_choice(opt, v, tri_names, &o->tri);
+    case OPT_BACK_ORDER: return set_choice(opt, v, order_names, &o->back_order);
     case OPT_GRID: {
         int64_t pq[2];
         const char *x = strchr(v, 'x');

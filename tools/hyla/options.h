@@ -58,7 +58,7 @@ typedef struct {
     int64_t back1_nb;             /* --back1-nb: Q1 block reflector width; -1 */
     const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
     int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
-    int hpl_bcast;                /* hpl: --bcast, a HYLA_HPL_BCAST_* value; -1: not given */
+    int64_t hpl_bcast;            /* hpl: --bcast, a HYLA_HPL_BCAST_* value; -1: not given */
     int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
     int64_t back2_nb;             /* eigensolver Q2 block reflector sweeps; -1: not given */
     int64_t tri;                  /* tridiagonal eigenvalues: 0 auto, 1 sterf, 2 bisect; -1 */
