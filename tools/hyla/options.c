@@ -64,7 +64,8 @@ static const opt_spec specs[] = {
 void cli_usage(FILE *f) {
     fputs(
         "usage: hyla <routine> [options]   run and time a routine\n"
-        "       hyla [options]             default benchmark suite (GEMM, Cholesky) with --check --vs vendor\n"
+        "       hyla [options]             default benchmark suite (GEMM, Cholesky, LU, HPL, RBT,\n"
+        "                                  eigensolver) with --check --vs vendor\n"
         "       hyla help | --help | --version\n"
         "\n"
         "routines:\n"
