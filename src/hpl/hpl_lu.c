@@ -8,9 +8,11 @@
  *  1. pc factors its local panel on the host: per column, the pivot search
  *     is one allreduce over the process column whose record carries the
  *     pivot row and the diagonal row (max |value|, the lowest global row on
- *     ties), so every rank swaps, scales and updates (DGER) its own rows and
- *     all of them hold the factored jb x jb diagonal block. With one process
- *     row this is LAPACK's getrf on the panel.
+ *     ties), so every rank swaps, scales and updates (DGER, within the
+ *     column's block of PANEL_BW columns) its own rows, and all of them hold
+ *     the factored jb x jb diagonal block; after each block, its U rows by
+ *     TRSM on that block and one GEMM on the local rows below. With one
+ *     process row this is LAPACK's getrf on the panel.
  *  2. The panel, its pivots and the diagonal block go along the process row
  *     (broadcast from pc).
  *  3. Row interchanges of the trailing columns: every row the jb swaps touch
@@ -49,6 +51,10 @@
 #include "core/internal.h"
 #include "hpl/hpl.h"
 #include "hpl/hpl_comm.h"
+
+/* Column block of the host panel factorization of several process rows:
+ * BLAS-2 work within a block, one TRSM and GEMM per block for the rest. */
+#define PANEL_BW 32
 
 typedef struct {
     hyla_dev *dev;
@@ -101,6 +107,53 @@ static int down(hpl_job *J, hyla_queue *q, double *dst, int64_t ldd, const doubl
                            (size_t)ncol, HYLA_COPY_D2H);
 }
 
+/* Column c of panel k, the host panel code of several process rows: the
+ * pivot search over the process column (hpl_col_pivot), the row swap,
+ * the pivot row into D and ipiv, the scaling, and the rank-1 update of the
+ * panel columns c + 1 .. c1 - 1 (the rest of its column block). Rows keep
+ * all jb columns, so the columns right of the block stay consistently
+ * behind until the block's TRSM and GEMM. Returns the MPI status; a zero
+ * pivot sets *info (the first one, 1-based) and skips the scaling. */
+static int pivot_column(hpl_job *J, int64_t k, int64_t c, int64_t c1, double *P, int64_t ldp,
+                        double *rec, double *ipiv, double *D, int64_t *info) {
+    const int64_t nb = J->nb, j = k * nb, jb = HYLA_MIN(nb, J->n - j), w = jb;
+    const int64_t ii = lcount(j, nb, J->myrow, J->nprow), mp = J->mloc - ii;
+    const int64_t gc = j + c;
+    const int64_t rstart = lcount(gc, nb, J->myrow, J->nprow) - ii;
+    const int own_diag = owner(gc, nb, J->nprow) == J->myrow;
+    int64_t best = -1;
+    for (int64_t r = rstart; r < mp; r++)
+        if (best < 0 || fabs(P[r + c * ldp]) > fabs(P[best + c * ldp])) best = r;
+    rec[0] = best >= 0 ? P[best + c * ldp] : 0;
+    rec[1] = best >= 0 ? (double)l2g(ii + best, nb, J->myrow, J->nprow) : -1;
+    for (int64_t t = 0; t < w; t++) rec[2 + t] = best >= 0 ? P[best + t * ldp] : 0;
+    rec[w + 2] = own_diag;
+    for (int64_t t = 0; t < w; t++) rec[w + 3 + t] = own_diag ? P[rstart + t * ldp] : 0;
+    int rc = hpl_col_pivot(J->g, rec, (int)w);
+    if (rc) return rc;
+    const int64_t gp = (int64_t)rec[1];
+    const double pv = rec[0];
+    ipiv[c] = (double)gp;
+    for (int64_t t = 0; t < w; t++) D[c + t * jb] = rec[2 + t];
+    if (pv == 0 && *info == 0) *info = gc + 1;
+    if (gp != gc) {
+        if (own_diag)
+            for (int64_t t = 0; t < w; t++) P[rstart + t * ldp] = rec[2 + t];
+        if (owner(gp, nb, J->nprow) == J->myrow) {
+            int64_t rp = g2l(gp, nb, J->nprow) - ii;
+            for (int64_t t = 0; t < w; t++) P[rp + t * ldp] = rec[w + 3 + t];
+        }
+    }
+    const int64_t r0 = rstart + own_diag, m1 = mp - r0;
+    if (pv != 0 && m1 > 0) {
+        cblas_dscal((int)m1, 1.0 / pv, P + r0 + c * ldp, 1);
+        if (c + 1 < c1)
+            cblas_dger(CblasColMajor, (int)m1, (int)(c1 - c - 1), -1.0, P + r0 + c * ldp, 1,
+                       rec + 3 + c, 1, P + r0 + (c + 1) * ldp, (int)ldp);
+    }
+    return 0;
+}
+
 /* ---- step 1: panel factorization on the host ---- */
 
 /* Factors the local part of panel k (this rank is in its process column).
@@ -128,43 +181,31 @@ static int factor_panel(hpl_job *J, int64_t k) {
             for (int64_t t = 0; t < jb; t++) D[c + t * jb] = P[c + t * ldp];
         }
     } else {
+        /* by column blocks of PANEL_BW: the pivot search, swap, scaling
+         * and rank-1 update of each column within its block only, then the
+         * block's U rows (TRSM on the replicated diagonal rows D) and one
+         * GEMM on the local rows below for the rest of the panel */
         double *rec = J->rec;
-        const int64_t w = jb;
-        for (int64_t c = 0; c < jb; c++) {
-            const int64_t gc = j + c;
-            const int64_t rstart = lcount(gc, nb, J->myrow, J->nprow) - ii;
-            const int own_diag = owner(gc, nb, J->nprow) == J->myrow;
-            int64_t best = -1;
-            for (int64_t r = rstart; r < mp; r++)
-                if (best < 0 || fabs(P[r + c * ldp]) > fabs(P[best + c * ldp])) best = r;
-            rec[0] = best >= 0 ? P[best + c * ldp] : 0;
-            rec[1] = best >= 0 ? (double)l2g(ii + best, nb, J->myrow, J->nprow) : -1;
-            for (int64_t t = 0; t < w; t++) rec[2 + t] = best >= 0 ? P[best + t * ldp] : 0;
-            rec[w + 2] = own_diag;
-            for (int64_t t = 0; t < w; t++) rec[w + 3 + t] = own_diag ? P[rstart + t * ldp] : 0;
-            int mrc = hpl_col_pivot(J->g, rec, (int)w);
-            if (!rc) rc = mrc;
-            if (rc) continue;
-            const int64_t gp = (int64_t)rec[1];
-            const double pv = rec[0];
-            ipiv[c] = (double)gp;
-            for (int64_t t = 0; t < w; t++) D[c + t * jb] = rec[2 + t];
-            if (pv == 0 && info == 0) info = gc + 1;
-            if (gp != gc) {
-                if (own_diag)
-                    for (int64_t t = 0; t < w; t++) P[rstart + t * ldp] = rec[2 + t];
-                if (owner(gp, nb, J->nprow) == J->myrow) {
-                    int64_t rp = g2l(gp, nb, J->nprow) - ii;
-                    for (int64_t t = 0; t < w; t++) P[rp + t * ldp] = rec[w + 3 + t];
-                }
+        for (int64_t c0 = 0; c0 < jb; c0 += PANEL_BW) {
+            const int64_t c1 = HYLA_MIN(jb, c0 + PANEL_BW);
+            for (int64_t c = c0; c < c1; c++) {
+                int mrc = pivot_column(J, k, c, c1, P, ldp, rec, ipiv, D, &info);
+                if (!rc) rc = mrc;
             }
-            const int64_t r0 = rstart + own_diag, m1 = mp - r0;
-            if (pv != 0 && m1 > 0) {
-                cblas_dscal((int)m1, 1.0 / pv, P + r0 + c * ldp, 1);
-                if (c + 1 < w)
-                    cblas_dger(CblasColMajor, (int)m1, (int)(w - c - 1), -1.0, P + r0 + c * ldp, 1,
-                               rec + 3 + c, 1, P + r0 + (c + 1) * ldp, (int)ldp);
-            }
+            if (rc || c1 == jb) continue;
+            /* U12 := L11^-1 A12 on D (every rank holds the same rows) */
+            cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit,
+                        (int)(c1 - c0), (int)(jb - c1), 1.0, D + c0 + c0 * jb, (int)jb,
+                        D + c0 + c1 * jb, (int)jb);
+            const int64_t rs = lcount(j + c0, nb, J->myrow, J->nprow) - ii;
+            const int64_t rb = lcount(j + c1, nb, J->myrow, J->nprow) - ii;
+            /* the block's diagonal rows (on one process row) take U12 */
+            for (int64_t r = rs; r < rb; r++)
+                for (int64_t t = c1; t < jb; t++) P[r + t * ldp] = D[(c0 + r - rs) + t * jb];
+            if (mp - rb > 0)
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)(mp - rb),
+                            (int)(jb - c1), (int)(c1 - c0), -1.0, P + rb + c0 * ldp, (int)ldp,
+                            D + c0 + c1 * jb, (int)jb, 1.0, P + rb + c1 * ldp, (int)ldp);
         }
     }
     J->hB[0] = (double)info;
