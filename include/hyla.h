@@ -216,7 +216,22 @@ typedef enum {
     /* Eigensolver, eigenvectors: columns per block reflector of the Q1
      * (stage 1) back transformation, rounded down to a multiple of the band
      * width kd (at least kd). 0 = the tuning table's (256). */
-    HYLA_OPT_EIG_BACK1_NB = 29
+    HYLA_OPT_EIG_BACK1_NB = 29,
+    /* Eigensolver (hyla_?syevd / ?heevd): the devices it uses. 0 = every
+     * device of the context (several: the multi-device solver, the matrix
+     * distributed by blocks of columns), 1 = device 0 alone (the one-device
+     * solver, whatever the context holds). */
+    HYLA_OPT_EIG_DEVICES = 30,
+    /* Eigensolver on several devices, stage 1 (dense -> band): 0 =
+     * automatic (the tuning table's), 1 = half storage (the lower triangle;
+     * A V summed over the devices by an allreduce), 2 = full storage (both
+     * triangles kept; A V gathered, no sum, twice the update flops). */
+    HYLA_OPT_EIG_SBR = 31,
+    /* Eigensolver on several devices, half storage: the sum-allreduce of
+     * A V. 0 = automatic (the tuning table's), 1 = through pinned host
+     * memory, 2 = device to device (the partials to device 0, summed there,
+     * copied back). */
+    HYLA_OPT_EIG_ALLREDUCE = 32
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -12,7 +12,7 @@
 
 static void test_specs(void) {
     hyla_t *h = (hyla_t *)1;
-    const char *bad[] = {"", "gpu:", "cuda:a", "cuda:0,0", "cpu:0", "cpu:65", "cpu:2x", "tpu", "cpu@",
+    const char *bad[] = {"", "gpu:", "cuda:a", "cpu:0", "cpu:65", "cpu:2x", "tpu", "cpu@",
                          "cpu@12Q", "cuda:1,", "cpu:3@0"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         hyla_device_spec sp;
@@ -21,6 +21,8 @@ static void test_specs(void) {
     }
     hyla_device_spec sp;
     CHECK(hyla_parse_devices("cuda:0,2", &sp) == 0 && sp.count == 2 && sp.ordinals[1] == 2, "cuda:0,2");
+    CHECK(hyla_parse_devices("cuda:0,0", &sp) == 0 && sp.count == 2 && sp.ordinals[0] == 0 &&
+              sp.ordinals[1] == 0, "cuda:0,0: one GPU as two logical devices");
     CHECK(hyla_parse_devices("cpu:3@64M", &sp) == 0 && sp.count == 3 && sp.mem_cap == 64 << 20, "cpu:3@64M");
     CHECK(hyla_parse_devices("host", &sp) == 0 && sp.count == 1 && sp.kind == HYLA_DEVICE_HOST, "host");
     CHECK(hyla_create(&h, "bogus") == HYLA_ERR_DEVICE_SPEC && h == NULL, "create bogus sets NULL");

@@ -27,7 +27,10 @@ static int64_t parse_size(const char *s) {
 }
 
 /* Grammar: ("cuda" | "cpu" | "host") [":" LIST] ["@" SIZE], where LIST is a
- * comma list of CUDA ordinals for cuda, or one count for cpu/host. */
+ * comma list of CUDA ordinals for cuda, or one count for cpu/host. An
+ * ordinal may repeat ("cuda:0,0"): two logical devices sharing one GPU, with
+ * streams and handles of their own, so that every multi-device path runs on
+ * a single GPU. */
 int hyla_parse_devices(const char *spec, hyla_device_spec *out) {
     char buf[256];
     if (!spec || !out || strlen(spec) >= sizeof buf) return HYLA_ERR_DEVICE_SPEC;
@@ -51,8 +54,6 @@ int hyla_parse_devices(const char *spec, hyla_device_spec *out) {
             if (!isdigit((unsigned char)*p)) return HYLA_ERR_DEVICE_SPEC;
             long v = strtol(p, &end, 10);
             if (v > 1023 || out->count >= 64) return HYLA_ERR_DEVICE_SPEC;
-            for (int i = 0; i < out->count; i++)
-                if (out->ordinals[i] == v) return HYLA_ERR_DEVICE_SPEC;
             out->ordinals[out->count++] = (int)v;
             if (*end == ',' && end[1] != '\0') end++;
             else if (*end != '\0') return HYLA_ERR_DEVICE_SPEC;

@@ -191,6 +191,13 @@ struct hyla_backend_ops {
     /* A := alpha * A, alpha of the dtype; alpha == 0 writes zeros without reading A */
     int (*scale)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *alpha,
                  void *A, int64_t lda);
+    /* C := alpha op(A) + beta C for the m x n matrix C (BLAS-like extension
+     * geam; op(A) is m x n, A is m x n or n x m). beta == 0 does not read C.
+     * A and C must not overlap. Sums of partial products and out-of-place
+     * transposes across devices use it. */
+    int (*geam)(hyla_queue *q, hyla_dtype t, hyla_op ta, int64_t m, int64_t n,
+                const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
+                int64_t ldc);
 
     /* random butterfly transforms (RBT solver; backend/cuda/k_rbt.cu on the
      * GPU): see hyla_rbt_args below. Returns 0, HYLA_ERR_INVALID when

@@ -175,6 +175,18 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
         if (v < 0 || v > (1 << 20)) return -3;
         h->opt_eig_back1_nb = v;
         return 0;
+    case HYLA_OPT_EIG_DEVICES:
+        if (v < 0 || v > 1) return -3;
+        h->opt_eig_devices = v;
+        return 0;
+    case HYLA_OPT_EIG_SBR:
+        if (v < 0 || v > 2) return -3;
+        h->opt_eig_sbr = v;
+        return 0;
+    case HYLA_OPT_EIG_ALLREDUCE:
+        if (v < 0 || v > 2) return -3;
+        h->opt_eig_allreduce = v;
+        return 0;
     case HYLA_OPT_EIG_DC_MIN:
         if (v < 0 || v == 1) return -3;
         h->opt_eig_dc_min = v;
@@ -210,6 +222,9 @@ int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     case HYLA_OPT_LU_PANEL: *v = h->opt_lu_panel; return 0;
     case HYLA_OPT_EIG_DC_MIN: *v = h->opt_eig_dc_min; return 0;
     case HYLA_OPT_EIG_BACK1_NB: *v = h->opt_eig_back1_nb; return 0;
+    case HYLA_OPT_EIG_DEVICES: *v = h->opt_eig_devices; return 0;
+    case HYLA_OPT_EIG_SBR: *v = h->opt_eig_sbr; return 0;
+    case HYLA_OPT_EIG_ALLREDUCE: *v = h->opt_eig_allreduce; return 0;
     }
     return -2;
 }

@@ -80,6 +80,8 @@ struct hyla_context {
     int64_t opt_lu_panel;     /* HYLA_OPT_LU_PANEL, copied to every device */
     int64_t opt_eig_dc_min;   /* HYLA_OPT_EIG_DC_MIN, 0 = tuning table */
     int64_t opt_eig_back1_nb; /* HYLA_OPT_EIG_BACK1_NB, 0 = tuning table */
+    int64_t opt_eig_devices;  /* HYLA_OPT_EIG_DEVICES */
+    int64_t opt_eig_sbr, opt_eig_allreduce; /* HYLA_OPT_EIG_SBR, HYLA_OPT_EIG_ALLREDUCE */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;

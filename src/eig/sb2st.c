@@ -253,8 +253,9 @@ static int64_t band_feed_wait(hyla_band_feed *f, int64_t c) {
     return r;
 }
 
-int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
-                            hyla_sb2st_q **out, hyla_hb2st_store *st) {
+/* hyla_sb2st_q_create_dev with nb sweeps per group asked for */
+static int q_create_on(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
+                       hyla_sb2st_q **out, hyla_hb2st_store *st) {
     if (out) *out = NULL;
     if (!ctx || !out || !st || (unsigned)t > HYLA_Z || n < 0 || kd < 0 ||
         kd > HYLA_MAX(n - 1, 0))
@@ -262,7 +263,7 @@ int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     hyla_dev *d = ctx->devs[dev];
     hyla_sb2st_q *q = NULL;
-    int rc = q_create(t, n, kd, ctx->opt_eig_back2_nb, &q, d);
+    int rc = q_create(t, n, kd, nb, &q, d);
     if (rc) return rc;
     q->ddev = d;
     const size_t wbytes = sizeof(int64_t) * (size_t)(q->nw + 1);
@@ -281,6 +282,44 @@ int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64
     return 0;
 cleanup:
     hyla_sb2st_q_free(&q);
+    return rc;
+}
+
+int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
+                            hyla_sb2st_q **out, hyla_hb2st_store *st) {
+    return q_create_on(ctx, dev, t, n, kd, ctx ? ctx->opt_eig_back2_nb : 0, out, st);
+}
+
+int hyla_sb2st_q_device(const hyla_sb2st_q *q) { return q && q->ddev ? q->ddev->index : -1; }
+
+int hyla_sb2st_q_copy(hyla_t *ctx, const hyla_sb2st_q *q, int dev, hyla_sb2st_q **out) {
+    if (out) *out = NULL;
+    if (!ctx || !q || !out) return HYLA_ERR_INVALID;
+    if (dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
+    hyla_dev *d = dev >= 0 ? ctx->devs[dev] : NULL;
+    hyla_sb2st_q *c = NULL;
+    const size_t bytes = (size_t)HYLA_MAX(q->woff[q->nw], 1) * hyla_dtype_size(q->t);
+    hyla_hb2st_store st;
+    int rc = d ? q_create_on(ctx, dev, q->t, q->n, q->kd, q->nb, &c, &st)
+               : q_create(q->t, q->n, q->kd, q->nb, &c, NULL);
+    if (rc) return rc;
+    if (c->nb != q->nb || c->woff[c->nw] != q->woff[q->nw]) HYLA_TRY(HYLA_ERR_INTERNAL);
+    if (!d && !q->ddev) {
+        memcpy(c->data, q->data, bytes);
+    } else {
+        /* the copy runs on the receiving device, or on the holding one when
+         * it goes to the host */
+        hyla_dev *cd = d ? d : q->ddev;
+        hyla_dev_workspace *ws;
+        HYLA_TRY(hyla_workspace_get(ctx, cd->index, 0, 0, &ws));
+        HYLA_TRY(cd->ops->copy_2d(ws->q_in, c->data, bytes, q->data, bytes, bytes, 1,
+                                  !d ? HYLA_COPY_D2H : q->ddev ? HYLA_COPY_D2D : HYLA_COPY_H2D));
+        HYLA_TRY(cd->ops->queue_sync(ws->q_in));
+    }
+    *out = c;
+    return 0;
+cleanup:
+    hyla_sb2st_q_free(&c);
     return rc;
 }
 

@@ -63,6 +63,18 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q);
 int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
                             hyla_sb2st_q **q, hyla_hb2st_store *st);
 
+/* The index of the device holding the store q, or -1 for a host store
+ * (or q NULL). */
+int hyla_sb2st_q_device(const hyla_sb2st_q *q);
+
+/* *out := a copy of the store q in the memory of device dev (dev >= 0) or
+ * in host memory (dev < 0), from wherever q is; for the back transformation
+ * on several devices. nb of the copy is q's (not the context's option).
+ * Synchronous. Returns 0, HYLA_ERR_INVALID, HYLA_ERR_NO_DEVICE,
+ * HYLA_ERR_NO_MEMORY or the devices' allocation and copy failures (*out
+ * NULL). */
+int hyla_sb2st_q_copy(hyla_t *ctx, const hyla_sb2st_q *q, int dev, hyla_sb2st_q **out);
+
 /* hyla_eig_sb2st with a given number of host threads: 1 runs the serial
  * reference order (sweep after sweep), more run the pipelined sweeps; the
  * result is bitwise the same. nthreads = 0 chooses (OpenMP's maximum, or 1

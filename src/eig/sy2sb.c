@@ -70,7 +70,7 @@ static int lapack_rc(lapack_int info) {
  * G = V^H V (k x k, ld ldg) and tau: LAPACK larft's recurrence,
  *     T(j, j) = tau_j,   T(0:j, j) = -tau_j T(0:j, 0:j) G(0:j, j),
  * with its V^H v_j products already in G (formed on the device). */
-static void t_from_gram(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
+void hyla_eig_t_from_gram(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
                         void *T, int64_t ldt) {
     const size_t es = hyla_dtype_size(t);
     const int K = (int)k, LT = (int)ldt;
@@ -294,7 +294,7 @@ static int tail_band(const s1 *s, int64_t c, void *hbuf, void *AB, int64_t ldab)
 /* Band columns j0 .. j1 - 1 are final: a Hermitian diagonal is real, so
  * imaginary parts the caller left there (not referenced, as in LAPACK) are
  * cleared before a reader sees the columns. */
-static void band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64_t ldab,
+void hyla_eig_band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64_t ldab,
                          hyla_band_feed *feed) {
     const size_t es = hyla_dtype_size(t);
     if (is_cplx(t))
@@ -402,12 +402,12 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
 
         /* host: T, the band columns, the LAPACK-style reflectors */
-        t_from_gram(t, k, hqr, kd, htau, ht, kd);
+        hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
         void *pa = el(hp, kd, 0, n, es);
         for (int64_t jj = 0; jj < kd; jj++)
             memcpy(el(AB, 0, j0 + jj, ldab, es), el(hp, jj, jj, n, es),
                    (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
-        band_publish(t, j0, j0 + kd, AB, ldab, feed);
+        hyla_eig_band_publish(t, j0, j0 + kd, AB, ldab, feed);
         if (Vh) {
             for (int64_t jj = 0; jj < k; jj++)
                 if (m > jj + 1)
@@ -435,7 +435,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     }
     HYLA_TRY(o->queue_sync(s.qc));
     HYLA_TRY(tail_band(&s, np * kd, hp, AB, ldab));
-    band_publish(t, np * kd, n, AB, ldab, feed);
+    hyla_eig_band_publish(t, np * kd, n, AB, ldab, feed);
     if (qout) *qout = s.q, s.q = NULL;
 
 cleanup:
@@ -474,6 +474,40 @@ int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t nc
     return rc ? rc : hyla_eig_sy2sb_back_q(ctx, q, conj, ncols, dZ, lddz, ws->q_comp);
 }
 
+int hyla_eig_q1_group(hyla_queue *qc, hyla_dtype t, int64_t n, int64_t kd, int64_t pa,
+                      int64_t pb, const void *V, int64_t ldv, const void *Tp, int conj,
+                      int64_t ncols, void *dZ, int64_t lddz, void *dTg, int64_t gw, void *dWk) {
+    const hyla_backend_ops *o = qc->dev->ops;
+    const size_t es = hyla_dtype_size(t);
+    const int64_t r0 = pa * kd + kd, m = n - r0;
+    const int64_t kw = (pb - 1 - pa) * kd + HYLA_MIN(kd, n - pb * kd);
+    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
+    int rc = o->laset(qc, t, -1, kw, kw, z, z, dTg, gw);
+    /* T = [T_a, -T_a (V_a^H V_b) T_b; 0, T_b], panel by panel (LAPACK
+     * larft's recurrence by blocks); V is zero above each panel's rows */
+    for (int64_t p = pa; !rc && p < pb; p++) {
+        const int64_t off = (p - pa) * kd, rq = p * kd + kd, mq = n - rq, kq = HYLA_MIN(kd, mq);
+        void *Tc = el(dTg, 0, off, gw, es);
+        rc = o->copy_2d(qc, el(dTg, off, off, gw, es), (size_t)gw * es, el(Tp, 0, off, kd, es),
+                        (size_t)kd * es, (size_t)kq * es, (size_t)kq, HYLA_COPY_D2D);
+        if (rc || off == 0) continue;
+        rc = o->gemm(qc, t, ctrans(t), HYLA_NOTRANS, off, kq, mq, p1, el(V, rq - r0, 0, ldv, es),
+                     ldv, el(V, rq - r0, off, ldv, es), ldv, z, Tc, gw);
+        if (!rc) rc = o->trmm(qc, t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, off, kq,
+                              m1, dTg, gw, Tc, gw);
+        if (!rc) rc = o->trmm(qc, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, off, kq,
+                              p1, el(dTg, off, off, gw, es), gw, Tc, gw);
+    }
+    void *Zp = el(dZ, r0, 0, lddz, es);
+    if (!rc) rc = o->gemm(qc, t, ctrans(t), HYLA_NOTRANS, kw, ncols, m, p1, V, ldv, Zp, lddz, z,
+                          dWk, gw);
+    if (!rc) rc = o->trmm(qc, t, HYLA_LEFT, HYLA_UPPER, conj ? ctrans(t) : HYLA_NOTRANS,
+                          HYLA_NONUNIT, kw, ncols, p1, dTg, gw, dWk, gw);
+    if (!rc) rc = o->gemm(qc, t, HYLA_NOTRANS, HYLA_NOTRANS, m, ncols, kw, m1, V, ldv, dWk, gw,
+                          p1, Zp, lddz);
+    return rc;
+}
+
 int hyla_eig_sy2sb_back_q(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
                           int64_t lddz, hyla_queue *qc) {
     if (q->npanels == 0 || ncols == 0) return 0;
@@ -481,48 +515,21 @@ int hyla_eig_sy2sb_back_q(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t 
     const hyla_backend_ops *o = d->ops;
     const hyla_dtype t = q->t;
     const size_t es = hyla_dtype_size(t);
-    const int64_t kd = q->kd, ldv = q->ldv, n = q->n, gw = q->group * kd;
+    const int64_t kd = q->kd, gw = q->group * kd;
     const int64_t ngroups = HYLA_CEILDIV(q->npanels, q->group);
-    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
     void *dWk = NULL, *dTg = NULL;
     int rc = 0;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * ncols) * es, &dWk));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * gw) * es, &dTg));
     /* Q1 Z = Q_0 (Q_1 (... Q_last Z)): groups in reverse order; Q1^H Z:
-     * forward, with T^H. The panels pa .. pb-1 of a group form one block
-     * reflector I - V T V^H, V their columns of the store (zero above each
-     * panel's rows), T = [T_a, -T_a (V_a^H V_b) T_b; 0, T_b] built panel by
-     * panel (LAPACK larft's recurrence by blocks). */
+     * forward, with T^H. The panels of a group form one block reflector. */
     for (int64_t i = 0; i < ngroups; i++) {
         const int64_t gi = conj ? i : ngroups - 1 - i;
         const int64_t pa = gi * q->group, pb = HYLA_MIN(q->npanels, pa + q->group);
-        const int64_t j0 = pa * kd, r0 = j0 + kd, m = n - r0;
-        const int64_t kw = (pb - 1 - pa) * kd + HYLA_MIN(kd, n - pb * kd);
-        HYLA_TRY(o->laset(qc, t, -1, kw, kw, z, z, dTg, gw));
-        for (int64_t p = pa; p < pb; p++) {
-            const int64_t off = (p - pa) * kd, rq = p * kd + kd, mq = n - rq,
-                          kq = HYLA_MIN(kd, mq);
-            void *Tc = el(dTg, 0, off, gw, es);
-            HYLA_TRY(o->copy_2d(qc, el(dTg, off, off, gw, es), (size_t)gw * es,
-                                el(q->dT, 0, p * kd, kd, es), (size_t)kd * es, (size_t)kq * es,
-                                (size_t)kq, HYLA_COPY_D2D));
-            if (off == 0) continue;
-            HYLA_TRY(o->gemm(qc, t, ctrans(t), HYLA_NOTRANS, off, kq, mq, p1,
-                             el(q->dV, rq, j0, ldv, es), ldv, el(q->dV, rq, p * kd, ldv, es), ldv,
-                             z, Tc, gw));
-            HYLA_TRY(o->trmm(qc, t, HYLA_LEFT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, off, kq, m1,
-                             dTg, gw, Tc, gw));
-            HYLA_TRY(o->trmm(qc, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, off, kq, p1,
-                             el(dTg, off, off, gw, es), gw, Tc, gw));
-        }
-        const void *V = el(q->dV, r0, j0, ldv, es);
-        void *Zp = el(dZ, r0, 0, lddz, es);
-        HYLA_TRY(o->gemm(qc, t, ctrans(t), HYLA_NOTRANS, kw, ncols, m, p1, V, ldv, Zp, lddz, z,
-                         dWk, gw));
-        HYLA_TRY(o->trmm(qc, t, HYLA_LEFT, HYLA_UPPER, conj ? ctrans(t) : HYLA_NOTRANS,
-                         HYLA_NONUNIT, kw, ncols, p1, dTg, gw, dWk, gw));
-        HYLA_TRY(o->gemm(qc, t, HYLA_NOTRANS, HYLA_NOTRANS, m, ncols, kw, m1, V, ldv, dWk, gw, p1,
-                         Zp, lddz));
+        const int64_t j0 = pa * kd;
+        HYLA_TRY(hyla_eig_q1_group(qc, t, q->n, kd, pa, pb, el(q->dV, j0 + kd, j0, q->ldv, es),
+                                   q->ldv, el(q->dT, 0, j0, kd, es), conj, ncols, dZ, lddz, dTg,
+                                   gw, dWk));
     }
     rc = o->queue_sync(qc);
 cleanup:

@@ -71,6 +71,18 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
                        void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q, void *Vh,
                        int64_t ldvh, void *tau, hyla_band_feed *feed);
 
+/* T (k x k upper, ld ldt, zero below) of the forward, columnwise block
+ * reflector I - V T V^H from its Gram matrix G = V^H V (k x k, ld ldg) and
+ * the scalars tau (host arrays): LAPACK larft's recurrence. */
+void hyla_eig_t_from_gram(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
+                          void *T, int64_t ldt);
+
+/* Band columns j0 .. j1 - 1 of AB are final: clears the imaginary parts of
+ * their diagonal (complex types) and, with a feed, publishes them (release
+ * store of ready = j1). */
+void hyla_eig_band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64_t ldab,
+                           hyla_band_feed *feed);
+
 /* dZ := Q1 dZ (conj = 0) or Q1^H dZ (conj = 1) for the n x ncols matrix dZ
  * in memory of device q->dev; blocks applied GEMM, TRMM, GEMM. Synchronous.
  * Returns 0 or a HYLA_ERR_* code. */
@@ -80,6 +92,17 @@ int hyla_eig_sy2sb_back(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t nc
  * beside other work of the context's own queues). */
 int hyla_eig_sy2sb_back_q(hyla_t *ctx, const hyla_sy2sb_q *q, int conj, int64_t ncols, void *dZ,
                           int64_t lddz, hyla_queue *qc);
+
+/* Z := Q Z (conj 0) or Q^H Z (conj 1) on queue qc for the block reflector
+ * Q = I - V T V^H of stage-1 panels pa .. pb-1 (order n, half-bandwidth
+ * kd): V (ld ldv) points at row pa kd + kd of the group's first column, the
+ * panels' V side by side, each zero above its own first row; Tp (ld kd) at
+ * the panels' T_p side by side. dZ: n x ncols (ld lddz). Workspace on qc's
+ * device: dTg (gw x gw, gw >= (pb - pa) kd) and dWk (gw x ncols, ld gw).
+ * Asynchronous on qc. */
+int hyla_eig_q1_group(hyla_queue *qc, hyla_dtype t, int64_t n, int64_t kd, int64_t pa,
+                      int64_t pb, const void *V, int64_t ldv, const void *Tp, int conj,
+                      int64_t ncols, void *dZ, int64_t lddz, void *dTg, int64_t gw, void *dWk);
 
 /* Builds a device reflector store from the LAPACK-style form written by
  * hyla_eig_sy2sb (Vh, tau on the host): V uploaded, T rebuilt (larft). */

@@ -11,6 +11,7 @@
  *   jobz V: vectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
  *   while the host solves the tridiagonal, then Z := Q E.
  */
+#include "eig/mgpu.h"
 #include "eig/stages12.h"
 #include "eig/tridiag.h"
 #include "eig/vectors.h"
@@ -101,6 +102,11 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     double t0 = hyla_wtime(), tt;
 
     if (host && has_nonfinite(t, lower, n, A, lda)) return HYLA_ERR_NAN;
+    if (host && ctx->ndev > 1 && ctx->opt_eig_devices != 1) {
+        rc = hyla_eig_syevd_mgpu(ctx, t, vec, lower, n, A, lda, w, &st);
+        ctx->eig_stats = st;
+        return rc;
+    }
     hyla_eig_sy2sb_sizes_jobz(ctx, di, t, vec, &kd, &nb);
     if (kd > n - 1) { /* the whole matrix is one band: no wider storage than needed */
         kd = HYLA_MAX(1, n - 1);

@@ -765,6 +765,36 @@ static int cuda_scale(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, const 
     return queue_fail(q, hyla_cuda_scale(q->stream, (int)t, m, n, alpha, A, lda));
 }
 
+static int cuda_geam(hyla_queue *qb, hyla_dtype t, hyla_op ta, int64_t m, int64_t n,
+                     const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
+                     int64_t ldc) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    const int64_t arows = ta == HYLA_NOTRANS ? m : n;
+    if (blas_enter(q, t, m >= 0 && n >= 0, m == 0 || n == 0,
+                   op_ok(ta) && ld_ok(lda, arows) && ld_ok(ldc, m), &rc))
+        return rc;
+    const scalar a = load_scalar(t, alpha), b = load_scalar(t, beta);
+    const cublasOperation_t oa = op_of(ta, t);
+    cublasStatus_t st;
+    /* B is C itself (cuBLAS allows C == B with ldb == ldc, B not transposed) */
+    switch (t) {
+    case HYLA_S:
+        st = cublasSgeam_64(q->blas, oa, CUBLAS_OP_N, m, n, &a.s, A, lda, &b.s, C, ldc, C, ldc);
+        break;
+    case HYLA_D:
+        st = cublasDgeam_64(q->blas, oa, CUBLAS_OP_N, m, n, &a.d, A, lda, &b.d, C, ldc, C, ldc);
+        break;
+    case HYLA_C:
+        st = cublasCgeam_64(q->blas, oa, CUBLAS_OP_N, m, n, &a.c, A, lda, &b.c, C, ldc, C, ldc);
+        break;
+    default:
+        st = cublasZgeam_64(q->blas, oa, CUBLAS_OP_N, m, n, &a.z, A, lda, &b.z, C, ldc, C, ldc);
+        break;
+    }
+    return blas_leave(q, st);
+}
+
 /* ---------------------------------------------------------------- random butterflies */
 
 static int cuda_rbt(hyla_queue *qb, hyla_dtype t, const hyla_rbt_args *a) {
@@ -1228,6 +1258,7 @@ static const hyla_backend_ops cuda_ops = {
     .host_fn = cuda_host_fn,
     .copy_2d = cuda_copy_2d,
     .copy_peer = cuda_copy_peer,
+    .geam = cuda_geam,
     .gemm = cuda_gemm,
     .syrk = cuda_syrk,
     .syr2k = cuda_syr2k,

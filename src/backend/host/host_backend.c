@@ -445,6 +445,21 @@ static int host_scale(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const v
     return submit_blas(q, &c);
 }
 
+static int host_geam(hyla_queue *q, hyla_dtype t, hyla_op ta, int64_t m, int64_t n,
+                     const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
+                     int64_t ldc) {
+    if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || (unsigned)ta > HYLA_CONJTRANS ||
+        lda < HYLA_MAX(1, ta == HYLA_NOTRANS ? m : n) || ldc < HYLA_MAX(1, m) ||
+        (m > 0 && n > 0 && (!A || !C)))
+        return HYLA_ERR_INVALID;
+    if (m == 0 || n == 0) return 0;
+    host_blas_call c = {.kind = HB_GEAM, .t = t, .ta = ta, .m = m, .n = n, .lda = lda,
+                        .ldc = ldc, .A = A, .C = C};
+    host_blas_scalar(t, 0, alpha, c.alpha);
+    host_blas_scalar(t, 0, beta, c.beta);
+    return submit_blas(q, &c);
+}
+
 /* ---------------------------------------------------------------- random butterflies */
 
 static void run_rbt(host_task *t) { hyla_host_rbt_run(t->u.rbt.t, &t->u.rbt.a); }
@@ -749,6 +764,7 @@ static const hyla_backend_ops host_ops = {
     .rbt_diagonals = host_rbt_diagonals,
     .laset = host_laset,
     .scale = host_scale,
+    .geam = host_geam,
     .potrf = host_potrf,
     .getrf = host_getrf,
     .laswp = host_laswp,

@@ -210,6 +210,44 @@ static void run_scale(const host_blas_call *c) {
     }
 }
 
+/* C := alpha op(A) + beta C, element by element; beta == 0 does not read C */
+static void run_geam(const host_blas_call *c) {
+    unsigned char zero[16] = {0};
+    const size_t esz = hyla_dtype_size(c->t);
+    const int bz = memcmp(c->beta, zero, esz) == 0, tr = c->ta != HYLA_NOTRANS,
+              cj = c->ta == HYLA_CONJTRANS;
+    for (int64_t j = 0; j < c->n; j++)
+        for (int64_t i = 0; i < c->m; i++) {
+            const int64_t ia = tr ? j + i * c->lda : i + j * c->lda, ic = i + j * c->ldc;
+            switch (c->t) {
+            case HYLA_S: {
+                float *y = (float *)c->C + ic, x = F(c->alpha) * ((const float *)c->A)[ia];
+                *y = bz ? x : x + F(c->beta) * *y;
+                break;
+            }
+            case HYLA_D: {
+                double *y = (double *)c->C + ic, x = D(c->alpha) * ((const double *)c->A)[ia];
+                *y = bz ? x : x + D(c->beta) * *y;
+                break;
+            }
+            case HYLA_C: {
+                float _Complex a = ((const float _Complex *)c->A)[ia], *y = (float _Complex *)c->C + ic;
+                if (cj) a = conjf(a);
+                a *= *(const float _Complex *)c->alpha;
+                *y = bz ? a : a + *(const float _Complex *)c->beta * *y;
+                break;
+            }
+            case HYLA_Z: {
+                double _Complex a = ((const double _Complex *)c->A)[ia], *y = (double _Complex *)c->C + ic;
+                if (cj) a = conj(a);
+                a *= *(const double _Complex *)c->alpha;
+                *y = bz ? a : a + *(const double _Complex *)c->beta * *y;
+                break;
+            }
+            }
+        }
+}
+
 /* LAPACKE's _work variant: no NaN scan of A, and no copy (column major) */
 static void run_potrf(const host_blas_call *c) {
     const char u = c->uplo == HYLA_UPPER ? 'U' : 'L';
@@ -389,6 +427,7 @@ void host_blas_run(const host_blas_call *c) {
     case HB_TRMM: run_tri(c); break;
     case HB_LASET: run_laset(c); break;
     case HB_SCALE: run_scale(c); break;
+    case HB_GEAM: run_geam(c); break;
     case HB_LASWP: run_laswp(c); break;
     case HB_POTRF:
     case HB_GETRF:

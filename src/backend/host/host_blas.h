@@ -7,7 +7,7 @@
 
 typedef enum {
     HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE, HB_POTRF,
-    HB_GETRF, HB_LASWP, HB_GEQRF
+    HB_GETRF, HB_LASWP, HB_GEQRF, HB_GEAM
 } host_blas_kind;
 
 /* One BLAS call, with its scalars copied in (so it can wait in a queue). */
@@ -20,6 +20,7 @@ typedef struct {
     unsigned char alpha[16], beta[16];
     const void *A, *B;
     void *C;      /* output: C, or B for trsm/trmm, or A for laset/scale/potrf */
+                  /* geam: C := alpha op(A) + beta C (ta, m x n C) */
     int *info;    /* potrf, getrf: receives LAPACK's info */
     int64_t *ipiv;               /* getrf: pivots (NULL: none); laswp: read */
     int64_t k1, k2;              /* laswp: the interchanges applied */

@@ -1,0 +1,502 @@
+/* Stage 1 of the eigensolver on several devices (see mgpu.h): dense
+ * Hermitian -> band with the matrix distributed blockwise by columns.
+ *
+ * Panel p (columns j0 = p kd .., rows r0 = j0 + kd ..) is factored by the
+ * device that holds its columns: A[r0:, panel] = Q_p R, Q_p = I - V T V^H
+ * (QR on the device, T from the Gram matrix V^H V on the host, as on one
+ * device). The two-sided update of the trailing matrix A22 = A[r0:, r0:],
+ *     X = A22 V T,  W = X - 1/2 V (T^H (V^H X)),  A22 := A22 - V W^H - W V^H,
+ * is delayed over a block of nb / kd panels (double blocking): a panel's
+ * columns catch up with the block's earlier panels on their owner, and its
+ * X is corrected for them, A22_true V = A22 V - Vacc (Wacc^H V) - Wacc
+ * (Vacc^H V). Every device keeps Vacc and Wacc (n x nb) of the block.
+ *
+ * A22 V over distributed columns, two ways:
+ *   half storage  (lower triangle only): device g multiplies its column
+ *       block C = [a, b), a = max(r0, c_g): Y[a:b] = A[a:b, C] V[a:b]
+ *       (HEMM on the diagonal block), Y[b:] = A[b:, C] V[a:b], Y[a:b] +=
+ *       A[b:, C]^H V[b:]; the n x kd partial products Y_g are summed into
+ *       every device (sum-allreduce, through host memory or device to
+ *       device).
+ *   full storage  (both triangles kept): row block C of A22 V is
+ *       A22[C, :] V = A22[:, C]^H V, a GEMM on device g's own columns alone;
+ *       the row blocks are gathered (allgather), no sum.
+ * The update at the end of a block: each device its own columns, the lower
+ * part (HER2K on the diagonal block, GEMMs below) or the whole trailing
+ * height (two GEMMs).
+ *
+ * Queues: each device works on its workspace's compute queue; every
+ * exchange is a copy that the receiving device enqueues on its own queue
+ * after waiting for the sender's event, so one device's queue holds all of
+ * its work in order. The all-to-all of A V at each panel orders the panels
+ * across devices. */
+#include "eig/mgpu.h"
+#include <limits.h>
+#include <string.h>
+
+enum { C_ONE, C_MONE, C_MHALF, C_ZERO };
+
+static const void *cst(hyla_dtype t, int which) {
+    static const float f[4][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}, {-0.5f, 0.0f}, {0.0f, 0.0f}};
+    static const double d[4][2] = {{1.0, 0.0}, {-1.0, 0.0}, {-0.5, 0.0}, {0.0, 0.0}};
+    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[which] : (const void *)d[which];
+}
+
+static hyla_op ctr(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z ? HYLA_CONJTRANS : HYLA_TRANS; }
+
+static void *at(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
+    return (unsigned char *)p + (size_t)(i + j * ld) * es;
+}
+
+/* ---------------------------------------------------------------- distribution */
+
+static double weight_upto(int w, int64_t n, double j) {
+    /* integral of the column weight from 0 to j */
+    switch (w) {
+    case HYLA_EIG_W_HALF: return (double)n * j * j / 2 - j * j * j / 3;
+    case HYLA_EIG_W_FULL: return (double)n * j * j / 2 - j * j * j / 6;
+    default: return j;
+    }
+}
+
+void hyla_eig_dist_make(int nd, int64_t n, int64_t align, int weight, hyla_eig_dist *d) {
+    memset(d, 0, sizeof *d);
+    d->nd = nd, d->n = n;
+    const double total = weight_upto(weight, n, (double)n);
+    int64_t prev = 0;
+    for (int g = 1; g < nd; g++) {
+        /* the column where the weight reaches g / nd of the total, by
+         * bisection, rounded to the alignment */
+        const double goal = total * g / nd;
+        double lo = 0, hi = (double)n;
+        for (int it = 0; it < 60; it++) {
+            const double mid = (lo + hi) / 2;
+            if (weight_upto(weight, n, mid) < goal) lo = mid;
+            else hi = mid;
+        }
+        int64_t c = (int64_t)(lo / align + 0.5) * align;
+        d->c[g] = prev = HYLA_MIN(n, HYLA_MAX(prev, c));
+    }
+    d->c[nd] = n;
+}
+
+int hyla_eig_dist_owner(const hyla_eig_dist *d, int64_t j) {
+    int g = 0;
+    while (g + 1 < d->nd && j >= d->c[g + 1]) g++;
+    return g;
+}
+
+void hyla_eig_sy2sb_qm_free(hyla_t *ctx, hyla_sy2sb_qm **q) {
+    if (!q || !*q) return;
+    for (int g = 0; g < (*q)->dist.nd; g++)
+        ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, (*q)->dT[g]);
+    hyla_free(*q);
+    *q = NULL;
+}
+
+/* ---------------------------------------------------------------- stage 1 */
+
+typedef struct {
+    hyla_t *ctx;
+    hyla_dtype t;
+    size_t es;
+    int nd, full, ar;
+    int64_t n, kd, nb;
+    const hyla_eig_dist *ds;
+    void *const *A;
+    const int64_t *lda;
+    hyla_dev *d[HYLA_EIG_MAX_DEVS];
+    hyla_queue *q[HYLA_EIG_MAX_DEVS];
+    void *Va[HYLA_EIG_MAX_DEVS], *Wa[HYLA_EIG_MAX_DEVS]; /* n x nb, ld n */
+    void *Tc[HYLA_EIG_MAX_DEVS];                         /* kd x kd: T of the panel */
+    void *S[HYLA_EIG_MAX_DEVS];                          /* nb x kd small products */
+    void *R[HYLA_EIG_MAX_DEVS];  /* device 0, half + device: partial of device g */
+    void *hY[HYLA_EIG_MAX_DEVS]; /* half + host: pinned partial of device g */
+    void *dqr[HYLA_EIG_MAX_DEVS]; /* the owner's QR results: G (kd x kd), tau, info */
+    hyla_event *ev_v[HYLA_EIG_MAX_DEVS], *ev_y[HYLA_EIG_MAX_DEVS], *ev_r[HYLA_EIG_MAX_DEVS];
+    hyla_event *ev_t[HYLA_EIG_MAX_DEVS]; /* the upload of T from pinned memory, per owner */
+    hyla_event *ev_sum;
+    hyla_sy2sb_mstats *ms;
+} m1;
+
+static int64_t lo_of(const m1 *s, int g) { return s->ds->c[g]; }
+static int64_t hi_of(const m1 *s, int g) { return s->ds->c[g + 1]; }
+/* element (i, j) of the matrix, j a column of device g */
+static void *ael(const m1 *s, int g, int64_t i, int64_t j) {
+    return at(s->A[g], i, j - lo_of(s, g), s->lda[g], s->es);
+}
+
+/* Y := the part of A22 V (rows r0.., k columns, into Wa[g] column kacc)
+ * that device g's columns give (see the head of the file). */
+static int partial_av(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
+    const hyla_backend_ops *o = s->d[g]->ops;
+    hyla_queue *q = s->q[g];
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t n = s->n, a = HYLA_MAX(r0, lo_of(s, g)), b = hi_of(s, g);
+    const void *p1 = cst(t, C_ONE), *z = cst(t, C_ZERO);
+    void *Y = at(s->Wa[g], 0, kacc, n, es);
+    const void *V = at(s->Va[g], 0, kacc, n, es);
+    int rc = 0;
+    if (s->full) {
+        if (a < b)
+            rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, b - a, k, n - r0, p1, ael(s, g, r0, a),
+                         s->lda[g], at(V, r0, 0, n, es), n, z, at(Y, a, 0, n, es), n);
+        return rc;
+    }
+    if (a >= b) return o->scale(q, t, n - r0, k, z, at(Y, r0, 0, n, es), n);
+    if (a > r0) rc = o->scale(q, t, a - r0, k, z, at(Y, r0, 0, n, es), n);
+    if (!rc) rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, b - a, k, p1, ael(s, g, a, a), s->lda[g],
+                          at(V, a, 0, n, es), n, z, at(Y, a, 0, n, es), n);
+    if (!rc && b < n)
+        rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, n - b, k, b - a, p1, ael(s, g, b, a),
+                     s->lda[g], at(V, a, 0, n, es), n, z, at(Y, b, 0, n, es), n);
+    if (!rc && b < n)
+        rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, b - a, k, n - b, p1, ael(s, g, b, a), s->lda[g],
+                     at(V, b, 0, n, es), n, p1, at(Y, a, 0, n, es), n);
+    return rc;
+}
+
+/* Every device ends with the whole A22 V (rows r0.., k columns) in Wa[g]
+ * column kacc: the partials summed, or the row blocks gathered. */
+static int combine_av(m1 *s, int64_t r0, int64_t k, int64_t kacc) {
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t n = s->n, m = n - r0;
+    const size_t colb = (size_t)m * es;
+    int rc = 0;
+    for (int g = 0; g < s->nd; g++) HYLA_TRY(s->d[g]->ops->event_record(s->ev_y[g], s->q[g]));
+    if (s->full) {
+        /* allgather: device h copies every other device's rows in */
+        for (int h = 0; h < s->nd; h++) {
+            const hyla_backend_ops *o = s->d[h]->ops;
+            for (int g = 0; g < s->nd; g++) {
+                const int64_t a = HYLA_MAX(r0, lo_of(s, g)), b = hi_of(s, g);
+                if (g == h || a >= b) continue;
+                HYLA_TRY(o->queue_wait_event(s->q[h], s->ev_y[g]));
+                HYLA_TRY(o->copy_2d(s->q[h], at(s->Wa[h], a, kacc, n, es), (size_t)n * es,
+                                    at(s->Wa[g], a, kacc, n, es), (size_t)n * es,
+                                    (size_t)(b - a) * es, (size_t)k, HYLA_COPY_D2D));
+                if (s->ms) s->ms->bytes_peer += (double)((b - a) * k) * (double)es;
+            }
+            HYLA_TRY(o->event_record(s->ev_r[h], s->q[h]));
+        }
+        /* W is formed in place: no device overwrites its rows before every
+         * other device has copied them */
+        for (int h = 0; h < s->nd; h++)
+            for (int g = 0; g < s->nd; g++)
+                if (g != h) HYLA_TRY(s->d[h]->ops->queue_wait_event(s->q[h], s->ev_r[g]));
+        return 0;
+    }
+    if (s->ar == HYLA_EIG_AR_HOST) {
+        double t0 = hyla_wtime();
+        for (int g = 0; g < s->nd; g++)
+            HYLA_TRY(s->d[g]->ops->copy_2d(s->q[g], s->hY[g], colb, at(s->Wa[g], r0, kacc, n, es),
+                                           (size_t)n * es, colb, (size_t)k, HYLA_COPY_D2H));
+        for (int g = 0; g < s->nd; g++) HYLA_TRY(s->d[g]->ops->queue_sync(s->q[g]));
+        /* the sum, in the real type (a complex entry is two reals) */
+        const int64_t cnt = m * k * ((t == HYLA_C || t == HYLA_Z) ? 2 : 1);
+        if (t == HYLA_S || t == HYLA_C) {
+            float *y0 = s->hY[0];
+#pragma omp parallel for schedule(static)
+            for (int64_t i = 0; i < cnt; i++)
+                for (int g = 1; g < s->nd; g++) y0[i] += ((const float *)s->hY[g])[i];
+        } else {
+            double *y0 = s->hY[0];
+#pragma omp parallel for schedule(static)
+            for (int64_t i = 0; i < cnt; i++)
+                for (int g = 1; g < s->nd; g++) y0[i] += ((const double *)s->hY[g])[i];
+        }
+        for (int g = 0; g < s->nd; g++)
+            HYLA_TRY(s->d[g]->ops->copy_2d(s->q[g], at(s->Wa[g], r0, kacc, n, es), (size_t)n * es,
+                                           s->hY[0], colb, colb, (size_t)k, HYLA_COPY_H2D));
+        /* hY[0] is read by every device's upload: done before the next sum */
+        for (int g = 0; g < s->nd; g++) HYLA_TRY(s->d[g]->ops->queue_sync(s->q[g]));
+        if (s->ms) {
+            s->ms->combine += hyla_wtime() - t0;
+            s->ms->bytes_host += 2.0 * (double)s->nd * (double)(m * k) * (double)es;
+        }
+        return 0;
+    }
+    /* device to device: the partials to device 0, summed there, the sum
+     * copied back */
+    const hyla_backend_ops *o0 = s->d[0]->ops;
+    for (int g = 1; g < s->nd; g++) {
+        HYLA_TRY(o0->queue_wait_event(s->q[0], s->ev_y[g]));
+        HYLA_TRY(o0->copy_2d(s->q[0], s->R[g], colb, at(s->Wa[g], r0, kacc, n, es),
+                             (size_t)n * es, colb, (size_t)k, HYLA_COPY_D2D));
+        HYLA_TRY(o0->geam(s->q[0], t, HYLA_NOTRANS, m, k, cst(t, C_ONE), s->R[g], m,
+                          cst(t, C_ONE), at(s->Wa[0], r0, kacc, n, es), n));
+    }
+    HYLA_TRY(o0->event_record(s->ev_sum, s->q[0]));
+    for (int g = 1; g < s->nd; g++) {
+        const hyla_backend_ops *o = s->d[g]->ops;
+        HYLA_TRY(o->queue_wait_event(s->q[g], s->ev_sum));
+        HYLA_TRY(o->copy_2d(s->q[g], at(s->Wa[g], r0, kacc, n, es), (size_t)n * es,
+                            at(s->Wa[0], r0, kacc, n, es), (size_t)n * es, colb, (size_t)k,
+                            HYLA_COPY_D2D));
+        HYLA_TRY(o->event_record(s->ev_r[g], s->q[g]));
+        HYLA_TRY(o0->queue_wait_event(s->q[0], s->ev_r[g]));
+    }
+    if (s->ms) s->ms->bytes_peer += 2.0 * (double)(s->nd - 1) * (double)(m * k) * (double)es;
+cleanup:
+    return rc;
+}
+
+/* On device g, A22 V in Wa[g] column kacc becomes W of the panel:
+ * X = (A22 V - Vacc (Wacc^H V) - Wacc (Vacc^H V)) T,
+ * W = X - 1/2 V (T^H (V^H X)). */
+static int panel_w(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
+    const hyla_backend_ops *o = s->d[g]->ops;
+    hyla_queue *q = s->q[g];
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t n = s->n, m = n - r0, ld = n, nb = s->nb;
+    const void *m1c = cst(t, C_MONE), *p1 = cst(t, C_ONE), *z = cst(t, C_ZERO);
+    const void *V = at(s->Va[g], r0, kacc, ld, es);
+    void *X = at(s->Wa[g], r0, kacc, ld, es);
+    int rc = 0;
+    if (kacc > 0) {
+        const void *Va = at(s->Va[g], r0, 0, ld, es), *Wa = at(s->Wa[g], r0, 0, ld, es);
+        rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, kacc, k, m, p1, Wa, ld, V, ld, z, s->S[g], nb);
+        if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, kacc, m1c, Va, ld, s->S[g],
+                              nb, p1, X, ld);
+        if (!rc) rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, kacc, k, m, p1, Va, ld, V, ld, z, s->S[g],
+                              nb);
+        if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, kacc, m1c, Wa, ld, s->S[g],
+                              nb, p1, X, ld);
+    }
+    if (!rc) rc = o->trmm(q, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m, k, p1,
+                          s->Tc[g], s->kd, X, ld);
+    if (!rc) rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, k, k, m, p1, V, ld, X, ld, z, s->S[g], nb);
+    if (!rc) rc = o->trmm(q, t, HYLA_LEFT, HYLA_UPPER, ctr(t), HYLA_NONUNIT, k, k, p1, s->Tc[g],
+                          s->kd, s->S[g], nb);
+    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, cst(t, C_MHALF), V, ld,
+                          s->S[g], nb, p1, X, ld);
+    return rc;
+}
+
+/* The owner's panel columns j0.. (rows j0..) catch up with the kp pending
+ * reflectors of the block (Vacc, Wacc columns 0 .. kp - 1). */
+static int catch_up(const m1 *s, int g, int64_t j0, int64_t kp) {
+    const hyla_backend_ops *o = s->d[g]->ops;
+    hyla_queue *q = s->q[g];
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t n = s->n, kd = s->kd, r0 = j0 + kd;
+    const void *m1c = cst(t, C_MONE), *p1 = cst(t, C_ONE);
+    int rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, HYLA_MIN(kd, n - j0), kp, m1c,
+                      at(s->Va[g], j0, 0, n, es), n, at(s->Wa[g], j0, 0, n, es), n, p1,
+                      ael(s, g, j0, j0), s->lda[g]);
+    if (rc || r0 >= n) return rc;
+    rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - r0, kd, kp, m1c, at(s->Va[g], r0, 0, n, es), n,
+                 at(s->Wa[g], j0, 0, n, es), n, p1, ael(s, g, r0, j0), s->lda[g]);
+    if (rc) return rc;
+    return o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - r0, kd, kp, m1c, at(s->Wa[g], r0, 0, n, es), n,
+                   at(s->Va[g], j0, 0, n, es), n, p1, ael(s, g, r0, j0), s->lda[g]);
+}
+
+/* Device g's columns from c on receive the block's kk reflectors. */
+static int block_update(const m1 *s, int g, int64_t c, int64_t kk) {
+    const hyla_backend_ops *o = s->d[g]->ops;
+    hyla_queue *q = s->q[g];
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t n = s->n, a = HYLA_MAX(c, lo_of(s, g)), b = hi_of(s, g);
+    const void *m1c = cst(t, C_MONE), *p1 = cst(t, C_ONE);
+    if (a >= b) return 0;
+    const void *Va = s->Va[g], *Wa = s->Wa[g];
+    int rc = 0;
+    if (s->full) {
+        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - c, b - a, kk, m1c, at(Va, c, 0, n, es), n,
+                     at(Wa, a, 0, n, es), n, p1, ael(s, g, c, a), s->lda[g]);
+        if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - c, b - a, kk, m1c,
+                              at(Wa, c, 0, n, es), n, at(Va, a, 0, n, es), n, p1, ael(s, g, c, a),
+                              s->lda[g]);
+        return rc;
+    }
+    rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, b - a, kk, m1c, at(Va, a, 0, n, es), n,
+                  at(Wa, a, 0, n, es), n, p1, ael(s, g, a, a), s->lda[g]);
+    if (!rc && b < n)
+        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - b, b - a, kk, m1c, at(Va, b, 0, n, es), n,
+                     at(Wa, a, 0, n, es), n, p1, ael(s, g, b, a), s->lda[g]);
+    if (!rc && b < n)
+        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - b, b - a, kk, m1c, at(Wa, b, 0, n, es), n,
+                     at(Va, a, 0, n, es), n, p1, ael(s, g, b, a), s->lda[g]);
+    return rc;
+}
+
+int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
+                        const hyla_eig_dist *dist, void *const *dA, const int64_t *lda,
+                        void *AB, int64_t ldab, int sbr, int ar, hyla_sy2sb_qm **qout,
+                        hyla_sy2sb_mstats *ms) {
+    const size_t es = hyla_dtype_size(t);
+    const int nd = dist->nd;
+    const int64_t np = hyla_eig_sy2sb_npanels(n, kd);
+    m1 s = {.ctx = ctx, .t = t, .es = es, .nd = nd, .full = sbr == HYLA_EIG_SBR_FULL, .ar = ar,
+            .n = n, .kd = kd, .nb = nb, .ds = dist, .A = dA, .lda = lda, .ms = ms};
+    hyla_sy2sb_qm *qm = NULL;
+    void *hp = NULL, *ht = NULL, *hqr = NULL;
+    const size_t qr_bytes = (size_t)(kd * kd + kd) * es + 16;
+    hyla_dev *d0 = ctx->devs[0];
+    int rc = 0;
+    if (qout) *qout = NULL;
+    if (nd < 1 || nd > ctx->ndev || nd > HYLA_EIG_MAX_DEVS || kd < 1 || nb < kd || nb % kd ||
+        (sbr != HYLA_EIG_SBR_HALF && sbr != HYLA_EIG_SBR_FULL) ||
+        (ar != HYLA_EIG_AR_HOST && ar != HYLA_EIG_AR_DEVICE))
+        return HYLA_ERR_INVALID;
+    for (int g = 1; g < nd; g++)
+        if (dist->c[g] % nb) return HYLA_ERR_INVALID;
+    if (n > INT_MAX) return HYLA_ERR_UNSUPPORTED;
+    if (ms) memset(ms, 0, sizeof *ms), ms->sbr = sbr, ms->ar = ar;
+    qm = hyla_calloc(1, sizeof *qm);
+    if (!qm) return HYLA_ERR_NO_MEMORY;
+    qm->t = t, qm->n = n, qm->kd = kd, qm->npanels = np, qm->dist = *dist;
+    const int64_t bnb = ctx->opt_eig_back1_nb > 0 ? ctx->opt_eig_back1_nb
+                                                    : hyla_tuning_for(d0)->eig_back_nb;
+    qm->group = HYLA_MAX(1, HYLA_MIN(bnb / kd, nb / kd));
+    while ((nb / kd) % qm->group) qm->group--; /* a group never straddles two owners */
+    for (int g = 0; g < nd; g++) {
+        hyla_dev_workspace *ws;
+        hyla_dev *d = ctx->devs[g];
+        const hyla_backend_ops *o = d->ops;
+        const int64_t w = dist->c[g + 1] - dist->c[g];
+        s.d[g] = d;
+        qm->dA[g] = dA[g], qm->lda[g] = lda[g];
+        HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
+        s.q[g] = ws->q_comp;
+        if (np == 0) continue;
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * nb) * es, &s.Va[g]));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * nb) * es, &s.Wa[g]));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * kd) * es, &s.Tc[g]));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * kd) * es, &s.S[g]));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &s.dqr[g]));
+        if (w > 0) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * w) * es, &qm->dT[g]));
+        if (!s.full && ar == HYLA_EIG_AR_DEVICE && g > 0)
+            HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_DEVICE, (size_t)(n * kd) * es, &s.R[g]));
+        if (!s.full && ar == HYLA_EIG_AR_HOST)
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(n * kd) * es, &s.hY[g]));
+        HYLA_TRY(o->event_create(d, 0, &s.ev_v[g]));
+        HYLA_TRY(o->event_create(d, 0, &s.ev_y[g]));
+        HYLA_TRY(o->event_create(d, 0, &s.ev_r[g]));
+        HYLA_TRY(o->event_create(d, 0, &s.ev_t[g]));
+    }
+    HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
+    if (np > 0) {
+        HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
+        HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, qr_bytes, &hqr));
+        HYLA_TRY(d0->ops->event_create(d0, 0, &s.ev_sum));
+    }
+
+    const int64_t P = nb / kd;
+    int t_owner = -1; /* the device whose upload of T last read ht */
+    for (int64_t p = 0; p < np; p++) {
+        const int64_t j0 = p * kd, r0 = j0 + kd, m = n - r0, k = HYLA_MIN(m, kd);
+        const int64_t kacc = (p % P) * kd;
+        const int last = p % P == P - 1 || p == np - 1;
+        const int w = hyla_eig_dist_owner(dist, j0);
+        hyla_dev *dw = s.d[w];
+        const hyla_backend_ops *o = dw->ops;
+        hyla_queue *qw = s.q[w];
+        const int64_t jl = j0 - dist->c[w]; /* the panel's first local column */
+        void *dpa = ael(&s, w, r0, j0), *vw = at(s.Va[w], r0, kacc, n, es);
+        void *dtau = at(s.dqr[w], kd * kd, 0, 1, es);
+        int *dinfo = (int *)at(s.dqr[w], kd * kd + kd, 0, 1, es);
+        const void *htau = at(hqr, kd * kd, 0, 1, es);
+        const int *hinfo = (const int *)at(hqr, kd * kd + kd, 0, 1, es);
+        double tq = hyla_wtime();
+        if (kacc > 0) HYLA_TRY(catch_up(&s, w, j0, kacc));
+        /* QR of the rows below the band; the band rows (diagonal block and
+         * R) to the host; V made explicit in place (zeros above it, unit
+         * diagonal), kept there for Q1, copied to Vacc; the Gram matrix
+         * V^H V from which the host builds T */
+        HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo));
+        HYLA_TRY(o->copy_2d(qw, hp, (size_t)n * es, ael(&s, w, j0, j0), (size_t)lda[w] * es,
+                            (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
+        HYLA_TRY(o->laset(qw, t, -1, r0, kd, cst(t, C_ZERO), cst(t, C_ZERO),
+                          at(dA[w], 0, jl, lda[w], es), lda[w]));
+        HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, cst(t, C_ZERO), cst(t, C_ONE), dpa, lda[w]));
+        if (k < kd) /* the last panel: no reflector in its last columns */
+            HYLA_TRY(o->laset(qw, t, -1, m, kd - k, cst(t, C_ZERO), cst(t, C_ZERO),
+                              ael(&s, w, r0, j0 + k), lda[w]));
+        HYLA_TRY(o->copy_2d(qw, vw, (size_t)n * es, dpa, (size_t)lda[w] * es, (size_t)m * es,
+                            (size_t)k, HYLA_COPY_D2D));
+        HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, cst(t, C_ONE), vw, n, vw, n,
+                         cst(t, C_ZERO), s.dqr[w], kd));
+        HYLA_TRY(o->copy_2d(qw, hqr, qr_bytes, s.dqr[w], qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
+        HYLA_TRY(o->queue_sync(qw));
+        if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
+        if (t_owner >= 0) HYLA_TRY(s.d[t_owner]->ops->event_sync(s.ev_t[t_owner]));
+        hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
+        for (int64_t jj = 0; jj < kd; jj++)
+            memcpy(at(AB, 0, j0 + jj, ldab, es), at(hp, jj, jj, n, es),
+                   (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
+        hyla_eig_band_publish(t, j0, j0 + kd, AB, ldab, NULL);
+        HYLA_TRY(o->copy_2d(qw, s.Tc[w], (size_t)kd * es, ht, (size_t)kd * es, (size_t)kd * es,
+                            (size_t)k, HYLA_COPY_H2D));
+        HYLA_TRY(o->event_record(s.ev_t[w], qw));
+        t_owner = w;
+        HYLA_TRY(o->copy_2d(qw, at(qm->dT[w], 0, jl, kd, es), (size_t)kd * es, s.Tc[w],
+                            (size_t)kd * es, (size_t)kd * es, (size_t)k, HYLA_COPY_D2D));
+        HYLA_TRY(o->event_record(s.ev_v[w], qw));
+        if (ms) ms->qr += hyla_wtime() - tq;
+        /* V and T to every other device */
+        for (int g = 0; g < nd; g++) {
+            if (g == w) continue;
+            const hyla_backend_ops *og = s.d[g]->ops;
+            HYLA_TRY(og->queue_wait_event(s.q[g], s.ev_v[w]));
+            HYLA_TRY(og->copy_2d(s.q[g], at(s.Va[g], r0, kacc, n, es), (size_t)n * es, vw,
+                                 (size_t)n * es, (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
+            HYLA_TRY(og->copy_2d(s.q[g], s.Tc[g], (size_t)kd * es, s.Tc[w], (size_t)kd * es,
+                                 (size_t)kd * es, (size_t)k, HYLA_COPY_D2D));
+            if (ms) ms->bytes_peer += (double)((m + kd) * k) * (double)es;
+        }
+        /* A22 V from every device's columns, combined; W on every device */
+        for (int g = 0; g < nd; g++) HYLA_TRY(partial_av(&s, g, r0, k, kacc));
+        HYLA_TRY(combine_av(&s, r0, k, kacc));
+        for (int g = 0; g < nd; g++) HYLA_TRY(panel_w(&s, g, r0, k, kacc));
+        if (last)
+            for (int g = 0; g < nd; g++) HYLA_TRY(block_update(&s, g, r0, kacc + k));
+    }
+    for (int g = 0; g < nd; g++) HYLA_TRY(s.d[g]->ops->queue_sync(s.q[g]));
+    /* the trailing block (fewer than kd + 2 columns) into the band, column
+     * by column from its owner */
+    for (int64_t j = np * kd; j < n; j++) {
+        const int g = hyla_eig_dist_owner(dist, j);
+        const int64_t len = HYLA_MIN(kd + 1, n - j);
+        HYLA_TRY(s.d[g]->ops->copy_2d(s.q[g], hp, (size_t)len * es, ael(&s, g, j, j),
+                                      (size_t)lda[g] * es, (size_t)len * es, 1, HYLA_COPY_D2H));
+        HYLA_TRY(s.d[g]->ops->queue_sync(s.q[g]));
+        memcpy(at(AB, 0, j, ldab, es), hp, (size_t)len * es);
+    }
+    hyla_eig_band_publish(t, np * kd, n, AB, ldab, NULL);
+    if (qout) *qout = qm, qm = NULL;
+
+cleanup:
+    /* on a failure, every queue drains before anything it may still wait
+     * for or read (another device's events and buffers) goes */
+    for (int g = 0; rc && g < nd && g < HYLA_EIG_MAX_DEVS; g++)
+        if (s.q[g]) s.d[g]->ops->queue_sync(s.q[g]);
+    for (int g = 0; g < nd && g < HYLA_EIG_MAX_DEVS; g++) {
+        hyla_dev *d = s.d[g];
+        if (!d) continue;
+        const hyla_backend_ops *o = d->ops;
+        o->mem_free(d, HYLA_MEM_DEVICE, s.Va[g]);
+        o->mem_free(d, HYLA_MEM_DEVICE, s.Wa[g]);
+        o->mem_free(d, HYLA_MEM_DEVICE, s.Tc[g]);
+        o->mem_free(d, HYLA_MEM_DEVICE, s.S[g]);
+        o->mem_free(d, HYLA_MEM_DEVICE, s.dqr[g]);
+        d0->ops->mem_free(d0, HYLA_MEM_DEVICE, s.R[g]);
+        o->mem_free(d, HYLA_MEM_PINNED, s.hY[g]);
+        if (s.ev_v[g]) o->event_destroy(s.ev_v[g]);
+        if (s.ev_y[g]) o->event_destroy(s.ev_y[g]);
+        if (s.ev_r[g]) o->event_destroy(s.ev_r[g]);
+        if (s.ev_t[g]) o->event_destroy(s.ev_t[g]);
+    }
+    if (s.ev_sum) d0->ops->event_destroy(s.ev_sum);
+    d0->ops->mem_free(d0, HYLA_MEM_PINNED, hp);
+    d0->ops->mem_free(d0, HYLA_MEM_PINNED, ht);
+    d0->ops->mem_free(d0, HYLA_MEM_PINNED, hqr);
+    hyla_eig_sy2sb_qm_free(ctx, &qm);
+    return rc;
+}

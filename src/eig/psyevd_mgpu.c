@@ -1,0 +1,333 @@
+/* The eigensolver on several devices (see mgpu.h): the driver's tier 2,
+ * and the back transformation of stage 1 on each device's columns of Z.
+ *
+ *   A (host) --columns dealt blockwise, uploaded--> stage 1 over all devices
+ *     (psy2sb_mgpu.c) --> band (host) --> stage 2 on device 0 (or the host
+ *     cores) --> tridiagonal --> eigenvalues (jobz N: done) / stedc (host
+ *     cores, the large merges on device 0) --> E (host)
+ *   E's columns dealt blockwise (even): on each device, a thread of its own
+ *     uploads its columns, applies Q2 (the store copied to the device), then
+ *     Q1 (the groups of reflectors streamed from their owners) and downloads
+ *     its columns of Z into the caller's A.
+ * No device ever holds more than its blocks of A and Z, the reflector
+ * stores and n x nb workspaces. */
+#include "eig/mgpu.h"
+#include "eig/hb2st_dev.h"
+#include "eig/tridiag.h"
+#include <pthread.h>
+#include <string.h>
+
+static hyla_dtype real_t(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
+
+static void *at(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
+    return (unsigned char *)p + (size_t)(i + j * ld) * es;
+}
+
+/* ---------------------------------------------------------------- Q1 */
+
+int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t ncols,
+                             void *dZ, int64_t lddz) {
+    if (q->npanels == 0 || ncols == 0) return 0;
+    hyla_dev *d = ctx->devs[g];
+    const hyla_backend_ops *o = d->ops;
+    const hyla_dtype t = q->t;
+    const size_t es = hyla_dtype_size(t);
+    const int64_t n = q->n, kd = q->kd, gw = q->group * kd;
+    const int64_t ngroups = HYLA_CEILDIV(q->npanels, q->group);
+    hyla_dev_workspace *ws;
+    void *dWk = NULL, *dTg = NULL, *VS[2] = {NULL, NULL}, *TS[2] = {NULL, NULL};
+    hyla_event *ev_in[2] = {NULL, NULL}, *ev_use[2] = {NULL, NULL};
+    int rc = 0;
+    HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * ncols) * es, &dWk));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * gw) * es, &dTg));
+    for (int b = 0; b < 2; b++) {
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * gw) * es, &VS[b]));
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * gw) * es, &TS[b]));
+        HYLA_TRY(o->event_create(d, 0, &ev_in[b]));
+        HYLA_TRY(o->event_create(d, 0, &ev_use[b]));
+    }
+    /* Q1 Z = Q_0 (Q_1 (... Q_last Z)): the groups in reverse order. A group
+     * held by another device is copied in on q_in (two buffers: the next
+     * group's copy runs beside the current group's product on q_comp). */
+    for (int64_t i = 0, nb_used = 0; i < ngroups; i++) {
+        const int64_t gi = ngroups - 1 - i;
+        const int64_t pa = gi * q->group, pb = HYLA_MIN(q->npanels, pa + q->group);
+        const int64_t j0 = pa * kd, r0 = j0 + kd, m = n - r0;
+        const int64_t kw = (pb - pa) * kd;
+        const int w = hyla_eig_dist_owner(&q->dist, j0);
+        const int64_t jl = j0 - q->dist.c[w];
+        const void *V = at(q->dA[w], r0, jl, q->lda[w], es), *Tp = at(q->dT[w], 0, jl, kd, es);
+        int64_t ldv = q->lda[w];
+        if (w != g) {
+            const int b = (int)(nb_used++ % 2);
+            HYLA_TRY(o->queue_wait_event(ws->q_in, ev_use[b]));
+            HYLA_TRY(o->copy_2d(ws->q_in, VS[b], (size_t)n * es, V, (size_t)ldv * es,
+                                (size_t)m * es, (size_t)kw, HYLA_COPY_D2D));
+            HYLA_TRY(o->copy_2d(ws->q_in, TS[b], (size_t)kd * es, Tp, (size_t)kd * es,
+                                (size_t)kd * es, (size_t)kw, HYLA_COPY_D2D));
+            HYLA_TRY(o->event_record(ev_in[b], ws->q_in));
+            HYLA_TRY(o->queue_wait_event(ws->q_comp, ev_in[b]));
+            V = VS[b], Tp = TS[b], ldv = n;
+            HYLA_TRY(hyla_eig_q1_group(ws->q_comp, t, n, kd, pa, pb, V, ldv, Tp, 0, ncols, dZ,
+                                       lddz, dTg, gw, dWk));
+            HYLA_TRY(o->event_record(ev_use[b], ws->q_comp));
+        } else {
+            HYLA_TRY(hyla_eig_q1_group(ws->q_comp, t, n, kd, pa, pb, V, ldv, Tp, 0, ncols, dZ,
+                                       lddz, dTg, gw, dWk));
+        }
+    }
+    rc = o->queue_sync(ws->q_comp);
+cleanup:
+    if (rc && ws) {
+        o->queue_sync(ws->q_in);
+        o->queue_sync(ws->q_comp);
+    }
+    for (int b = 0; b < 2; b++) {
+        o->mem_free(d, HYLA_MEM_DEVICE, VS[b]);
+        o->mem_free(d, HYLA_MEM_DEVICE, TS[b]);
+        if (ev_in[b]) o->event_destroy(ev_in[b]);
+        if (ev_use[b]) o->event_destroy(ev_use[b]);
+    }
+    o->mem_free(d, HYLA_MEM_DEVICE, dWk);
+    o->mem_free(d, HYLA_MEM_DEVICE, dTg);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- upload */
+
+/* Device g's block of the Hermitian matrix whose `lower` triangle the host
+ * array A holds: columns j0 .. j0 + w - 1 at full height into dA (ld n),
+ * both triangles (full) or at least the lower one. Columns go up in chunks
+ * built on the host where a triangle has to be mirrored. */
+static int upload_block(hyla_t *ctx, int g, hyla_dtype t, int lower, int full, int64_t n,
+                        const void *A, int64_t lda, int64_t j0, int64_t w, void *dA) {
+    const size_t es = hyla_dtype_size(t);
+    const int cplx = t == HYLA_C || t == HYLA_Z;
+    if (w == 0) return 0;
+    if (lower && !full) /* the stored lower triangle as it is */
+        return hyla_eig_xfer_matrix(ctx, g, t, 1, n, w, (void *)at(A, 0, j0, lda, es), lda, dA, n);
+    enum { CB = 256 };
+    void *buf = hyla_malloc((size_t)(n * HYLA_MIN(CB, w)) * es);
+    if (!buf) return HYLA_ERR_NO_MEMORY;
+    int rc = 0;
+    for (int64_t c0 = 0; c0 < w && !rc; c0 += CB) {
+        const int64_t cw = HYLA_MIN(CB, w - c0), jc = j0 + c0;
+        /* column jc + jj: element (i, jc + jj) is stored at (i, jc + jj)
+         * where i is in the stored triangle, else its conjugate at
+         * (jc + jj, i): for each i the mirrored entries of the chunk are one
+         * contiguous run of column i */
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t jj = 0; jj < cw; jj++) {
+                const int64_t j = jc + jj;
+                const int stored = lower ? i >= j : i <= j;
+                const void *src = stored ? at(A, i, j, lda, es) : at(A, j, i, lda, es);
+                void *dst = at(buf, i, jj, n, es);
+                memcpy(dst, src, es);
+                /* the mirror conjugated; a Hermitian diagonal is real (its
+                 * imaginary parts are not referenced, as in LAPACK) */
+                if (cplx && (!stored || i == j)) {
+                    if (t == HYLA_C) ((float *)dst)[1] = i == j ? 0.0f : -((float *)dst)[1];
+                    else ((double *)dst)[1] = i == j ? 0.0 : -((double *)dst)[1];
+                }
+            }
+        rc = hyla_eig_xfer_matrix(ctx, g, t, 1, n, cw, buf, n, at(dA, 0, c0, n, es), n);
+    }
+    hyla_free(buf);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- vectors */
+
+typedef struct {
+    hyla_t *ctx;
+    int g, rc;
+    hyla_dtype t;
+    int64_t n, j0, w;    /* this device's columns of Z */
+    const void *E;       /* host, real n x n, ld n */
+    void *A;             /* the caller's matrix: Z's columns go there */
+    int64_t lda;
+    const hyla_sb2st_q *q2;
+    const hyla_sy2sb_qm *q1;
+    double up, back2, back1, down;
+} vec_job;
+
+/* One device: E's columns up, Z := Q1 (Q2 E) there, Z's columns down. */
+static void *vec_main(void *arg) {
+    vec_job *j = arg;
+    hyla_t *ctx = j->ctx;
+    hyla_dev *d = ctx->devs[j->g];
+    const hyla_backend_ops *o = d->ops;
+    const hyla_dtype t = j->t, rt = real_t(t);
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
+    const int64_t n = j->n, w = j->w;
+    hyla_sb2st_q *q2c = NULL;
+    void *dZ = NULL, *Zc = NULL;
+    int rc = 0;
+    double t0 = hyla_wtime(), t1;
+    if (w == 0) goto cleanup;
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * es, &dZ));
+    if (t == rt) {
+        HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 1, n, w,
+                                      (void *)at(j->E, 0, j->j0, n, rs), n, dZ, n));
+    } else { /* complex Z from the real E: (re, 0) pairs built on the host */
+        Zc = hyla_malloc((size_t)(n * w) * es);
+        if (!Zc) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        for (int64_t i = 0; i < n * w; i++) {
+            const int64_t r = i % n, c = i / n;
+            if (t == HYLA_C)
+                ((float *)Zc)[2 * i] = *(const float *)at(j->E, r, j->j0 + c, n, rs),
+                                 ((float *)Zc)[2 * i + 1] = 0.0f;
+            else
+                ((double *)Zc)[2 * i] = *(const double *)at(j->E, r, j->j0 + c, n, rs),
+                                  ((double *)Zc)[2 * i + 1] = 0.0;
+        }
+        HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 1, n, w, Zc, n, dZ, n));
+    }
+    t1 = hyla_wtime();
+    j->up = t1 - t0;
+    /* Q2: a store on another device is copied here first (the back
+     * transformation reads a host store where it is) */
+    const hyla_sb2st_q *q2 = j->q2;
+    if (hyla_sb2st_q_device(q2) >= 0 && hyla_sb2st_q_device(q2) != j->g) {
+        HYLA_TRY(hyla_sb2st_q_copy(ctx, q2, j->g, &q2c));
+        q2 = q2c;
+    }
+    HYLA_TRY(hyla_eig_sb2st_back(ctx, j->g, q2, w, dZ, n));
+    hyla_sb2st_q_free(&q2c);
+    j->back2 = hyla_wtime() - t1;
+    t1 = hyla_wtime();
+    HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, w, dZ, n));
+    j->back1 = hyla_wtime() - t1;
+    t1 = hyla_wtime();
+    HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, j->j0, j->lda, es), j->lda,
+                                  dZ, n));
+    j->down = hyla_wtime() - t1;
+cleanup:
+    hyla_sb2st_q_free(&q2c);
+    hyla_free(Zc);
+    o->mem_free(d, HYLA_MEM_DEVICE, dZ);
+    j->rc = rc;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
+                        int64_t lda, void *w, hyla_eig_stats *st) {
+    const int nd = HYLA_MIN(ctx->ndev, HYLA_EIG_MAX_DEVS);
+    const hyla_dtype rt = real_t(t);
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
+    hyla_dev *d0 = ctx->devs[0];
+    const int gpu = d0->info.kind != HYLA_DEVICE_HOST;
+    void *dA[HYLA_EIG_MAX_DEVS] = {0};
+    int64_t ldA[HYLA_EIG_MAX_DEVS];
+    hyla_sy2sb_qm *q1 = NULL;
+    hyla_sb2st_q *q2 = NULL;
+    hyla_sy2sb_mstats ms;
+    void *AB = NULL, *e = NULL, *E = NULL;
+    int64_t kd, nb;
+    int rc = 0;
+    double t0 = hyla_wtime(), tt;
+
+    hyla_eig_sy2sb_sizes_jobz(ctx, 0, t, vec, &kd, &nb);
+    /* on several devices every block ends in an all-to-all exchange and a
+     * barrier-like wait, so the update block is wider than one device's
+     * (where a panel's QR hides behind the previous HER2K instead) */
+    if (ctx->opt_eig_nb <= 0 && gpu) nb = HYLA_MAX(nb, 4 * kd);
+    if (kd > n - 1) kd = nb = HYLA_MAX(1, n - 1);
+    st->kd = kd, st->nb = nb;
+    int sbr = (int)ctx->opt_eig_sbr, ar = (int)ctx->opt_eig_allreduce;
+    if (sbr == HYLA_EIG_SBR_AUTO) sbr = HYLA_EIG_SBR_HALF;
+    if (ar == HYLA_EIG_AR_AUTO) ar = HYLA_EIG_AR_DEVICE;
+    hyla_eig_dist dist;
+    hyla_eig_dist_make(nd, n, nb, sbr == HYLA_EIG_SBR_FULL ? HYLA_EIG_W_FULL : HYLA_EIG_W_HALF,
+                       &dist);
+
+    tt = hyla_wtime();
+    for (int g = 0; g < nd; g++) {
+        const int64_t wg = dist.c[g + 1] - dist.c[g];
+        hyla_dev *d = ctx->devs[g];
+        ldA[g] = HYLA_MAX(1, n);
+        if (wg == 0) continue;
+        HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
+        HYLA_TRY(upload_block(ctx, g, t, lower, sbr == HYLA_EIG_SBR_FULL, n, A, lda, dist.c[g],
+                              wg, dA[g]));
+    }
+    st->transfers += hyla_wtime() - tt;
+
+    /* stage 1 over all devices, then stage 2 on device 0 (a GPU's chase, as
+     * on one device) or the host cores */
+    AB = hyla_calloc((size_t)((kd + 1) * n), es);
+    e = hyla_malloc((size_t)n * rs);
+    if (!AB || !e) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    tt = hyla_wtime();
+    HYLA_TRY(hyla_eig_sy2sb_mgpu(ctx, t, n, kd, nb, &dist, dA, ldA, AB, kd + 1, sbr, ar,
+                                 vec ? &q1 : NULL, &ms));
+    st->sy2sb = hyla_wtime() - tt;
+    tt = hyla_wtime();
+    const int dev_chase = ctx->opt_eig_chase == 2 ||
+                          (ctx->opt_eig_chase == 0 && gpu && kd <= 64 && n >= 4096);
+    if (dev_chase)
+        HYLA_TRY(vec ? hyla_eig_sb2st_dev(ctx, 0, t, n, kd, AB, kd + 1, w, e, &q2)
+                     : hyla_eig_hb2st_dev(ctx, 0, t, n, kd, AB, kd + 1, w, e));
+    else
+        HYLA_TRY(hyla_eig_sb2st(ctx, t, n, kd, AB, kd + 1, w, e, vec ? &q2 : NULL));
+    st->sb2st = hyla_wtime() - tt;
+    hyla_free(AB);
+    AB = NULL;
+
+    tt = hyla_wtime();
+    if (!vec) {
+        HYLA_TRY(hyla_eig_tri_values(ctx, 0, rt, n, w, e));
+        st->tridiag = hyla_wtime() - tt;
+        goto cleanup;
+    }
+    E = hyla_malloc((size_t)(n * n) * rs);
+    if (!E) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, E, n));
+    st->tridiag = hyla_wtime() - tt;
+    st->stedc_lower = ctx->eig_stats.stedc_lower;
+    st->stedc_deflate = ctx->eig_stats.stedc_deflate;
+    st->stedc_secular = ctx->eig_stats.stedc_secular;
+    st->stedc_gemm = ctx->eig_stats.stedc_gemm;
+    st->stedc_copy = ctx->eig_stats.stedc_copy;
+
+    /* the eigenvectors: each device its own columns, on a thread of its own */
+    {
+        hyla_eig_dist zd;
+        vec_job jobs[HYLA_EIG_MAX_DEVS];
+        pthread_t th[HYLA_EIG_MAX_DEVS];
+        int started[HYLA_EIG_MAX_DEVS] = {0};
+        hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
+        for (int g = 0; g < nd; g++) {
+            jobs[g] = (vec_job){.ctx = ctx, .g = g, .t = t, .n = n, .j0 = zd.c[g],
+                                .w = zd.c[g + 1] - zd.c[g], .E = E, .A = A, .lda = lda,
+                                .q2 = q2, .q1 = q1};
+            started[g] = g > 0 && pthread_create(&th[g], NULL, vec_main, &jobs[g]) == 0;
+        }
+        vec_main(&jobs[0]);
+        for (int g = 1; g < nd; g++) {
+            if (started[g]) pthread_join(th[g], NULL);
+            else vec_main(&jobs[g]); /* no thread: in turn */
+        }
+        for (int g = 0; g < nd; g++) {
+            if (!rc) rc = jobs[g].rc;
+            st->back2 = HYLA_MAX(st->back2, jobs[g].back2);
+            st->back1 = HYLA_MAX(st->back1, jobs[g].back1);
+            st->transfers += HYLA_MAX(jobs[g].up, 0) + jobs[g].down;
+        }
+    }
+
+cleanup:
+    hyla_eig_sy2sb_qm_free(ctx, &q1);
+    hyla_sb2st_q_free(&q2);
+    for (int g = 0; g < nd; g++)
+        ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dA[g]);
+    hyla_free(AB);
+    hyla_free(e);
+    hyla_free(E);
+    st->total = hyla_wtime() - t0;
+    return rc;
+}
