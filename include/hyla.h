@@ -1005,6 +1005,69 @@ int hyla_npy_write(const char *path, hyla_dtype dtype, int64_t rows, int64_t col
 /* Frees npy->data and zeroes the struct. Accepts NULL. */
 void hyla_npy_free(hyla_npy *npy);
 
+/* ------------------------------------------ matrices distributed over devices */
+
+/* Most devices a context uses in a distributed matrix. */
+#define HYLA_MAX_DEVICES 64
+
+/* An n x n matrix distributed blockwise by columns over the devices of a
+ * context (not block-cyclic): device g holds columns col[g] .. col[g+1] - 1
+ * at full height (n rows, leading dimension ld[g] >= n) in its memory at
+ * block[g] (NULL where it holds no column). hyla_dist_create makes it in the
+ * layout the multi-device eigensolver works in (the boundaries multiples of
+ * its update block `align`, the columns balanced for its stage 1); read the
+ * fields, do not change them. The blocks are device memory of the context:
+ * fill and read them with hyla_dist_set / hyla_dist_get, or directly
+ * (cudaMemcpy on a GPU) by the columns each device holds. */
+typedef struct {
+    hyla_dtype dtype;
+    int64_t n;
+    int ndev;
+    int64_t align;
+    int64_t col[HYLA_MAX_DEVICES + 1];
+    void *block[HYLA_MAX_DEVICES];
+    int64_t ld[HYLA_MAX_DEVICES];
+} hyla_dist_matrix;
+
+/* *A := a new distributed n x n matrix of type dtype over every device of
+ * ctx (at most HYLA_MAX_DEVICES), for the eigensolver's current options
+ * (HYLA_OPT_EIG_KD, _NB, _SBR): n x (col[g+1] - col[g]) elements of device
+ * g's memory each, contents undefined. Returns 0, -1 (ctx NULL), -2 (bad
+ * dtype), -3 (n < 0), -4 (A NULL), HYLA_ERR_NO_MEMORY,
+ * HYLA_ERR_DEVICE_MEMORY (nothing left allocated, *A NULL). */
+int hyla_dist_create(hyla_t *ctx, hyla_dtype dtype, int64_t n, hyla_dist_matrix **A);
+/* Frees the blocks and the struct; accepts NULL and *A == NULL; sets *A to
+ * NULL. Call it before hyla_destroy of the context. */
+void hyla_dist_destroy(hyla_t *ctx, hyla_dist_matrix **A);
+/* Distribute: A := the n x n host matrix src (column major, ld >= n), every
+ * column at full height. Gather: the n x n host matrix dst := A.
+ * Synchronous. Return 0, -1 (ctx NULL), -2 (A NULL or made for a context
+ * with another device count), -3 (src/dst NULL while n > 0), -4 (ld < max(1,
+ * n)), or the devices' copy failures. */
+int hyla_dist_set(hyla_t *ctx, hyla_dist_matrix *A, const void *src, int64_t ld);
+int hyla_dist_get(hyla_t *ctx, const hyla_dist_matrix *A, void *dst, int64_t ld);
+
+/* The eigensolver of hyla_?syevd / ?heevd on a matrix distributed over the
+ * devices (from hyla_dist_create, of the routine's type): A holds the
+ * Hermitian (real: symmetric) matrix in its `uplo` triangle; no device ever
+ * holds more of it than its own block, so n can be as large as the devices
+ * hold together (with jobz V each device also needs a block of Z the size of
+ * its block of A, and the reflector stores). jobz 'V': A is overwritten by
+ * the orthonormal eigenvectors, in the same layout (column j of Z in the
+ * block that holds column j); jobz 'N': A is destroyed. w (host, n values)
+ * receives the eigenvalues in ascending order. Synchronous. Arguments: 1
+ * jobz, 2 uplo, 3 A (NULL, of another type, made for another device count or
+ * for an update block that is not a multiple of the band width in force:
+ * make it again after changing HYLA_OPT_EIG_KD or _NB), 4 w. Returns 0, -i
+ * for a bad argument, HYLA_ERR_NAN (NaN or Inf found in the band),
+ * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
+ * HYLA_ERR_UNSUPPORTED (n beyond LAPACK's int); on a failure A's contents are
+ * undefined. One device: the one-device solver on block[0]. */
+int hyla_ssyevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, float *w);
+int hyla_dsyevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, double *w);
+int hyla_cheevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, float *w);
+int hyla_zheevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, double *w);
+
 /* ---------------------------------------------------------------- debugging */
 
 /* Counts of allocations made by hyla (host, pinned and device memory, all

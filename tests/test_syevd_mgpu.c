@@ -8,7 +8,8 @@
  * the same measures and threshold as the one-device solver, and against the
  * one-device path of the same context. Also: the blockwise distribution's
  * balance, allocation failures at every point (a clean code, no leak), a
- * device whose memory is too small. */
+ * device whose memory is too small; the distributed entry point
+ * hyla_?syevd_mgpu with hyla_dist_* (t_test_syevd_mgpu.c). */
 #include "hyla.h"
 #include "core/internal.h"
 #include "eig/mgpu.h"
@@ -25,6 +26,8 @@
 #define CH "sdcz"[DT]
 
 #define HYLA_TEMPLATE "t_test_syevd.c"
+#include "core/each_prec.h"
+#define HYLA_TEMPLATE "t_test_syevd_mgpu.c"
 #include "core/each_prec.h"
 
 static const struct {
@@ -120,7 +123,21 @@ static void run_list(const char *devices, unsigned long long *s) {
             hyla_dtv_case(h, 0, 'V', "LU"[c % 2], 45, c, s);
             hyla_ztv_case(h, 0, 'V', "UL"[c % 2], 45, c, s);
         }
+        /* the distributed entry point */
+        static const int64_t nm[] = {0, 1, 3, 29, 50};
+        for (size_t a = 0; a < sizeof nm / sizeof *nm; a++)
+            for (int u = 0; u < 2; u++) {
+                const char uplo = "LU"[u], jobz = "VN"[(a + u) % 2];
+                hyla_sdist_case(h, jobz, uplo, nm[a], TE_RANDOM, s);
+                hyla_ddist_case(h, 'V', uplo, nm[a], TE_GEOMETRIC, s);
+                hyla_cdist_case(h, jobz, uplo, nm[a], TE_CLUSTERED, s);
+                hyla_zdist_case(h, 'V', uplo, nm[a], TE_RANDOM, s);
+            }
     }
+    hyla_sdist_args(h);
+    hyla_ddist_args(h);
+    hyla_cdist_args(h);
+    hyla_zdist_args(h);
     /* the defaults (tuning table's sizes and variants), every driver path
      * of one precision */
     hyla_set_option(h, HYLA_OPT_EIG_SBR, 0);

@@ -116,4 +116,17 @@ int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t
 int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
                         int64_t lda, void *w, hyla_eig_stats *st);
 
+/* kd and nb of the multi-device solver for order n (the one-device sizes,
+ * nb widened on GPUs). */
+void hyla_eig_mgpu_sizes(const hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t *kd,
+                         int64_t *nb);
+/* The stage-1 variants in force (the options, else the defaults). */
+void hyla_eig_mgpu_variants(const hyla_t *ctx, int *sbr, int *ar);
+
+/* hyla_?syevd_mgpu after its argument checks (A of type t and ctx's device
+ * count, n >= 1): the eigenvectors (vec) replace A in its layout. Returns
+ * as hyla_?syevd_mgpu (-3 for a layout whose align does not fit kd). */
+int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist_matrix *A,
+                        void *w, hyla_eig_stats *st);
+
 #endif

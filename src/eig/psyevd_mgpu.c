@@ -146,14 +146,16 @@ typedef struct {
     hyla_dtype t;
     int64_t n, j0, w;    /* this device's columns of Z */
     const void *E;       /* host, real n x n, ld n */
-    void *A;             /* the caller's matrix: Z's columns go there */
+    void *A;             /* host output: the caller's matrix (Z's columns go there) */
     int64_t lda;
+    void *dZ;            /* device output: Z's block stays here (freed by the caller) */
     const hyla_sb2st_q *q2;
     const hyla_sy2sb_qm *q1;
     double up, back2, back1, down;
 } vec_job;
 
-/* One device: E's columns up, Z := Q1 (Q2 E) there, Z's columns down. */
+/* One device: E's columns up, Z := Q1 (Q2 E) there, Z's columns down to
+ * the host (A non-NULL) or kept in j->dZ. */
 static void *vec_main(void *arg) {
     vec_job *j = arg;
     hyla_t *ctx = j->ctx;
@@ -200,6 +202,10 @@ static void *vec_main(void *arg) {
     t1 = hyla_wtime();
     HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, w, dZ, n));
     j->back1 = hyla_wtime() - t1;
+    if (!j->A) {
+        j->dZ = dZ, dZ = NULL;
+        goto cleanup;
+    }
     t1 = hyla_wtime();
     HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, j->j0, j->lda, es), j->lda,
                                   dZ, n));
@@ -214,48 +220,41 @@ cleanup:
 
 /* ---------------------------------------------------------------- driver */
 
-int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
-                        int64_t lda, void *w, hyla_eig_stats *st) {
-    const int nd = HYLA_MIN(ctx->ndev, HYLA_EIG_MAX_DEVS);
+void hyla_eig_mgpu_sizes(const hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t *kd,
+                         int64_t *nb) {
+    hyla_eig_sy2sb_sizes_jobz(ctx, 0, t, vec, kd, nb);
+    /* on several GPUs every update block ends in an all-to-all exchange,
+     * so the block is wider than one GPU's (where a panel's QR hides behind
+     * the previous block's HER2K instead) */
+    if (ctx->opt_eig_nb <= 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST)
+        *nb = HYLA_MAX(*nb, 4 * *kd);
+    if (*kd > n - 1) *kd = *nb = HYLA_MAX(1, n - 1);
+}
+
+void hyla_eig_mgpu_variants(const hyla_t *ctx, int *sbr, int *ar) {
+    *sbr = ctx->opt_eig_sbr ? (int)ctx->opt_eig_sbr : HYLA_EIG_SBR_HALF;
+    *ar = ctx->opt_eig_allreduce ? (int)ctx->opt_eig_allreduce : HYLA_EIG_AR_DEVICE;
+}
+
+/* The stages on blocks dA already in the storage that sbr needs (freed or
+ * kept by the caller; destroyed). The eigenvectors go to the host matrix A
+ * (ld lda), dealt evenly, or (A NULL) into dA itself in dist's layout. */
+static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, int64_t nb,
+                    int sbr, int ar, const hyla_eig_dist *dist, void **dA, const int64_t *ldA,
+                    void *w, void *A, int64_t lda, hyla_eig_stats *st) {
+    const int nd = dist->nd;
     const hyla_dtype rt = real_t(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
-    hyla_dev *d0 = ctx->devs[0];
-    const int gpu = d0->info.kind != HYLA_DEVICE_HOST;
-    void *dA[HYLA_EIG_MAX_DEVS] = {0};
-    int64_t ldA[HYLA_EIG_MAX_DEVS];
+    const int gpu = ctx->devs[0]->info.kind != HYLA_DEVICE_HOST;
     hyla_sy2sb_qm *q1 = NULL;
     hyla_sb2st_q *q2 = NULL;
     hyla_sy2sb_mstats ms;
+    vec_job jobs[HYLA_EIG_MAX_DEVS];
     void *AB = NULL, *e = NULL, *E = NULL;
-    int64_t kd, nb;
     int rc = 0;
-    double t0 = hyla_wtime(), tt;
-
-    hyla_eig_sy2sb_sizes_jobz(ctx, 0, t, vec, &kd, &nb);
-    /* on several devices every block ends in an all-to-all exchange and a
-     * barrier-like wait, so the update block is wider than one device's
-     * (where a panel's QR hides behind the previous HER2K instead) */
-    if (ctx->opt_eig_nb <= 0 && gpu) nb = HYLA_MAX(nb, 4 * kd);
-    if (kd > n - 1) kd = nb = HYLA_MAX(1, n - 1);
+    double tt;
+    memset(jobs, 0, sizeof jobs);
     st->kd = kd, st->nb = nb;
-    int sbr = (int)ctx->opt_eig_sbr, ar = (int)ctx->opt_eig_allreduce;
-    if (sbr == HYLA_EIG_SBR_AUTO) sbr = HYLA_EIG_SBR_HALF;
-    if (ar == HYLA_EIG_AR_AUTO) ar = HYLA_EIG_AR_DEVICE;
-    hyla_eig_dist dist;
-    hyla_eig_dist_make(nd, n, nb, sbr == HYLA_EIG_SBR_FULL ? HYLA_EIG_W_FULL : HYLA_EIG_W_HALF,
-                       &dist);
-
-    tt = hyla_wtime();
-    for (int g = 0; g < nd; g++) {
-        const int64_t wg = dist.c[g + 1] - dist.c[g];
-        hyla_dev *d = ctx->devs[g];
-        ldA[g] = HYLA_MAX(1, n);
-        if (wg == 0) continue;
-        HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
-        HYLA_TRY(upload_block(ctx, g, t, lower, sbr == HYLA_EIG_SBR_FULL, n, A, lda, dist.c[g],
-                              wg, dA[g]));
-    }
-    st->transfers += hyla_wtime() - tt;
 
     /* stage 1 over all devices, then stage 2 on device 0 (a GPU's chase, as
      * on one device) or the host cores */
@@ -263,7 +262,7 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
     e = hyla_malloc((size_t)n * rs);
     if (!AB || !e) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_sy2sb_mgpu(ctx, t, n, kd, nb, &dist, dA, ldA, AB, kd + 1, sbr, ar,
+    HYLA_TRY(hyla_eig_sy2sb_mgpu(ctx, t, n, kd, nb, dist, dA, ldA, AB, kd + 1, sbr, ar,
                                  vec ? &q1 : NULL, &ms));
     st->sy2sb = hyla_wtime() - tt;
     tt = hyla_wtime();
@@ -297,10 +296,10 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
     /* the eigenvectors: each device its own columns, on a thread of its own */
     {
         hyla_eig_dist zd;
-        vec_job jobs[HYLA_EIG_MAX_DEVS];
         pthread_t th[HYLA_EIG_MAX_DEVS];
         int started[HYLA_EIG_MAX_DEVS] = {0};
-        hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
+        if (A) hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
+        else zd = *dist;
         for (int g = 0; g < nd; g++) {
             jobs[g] = (vec_job){.ctx = ctx, .g = g, .t = t, .n = n, .j0 = zd.c[g],
                                 .w = zd.c[g + 1] - zd.c[g], .E = E, .A = A, .lda = lda,
@@ -316,18 +315,222 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
             if (!rc) rc = jobs[g].rc;
             st->back2 = HYLA_MAX(st->back2, jobs[g].back2);
             st->back1 = HYLA_MAX(st->back1, jobs[g].back1);
-            st->transfers += HYLA_MAX(jobs[g].up, 0) + jobs[g].down;
+            st->transfers += jobs[g].up + jobs[g].down;
+        }
+        /* device output: every device has read the reflectors in dA; Z's
+         * blocks take their place */
+        for (int g = 0; !rc && !A && g < nd; g++) {
+            hyla_dev *d = ctx->devs[g];
+            hyla_dev_workspace *ws;
+            if (!jobs[g].dZ) continue;
+            HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
+            HYLA_TRY(d->ops->copy_2d(ws->q_in, dA[g], (size_t)ldA[g] * es, jobs[g].dZ,
+                                     (size_t)n * es, (size_t)n * es, (size_t)jobs[g].w,
+                                     HYLA_COPY_D2D));
+            HYLA_TRY(d->ops->queue_sync(ws->q_in));
         }
     }
 
 cleanup:
+    for (int g = 0; g < nd; g++)
+        ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, jobs[g].dZ);
     hyla_eig_sy2sb_qm_free(ctx, &q1);
     hyla_sb2st_q_free(&q2);
-    for (int g = 0; g < nd; g++)
-        ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dA[g]);
     hyla_free(AB);
     hyla_free(e);
     hyla_free(E);
+    return rc;
+}
+
+int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
+                        int64_t lda, void *w, hyla_eig_stats *st) {
+    const int nd = HYLA_MIN(ctx->ndev, HYLA_EIG_MAX_DEVS);
+    const size_t es = hyla_dtype_size(t);
+    void *dA[HYLA_EIG_MAX_DEVS] = {0};
+    int64_t ldA[HYLA_EIG_MAX_DEVS];
+    int64_t kd, nb;
+    int sbr, ar, rc = 0;
+    double t0 = hyla_wtime(), tt;
+    hyla_eig_mgpu_sizes(ctx, t, vec, n, &kd, &nb);
+    hyla_eig_mgpu_variants(ctx, &sbr, &ar);
+    hyla_eig_dist dist;
+    hyla_eig_dist_make(nd, n, nb, sbr == HYLA_EIG_SBR_FULL ? HYLA_EIG_W_FULL : HYLA_EIG_W_HALF,
+                       &dist);
+    tt = hyla_wtime();
+    for (int g = 0; g < nd; g++) {
+        const int64_t wg = dist.c[g + 1] - dist.c[g];
+        hyla_dev *d = ctx->devs[g];
+        ldA[g] = HYLA_MAX(1, n);
+        if (wg == 0) continue;
+        HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
+        HYLA_TRY(upload_block(ctx, g, t, lower, sbr == HYLA_EIG_SBR_FULL, n, A, lda, dist.c[g],
+                              wg, dA[g]));
+    }
+    st->transfers += hyla_wtime() - tt;
+    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, dA, ldA, w, A, lda, st);
+cleanup:
+    for (int g = 0; g < nd; g++)
+        ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dA[g]);
     st->total = hyla_wtime() - t0;
     return rc;
+}
+
+/* ---------------------------------------------------------------- distributed */
+
+/* The triangle of the distributed Hermitian matrix that is not stored
+ * (lower: the upper one) := the conjugate transpose of the stored one, so
+ * that both hold the matrix; the diagonal's imaginary parts are cleared.
+ * Blocks of other devices are copied in by pieces of at most CB columns
+ * into a staging buffer and transposed there (geam). */
+static int mirror(hyla_t *ctx, hyla_dtype t, int lower, const hyla_eig_dist *ds, void **dA,
+                  const int64_t *ld) {
+    enum { CB = 1024 };
+    const size_t es = hyla_dtype_size(t);
+    const int cplx = t == HYLA_C || t == HYLA_Z;
+    const unsigned char zero[16] = {0};
+    unsigned char onev[16] = {0};
+    int rc = 0;
+    if (t == HYLA_S || t == HYLA_C) *(float *)onev = 1.0f;
+    else *(double *)onev = 1.0;
+    for (int g = 0; g < ds->nd && !rc; g++) {
+        const int64_t a = ds->c[g], b = ds->c[g + 1], wg = b - a;
+        if (wg == 0) continue;
+        hyla_dev *d = ctx->devs[g];
+        const hyla_backend_ops *o = d->ops;
+        hyla_dev_workspace *ws;
+        void *S = NULL, *Z0 = NULL;
+        HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
+        hyla_queue *q = ws->q_comp;
+        rc = o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(HYLA_MAX(wg, CB) * wg) * es, &S);
+        if (!rc && cplx) rc = o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)wg * es, &Z0);
+        for (int h = 0; !rc && h < ds->nd; h++) {
+            const int64_t c = ds->c[h], e = ds->c[h + 1];
+            if (e == c) continue;
+            if (h == g) {
+                /* the diagonal block: S = its conjugate transpose, the
+                 * missing triangle copied over column by column */
+                rc = o->geam(q, t, cplx ? HYLA_CONJTRANS : HYLA_TRANS, wg, wg, onev,
+                             at(dA[g], a, 0, ld[g], es), ld[g], zero, S, wg);
+                for (int64_t j = 0; !rc && j < wg; j++) {
+                    const int64_t i0 = lower ? 0 : j + 1, i1 = lower ? j : wg;
+                    if (i1 > i0)
+                        rc = o->copy_2d(q, at(dA[g], a + i0, j, ld[g], es), (size_t)ld[g] * es,
+                                        at(S, i0, j, wg, es), (size_t)wg * es,
+                                        (size_t)(i1 - i0) * es, 1, HYLA_COPY_D2D);
+                }
+                if (!rc && cplx) /* imaginary parts of the diagonal: zero */
+                    rc = o->scale(q, t, wg, 1, zero, Z0, wg);
+                if (!rc && cplx)
+                    rc = o->copy_2d(q, (unsigned char *)at(dA[g], a, 0, ld[g], es) + es / 2,
+                                    (size_t)(ld[g] + 1) * es, Z0, es, es / 2, (size_t)wg,
+                                    HYLA_COPY_D2D);
+                continue;
+            }
+            /* rows c..e of this block are missing when device h's columns
+             * lie on the stored side: rows above (lower stored, h < g) or
+             * below (upper stored, h > g); they are the conjugate transpose
+             * of rows a..b of device h's block */
+            if (lower ? h > g : h < g) continue;
+            for (int64_t k0 = c; !rc && k0 < e; k0 += CB) {
+                const int64_t kc = HYLA_MIN(CB, e - k0);
+                rc = o->copy_2d(q, S, (size_t)wg * es, at(dA[h], a, k0 - c, ld[h], es),
+                                (size_t)ld[h] * es, (size_t)wg * es, (size_t)kc, HYLA_COPY_D2D);
+                if (!rc)
+                    rc = o->geam(q, t, cplx ? HYLA_CONJTRANS : HYLA_TRANS, kc, wg, onev, S, wg,
+                                 zero, at(dA[g], k0, 0, ld[g], es), ld[g]);
+            }
+        }
+        const int rs = o->queue_sync(q);
+        if (!rc) rc = rs;
+        o->mem_free(d, HYLA_MEM_DEVICE, S);
+        o->mem_free(d, HYLA_MEM_DEVICE, Z0);
+    }
+cleanup:
+    return rc;
+}
+
+int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist_matrix *A,
+                        void *w, hyla_eig_stats *st) {
+    const int64_t n = A->n;
+    int64_t kd, nb;
+    int sbr, ar, rc;
+    double t0 = hyla_wtime();
+    hyla_eig_mgpu_sizes(ctx, t, vec, n, &kd, &nb);
+    hyla_eig_mgpu_variants(ctx, &sbr, &ar);
+    hyla_eig_dist dist = {.nd = A->ndev, .n = n};
+    memcpy(dist.c, A->col, sizeof(int64_t) * (size_t)(A->ndev + 1));
+    /* the layout's boundaries are multiples of its align: the update block
+     * (a multiple of kd) that divides them */
+    if (n > 1 && (A->align < kd || A->align % kd)) return -3;
+    nb = n > 1 ? A->align : nb;
+    if (!lower || sbr == HYLA_EIG_SBR_FULL) {
+        /* half storage reads the lower triangle, full storage both */
+        rc = mirror(ctx, t, lower, &dist, A->block, A->ld);
+        if (rc) return rc;
+    }
+    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, A->block, A->ld, w, NULL, 0, st);
+    st->total = hyla_wtime() - t0;
+    return rc;
+}
+
+int hyla_dist_create(hyla_t *ctx, hyla_dtype dtype, int64_t n, hyla_dist_matrix **out) {
+    if (!ctx) return -1;
+    if ((unsigned)dtype > HYLA_Z) return -2;
+    if (n < 0) return -3;
+    if (!out) return -4;
+    *out = NULL;
+    hyla_dist_matrix *A = hyla_calloc(1, sizeof *A);
+    if (!A) return HYLA_ERR_NO_MEMORY;
+    int64_t kd, nb;
+    int sbr, ar, rc = 0;
+    const size_t es = hyla_dtype_size(dtype);
+    hyla_eig_mgpu_sizes(ctx, dtype, 1, n, &kd, &nb);
+    hyla_eig_mgpu_variants(ctx, &sbr, &ar);
+    hyla_eig_dist ds;
+    A->dtype = dtype, A->n = n, A->ndev = HYLA_MIN(ctx->ndev, HYLA_MAX_DEVICES), A->align = nb;
+    hyla_eig_dist_make(A->ndev, n, nb, sbr == HYLA_EIG_SBR_FULL ? HYLA_EIG_W_FULL : HYLA_EIG_W_HALF,
+                       &ds);
+    memcpy(A->col, ds.c, sizeof(int64_t) * (size_t)(A->ndev + 1));
+    for (int g = 0; g < A->ndev; g++) {
+        hyla_dev *d = ctx->devs[g];
+        const int64_t wg = A->col[g + 1] - A->col[g];
+        A->ld[g] = HYLA_MAX(1, n);
+        if (wg > 0) HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &A->block[g]));
+    }
+    *out = A, A = NULL;
+cleanup:
+    hyla_dist_destroy(ctx, &A);
+    return rc;
+}
+
+void hyla_dist_destroy(hyla_t *ctx, hyla_dist_matrix **A) {
+    if (!A || !*A) return;
+    for (int g = 0; ctx && g < (*A)->ndev && g < ctx->ndev; g++)
+        ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, (*A)->block[g]);
+    hyla_free(*A);
+    *A = NULL;
+}
+
+static int dist_xfer(hyla_t *ctx, const hyla_dist_matrix *A, int up, void *h, int64_t ld) {
+    if (!ctx) return -1;
+    if (!A || A->ndev != HYLA_MIN(ctx->ndev, HYLA_MAX_DEVICES)) return -2;
+    if (!h && A->n > 0) return -3;
+    if (ld < HYLA_MAX(1, A->n)) return -4;
+    const size_t es = hyla_dtype_size(A->dtype);
+    for (int g = 0; g < A->ndev; g++) {
+        const int64_t wg = A->col[g + 1] - A->col[g];
+        int rc = wg ? hyla_eig_xfer_matrix(ctx, g, A->dtype, up, A->n, wg,
+                                           at(h, 0, A->col[g], ld, es), ld, A->block[g], A->ld[g])
+                    : 0;
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int hyla_dist_set(hyla_t *ctx, hyla_dist_matrix *A, const void *src, int64_t ld) {
+    return dist_xfer(ctx, A, 1, (void *)src, ld);
+}
+
+int hyla_dist_get(hyla_t *ctx, const hyla_dist_matrix *A, void *dst, int64_t ld) {
+    return dist_xfer(ctx, A, 0, dst, ld);
 }
