@@ -106,10 +106,16 @@ static void run_list(const char *devices, unsigned long long *s) {
     hyla_set_option(h, HYLA_OPT_EIG_BACK1_NB, 8);
     leak_baseline(h);
     static const int64_t ns[] = {1, 2, 3, 5, 37, 61};
-    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-        hyla_set_option(h, HYLA_OPT_EIG_SBR, variants[v].sbr);
-        hyla_set_option(h, HYLA_OPT_EIG_ALLREDUCE, variants[v].ar);
-        printf("variant %s\n", variants[v].name);
+    for (size_t v = 0; v < 2 * sizeof variants / sizeof *variants; v++) {
+        const size_t vi = v % (sizeof variants / sizeof *variants);
+        /* both orders of the back transformations: direct (Z := Q1 (Q2 E)
+         * on each device's columns) and reordered (Q's columns built beside
+         * the tridiagonal solver, then Z = Q E) */
+        const int order = v < sizeof variants / sizeof *variants ? 1 : 2;
+        hyla_set_option(h, HYLA_OPT_EIG_SBR, variants[vi].sbr);
+        hyla_set_option(h, HYLA_OPT_EIG_ALLREDUCE, variants[vi].ar);
+        hyla_set_option(h, HYLA_OPT_EIG_ORDER, order);
+        printf("variant %s, %s order\n", variants[vi].name, order == 1 ? "direct" : "reordered");
         for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
             for (int jz = 0; jz < 2; jz++)
                 for (int u = 0; u < 2; u++) {
@@ -142,12 +148,16 @@ static void run_list(const char *devices, unsigned long long *s) {
      * of one precision */
     hyla_set_option(h, HYLA_OPT_EIG_SBR, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ALLREDUCE, 0);
+    hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
     hyla_dtv_all(h, s);
     hyla_set_option(h, HYLA_OPT_EIG_KD, 4);
     hyla_set_option(h, HYLA_OPT_EIG_NB, 12);
     same_as_one_device(h);
     alloc_failures(h, 'V');
     alloc_failures(h, 'N');
+    hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);
+    alloc_failures(h, 'V');
+    hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
     hyla_destroy(&h);
 }
 

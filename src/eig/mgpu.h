@@ -103,10 +103,11 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
  * g: every group of reflectors applied in turn, the groups of other
  * owners copied in (double-buffered: the next group's copy runs beside the
  * current product). Each device may run it on its own columns at the same
- * time (from threads of its own). Synchronous. Returns 0 or the device's
- * failure codes. */
+ * time (from threads of its own). qc computes, qi copies the groups in
+ * (queues of device g; NULL: the workspace's). Synchronous. Returns 0 or
+ * the device's failure codes. */
 int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t ncols,
-                             void *dZ, int64_t lddz);
+                             void *dZ, int64_t lddz, hyla_queue *qc, hyla_queue *qi);
 
 /* The eigensolver of hyla_?syevd on all devices of ctx (ndev >= 2): A is
  * the caller's host matrix (uplo `lower`), overwritten by the eigenvectors

@@ -14,6 +14,7 @@
 #include "eig/mgpu.h"
 #include "eig/hb2st_dev.h"
 #include "eig/tridiag.h"
+#include "eig/vectors.h"
 #include <pthread.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ static void *at(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
 /* ---------------------------------------------------------------- Q1 */
 
 int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t ncols,
-                             void *dZ, int64_t lddz) {
+                             void *dZ, int64_t lddz, hyla_queue *qc, hyla_queue *qi) {
     if (q->npanels == 0 || ncols == 0) return 0;
     hyla_dev *d = ctx->devs[g];
     const hyla_backend_ops *o = d->ops;
@@ -34,11 +35,16 @@ int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t
     const size_t es = hyla_dtype_size(t);
     const int64_t n = q->n, kd = q->kd, gw = q->group * kd;
     const int64_t ngroups = HYLA_CEILDIV(q->npanels, q->group);
-    hyla_dev_workspace *ws;
+    hyla_dev_workspace wq, *ws = &wq;
     void *dWk = NULL, *dTg = NULL, *VS[2] = {NULL, NULL}, *TS[2] = {NULL, NULL};
     hyla_event *ev_in[2] = {NULL, NULL}, *ev_use[2] = {NULL, NULL};
     int rc = 0;
-    HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
+    if (qc) {
+        wq.q_comp = qc, wq.q_in = qi;
+    } else {
+        rc = hyla_workspace_get(ctx, g, 0, 0, &ws);
+        if (rc) return rc;
+    }
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * ncols) * es, &dWk));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(gw * gw) * es, &dTg));
     for (int b = 0; b < 2; b++) {
@@ -79,7 +85,7 @@ int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t
     }
     rc = o->queue_sync(ws->q_comp);
 cleanup:
-    if (rc && ws) {
+    if (rc) {
         o->queue_sync(ws->q_in);
         o->queue_sync(ws->q_comp);
     }
@@ -200,7 +206,7 @@ static void *vec_main(void *arg) {
     hyla_sb2st_q_free(&q2c);
     j->back2 = hyla_wtime() - t1;
     t1 = hyla_wtime();
-    HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, w, dZ, n));
+    HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, w, dZ, n, NULL, NULL));
     j->back1 = hyla_wtime() - t1;
     if (!j->A) {
         j->dZ = dZ, dZ = NULL;
@@ -216,6 +222,190 @@ cleanup:
     o->mem_free(d, HYLA_MEM_DEVICE, dZ);
     j->rc = rc;
     return NULL;
+}
+
+/* The reordered order: each device builds its block of columns of
+ * Q = Q1 Q2 (the back transformations applied to its columns of the
+ * identity) on queues of its own WHILE the host cores solve the tridiagonal
+ * (divide and conquer, whose large merges share device 0); then Z = Q E by
+ * blocks of columns, device k forming Z[:, k] = sum over the blocks h of Q
+ * Q[:, h] E[h, k], the other devices' blocks of Q copied in by chunks
+ * (double-buffered). The back transformations leave the critical path for a
+ * GEMM of 2 n^3 / p flops per device and n^2 (p - 1) / p elements copied in
+ * to each. */
+typedef struct {
+    hyla_t *ctx;
+    int g, rc;
+    hyla_dtype t;
+    int64_t n, j0, w;
+    const hyla_sb2st_q *q2;
+    const hyla_sy2sb_qm *q1;
+    void *dQ;            /* n x w, ld n: this device's columns of Q */
+    double back2, back1;
+} qbuild_job;
+
+static void *qbuild_main(void *arg) {
+    qbuild_job *j = arg;
+    hyla_t *ctx = j->ctx;
+    hyla_dev *d = ctx->devs[j->g];
+    const hyla_backend_ops *o = d->ops;
+    const hyla_dtype t = j->t;
+    const size_t es = hyla_dtype_size(t);
+    const unsigned char zero[16] = {0};
+    unsigned char one[16] = {0};
+    hyla_queue *qc = NULL, *qi = NULL;
+    hyla_sb2st_q *q2c = NULL;
+    const hyla_sb2st_q *q2 = j->q2;
+    int rc = 0;
+    double t0 = hyla_wtime(), t1 = t0;
+    if (t == HYLA_S || t == HYLA_C) *(float *)one = 1.0f;
+    else *(double *)one = 1.0;
+    if (j->w == 0) goto cleanup;
+    HYLA_TRY(o->queue_create(d, &qc));
+    HYLA_TRY(o->queue_create(d, &qi));
+    /* columns j0 .. j0 + w - 1 of the identity */
+    HYLA_TRY(o->laset(qc, t, -1, j->n, j->w, zero, zero, j->dQ, j->n));
+    HYLA_TRY(o->laset(qc, t, -1, j->w, j->w, zero, one, at(j->dQ, j->j0, 0, j->n, es), j->n));
+    if (hyla_sb2st_q_device(q2) >= 0 && hyla_sb2st_q_device(q2) != j->g) {
+        HYLA_TRY(hyla_sb2st_q_copy(ctx, q2, j->g, &q2c));
+        q2 = q2c;
+    }
+    HYLA_TRY(hyla_eig_sb2st_back_q(ctx, j->g, q2, j->w, j->dQ, j->n, 0, NULL, NULL, qc, qi, 0));
+    hyla_sb2st_q_free(&q2c);
+    t1 = hyla_wtime();
+    HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, j->w, j->dQ, j->n, qc, qi));
+cleanup:
+    if (qc) {
+        const int r = o->queue_sync(qc);
+        if (!rc) rc = r;
+        o->queue_destroy(qc);
+    }
+    if (qi) {
+        o->queue_sync(qi);
+        o->queue_destroy(qi);
+    }
+    hyla_sb2st_q_free(&q2c);
+    j->back2 = t1 - t0;
+    j->back1 = hyla_wtime() - t1;
+    j->rc = rc;
+    return NULL;
+}
+
+typedef struct {
+    hyla_t *ctx;
+    int g, rc;
+    hyla_dtype t;
+    int64_t n;
+    const hyla_eig_dist *zd;
+    void *const *dQ;     /* every device's block of Q (zd's layout, ld n) */
+    const void *E;       /* host, real n x n, ld n */
+    void *A;             /* host output (ld lda), or NULL: into dOut */
+    int64_t lda;
+    void *dOut;          /* device output (ld ldo) */
+    int64_t ldo;
+    double gemm, up, down;
+} zgemm_job;
+
+static void *zgemm_main(void *arg) {
+    enum { CB = 2048 };
+    zgemm_job *j = arg;
+    hyla_t *ctx = j->ctx;
+    hyla_dev *d = ctx->devs[j->g];
+    const hyla_backend_ops *o = d->ops;
+    const hyla_dtype t = j->t, rt = real_t(t);
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
+    const int64_t n = j->n, k0 = j->zd->c[j->g], w = j->zd->c[j->g + 1] - k0;
+    /* a complex Q times the real E is one real GEMM on Q seen as a 2n x n
+     * real matrix (its (re, im) pairs), ld 2n */
+    const int64_t f = t == rt ? 1 : 2;
+    unsigned char one[16] = {0};
+    const unsigned char zero[16] = {0};
+    hyla_dev_workspace *ws = NULL;
+    void *dE = NULL, *dZ = NULL, *S[2] = {NULL, NULL};
+    hyla_event *ev_in[2] = {NULL, NULL}, *ev_use[2] = {NULL, NULL};
+    int rc = 0, first = 1;
+    int64_t nbuf = 0;
+    double t0 = hyla_wtime(), t1;
+    if (rt == HYLA_S) *(float *)one = 1.0f;
+    else *(double *)one = 1.0;
+    if (w == 0) goto cleanup;
+    HYLA_TRY(hyla_workspace_get(ctx, j->g, 0, 0, &ws));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * rs, &dE));
+    if (j->A) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * es, &dZ));
+    void *Z = j->A ? dZ : j->dOut;
+    const int64_t ldz = j->A ? n : j->ldo;
+    for (int b = 0; b < 2; b++) {
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * CB) * es, &S[b]));
+        HYLA_TRY(o->event_create(d, 0, &ev_in[b]));
+        HYLA_TRY(o->event_create(d, 0, &ev_use[b]));
+    }
+    HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, rt, 1, n, w, (void *)at(j->E, 0, k0, n, rs), n, dE,
+                                  n));
+    t1 = hyla_wtime();
+    j->up = t1 - t0;
+    /* Z[:, k] = sum over the devices h, from this one on, of Q[:, h] E[h, k] */
+    for (int i = 0; i < j->zd->nd; i++) {
+        const int h = (j->g + i) % j->zd->nd;
+        const int64_t h0 = j->zd->c[h], hw = j->zd->c[h + 1] - h0;
+        for (int64_t c = 0; c < hw; c += CB) {
+            const int64_t cw = HYLA_MIN(CB, hw - c);
+            const void *Qc = at(j->dQ[h], 0, c, n, es);
+            if (h != j->g) {
+                const int b = (int)(nbuf++ % 2);
+                HYLA_TRY(o->queue_wait_event(ws->q_in, ev_use[b]));
+                HYLA_TRY(o->copy_2d(ws->q_in, S[b], (size_t)(n * cw) * es, Qc,
+                                    (size_t)(n * cw) * es, (size_t)(n * cw) * es, 1,
+                                    HYLA_COPY_D2D));
+                HYLA_TRY(o->event_record(ev_in[b], ws->q_in));
+                HYLA_TRY(o->queue_wait_event(ws->q_comp, ev_in[b]));
+                HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, w, cw, one,
+                                 S[b], f * n, at(dE, h0 + c, 0, n, rs), n, first ? (const void *)zero : one,
+                                 Z, f * ldz));
+                HYLA_TRY(o->event_record(ev_use[b], ws->q_comp));
+            } else {
+                HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, w, cw, one, Qc,
+                                 f * n, at(dE, h0 + c, 0, n, rs), n, first ? (const void *)zero : one,
+                                 Z, f * ldz));
+            }
+            first = 0;
+        }
+    }
+    HYLA_TRY(o->queue_sync(ws->q_comp));
+    j->gemm = hyla_wtime() - t1;
+    if (j->A) {
+        t1 = hyla_wtime();
+        HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, k0, j->lda, es), j->lda,
+                                      dZ, n));
+        j->down = hyla_wtime() - t1;
+    }
+cleanup:
+    if (rc && ws) {
+        o->queue_sync(ws->q_in);
+        o->queue_sync(ws->q_comp);
+    }
+    for (int b = 0; b < 2; b++) {
+        o->mem_free(d, HYLA_MEM_DEVICE, S[b]);
+        if (ev_in[b]) o->event_destroy(ev_in[b]);
+        if (ev_use[b]) o->event_destroy(ev_use[b]);
+    }
+    o->mem_free(d, HYLA_MEM_DEVICE, dE);
+    o->mem_free(d, HYLA_MEM_DEVICE, dZ);
+    j->rc = rc;
+    return NULL;
+}
+
+/* Runs fn(job g) for every device, device 0's on this thread, the others on
+ * threads of their own (in turn where a thread cannot start). */
+static void each_device(int nd, void *(*fn)(void *), void *jobs, size_t size) {
+    pthread_t th[HYLA_EIG_MAX_DEVS];
+    int started[HYLA_EIG_MAX_DEVS] = {0};
+    for (int g = 1; g < nd; g++)
+        started[g] = pthread_create(&th[g], NULL, fn, (char *)jobs + (size_t)g * size) == 0;
+    fn(jobs);
+    for (int g = 1; g < nd; g++) {
+        if (started[g]) pthread_join(th[g], NULL);
+        else fn((char *)jobs + (size_t)g * size);
+    }
 }
 
 /* ---------------------------------------------------------------- driver */
@@ -236,6 +426,46 @@ void hyla_eig_mgpu_variants(const hyla_t *ctx, int *sbr, int *ar) {
     *ar = ctx->opt_eig_allreduce ? (int)ctx->opt_eig_allreduce : HYLA_EIG_AR_DEVICE;
 }
 
+/* stedc's parts, which it leaves in the context's statistics */
+static void stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
+    st->stedc_lower = ctx->eig_stats.stedc_lower;
+    st->stedc_deflate = ctx->eig_stats.stedc_deflate;
+    st->stedc_secular = ctx->eig_stats.stedc_secular;
+    st->stedc_gemm = ctx->eig_stats.stedc_gemm;
+    st->stedc_copy = ctx->eig_stats.stedc_copy;
+}
+
+/* every device's block of Q, one after the other's start (a thread beside
+ * the tridiagonal solver) */
+typedef struct {
+    int nd;
+    qbuild_job *jobs;
+} qb_all;
+
+static void *qbuild_all(void *arg) {
+    qb_all *q = arg;
+    each_device(q->nd, qbuild_main, q->jobs, sizeof *q->jobs);
+    return NULL;
+}
+
+/* The reordered order where HYLA_OPT_EIG_ORDER asks for it, or by default
+ * on GPUs from n = 4096 (as on one device) when every device has room for
+ * its block of Q next to its block of Z, E's columns and two chunks. */
+static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_dist *zd) {
+    if (ctx->opt_eig_order == HYLA_EIG_DIRECT) return 0;
+    if (ctx->opt_eig_order == HYLA_EIG_REORDERED) return 1;
+    if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST || n < 4096) return 0;
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(real_t(t));
+    for (int g = 0; g < zd->nd; g++) {
+        size_t fb = 0, tb = 0;
+        const size_t w = (size_t)(zd->c[g + 1] - zd->c[g]);
+        const size_t need = (size_t)n * (w * (2 * es + rs) + 2 * 2048 * es);
+        if (ctx->devs[g]->ops->mem_info(ctx->devs[g], &fb, &tb) != 0 || fb < need + need / 8)
+            return 0;
+    }
+    return 1;
+}
+
 /* The stages on blocks dA already in the storage that sbr needs (freed or
  * kept by the caller; destroyed). The eigenvectors go to the host matrix A
  * (ld lda), dealt evenly, or (A NULL) into dA itself in dist's layout. */
@@ -250,7 +480,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     hyla_sb2st_q *q2 = NULL;
     hyla_sy2sb_mstats ms;
     vec_job jobs[HYLA_EIG_MAX_DEVS];
-    void *AB = NULL, *e = NULL, *E = NULL;
+    void *AB = NULL, *e = NULL, *E = NULL, *dQ[HYLA_EIG_MAX_DEVS] = {0};
     int rc = 0;
     double tt;
     memset(jobs, 0, sizeof jobs);
@@ -285,55 +515,85 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     }
     E = hyla_malloc((size_t)(n * n) * rs);
     if (!E) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    hyla_eig_dist zd;
+    if (A) hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
+    else zd = *dist;
+    if (reordered(ctx, t, n, &zd)) {
+        /* Q's blocks on the devices while the host solves the tridiagonal */
+        qbuild_job qj[HYLA_EIG_MAX_DEVS];
+        pthread_t th;
+        int threaded;
+        memset(qj, 0, sizeof qj);
+        for (int g = 0; g < nd; g++) {
+            qj[g] = (qbuild_job){.ctx = ctx, .g = g, .t = t, .n = n, .j0 = zd.c[g],
+                                 .w = zd.c[g + 1] - zd.c[g], .q2 = q2, .q1 = q1};
+            if (qj[g].w > 0)
+                HYLA_TRY(ctx->devs[g]->ops->mem_alloc(ctx->devs[g], HYLA_MEM_DEVICE,
+                                                      (size_t)(n * qj[g].w) * es, &dQ[g]));
+            qj[g].dQ = dQ[g];
+        }
+        qb_all q = {.nd = nd, .jobs = qj};
+        threaded = pthread_create(&th, NULL, qbuild_all, &q) == 0;
+        if (!threaded) qbuild_all(&q);
+        rc = hyla_eig_stedc(ctx, rt, n, w, e, E, n);
+        st->tridiag = hyla_wtime() - tt;
+        if (threaded) pthread_join(th, NULL);
+        for (int g = 0; g < nd; g++) {
+            if (!rc) rc = qj[g].rc;
+            st->back2 = HYLA_MAX(st->back2, qj[g].back2);
+            st->back1 = HYLA_MAX(st->back1, qj[g].back1);
+        }
+        if (rc) goto cleanup;
+        stedc_parts(ctx, st);
+        /* Z = Q E by blocks of columns (device output: into the blocks of A,
+         * whose reflectors Q1 no longer needs) */
+        zgemm_job zj[HYLA_EIG_MAX_DEVS];
+        tt = hyla_wtime();
+        for (int g = 0; g < nd; g++)
+            zj[g] = (zgemm_job){.ctx = ctx, .g = g, .t = t, .n = n, .zd = &zd, .dQ = dQ, .E = E,
+                                .A = A, .lda = lda, .dOut = A ? NULL : dA[g], .ldo = ldA[g]};
+        each_device(nd, zgemm_main, zj, sizeof *zj);
+        for (int g = 0; g < nd; g++) {
+            if (!rc) rc = zj[g].rc;
+            st->transfers += zj[g].up + zj[g].down;
+        }
+        st->back1 += hyla_wtime() - tt; /* the GEMM counts with the last back transformation */
+        goto cleanup;
+    }
     HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, E, n));
     st->tridiag = hyla_wtime() - tt;
-    st->stedc_lower = ctx->eig_stats.stedc_lower;
-    st->stedc_deflate = ctx->eig_stats.stedc_deflate;
-    st->stedc_secular = ctx->eig_stats.stedc_secular;
-    st->stedc_gemm = ctx->eig_stats.stedc_gemm;
-    st->stedc_copy = ctx->eig_stats.stedc_copy;
+    stedc_parts(ctx, st);
 
-    /* the eigenvectors: each device its own columns, on a thread of its own */
-    {
-        hyla_eig_dist zd;
-        pthread_t th[HYLA_EIG_MAX_DEVS];
-        int started[HYLA_EIG_MAX_DEVS] = {0};
-        if (A) hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
-        else zd = *dist;
-        for (int g = 0; g < nd; g++) {
-            jobs[g] = (vec_job){.ctx = ctx, .g = g, .t = t, .n = n, .j0 = zd.c[g],
-                                .w = zd.c[g + 1] - zd.c[g], .E = E, .A = A, .lda = lda,
-                                .q2 = q2, .q1 = q1};
-            started[g] = g > 0 && pthread_create(&th[g], NULL, vec_main, &jobs[g]) == 0;
-        }
-        vec_main(&jobs[0]);
-        for (int g = 1; g < nd; g++) {
-            if (started[g]) pthread_join(th[g], NULL);
-            else vec_main(&jobs[g]); /* no thread: in turn */
-        }
-        for (int g = 0; g < nd; g++) {
-            if (!rc) rc = jobs[g].rc;
-            st->back2 = HYLA_MAX(st->back2, jobs[g].back2);
-            st->back1 = HYLA_MAX(st->back1, jobs[g].back1);
-            st->transfers += jobs[g].up + jobs[g].down;
-        }
-        /* device output: every device has read the reflectors in dA; Z's
-         * blocks take their place */
-        for (int g = 0; !rc && !A && g < nd; g++) {
-            hyla_dev *d = ctx->devs[g];
-            hyla_dev_workspace *ws;
-            if (!jobs[g].dZ) continue;
-            HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
-            HYLA_TRY(d->ops->copy_2d(ws->q_in, dA[g], (size_t)ldA[g] * es, jobs[g].dZ,
-                                     (size_t)n * es, (size_t)n * es, (size_t)jobs[g].w,
-                                     HYLA_COPY_D2D));
-            HYLA_TRY(d->ops->queue_sync(ws->q_in));
-        }
+    /* the direct order: each device its own columns, on a thread of its own */
+    for (int g = 0; g < nd; g++)
+        jobs[g] = (vec_job){.ctx = ctx, .g = g, .t = t, .n = n, .j0 = zd.c[g],
+                            .w = zd.c[g + 1] - zd.c[g], .E = E, .A = A, .lda = lda, .q2 = q2,
+                            .q1 = q1};
+    each_device(nd, vec_main, jobs, sizeof *jobs);
+    for (int g = 0; g < nd; g++) {
+        if (!rc) rc = jobs[g].rc;
+        st->back2 = HYLA_MAX(st->back2, jobs[g].back2);
+        st->back1 = HYLA_MAX(st->back1, jobs[g].back1);
+        st->transfers += jobs[g].up + jobs[g].down;
+    }
+    /* device output: every device has read the reflectors in dA; Z's
+     * blocks take their place */
+    for (int g = 0; !rc && !A && g < nd; g++) {
+        hyla_dev *d = ctx->devs[g];
+        hyla_dev_workspace *ws;
+        if (!jobs[g].dZ) continue;
+        HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
+        HYLA_TRY(d->ops->copy_2d(ws->q_in, dA[g], (size_t)ldA[g] * es, jobs[g].dZ,
+                                 (size_t)n * es, (size_t)n * es, (size_t)jobs[g].w,
+                                 HYLA_COPY_D2D));
+        HYLA_TRY(d->ops->queue_sync(ws->q_in));
     }
 
 cleanup:
-    for (int g = 0; g < nd; g++)
+    for (int g = 0; g < nd; g++) {
         ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, jobs[g].dZ);
+        ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dQ[g]);
+    }
     hyla_eig_sy2sb_qm_free(ctx, &q1);
     hyla_sb2st_q_free(&q2);
     hyla_free(AB);
