@@ -152,6 +152,16 @@ static void run_list(const char *devices, unsigned long long *s) {
     hyla_dtv_all(h, s);
     hyla_set_option(h, HYLA_OPT_EIG_KD, 4);
     hyla_set_option(h, HYLA_OPT_EIG_NB, 12);
+    /* stage 2 by the backend's chase on device 0 (its reflectors in device
+     * 0's memory, copied to the others for the back transformations) */
+    hyla_set_option(h, HYLA_OPT_EIG_CHASE, 2);
+    for (int order = 1; order <= 2; order++) {
+        hyla_set_option(h, HYLA_OPT_EIG_ORDER, order);
+        hyla_dtv_case(h, 0, 'V', 'L', 61, TE_RANDOM, s);
+        hyla_ztv_case(h, 0, 'V', 'U', 44, TE_CLUSTERED, s);
+    }
+    hyla_set_option(h, HYLA_OPT_EIG_CHASE, 0);
+    hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
     same_as_one_device(h);
     alloc_failures(h, 'V');
     alloc_failures(h, 'N');

@@ -435,6 +435,18 @@ static void stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
     st->stedc_copy = ctx->eig_stats.stedc_copy;
 }
 
+/* Divide and conquer into E (host, n x n, ld n): its large merges on
+ * device 0 where it has room for their 3 n^2 reals, else every level on
+ * the host cores. */
+static int stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *E) {
+    size_t fb = 0, tb = 0;
+    const size_t need = (size_t)(3 * n * n) * hyla_dtype_size(rt);
+    hyla_dev *d0 = ctx->devs[0];
+    if (d0->ops->mem_info(d0, &fb, &tb) == 0 && fb >= need + need / 8)
+        return hyla_eig_stedc(ctx, rt, n, d, e, E, n);
+    return hyla_eig_stedc_tuned(ctx, rt, n, d, e, E, n, NULL, 0, 0, n + 1);
+}
+
 /* every device's block of Q, one after the other's start (a thread beside
  * the tridiagonal solver) */
 typedef struct {
@@ -518,6 +530,26 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     hyla_eig_dist zd;
     if (A) hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
     else zd = *dist;
+    /* a device-resident Q2 is copied to every device that has room for it
+     * beside its columns of Z; where one has not, it moves to host memory
+     * once, and every device streams it from there */
+    if (hyla_sb2st_q_device(q2) >= 0) {
+        const size_t qb = hyla_sb2st_q_bytes(q2);
+        int host = 0;
+        for (int g = 0; g < nd; g++) {
+            size_t fb = 0, tb = 0;
+            const size_t zb = (size_t)(n * (zd.c[g + 1] - zd.c[g])) * (2 * es + rs);
+            const size_t need = (g == hyla_sb2st_q_device(q2) ? 0 : qb) + zb;
+            if (ctx->devs[g]->ops->mem_info(ctx->devs[g], &fb, &tb) != 0 || fb < need + need / 8)
+                host = 1;
+        }
+        if (host) {
+            hyla_sb2st_q *qh = NULL;
+            HYLA_TRY(hyla_sb2st_q_copy(ctx, q2, -1, &qh));
+            hyla_sb2st_q_free(&q2);
+            q2 = qh;
+        }
+    }
     if (reordered(ctx, t, n, &zd)) {
         /* Q's blocks on the devices while the host solves the tridiagonal */
         qbuild_job qj[HYLA_EIG_MAX_DEVS];
@@ -535,7 +567,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         qb_all q = {.nd = nd, .jobs = qj};
         threaded = pthread_create(&th, NULL, qbuild_all, &q) == 0;
         if (!threaded) qbuild_all(&q);
-        rc = hyla_eig_stedc(ctx, rt, n, w, e, E, n);
+        rc = stedc(ctx, rt, n, w, e, E);
         st->tridiag = hyla_wtime() - tt;
         if (threaded) pthread_join(th, NULL);
         for (int g = 0; g < nd; g++) {
@@ -560,7 +592,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         st->back1 += hyla_wtime() - tt; /* the GEMM counts with the last back transformation */
         goto cleanup;
     }
-    HYLA_TRY(hyla_eig_stedc(ctx, rt, n, w, e, E, n));
+    HYLA_TRY(stedc(ctx, rt, n, w, e, E));
     st->tridiag = hyla_wtime() - tt;
     stedc_parts(ctx, st);
 

@@ -292,6 +292,10 @@ int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64
 
 int hyla_sb2st_q_device(const hyla_sb2st_q *q) { return q && q->ddev ? q->ddev->index : -1; }
 
+size_t hyla_sb2st_q_bytes(const hyla_sb2st_q *q) {
+    return q ? (size_t)q->woff[q->nw] * hyla_dtype_size(q->t) : 0;
+}
+
 int hyla_sb2st_q_copy(hyla_t *ctx, const hyla_sb2st_q *q, int dev, hyla_sb2st_q **out) {
     if (out) *out = NULL;
     if (!ctx || !q || !out) return HYLA_ERR_INVALID;

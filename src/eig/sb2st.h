@@ -66,6 +66,8 @@ int hyla_sb2st_q_create_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64
 /* The index of the device holding the store q, or -1 for a host store
  * (or q NULL). */
 int hyla_sb2st_q_device(const hyla_sb2st_q *q);
+/* Bytes of the reflectors in the store q (0 for q NULL). */
+size_t hyla_sb2st_q_bytes(const hyla_sb2st_q *q);
 
 /* *out := a copy of the store q in the memory of device dev (dev >= 0) or
  * in host memory (dev < 0), from wherever q is; for the back transformation
