@@ -821,7 +821,25 @@ typedef struct {
      * the wait for the previous merge's GEMMs), the merge GEMMs (as queued on
      * a device); last the zeroing, the copies and the final permutation of Z */
     double stedc_lower, stedc_deflate, stedc_secular, stedc_gemm, stedc_copy;
+    /* Several devices (the multi-device solver): its timeline, device by
+     * device for the first HYLA_EIG_TIMELINE_DEVS of them (ndev of them
+     * filled): phase[g][p] = {start, end} in seconds from the call's start of
+     * phase p (HYLA_EIG_PHASE_*) on device g, {0, 0} where the device had no
+     * part in it; cols[g] = the columns of Z it computed. ndev = 0 after a
+     * one-device call. */
+    int ndev;
+    double phase[8][8][2];
+    int64_t cols[8];
 } hyla_eig_stats;
+#define HYLA_EIG_TIMELINE_DEVS 8
+/* the phases of hyla_eig_stats.phase: A up, stage 1, stage 2 (device 0 or
+ * host), the tridiagonal solver, Q2 and Q1 (applied to the columns of E, or
+ * building those of Q beside the tridiagonal solver), Z = Q E, Z down */
+enum {
+    HYLA_EIG_PHASE_UPLOAD = 0, HYLA_EIG_PHASE_SY2SB = 1, HYLA_EIG_PHASE_SB2ST = 2,
+    HYLA_EIG_PHASE_TRIDIAG = 3, HYLA_EIG_PHASE_BACK2 = 4, HYLA_EIG_PHASE_BACK1 = 5,
+    HYLA_EIG_PHASE_GEMM = 6, HYLA_EIG_PHASE_DOWNLOAD = 7
+};
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
 int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
 

@@ -86,8 +86,25 @@ static void same_as_one_device(hyla_t *h) {
     hyla_dte_make(TE_CLUSTERED, N, A0, &s);
     memcpy(A1, A0, sizeof A0), memcpy(A2, A0, sizeof A0);
     int r1 = hyla_dsyevd(h, 'V', 'U', N, A1, N, w1);
+    /* the timeline: every device took part in stage 1, the columns of Z
+     * add up to n, each phase ends after it starts and before the call */
+    hyla_eig_stats st;
+    hyla_get_eig_stats(h, &st);
+    const int nd = hyla_device_count(h);
+    int64_t cols = 0;
+    int ok = st.ndev == (nd < HYLA_EIG_TIMELINE_DEVS ? nd : HYLA_EIG_TIMELINE_DEVS);
+    for (int g = 0; g < st.ndev; g++) {
+        cols += st.cols[g];
+        ok &= st.phase[g][HYLA_EIG_PHASE_SY2SB][1] > st.phase[g][HYLA_EIG_PHASE_SY2SB][0];
+        for (int p = 0; p < 8; p++)
+            ok &= st.phase[g][p][1] >= st.phase[g][p][0] && st.phase[g][p][1] <= st.total;
+    }
+    ok &= st.phase[0][HYLA_EIG_PHASE_TRIDIAG][1] > 0;
+    CHECK(ok && cols == N, "timeline: ndev %d, columns %lld", st.ndev, (long long)cols);
     hyla_set_option(h, HYLA_OPT_EIG_DEVICES, 1);
     int r2 = hyla_dsyevd(h, 'V', 'U', N, A2, N, w2);
+    hyla_get_eig_stats(h, &st);
+    CHECK(st.ndev == 0, "one-device path: no timeline (%d)", st.ndev);
     hyla_set_option(h, HYLA_OPT_EIG_DEVICES, 0);
     double dmax = 0, anorm = hyla_dte_norm1(N, N, A0, N);
     for (int i = 0; i < N; i++) dmax = fmax(dmax, fabs(w1[i] - w2[i]));

@@ -146,6 +146,19 @@ static int upload_block(hyla_t *ctx, int g, hyla_dtype t, int lower, int full, i
 
 /* ---------------------------------------------------------------- vectors */
 
+static void phase_at(double ph[8][2], int p, double a, double b) {
+    ph[p][0] = a, ph[p][1] = b;
+}
+
+/* The timeline of device g (absolute times ph) into the statistics,
+ * relative to origin. */
+static void timeline(hyla_eig_stats *st, int g, double ph[8][2], double origin) {
+    if (g >= HYLA_EIG_TIMELINE_DEVS) return;
+    for (int p = 0; p < 8; p++)
+        if (ph[p][1] > 0)
+            st->phase[g][p][0] = ph[p][0] - origin, st->phase[g][p][1] = ph[p][1] - origin;
+}
+
 typedef struct {
     hyla_t *ctx;
     int g, rc;
@@ -158,6 +171,7 @@ typedef struct {
     const hyla_sb2st_q *q2;
     const hyla_sy2sb_qm *q1;
     double up, back2, back1, down;
+    double ph[8][2];     /* wall clock at the start and end of each phase */
 } vec_job;
 
 /* One device: E's columns up, Z := Q1 (Q2 E) there, Z's columns down to
@@ -205,9 +219,11 @@ static void *vec_main(void *arg) {
     HYLA_TRY(hyla_eig_sb2st_back(ctx, j->g, q2, w, dZ, n));
     hyla_sb2st_q_free(&q2c);
     j->back2 = hyla_wtime() - t1;
+    phase_at(j->ph, HYLA_EIG_PHASE_BACK2, t1, t1 + j->back2);
     t1 = hyla_wtime();
     HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, w, dZ, n, NULL, NULL));
     j->back1 = hyla_wtime() - t1;
+    phase_at(j->ph, HYLA_EIG_PHASE_BACK1, t1, t1 + j->back1);
     if (!j->A) {
         j->dZ = dZ, dZ = NULL;
         goto cleanup;
@@ -216,6 +232,7 @@ static void *vec_main(void *arg) {
     HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, j->j0, j->lda, es), j->lda,
                                   dZ, n));
     j->down = hyla_wtime() - t1;
+    phase_at(j->ph, HYLA_EIG_PHASE_DOWNLOAD, t1, t1 + j->down);
 cleanup:
     hyla_sb2st_q_free(&q2c);
     hyla_free(Zc);
@@ -242,6 +259,7 @@ typedef struct {
     const hyla_sy2sb_qm *q1;
     void *dQ;            /* n x w, ld n: this device's columns of Q */
     double back2, back1;
+    double ph[8][2];
 } qbuild_job;
 
 static void *qbuild_main(void *arg) {
@@ -287,6 +305,10 @@ cleanup:
     hyla_sb2st_q_free(&q2c);
     j->back2 = t1 - t0;
     j->back1 = hyla_wtime() - t1;
+    if (j->w > 0) {
+        phase_at(j->ph, HYLA_EIG_PHASE_BACK2, t0, t1);
+        phase_at(j->ph, HYLA_EIG_PHASE_BACK1, t1, t1 + j->back1);
+    }
     j->rc = rc;
     return NULL;
 }
@@ -304,6 +326,7 @@ typedef struct {
     void *dOut;          /* device output (ld ldo) */
     int64_t ldo;
     double gemm, up, down;
+    double ph[8][2];
 } zgemm_job;
 
 static void *zgemm_main(void *arg) {
@@ -372,11 +395,13 @@ static void *zgemm_main(void *arg) {
     }
     HYLA_TRY(o->queue_sync(ws->q_comp));
     j->gemm = hyla_wtime() - t1;
+    phase_at(j->ph, HYLA_EIG_PHASE_GEMM, t0, t1 + j->gemm); /* E's columns up, then the GEMMs */
     if (j->A) {
         t1 = hyla_wtime();
         HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, k0, j->lda, es), j->lda,
                                       dZ, n));
         j->down = hyla_wtime() - t1;
+        phase_at(j->ph, HYLA_EIG_PHASE_DOWNLOAD, t1, t1 + j->down);
     }
 cleanup:
     if (rc && ws) {
@@ -478,12 +503,18 @@ static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_
     return 1;
 }
 
+/* the tridiagonal solver's interval, on device 0 (its large merges) */
+static void mark_tridiag(hyla_eig_stats *st, double t0, double origin) {
+    st->phase[0][HYLA_EIG_PHASE_TRIDIAG][0] = t0 - origin;
+    st->phase[0][HYLA_EIG_PHASE_TRIDIAG][1] = t0 + st->tridiag - origin;
+}
+
 /* The stages on blocks dA already in the storage that sbr needs (freed or
  * kept by the caller; destroyed). The eigenvectors go to the host matrix A
  * (ld lda), dealt evenly, or (A NULL) into dA itself in dist's layout. */
 static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, int64_t nb,
                     int sbr, int ar, const hyla_eig_dist *dist, void **dA, const int64_t *ldA,
-                    void *w, void *A, int64_t lda, hyla_eig_stats *st) {
+                    void *w, void *A, int64_t lda, double origin, hyla_eig_stats *st) {
     const int nd = dist->nd;
     const hyla_dtype rt = real_t(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
@@ -497,6 +528,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     double tt;
     memset(jobs, 0, sizeof jobs);
     st->kd = kd, st->nb = nb;
+    st->ndev = HYLA_MIN(nd, HYLA_EIG_TIMELINE_DEVS);
 
     /* stage 1 over all devices, then stage 2 on device 0 (a GPU's chase, as
      * on one device) or the host cores */
@@ -507,6 +539,9 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     HYLA_TRY(hyla_eig_sy2sb_mgpu(ctx, t, n, kd, nb, dist, dA, ldA, AB, kd + 1, sbr, ar,
                                  vec ? &q1 : NULL, &ms));
     st->sy2sb = hyla_wtime() - tt;
+    for (int g = 0; g < st->ndev; g++)
+        st->phase[g][HYLA_EIG_PHASE_SY2SB][0] = tt - origin,
+        st->phase[g][HYLA_EIG_PHASE_SY2SB][1] = tt + st->sy2sb - origin;
     tt = hyla_wtime();
     const int dev_chase = ctx->opt_eig_chase == 2 ||
                           (ctx->opt_eig_chase == 0 && gpu && kd <= 64 && n >= 4096);
@@ -516,6 +551,8 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     else
         HYLA_TRY(hyla_eig_sb2st(ctx, t, n, kd, AB, kd + 1, w, e, vec ? &q2 : NULL));
     st->sb2st = hyla_wtime() - tt;
+    st->phase[0][HYLA_EIG_PHASE_SB2ST][0] = tt - origin;
+    st->phase[0][HYLA_EIG_PHASE_SB2ST][1] = tt + st->sb2st - origin;
     hyla_free(AB);
     AB = NULL;
 
@@ -569,8 +606,11 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         if (!threaded) qbuild_all(&q);
         rc = stedc(ctx, rt, n, w, e, E);
         st->tridiag = hyla_wtime() - tt;
+        mark_tridiag(st, tt, origin);
         if (threaded) pthread_join(th, NULL);
         for (int g = 0; g < nd; g++) {
+            timeline(st, g, qj[g].ph, origin);
+            if (g < st->ndev) st->cols[g] = qj[g].w;
             if (!rc) rc = qj[g].rc;
             st->back2 = HYLA_MAX(st->back2, qj[g].back2);
             st->back1 = HYLA_MAX(st->back1, qj[g].back1);
@@ -586,6 +626,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
                                 .A = A, .lda = lda, .dOut = A ? NULL : dA[g], .ldo = ldA[g]};
         each_device(nd, zgemm_main, zj, sizeof *zj);
         for (int g = 0; g < nd; g++) {
+            timeline(st, g, zj[g].ph, origin);
             if (!rc) rc = zj[g].rc;
             st->transfers += zj[g].up + zj[g].down;
         }
@@ -594,6 +635,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     }
     HYLA_TRY(stedc(ctx, rt, n, w, e, E));
     st->tridiag = hyla_wtime() - tt;
+    mark_tridiag(st, tt, origin);
     stedc_parts(ctx, st);
 
     /* the direct order: each device its own columns, on a thread of its own */
@@ -603,6 +645,8 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
                             .q1 = q1};
     each_device(nd, vec_main, jobs, sizeof *jobs);
     for (int g = 0; g < nd; g++) {
+        timeline(st, g, jobs[g].ph, origin);
+        if (g < st->ndev) st->cols[g] = jobs[g].w;
         if (!rc) rc = jobs[g].rc;
         st->back2 = HYLA_MAX(st->back2, jobs[g].back2);
         st->back1 = HYLA_MAX(st->back1, jobs[g].back1);
@@ -654,12 +698,16 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
         hyla_dev *d = ctx->devs[g];
         ldA[g] = HYLA_MAX(1, n);
         if (wg == 0) continue;
+        const double tu = hyla_wtime();
         HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
         HYLA_TRY(upload_block(ctx, g, t, lower, sbr == HYLA_EIG_SBR_FULL, n, A, lda, dist.c[g],
                               wg, dA[g]));
+        if (g < HYLA_EIG_TIMELINE_DEVS)
+            st->phase[g][HYLA_EIG_PHASE_UPLOAD][0] = tu - t0,
+            st->phase[g][HYLA_EIG_PHASE_UPLOAD][1] = hyla_wtime() - t0;
     }
     st->transfers += hyla_wtime() - tt;
-    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, dA, ldA, w, A, lda, st);
+    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, dA, ldA, w, A, lda, t0, st);
 cleanup:
     for (int g = 0; g < nd; g++)
         ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dA[g]);
@@ -760,7 +808,7 @@ int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist
         rc = mirror(ctx, t, lower, &dist, A->block, A->ld);
         if (rc) return rc;
     }
-    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, A->block, A->ld, w, NULL, 0, st);
+    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, A->block, A->ld, w, NULL, 0, t0, st);
     st->total = hyla_wtime() - t0;
     return rc;
 }
