@@ -583,18 +583,6 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
 }
 
 cmd_status cmd_syevd(hyla_t *ctx, const cli_opts *o, const report *r) {
-    if (o->kd >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_KD, o->kd)) {
-        fprintf(stderr, "hyla: --kd %lld is out of range\n", (long long)o->kd);
-        return CMD_USAGE;
-    }
-    if (o->nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_NB, o->nb)) {
-        fprintf(stderr, "hyla: --nb %lld is out of range\n", (long long)o->nb);
-        return CMD_USAGE;
-    }
-    if (o->back2_nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_BACK2_NB, o->back2_nb)) {
-        fprintf(stderr, "hyla: --back2-nb %lld is out of range\n", (long long)o->back2_nb);
-        return CMD_USAGE;
-    }
     if (o->matrix && o->eig_matrix < 0) {
         fprintf(stderr, "hyla: --matrix %s is not an eigensolver matrix class\n", o->matrix);
         return CMD_USAGE;

@@ -201,9 +201,9 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
         d.nn = o->n.count;
         for (int i = 0; i < d.nn; i++) d.n[i] = o->n.v[i];
     }
-    if (o->nb > 0) {
+    if (o->tuning_given[CLI_OPT_GETRF_NB] && o->tuning[CLI_OPT_GETRF_NB] > 0) { /* --nb */
         d.nnb = 1;
-        d.nb[0] = o->nb;
+        d.nb[0] = o->tuning[CLI_OPT_GETRF_NB];
     }
     if (o->hpl_p) {
         d.ngrid = 1;

@@ -157,7 +157,9 @@ static int check(hyla_t *ctx, const tri_problem *p, double *err) {
 static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t, int64_t n,
                           bool vectors) {
     double nn = (double)n;
-    const bool bisect = !vectors && o->tri == 2;
+    int64_t tri = 0;
+    hyla_get_option(ctx, HYLA_OPT_EIG_TRIDIAG, &tri);
+    const bool bisect = !vectors && tri == 2;
     report_row row = {.layout = ROW_CHOL,
                       .routine = vectors ? "stedc" : bisect ? "stebz" : "sterf", .type = t,
                       .uplo = '-', .n = n, .nrhs = -1,
