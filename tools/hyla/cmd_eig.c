@@ -23,7 +23,7 @@
 
 #include "matgen.h"
 #include "matgen_eig.h"
-#include "vendor_util.h"
+#include "vendor.h"
 
 enum { EIG_EXACT_CHECK_MAX = 2048, ID_X = 31 };
 
@@ -239,116 +239,6 @@ static int check_result(const eig_problem *p, uint64_t seed, double *err) {
     return p->n <= EIG_EXACT_CHECK_MAX ? check_exact(p, err) : check_probe(p, seed, err);
 }
 
-/* ---------------------------------------------------------------- vendor */
-
-static lapack_int lapacke_evd(const eig_problem *p, void *a, void *w) {
-    int n = (int)p->n;
-    switch (p->t) {
-    case HYLA_S: return LAPACKE_ssyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_D: return LAPACKE_dsyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_C: return LAPACKE_cheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_Z: return LAPACKE_zheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    }
-    return -1;
-}
-
-#ifdef HYLA_HAVE_CUDA
-/* cusolverDnXsyevd (64-bit API) on a device-resident copy dA of dA0,
- * restored before each run (untimed), timed with CUDA events around the
- * call alone. */
-typedef struct {
-    const eig_problem *p;
-    vendor_dn dn;
-    void *dA, *dA0, *dW, *dwork, *hwork;
-    size_t ba, dbytes, hbytes;
-} evd_run;
-
-static cusolverEigMode_t evd_mode(const eig_problem *p) {
-    return p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-}
-
-static cublasFillMode_t evd_fill(const eig_problem *p) {
-    return p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-}
-
-static double run_evd(void *arg) {
-    const evd_run *c = arg;
-    const eig_problem *p = c->p;
-    const cudaDataType dt = vendor_cuda_type(p->t), rt = vendor_cuda_type(real_of(p->t));
-    if (!vendor_cuda_ok(cudaMemcpy(c->dA, c->dA0, c->ba, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
-        !vendor_dn_start(&c->dn) ||
-        !vendor_cusolver_ok(cusolverDnXsyevd(c->dn.h, c->dn.params, evd_mode(p), evd_fill(p), p->n,
-                                             dt, c->dA, p->n, rt, c->dW, dt, c->dwork, c->dbytes,
-                                             c->hwork, c->hbytes, c->dn.dinfo),
-                            "cusolverDnXsyevd"))
-        return NAN;
-    return vendor_dn_stop(&c->dn, "cusolverDnXsyevd");
-}
-
-/* The median of repeat runs of cusolverDnXsyevd on GPU gpu. */
-static double vendor_cusolver(const eig_problem *p, int gpu, int warmup, int repeat) {
-    evd_run c = {.p = p, .ba = (size_t)(p->n * p->n) * dtype_size(p->t)};
-    double med = NAN;
-    const cudaDataType dt = vendor_cuda_type(p->t), rt = vendor_cuda_type(real_of(p->t));
-    if (!vendor_cuda_ok(cudaSetDevice(gpu), "cudaSetDevice") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dA, c.ba), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dA0, c.ba), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dW, (size_t)p->n * dtype_size(real_of(p->t))), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMemcpy(c.dA0, p->A, c.ba, cudaMemcpyHostToDevice), "cudaMemcpy") ||
-        !vendor_dn_open(&c.dn) ||
-        !vendor_cusolver_ok(cusolverDnXsyevd_bufferSize(c.dn.h, c.dn.params, evd_mode(p),
-                                                        evd_fill(p), p->n, dt, c.dA, p->n, rt,
-                                                        c.dW, dt, &c.dbytes, &c.hbytes),
-                            "cusolverDnXsyevd_bufferSize") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dwork, c.dbytes ? c.dbytes : 16), "cudaMalloc"))
-        goto out;
-    if (c.hbytes && !(c.hwork = malloc(c.hbytes))) goto out;
-    med = vendor_median_of_runs(run_evd, &c, warmup, repeat);
-out:
-    vendor_dn_close(&c.dn);
-    void *bufs[] = {c.dA, c.dA0, c.dW, c.dwork};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
-    free(c.hwork);
-    return med;
-}
-#endif
-
-/* The vendor's time (median), NaN where it could not run; *name set. */
-static double vendor_eig(hyla_t *ctx, const cli_opts *o, const eig_problem *p, const report *r,
-                         const char **name) {
-    *name = dtype_is_complex(p->t) ? "lapacke_heevd" : "lapacke_syevd";
-#ifdef HYLA_HAVE_CUDA
-    if (r->cuda) {
-        int gpus[VENDOR_MAX_GPUS];
-        *name = "cusolverDnXsyevd";
-        if (vendor_cuda_gpus(ctx, gpus) == 0) return NAN;
-        return vendor_cusolver(p, gpus[0], o->warmup, o->repeat);
-    }
-#else
-    (void)ctx;
-    (void)r;
-#endif
-    if (p->n > INT_MAX) return NAN;
-    double *t = malloc(sizeof *t * (size_t)o->repeat), med = NAN;
-    void *a = mat_alloc(p->t, p->n, p->n, false, "the vendor's copy of A");
-    void *w = mat_alloc(real_of(p->t), p->n, 1, false, "the vendor's eigenvalues");
-    for (int c = 0; t && a && w && c < o->warmup + o->repeat; c++) {
-        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), a, max1(p->n));
-        double t0 = cli_now();
-        lapack_int info = lapacke_evd(p, a, w);
-        double s = cli_now() - t0;
-        if (info) {
-            fprintf(stderr, "hyla: vendor: LAPACKE returned info %d\n", (int)info);
-            goto out;
-        }
-        if (c >= o->warmup) t[c - o->warmup] = s;
-    }
-    if (t && a && w) med = cli_median(t, o->repeat);
-out:
-    free(t), free(a), free(w);
-    return med;
-}
-
 /* hyla_?syevd_gpu on a device-resident copy (uploaded untimed); median. */
 static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) {
     size_t ba = (size_t)(p->n * p->n) * dtype_size(p->t);
@@ -505,7 +395,13 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, e
     row.time_s = cli_median(times, o->repeat);
     if (o->timers && hyla_get_eig_stats(ctx, &st) == 0) row.timers = &st;
     if (o->vs_vendor && r->cuda && r->ndevices == 1) row.ours_dev_s = ours_device(ctx, o, p);
-    if (o->vs_vendor) row.vendor_s = vendor_eig(ctx, o, p, r, &row.vendor);
+    if (o->vs_vendor) {
+        vendor_times vt = {.time_s = NAN};
+        const evd_problem vp = {.dtype = p->t, .jobz = p->jobz, .uplo = p->uplo, .n = p->n, .A = p->A};
+        vendor_evd(ctx, &vp, o->warmup, o->repeat, &vt);
+        row.vendor_s = vt.time_s;
+        row.vendor = vt.name;
+    }
     print_row(r, p, &row);
     res = row.has_error && !(row.error < THRESHOLD) ? CMD_FAILED : CMD_OK;
 out:

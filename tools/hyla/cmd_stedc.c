@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "vendor.h"
 
 enum { ID_DIAG = 21, ID_Q = 22 };
 
@@ -64,18 +65,6 @@ static int call_hyla(hyla_t *ctx, const tri_problem *p) {
                           : hyla_ssterf(p->n, p->d, p->e);
     return p->vectors ? hyla_dstedc(ctx, compz, p->n, p->d, p->e, p->Z, ldz)
                       : hyla_dsterf(p->n, p->d, p->e);
-}
-
-/* LAPACKE on the same matrix (stedc with vectors, else sterf). */
-static int call_vendor(const tri_problem *p, void *Zv) {
-    to_type(p->t, p->n, p->d0, p->d);
-    to_type(p->t, p->n > 0 ? p->n - 1 : 0, p->e0, p->e);
-    lapack_int n = (lapack_int)p->n, ldz = n > 0 ? n : 1;
-    if (p->t == HYLA_S)
-        return p->vectors ? LAPACKE_sstedc(LAPACK_COL_MAJOR, 'I', n, p->d, p->e, Zv, ldz)
-                          : LAPACKE_ssterf(n, p->d, p->e);
-    return p->vectors ? LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, p->d, p->e, Zv, ldz)
-                      : LAPACKE_dsterf(n, p->d, p->e);
 }
 
 static double tri_norm1(int64_t n, const double *d, const double *e) {
@@ -222,21 +211,11 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     }
     row.time_s = cli_median(times, o->repeat);
     if (o->vs_vendor) {
-        void *Zv = vectors ? mat_alloc(t, n, n, false, "the vendor's Z") : NULL;
-        if (vectors && !Zv) goto out;
-        for (int c = 0; c < o->warmup + o->repeat; c++) {
-            double t0 = cli_now();
-            int info = call_vendor(&p, Zv);
-            double el = cli_now() - t0;
-            if (info) {
-                fprintf(stderr, "hyla: LAPACKE_%c%s returned %d\n", dtype_char(t), row.routine, info);
-                break;
-            }
-            if (c >= o->warmup) times[c - o->warmup] = el;
-            if (c + 1 == o->warmup + o->repeat) row.vendor_time_s = cli_median(times, o->repeat);
-        }
-        row.vendor = vectors ? "LAPACKE ?stedc" : "LAPACKE ?sterf";
-        free(Zv);
+        const tridiag_problem vp = {.dtype = t, .n = n, .vectors = vectors, .d = p.d0, .e = p.e0};
+        vendor_times vt;
+        vendor_tridiag(&vp, o->warmup, o->repeat, &vt);
+        row.vendor_time_s = vt.time_s;
+        row.vendor = vt.name;
     }
     report_print(r, &row);
     hyla_eig_stats ts;
