@@ -23,6 +23,7 @@
 
 #include "matgen.h"
 #include "matgen_eig.h"
+#include "runloop.h"
 #include "vendor.h"
 
 enum { EIG_EXACT_CHECK_MAX = 2048, ID_X = 31 };
@@ -261,14 +262,6 @@ static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) 
 
 /* ---------------------------------------------------------------- report */
 
-typedef struct {
-    double time_s, vendor_s, ours_dev_s, error;
-    bool has_error;
-    int info;
-    const char *vendor, *status;
-    const hyla_eig_stats *timers;
-} eig_row;
-
 static const char *num(char *b, const char *fmt, double v) {
     if (isnan(v)) snprintf(b, 32, "-");
     else snprintf(b, 32, fmt, v);
@@ -280,19 +273,31 @@ static void jnum(const char *key, double v) {
     else printf(",\"%s\":null", key);
 }
 
-static void print_row(const report *r, const eig_problem *p, const eig_row *w) {
+/* One run: what the run loop's hooks (runloop.h) need. */
+typedef struct {
+    const cli_opts *o;
+    const report *r;
+    const eig_problem *p;
+    const hyla_eig_stats *timers; /* printed with the row; NULL: none */
+} eig_run;
+
+/* The row of a run (the run loop's print hook): eig's own columns. */
+static void print_row(void *arg, const report_row *w) {
     static bool header;
+    const eig_run *run = arg;
+    const report *r = run->r;
+    const eig_problem *p = run->p;
     const bool dev = r->vs && r->cuda && r->ndevices == 1;
-    const hyla_eig_stats *s = w->timers;
+    const hyla_eig_stats *s = run->timers;
     if (r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"jobz\":\"%c\",\"uplo\":\"%c\",\"n\":%lld,"
                "\"matrix\":\"%s\",\"devices\":\"%s\"", rname(p->t), dtype_char(p->t), p->jobz,
                p->uplo, (long long)p->n, p->matrix, r->devices);
         jnum("time_s", w->time_s);
         if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
-        jnum("vendor_time_s", w->vendor_s);
-        jnum("ratio", w->vendor_s / w->time_s);
-        jnum("ours_device_time_s", w->ours_dev_s);
+        jnum("vendor_time_s", w->vendor_time_s);
+        jnum("ratio", w->vendor_time_s / w->time_s);
+        jnum("ours_device_time_s", w->ours_dev_time_s);
         printf(",\"info\":%d", w->info);
         jnum("error", w->has_error ? w->error : NAN);
         printf(",\"status\":\"%s\"", w->status);
@@ -330,8 +335,9 @@ static void print_row(const report *r, const eig_problem *p, const eig_row *w) {
     printf("  %-7s %4c %4c %4c %9lld %-10s %11s", rname(p->t), dtype_char(p->t), p->jobz, p->uplo,
            (long long)p->n, p->matrix, num(b[0], "%.6f", w->time_s));
     if (r->vs)
-        printf(" %11s %7s", num(b[1], "%.6f", w->vendor_s), num(b[2], "%.2f", w->vendor_s / w->time_s));
-    if (dev) printf(" %11s", num(b[3], "%.6f", w->ours_dev_s));
+        printf(" %11s %7s", num(b[1], "%.6f", w->vendor_time_s),
+               num(b[2], "%.2f", w->vendor_time_s / w->time_s));
+    if (dev) printf(" %11s", num(b[3], "%.6f", w->ours_dev_time_s));
     if (r->check) printf(" %9s", w->has_error ? num(b[1], "%.2e", w->error) : "-");
     printf(" %6d  %s\n", w->info, w->status);
     if (s)
@@ -362,51 +368,58 @@ static int write_outputs(const cli_opts *o, const eig_problem *p) {
     return rc;
 }
 
+static void restore(void *arg) {
+    const eig_problem *p = ((eig_run *)arg)->p;
+    mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
+}
+
+static int hook_call(hyla_t *ctx, void *arg) {
+    const eig_problem *p = ((eig_run *)arg)->p;
+    return call_evd(ctx, p, p->Aw, max1(p->n));
+}
+
+static void hook_error(void *arg, int info) {
+    const eig_problem *p = ((eig_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(jobz=%c, n=%lld) returned %d: %s\n", dtype_char(p->t),
+            rname(p->t), p->jobz, (long long)p->n, info, hyla_strerror(info));
+}
+
+static const char *hook_noconv(void *arg, const report_row *row) {
+    hook_error(arg, row->info);
+    return "noconv";
+}
+
+static int hook_check(void *arg, double *err) {
+    const eig_run *run = arg;
+    return check_result(run->p, run->o->seed, err);
+}
+
+static int hook_write(void *arg) {
+    const eig_run *run = arg;
+    return write_outputs(run->o, run->p);
+}
+
 static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, eig_problem *p) {
-    eig_row row = {.time_s = NAN, .vendor_s = NAN, .ours_dev_s = NAN, .status = "ok"};
-    hyla_eig_stats st;
-    bool check = o->check;
-    double *times = malloc(sizeof *times * (size_t)o->repeat);
-    cmd_status res = CMD_ERROR;
-    if (!times) goto out;
-    int pre = o->warmup > 0 || !check ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
-        double t0 = cli_now();
-        row.info = call_evd(ctx, p, p->Aw, max1(p->n));
-        double t = cli_now() - t0;
-        if (row.info != 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(jobz=%c, n=%lld) returned %d: %s\n", dtype_char(p->t),
-                    rname(p->t), p->jobz, (long long)p->n, row.info, hyla_strerror(row.info));
-            row.status = row.info > 0 ? "noconv" : "error";
-            print_row(r, p, &row);
-            res = row.info > 0 || row.info == HYLA_ERR_NAN ? CMD_FAILED : CMD_ERROR;
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = t;
-        if (c > 0) continue;
-        if (check) {
-            if (check_result(p, o->seed, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-        if (o->output && write_outputs(o, p)) goto out;
-    }
-    row.time_s = cli_median(times, o->repeat);
-    if (o->timers && hyla_get_eig_stats(ctx, &st) == 0) row.timers = &st;
-    if (o->vs_vendor && r->cuda && r->ndevices == 1) row.ours_dev_s = ours_device(ctx, o, p);
+    report_row row = {.time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
+                      .ours_dev_time_s = NAN, .status = "ok"};
+    eig_run run = {.o = o, .r = r, .p = p};
+    const run_hooks hooks = {.arg = &run, .restore = restore, .call = hook_call,
+                             .print_error = hook_error, .numerical = hook_noconv,
+                             .check = hook_check, .write = hook_write, .print = print_row,
+                             .threshold = THRESHOLD};
+    cmd_status st = run_calls(ctx, o, r, o->check, &hooks, &row);
+    if (st != CMD_OK) return st;
+    hyla_eig_stats stats;
+    if (o->timers && hyla_get_eig_stats(ctx, &stats) == 0) run.timers = &stats;
+    if (o->vs_vendor && r->cuda && r->ndevices == 1) row.ours_dev_time_s = ours_device(ctx, o, p);
     if (o->vs_vendor) {
         vendor_times vt = {.time_s = NAN};
         const evd_problem vp = {.dtype = p->t, .jobz = p->jobz, .uplo = p->uplo, .n = p->n, .A = p->A};
         vendor_evd(ctx, &vp, o->warmup, o->repeat, &vt);
-        row.vendor_s = vt.time_s;
+        row.vendor_time_s = vt.time_s;
         row.vendor = vt.name;
     }
-    print_row(r, p, &row);
-    res = row.has_error && !(row.error < THRESHOLD) ? CMD_FAILED : CMD_OK;
-out:
-    free(times);
-    return res;
+    return run_finish_hooks(r, &hooks, &row, false);
 }
 
 static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t,
