@@ -22,7 +22,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-#include "hpl/hpl.h"
+#include "hyla_hpl.h"
 
 static const char *const RULE =
     "================================================================================";
