@@ -104,9 +104,14 @@ typedef struct {
  *              "host"          same as "cpu".
  *            An optional suffix "@SIZE" (e.g. "cpu:3@64M", "cuda:0@8G")
  *            caps the memory hyla uses on each device (K, M, G suffixes).
+ * Each option (hyla_option) starts at its default, or at the integer in the
+ * environment variable HYLA_<ID> for HYLA_OPT_<ID> when that is set and not
+ * empty (e.g. HYLA_EIG_KD=64; hyla_options.h lists them).
  * Returns 0, HYLA_ERR_DEVICE_SPEC (bad syntax), HYLA_ERR_NO_DEVICE (a listed
  * GPU does not exist), HYLA_ERR_UNSUPPORTED (cuda asked, CUDA not built),
- * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE. -1 if ctx is NULL. */
+ * HYLA_ERR_INVALID (an option's environment variable is not an integer, or
+ * out of the option's range), HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE. -1 if ctx
+ * is NULL. */
 int hyla_create(hyla_t **ctx, const char *devices);
 
 /* Destroys a context and every workspace it cached. Accepts NULL and *ctx ==
@@ -125,7 +130,9 @@ int hyla_get_device_info(const hyla_t *ctx, int i, hyla_device_info *info);
 int hyla_release_workspace(hyla_t *ctx);
 
 /* Tunable options. Each has a default from the tuning table for the device
- * family; setting an option overrides it for this context. */
+ * family; setting an option overrides it for this context. The table in
+ * hyla_options.h gives each one's range, default, environment variable and
+ * flag of the hyla tool. */
 typedef enum {
     /* GEMM tile edge (rows and columns of a C tile); 0 = tuning table. */
     HYLA_OPT_GEMM_TILE = 1,

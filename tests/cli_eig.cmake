@@ -33,3 +33,6 @@ foreach(bad "rect|syevd --input ${eig_npy}rect_d.npy"
   add_test(NAME cli_eig_bad_${name} COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> ${args})
   set_tests_properties(cli_eig_bad_${name} PROPERTIES FIXTURES_REQUIRED eig_npy)
 endforeach()
+# On the common run loop: a range of sizes with --repeat and --json gives one
+# JSON object per run, each checked.
+add_test(NAME cli_syevd_range_json COMMAND sh -c "out=$(\"$0\" syevd -n 10:30:10 --repeat 2 --json --check --devices cpu:2); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '^{\"routine\":\"syevd\".*\"status\":\"pass\"') -eq 3" $<TARGET_FILE:hyla_cli>)

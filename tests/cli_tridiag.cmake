@@ -20,3 +20,6 @@ add_test(NAME cli_tri_bad COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_
 add_test(NAME cli_stedc_dc_min COMMAND hyla_cli stedc -n 100,300 --type s,d --check --vs vendor --dc-min 40 --devices cpu:2 --repeat 1)
 add_test(NAME cli_syevd_dc_min COMMAND hyla_cli syevd -n 300 --type d,z --jobz V --check --dc-min 40 --back1-nb 96 --kd 32 --devices cpu:2 --repeat 1)
 add_test(NAME cli_dc_min_bad COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 2" $<TARGET_FILE:hyla_cli> syevd -n 10 --dc-min 1)
+# On the common run loop: a range of sizes and two types with --repeat and
+# --json gives one JSON object per run, each checked.
+add_test(NAME cli_stedc_range_json COMMAND sh -c "out=$(\"$0\" stedc -n 10:30:10 --type s,d --repeat 2 --json --check --devices cpu:2); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '^{\"routine\":\"stedc\".*\"status\":\"pass\"') -eq 6" $<TARGET_FILE:hyla_cli>)

@@ -1,5 +1,7 @@
 /* The context: the device set, options, and workspaces cached between calls. */
 #include "core/internal.h"
+#include "hyla_options.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,9 @@ static int create_devices(hyla_t *h, const hyla_device_spec *sp) {
     return 0;
 }
 
+/* Sets every option to its default or environment value (below). */
+static int options_init(hyla_t *h);
+
 int hyla_create(hyla_t **ctx, const char *devices) {
     if (!ctx) return -1;
     *ctx = NULL;
@@ -57,12 +62,12 @@ int hyla_create(hyla_t **ctx, const char *devices) {
         hyla_free(h);
         return HYLA_ERR_DEVICE;
     }
-    h->opt_cpu_share = -1;
     rc = create_devices(h, &sp);
     if (rc == 0) {
         h->ws = hyla_calloc((size_t)h->ndev, sizeof *h->ws);
         if (!h->ws) rc = HYLA_ERR_NO_MEMORY;
     }
+    if (rc == 0) rc = options_init(h);
     if (rc) {
         hyla_destroy(&h);
         return rc;
@@ -108,125 +113,86 @@ int hyla_get_device_info(const hyla_t *h, int i, hyla_device_info *info) {
     return 0;
 }
 
+/* The option table (hyla_options.h): range, default and environment
+ * variable of each option. */
+static const struct {
+    hyla_option opt;
+    const char *env;
+    int64_t min, max, def;
+} options[] = {
+#define X(id, flag, values, lo, hi, def, help) {HYLA_OPT_##id, "HYLA_" #id, lo, hi, def},
+    HYLA_OPTIONS(X)
+#undef X
+};
+
+/* Where the context keeps each option. */
+static int64_t *option_slot(hyla_t *h, hyla_option opt) {
+    switch (opt) {
+    case HYLA_OPT_GEMM_TILE: return &h->opt_gemm_tile;
+    case HYLA_OPT_GEMM_KBLOCK: return &h->opt_gemm_kblock;
+    case HYLA_OPT_GEMM_CPU_SHARE: return &h->opt_cpu_share;
+    case HYLA_OPT_PACK_THREADS: return &h->opt_pack_threads;
+    case HYLA_OPT_POTRF_NB: return &h->opt_potrf_nb;
+    case HYLA_OPT_POTRF_OOC: return &h->opt_potrf_ooc;
+    case HYLA_OPT_GETRF_NB: return &h->opt_getrf_nb;
+    case HYLA_OPT_GETRF_IB: return &h->opt_getrf_ib;
+    case HYLA_OPT_LU_PANEL: return &h->opt_lu_panel;
+    case HYLA_OPT_EIG_KD: return &h->opt_eig_kd;
+    case HYLA_OPT_EIG_NB: return &h->opt_eig_nb;
+    case HYLA_OPT_EIG_BACK2_NB: return &h->opt_eig_back2_nb;
+    case HYLA_OPT_EIG_ORDER: return &h->opt_eig_order;
+    case HYLA_OPT_EIG_CHASE: return &h->opt_eig_chase;
+    case HYLA_OPT_EIG_TRIDIAG: return &h->opt_eig_tridiag;
+    case HYLA_OPT_EIG_BACK2: return &h->opt_eig_back2;
+    case HYLA_OPT_EIG_DC_MIN: return &h->opt_eig_dc_min;
+    case HYLA_OPT_EIG_BACK1_NB: return &h->opt_eig_back1_nb;
+    case HYLA_OPT_EIG_DEVICES: return &h->opt_eig_devices;
+    case HYLA_OPT_EIG_SBR: return &h->opt_eig_sbr;
+    case HYLA_OPT_EIG_ALLREDUCE: return &h->opt_eig_allreduce;
+    }
+    return NULL;
+}
+
 int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
     if (!h) return -1;
-    switch (opt) {
-    case HYLA_OPT_GEMM_TILE:
-        if (v < 0 || v > (1 << 20)) return -3;
-        h->opt_gemm_tile = v;
-        return 0;
-    case HYLA_OPT_GEMM_KBLOCK:
-        if (v < 0 || v > (1 << 20)) return -3;
-        h->opt_gemm_kblock = v;
-        return 0;
-    case HYLA_OPT_GEMM_CPU_SHARE:
-        if (v < -1 || v > 999) return -3;
-        h->opt_cpu_share = v;
-        return 0;
-    case HYLA_OPT_PACK_THREADS:
-        if (v < 0 || v > 256) return -3;
-        h->opt_pack_threads = v;
-        return 0;
-    case HYLA_OPT_POTRF_NB:
-        if (v < 0 || v > (1 << 20)) return -3;
-        h->opt_potrf_nb = v;
-        return 0;
-    case HYLA_OPT_POTRF_OOC:
-        if (v < 0 || v > 1) return -3;
-        h->opt_potrf_ooc = v;
-        return 0;
-    case HYLA_OPT_EIG_KD:
-        if (v < 0 || v > (1 << 16)) return -3;
-        h->opt_eig_kd = v;
-        return 0;
-    case HYLA_OPT_EIG_NB:
-        if (v < 0 || v > (1 << 20)) return -3;
-        h->opt_eig_nb = v;
-        return 0;
-    case HYLA_OPT_GETRF_NB:
-        if (v < 0 || v > (1 << 20)) return -3;
-        h->opt_getrf_nb = v;
-        return 0;
-    case HYLA_OPT_EIG_ORDER:
-        if (v < 0 || v > 2) return -3;
-        h->opt_eig_order = v;
-        return 0;
-    case HYLA_OPT_EIG_CHASE:
-        if (v < 0 || v > 2) return -3;
-        h->opt_eig_chase = v;
-        return 0;
-    case HYLA_OPT_EIG_BACK2:
-        if (v < 0 || v > 2) return -3;
-        h->opt_eig_back2 = v;
-        return 0;
-    case HYLA_OPT_GETRF_IB:
-        if (v < 0 || v > (1 << 20)) return -3;
-        h->opt_getrf_ib = v;
-        return 0;
-    case HYLA_OPT_EIG_BACK2_NB:
-        if (v < 0 || v > (1 << 16)) return -3;
-        h->opt_eig_back2_nb = v;
-        return 0;
-    case HYLA_OPT_EIG_TRIDIAG:
-        if (v < 0 || v > 2) return -3;
-        h->opt_eig_tridiag = v;
-        return 0;
-    case HYLA_OPT_EIG_BACK1_NB:
-        if (v < 0 || v > (1 << 20)) return -3;
-        h->opt_eig_back1_nb = v;
-        return 0;
-    case HYLA_OPT_EIG_DEVICES:
-        if (v < 0 || v > 1) return -3;
-        h->opt_eig_devices = v;
-        return 0;
-    case HYLA_OPT_EIG_SBR:
-        if (v < 0 || v > 2) return -3;
-        h->opt_eig_sbr = v;
-        return 0;
-    case HYLA_OPT_EIG_ALLREDUCE:
-        if (v < 0 || v > 2) return -3;
-        h->opt_eig_allreduce = v;
-        return 0;
-    case HYLA_OPT_EIG_DC_MIN:
-        if (v < 0 || v == 1) return -3;
-        h->opt_eig_dc_min = v;
-        return 0;
-    case HYLA_OPT_LU_PANEL:
-        if (v < 0 || (v > 2 && v < 8) || v > (1 << 20)) return -3;
-        h->opt_lu_panel = v;
-        for (int i = 0; i < h->ndev; i++) h->devs[i]->lu_panel = v;
-        return 0;
-    }
-    return -2;
+    size_t i = 0;
+    while (i < sizeof options / sizeof options[0] && options[i].opt != opt) i++;
+    int64_t *slot = option_slot(h, opt);
+    if (i == sizeof options / sizeof options[0] || !slot) return -2;
+    if (v < options[i].min || v > options[i].max) return -3;
+    /* the values inside the range that hyla.h says an option refuses */
+    if ((opt == HYLA_OPT_LU_PANEL && v > 2 && v < 8) || (opt == HYLA_OPT_EIG_DC_MIN && v == 1))
+        return -3;
+    *slot = v;
+    if (opt == HYLA_OPT_LU_PANEL)
+        for (int d = 0; d < h->ndev; d++) h->devs[d]->lu_panel = v;
+    return 0;
 }
 
 int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
     if (!h) return -1;
     if (!v) return -3;
-    switch (opt) {
-    case HYLA_OPT_GEMM_TILE: *v = h->opt_gemm_tile; return 0;
-    case HYLA_OPT_GEMM_KBLOCK: *v = h->opt_gemm_kblock; return 0;
-    case HYLA_OPT_GEMM_CPU_SHARE: *v = h->opt_cpu_share; return 0;
-    case HYLA_OPT_PACK_THREADS: *v = h->opt_pack_threads; return 0;
-    case HYLA_OPT_POTRF_NB: *v = h->opt_potrf_nb; return 0;
-    case HYLA_OPT_POTRF_OOC: *v = h->opt_potrf_ooc; return 0;
-    case HYLA_OPT_EIG_KD: *v = h->opt_eig_kd; return 0;
-    case HYLA_OPT_EIG_NB: *v = h->opt_eig_nb; return 0;
-    case HYLA_OPT_GETRF_NB: *v = h->opt_getrf_nb; return 0;
-    case HYLA_OPT_GETRF_IB: *v = h->opt_getrf_ib; return 0;
-    case HYLA_OPT_EIG_ORDER: *v = h->opt_eig_order; return 0;
-    case HYLA_OPT_EIG_CHASE: *v = h->opt_eig_chase; return 0;
-    case HYLA_OPT_EIG_BACK2: *v = h->opt_eig_back2; return 0;
-    case HYLA_OPT_EIG_BACK2_NB: *v = h->opt_eig_back2_nb; return 0;
-    case HYLA_OPT_EIG_TRIDIAG: *v = h->opt_eig_tridiag; return 0;
-    case HYLA_OPT_LU_PANEL: *v = h->opt_lu_panel; return 0;
-    case HYLA_OPT_EIG_DC_MIN: *v = h->opt_eig_dc_min; return 0;
-    case HYLA_OPT_EIG_BACK1_NB: *v = h->opt_eig_back1_nb; return 0;
-    case HYLA_OPT_EIG_DEVICES: *v = h->opt_eig_devices; return 0;
-    case HYLA_OPT_EIG_SBR: *v = h->opt_eig_sbr; return 0;
-    case HYLA_OPT_EIG_ALLREDUCE: *v = h->opt_eig_allreduce; return 0;
+    const int64_t *slot = option_slot((hyla_t *)h, opt);
+    if (!slot) return -2;
+    *v = *slot;
+    return 0;
+}
+
+/* Each option's default, or the integer in its environment variable. */
+static int options_init(hyla_t *h) {
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        const char *env = getenv(options[i].env);
+        int64_t v = options[i].def;
+        if (env && *env) {
+            char *end;
+            errno = 0;
+            long long e = strtoll(env, &end, 10);
+            if (*end != '\0' || errno == ERANGE) return HYLA_ERR_INVALID;
+            v = e;
+        }
+        if (hyla_set_option(h, options[i].opt, v)) return HYLA_ERR_INVALID;
     }
-    return -2;
+    return 0;
 }
 
 void hyla_set_log(hyla_t *h, FILE *stream) {

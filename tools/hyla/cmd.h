@@ -3,6 +3,7 @@
 #ifndef HYLA_CLI_CMD_H
 #define HYLA_CLI_CMD_H
 
+#include "clock.h"
 #include "hyla.h"
 #include "options.h"
 #include "report.h"

@@ -23,7 +23,8 @@
 
 #include "matgen.h"
 #include "matgen_eig.h"
-#include "vendor_util.h"
+#include "runloop.h"
+#include "vendor.h"
 
 enum { EIG_EXACT_CHECK_MAX = 2048, ID_X = 31 };
 
@@ -239,116 +240,6 @@ static int check_result(const eig_problem *p, uint64_t seed, double *err) {
     return p->n <= EIG_EXACT_CHECK_MAX ? check_exact(p, err) : check_probe(p, seed, err);
 }
 
-/* ---------------------------------------------------------------- vendor */
-
-static lapack_int lapacke_evd(const eig_problem *p, void *a, void *w) {
-    int n = (int)p->n;
-    switch (p->t) {
-    case HYLA_S: return LAPACKE_ssyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_D: return LAPACKE_dsyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_C: return LAPACKE_cheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_Z: return LAPACKE_zheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    }
-    return -1;
-}
-
-#ifdef HYLA_HAVE_CUDA
-/* cusolverDnXsyevd (64-bit API) on a device-resident copy dA of dA0,
- * restored before each run (untimed), timed with CUDA events around the
- * call alone. */
-typedef struct {
-    const eig_problem *p;
-    vendor_dn dn;
-    void *dA, *dA0, *dW, *dwork, *hwork;
-    size_t ba, dbytes, hbytes;
-} evd_run;
-
-static cusolverEigMode_t evd_mode(const eig_problem *p) {
-    return p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-}
-
-static cublasFillMode_t evd_fill(const eig_problem *p) {
-    return p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-}
-
-static double run_evd(void *arg) {
-    const evd_run *c = arg;
-    const eig_problem *p = c->p;
-    const cudaDataType dt = vendor_cuda_type(p->t), rt = vendor_cuda_type(real_of(p->t));
-    if (!vendor_cuda_ok(cudaMemcpy(c->dA, c->dA0, c->ba, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
-        !vendor_dn_start(&c->dn) ||
-        !vendor_cusolver_ok(cusolverDnXsyevd(c->dn.h, c->dn.params, evd_mode(p), evd_fill(p), p->n,
-                                             dt, c->dA, p->n, rt, c->dW, dt, c->dwork, c->dbytes,
-                                             c->hwork, c->hbytes, c->dn.dinfo),
-                            "cusolverDnXsyevd"))
-        return NAN;
-    return vendor_dn_stop(&c->dn, "cusolverDnXsyevd");
-}
-
-/* The median of repeat runs of cusolverDnXsyevd on GPU gpu. */
-static double vendor_cusolver(const eig_problem *p, int gpu, int warmup, int repeat) {
-    evd_run c = {.p = p, .ba = (size_t)(p->n * p->n) * dtype_size(p->t)};
-    double med = NAN;
-    const cudaDataType dt = vendor_cuda_type(p->t), rt = vendor_cuda_type(real_of(p->t));
-    if (!vendor_cuda_ok(cudaSetDevice(gpu), "cudaSetDevice") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dA, c.ba), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dA0, c.ba), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dW, (size_t)p->n * dtype_size(real_of(p->t))), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMemcpy(c.dA0, p->A, c.ba, cudaMemcpyHostToDevice), "cudaMemcpy") ||
-        !vendor_dn_open(&c.dn) ||
-        !vendor_cusolver_ok(cusolverDnXsyevd_bufferSize(c.dn.h, c.dn.params, evd_mode(p),
-                                                        evd_fill(p), p->n, dt, c.dA, p->n, rt,
-                                                        c.dW, dt, &c.dbytes, &c.hbytes),
-                            "cusolverDnXsyevd_bufferSize") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dwork, c.dbytes ? c.dbytes : 16), "cudaMalloc"))
-        goto out;
-    if (c.hbytes && !(c.hwork = malloc(c.hbytes))) goto out;
-    med = vendor_median_of_runs(run_evd, &c, warmup, repeat);
-out:
-    vendor_dn_close(&c.dn);
-    void *bufs[] = {c.dA, c.dA0, c.dW, c.dwork};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
-    free(c.hwork);
-    return med;
-}
-#endif
-
-/* The vendor's time (median), NaN where it could not run; *name set. */
-static double vendor_eig(hyla_t *ctx, const cli_opts *o, const eig_problem *p, const report *r,
-                         const char **name) {
-    *name = dtype_is_complex(p->t) ? "lapacke_heevd" : "lapacke_syevd";
-#ifdef HYLA_HAVE_CUDA
-    if (r->cuda) {
-        int gpus[VENDOR_MAX_GPUS];
-        *name = "cusolverDnXsyevd";
-        if (vendor_cuda_gpus(ctx, gpus) == 0) return NAN;
-        return vendor_cusolver(p, gpus[0], o->warmup, o->repeat);
-    }
-#else
-    (void)ctx;
-    (void)r;
-#endif
-    if (p->n > INT_MAX) return NAN;
-    double *t = malloc(sizeof *t * (size_t)o->repeat), med = NAN;
-    void *a = mat_alloc(p->t, p->n, p->n, false, "the vendor's copy of A");
-    void *w = mat_alloc(real_of(p->t), p->n, 1, false, "the vendor's eigenvalues");
-    for (int c = 0; t && a && w && c < o->warmup + o->repeat; c++) {
-        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), a, max1(p->n));
-        double t0 = cli_now();
-        lapack_int info = lapacke_evd(p, a, w);
-        double s = cli_now() - t0;
-        if (info) {
-            fprintf(stderr, "hyla: vendor: LAPACKE returned info %d\n", (int)info);
-            goto out;
-        }
-        if (c >= o->warmup) t[c - o->warmup] = s;
-    }
-    if (t && a && w) med = cli_median(t, o->repeat);
-out:
-    free(t), free(a), free(w);
-    return med;
-}
-
 /* hyla_?syevd_gpu on a device-resident copy (uploaded untimed); median. */
 static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) {
     size_t ba = (size_t)(p->n * p->n) * dtype_size(p->t);
@@ -371,14 +262,6 @@ static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) 
 
 /* ---------------------------------------------------------------- report */
 
-typedef struct {
-    double time_s, vendor_s, ours_dev_s, error;
-    bool has_error;
-    int info;
-    const char *vendor, *status;
-    const hyla_eig_stats *timers;
-} eig_row;
-
 static const char *num(char *b, const char *fmt, double v) {
     if (isnan(v)) snprintf(b, 32, "-");
     else snprintf(b, 32, fmt, v);
@@ -390,19 +273,31 @@ static void jnum(const char *key, double v) {
     else printf(",\"%s\":null", key);
 }
 
-static void print_row(const report *r, const eig_problem *p, const eig_row *w) {
+/* One run: what the run loop's hooks (runloop.h) need. */
+typedef struct {
+    const cli_opts *o;
+    const report *r;
+    const eig_problem *p;
+    const hyla_eig_stats *timers; /* printed with the row; NULL: none */
+} eig_run;
+
+/* The row of a run (the run loop's print hook): eig's own columns. */
+static void print_row(void *arg, const report_row *w) {
     static bool header;
+    const eig_run *run = arg;
+    const report *r = run->r;
+    const eig_problem *p = run->p;
     const bool dev = r->vs && r->cuda && r->ndevices == 1;
-    const hyla_eig_stats *s = w->timers;
+    const hyla_eig_stats *s = run->timers;
     if (r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"jobz\":\"%c\",\"uplo\":\"%c\",\"n\":%lld,"
                "\"matrix\":\"%s\",\"devices\":\"%s\"", rname(p->t), dtype_char(p->t), p->jobz,
                p->uplo, (long long)p->n, p->matrix, r->devices);
         jnum("time_s", w->time_s);
         if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
-        jnum("vendor_time_s", w->vendor_s);
-        jnum("ratio", w->vendor_s / w->time_s);
-        jnum("ours_device_time_s", w->ours_dev_s);
+        jnum("vendor_time_s", w->vendor_time_s);
+        jnum("ratio", w->vendor_time_s / w->time_s);
+        jnum("ours_device_time_s", w->ours_dev_time_s);
         printf(",\"info\":%d", w->info);
         jnum("error", w->has_error ? w->error : NAN);
         printf(",\"status\":\"%s\"", w->status);
@@ -440,8 +335,9 @@ static void print_row(const report *r, const eig_problem *p, const eig_row *w) {
     printf("  %-7s %4c %4c %4c %9lld %-10s %11s", rname(p->t), dtype_char(p->t), p->jobz, p->uplo,
            (long long)p->n, p->matrix, num(b[0], "%.6f", w->time_s));
     if (r->vs)
-        printf(" %11s %7s", num(b[1], "%.6f", w->vendor_s), num(b[2], "%.2f", w->vendor_s / w->time_s));
-    if (dev) printf(" %11s", num(b[3], "%.6f", w->ours_dev_s));
+        printf(" %11s %7s", num(b[1], "%.6f", w->vendor_time_s),
+               num(b[2], "%.2f", w->vendor_time_s / w->time_s));
+    if (dev) printf(" %11s", num(b[3], "%.6f", w->ours_dev_time_s));
     if (r->check) printf(" %9s", w->has_error ? num(b[1], "%.2e", w->error) : "-");
     printf(" %6d  %s\n", w->info, w->status);
     if (s)
@@ -472,45 +368,58 @@ static int write_outputs(const cli_opts *o, const eig_problem *p) {
     return rc;
 }
 
+static void restore(void *arg) {
+    const eig_problem *p = ((eig_run *)arg)->p;
+    mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
+}
+
+static int hook_call(hyla_t *ctx, void *arg) {
+    const eig_problem *p = ((eig_run *)arg)->p;
+    return call_evd(ctx, p, p->Aw, max1(p->n));
+}
+
+static void hook_error(void *arg, int info) {
+    const eig_problem *p = ((eig_run *)arg)->p;
+    fprintf(stderr, "hyla: hyla_%c%s(jobz=%c, n=%lld) returned %d: %s\n", dtype_char(p->t),
+            rname(p->t), p->jobz, (long long)p->n, info, hyla_strerror(info));
+}
+
+static const char *hook_noconv(void *arg, const report_row *row) {
+    hook_error(arg, row->info);
+    return "noconv";
+}
+
+static int hook_check(void *arg, double *err) {
+    const eig_run *run = arg;
+    return check_result(run->p, run->o->seed, err);
+}
+
+static int hook_write(void *arg) {
+    const eig_run *run = arg;
+    return write_outputs(run->o, run->p);
+}
+
 static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, eig_problem *p) {
-    eig_row row = {.time_s = NAN, .vendor_s = NAN, .ours_dev_s = NAN, .status = "ok"};
-    hyla_eig_stats st;
-    bool check = o->check;
-    double *times = malloc(sizeof *times * (size_t)o->repeat);
-    cmd_status res = CMD_ERROR;
-    if (!times) goto out;
-    int pre = o->warmup > 0 || !check ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
-        double t0 = cli_now();
-        row.info = call_evd(ctx, p, p->Aw, max1(p->n));
-        double t = cli_now() - t0;
-        if (row.info != 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(jobz=%c, n=%lld) returned %d: %s\n", dtype_char(p->t),
-                    rname(p->t), p->jobz, (long long)p->n, row.info, hyla_strerror(row.info));
-            row.status = row.info > 0 ? "noconv" : "error";
-            print_row(r, p, &row);
-            res = row.info > 0 || row.info == HYLA_ERR_NAN ? CMD_FAILED : CMD_ERROR;
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = t;
-        if (c > 0) continue;
-        if (check) {
-            if (check_result(p, o->seed, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-        if (o->output && write_outputs(o, p)) goto out;
+    report_row row = {.time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
+                      .ours_dev_time_s = NAN, .status = "ok"};
+    eig_run run = {.o = o, .r = r, .p = p};
+    const run_hooks hooks = {.arg = &run, .restore = restore, .call = hook_call,
+                             .print_error = hook_error, .numerical = hook_noconv,
+                             .check = hook_check, .write = hook_write, .print = print_row,
+                             .threshold = THRESHOLD};
+    cmd_status st = run_calls(ctx, o, r, o->check, &hooks, &row);
+    if (st != CMD_OK) return st;
+    hyla_eig_stats stats;
+    if (o->timers && hyla_get_eig_stats(ctx, &stats) == 0) run.timers = &stats;
+    if (o->vs_vendor && r->cuda && r->ndevices == 1) row.ours_dev_time_s = ours_device(ctx, o, p);
+    if (o->vs_vendor) {
+        vendor_times vt = {.time_s = NAN};
+        const evd_problem vp = {.dtype = p->t, .jobz = p->jobz, .uplo = p->uplo, .n = p->n, .A = p->A};
+        vendor_evd(ctx, &vp, o->warmup, o->repeat, &vt);
+        row.vendor_time_s = vt.time_s;
+        row.vendor = vt.name;
     }
-    row.time_s = cli_median(times, o->repeat);
-    if (o->timers && hyla_get_eig_stats(ctx, &st) == 0) row.timers = &st;
-    if (o->vs_vendor && r->cuda && r->ndevices == 1) row.ours_dev_s = ours_device(ctx, o, p);
-    if (o->vs_vendor) row.vendor_s = vendor_eig(ctx, o, p, r, &row.vendor);
-    print_row(r, p, &row);
-    res = row.has_error && !(row.error < THRESHOLD) ? CMD_FAILED : CMD_OK;
-out:
-    free(times);
-    return res;
+    return run_finish_hooks(r, &hooks, &row, false);
 }
 
 static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t,
@@ -583,18 +492,6 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
 }
 
 cmd_status cmd_syevd(hyla_t *ctx, const cli_opts *o, const report *r) {
-    if (o->kd >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_KD, o->kd)) {
-        fprintf(stderr, "hyla: --kd %lld is out of range\n", (long long)o->kd);
-        return CMD_USAGE;
-    }
-    if (o->nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_NB, o->nb)) {
-        fprintf(stderr, "hyla: --nb %lld is out of range\n", (long long)o->nb);
-        return CMD_USAGE;
-    }
-    if (o->back2_nb >= 0 && hyla_set_option(ctx, HYLA_OPT_EIG_BACK2_NB, o->back2_nb)) {
-        fprintf(stderr, "hyla: --back2-nb %lld is out of range\n", (long long)o->back2_nb);
-        return CMD_USAGE;
-    }
     if (o->matrix && o->eig_matrix < 0) {
         fprintf(stderr, "hyla: --matrix %s is not an eigensolver matrix class\n", o->matrix);
         return CMD_USAGE;

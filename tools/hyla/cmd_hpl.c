@@ -3,7 +3,14 @@
  * device per rank). Grid rank 0 writes; the other ranks are silent on
  * stdout. Tests run for every grid x N x NB x DEPTH of the file, in netlib's
  * order; PFACT, NBMIN, NDIV, RFACT, BCAST, SWAP, L1, U, EQUIL and ALIGN are
- * read and checked, then ignored (their first values fill the T/V code). */
+ * read and checked, then ignored (their first values fill the T/V code).
+ *
+ * hpl keeps its own loop instead of the common run loop (runloop.h): HPL
+ * defines a run as one timed solve per test (no warm-up, no median of
+ * --repeat), its check is always on, with the threshold of HPL.dat, and its
+ * rows are netlib's text, which HPL tooling parses. Sizes still take lists
+ * and ranges (-n), --json gives one object per test, and each test's status
+ * is PASSED/FAILED as in HPL. */
 #include "cmd.h"
 
 #include <stdio.h>
@@ -15,7 +22,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-#include "hpl/hpl.h"
+#include "hyla_hpl.h"
 
 static const char *const RULE =
     "================================================================================";
@@ -201,9 +208,9 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
         d.nn = o->n.count;
         for (int i = 0; i < d.nn; i++) d.n[i] = o->n.v[i];
     }
-    if (o->nb > 0) {
+    if (o->tuning_given[CLI_OPT_GETRF_NB] && o->tuning[CLI_OPT_GETRF_NB] > 0) { /* --nb */
         d.nnb = 1;
-        d.nb[0] = o->nb;
+        d.nb[0] = o->tuning[CLI_OPT_GETRF_NB];
     }
     if (o->hpl_p) {
         d.ngrid = 1;

@@ -26,7 +26,7 @@
 
 #include "matgen.h"
 #include "runloop.h"
-#include "vendor_lu.h"
+#include "vendor.h"
 
 enum { ID_A = 21, ID_B = 22, ID_X = 23, VEC_PAD = 8 };
 

@@ -19,7 +19,7 @@
 
 #include "matgen.h"
 #include "runloop.h"
-#include "vendor_lu.h"
+#include "vendor.h"
 
 enum { ID_A = 31, ID_B = 32 };
 

@@ -25,6 +25,8 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "runloop.h"
+#include "vendor.h"
 
 enum { ID_DIAG = 21, ID_Q = 22 };
 
@@ -64,18 +66,6 @@ static int call_hyla(hyla_t *ctx, const tri_problem *p) {
                           : hyla_ssterf(p->n, p->d, p->e);
     return p->vectors ? hyla_dstedc(ctx, compz, p->n, p->d, p->e, p->Z, ldz)
                       : hyla_dsterf(p->n, p->d, p->e);
-}
-
-/* LAPACKE on the same matrix (stedc with vectors, else sterf). */
-static int call_vendor(const tri_problem *p, void *Zv) {
-    to_type(p->t, p->n, p->d0, p->d);
-    to_type(p->t, p->n > 0 ? p->n - 1 : 0, p->e0, p->e);
-    lapack_int n = (lapack_int)p->n, ldz = n > 0 ? n : 1;
-    if (p->t == HYLA_S)
-        return p->vectors ? LAPACKE_sstedc(LAPACK_COL_MAJOR, 'I', n, p->d, p->e, Zv, ldz)
-                          : LAPACKE_ssterf(n, p->d, p->e);
-    return p->vectors ? LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, p->d, p->e, Zv, ldz)
-                      : LAPACKE_dsterf(n, p->d, p->e);
 }
 
 static double tri_norm1(int64_t n, const double *d, const double *e) {
@@ -154,10 +144,37 @@ static int check(hyla_t *ctx, const tri_problem *p, double *err) {
     return 0;
 }
 
+/* The hooks of the run loop (runloop.h). */
+typedef struct {
+    hyla_t *ctx;
+    const tri_problem *p;
+    const char *routine;
+} tri_run;
+
+static int hook_call(hyla_t *ctx, void *arg) { return call_hyla(ctx, ((tri_run *)arg)->p); }
+
+static void hook_error(void *arg, int info) {
+    const tri_run *c = arg;
+    fprintf(stderr, "hyla: hyla_%c%s(n=%lld) returned %d: %s\n", dtype_char(c->p->t), c->routine,
+            (long long)c->p->n, info, hyla_strerror(info));
+}
+
+static const char *hook_noconv(void *arg, const report_row *row) {
+    hook_error(arg, row->info);
+    return "noconv";
+}
+
+static int hook_check(void *arg, double *err) {
+    const tri_run *c = arg;
+    return check(c->ctx, c->p, err);
+}
+
 static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t, int64_t n,
                           bool vectors) {
     double nn = (double)n;
-    const bool bisect = !vectors && o->tri == 2;
+    int64_t tri = 0;
+    hyla_get_option(ctx, HYLA_OPT_EIG_TRIDIAG, &tri);
+    const bool bisect = !vectors && tri == 2;
     report_row row = {.layout = ROW_CHOL,
                       .routine = vectors ? "stedc" : bisect ? "stebz" : "sterf", .type = t,
                       .uplo = '-', .n = n, .nrhs = -1,
@@ -170,11 +187,10 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     cmd_status st = CMD_ERROR;
     tri_problem p = {.t = t, .n = n, .vectors = vectors, .bisect = bisect};
     double *d0 = malloc(sizeof *d0 * (size_t)(n + 1)), *e0 = malloc(sizeof *e0 * (size_t)(n + 1));
-    double *times = malloc(sizeof *times * (size_t)o->repeat);
     p.d = malloc(es * (size_t)(n + 1));
     p.e = malloc(es * (size_t)(n + 1));
     p.Z = vectors ? mat_alloc(t, n, n, false, "Z") : NULL;
-    if (!d0 || !e0 || !times || !p.d || !p.e || (vectors && !p.Z)) {
+    if (!d0 || !e0 || !p.d || !p.e || (vectors && !p.Z)) {
         fputs("hyla: out of memory\n", stderr);
         goto out;
     }
@@ -197,56 +213,27 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
             e0[i] = -1;
         }
     }
-    bool checked = o->check;
-    int pre = o->warmup > 0 || !checked ? o->warmup : 1;
-    for (int c = 0; c < pre + o->repeat; c++) {
-        double t0 = cli_now();
-        row.info = call_hyla(ctx, &p);
-        double el = cli_now() - t0;
-        if (row.info != 0) {
-            fprintf(stderr, "hyla: hyla_%c%s(n=%lld) returned %d: %s\n", dtype_char(t),
-                    row.routine, (long long)n, row.info, hyla_strerror(row.info));
-            row.status = row.info > 0 ? "noconv" : "error";
-            report_print(r, &row);
-            st = row.info > 0 ? CMD_FAILED : CMD_ERROR;
-            goto out;
-        }
-        if (c >= pre) times[c - pre] = el;
-        if (c == 0 && checked) {
-            if (check(ctx, &p, &row.error)) goto out;
-            row.has_error = true;
-            row.status = row.error < THRESHOLD ? "pass" : "FAILED";
-        }
-    }
-    row.time_s = cli_median(times, o->repeat);
+    tri_run run = {.ctx = ctx, .p = &p, .routine = row.routine};
+    const run_hooks hooks = {.arg = &run, .call = hook_call, .print_error = hook_error,
+                             .numerical = hook_noconv, .check = hook_check, .threshold = THRESHOLD};
+    st = run_calls(ctx, o, r, o->check, &hooks, &row);
+    if (st != CMD_OK) goto out;
     if (o->vs_vendor) {
-        void *Zv = vectors ? mat_alloc(t, n, n, false, "the vendor's Z") : NULL;
-        if (vectors && !Zv) goto out;
-        for (int c = 0; c < o->warmup + o->repeat; c++) {
-            double t0 = cli_now();
-            int info = call_vendor(&p, Zv);
-            double el = cli_now() - t0;
-            if (info) {
-                fprintf(stderr, "hyla: LAPACKE_%c%s returned %d\n", dtype_char(t), row.routine, info);
-                break;
-            }
-            if (c >= o->warmup) times[c - o->warmup] = el;
-            if (c + 1 == o->warmup + o->repeat) row.vendor_time_s = cli_median(times, o->repeat);
-        }
-        row.vendor = vectors ? "LAPACKE ?stedc" : "LAPACKE ?sterf";
-        free(Zv);
+        const tridiag_problem vp = {.dtype = t, .n = n, .vectors = vectors, .d = p.d0, .e = p.e0};
+        vendor_times vt;
+        vendor_tridiag(&vp, o->warmup, o->repeat, &vt);
+        row.vendor_time_s = vt.time_s;
+        row.vendor = vt.name;
     }
-    report_print(r, &row);
+    st = run_finish(r, &row, THRESHOLD, false);
     hyla_eig_stats ts;
     if (o->timers && vectors && !r->json && hyla_get_eig_stats(ctx, &ts) == 0)
         printf("%%   timers (last run): leaves and lower levels %.4f  deflation %.4f  secular %.4f  "
                "gemm %.4f  zero/permute Z %.4f\n", ts.stedc_lower, ts.stedc_deflate,
                ts.stedc_secular, ts.stedc_gemm, ts.stedc_copy);
-    st = row.has_error && !(row.error < THRESHOLD) ? CMD_FAILED : CMD_OK;
 out:
     free(d0);
     free(e0);
-    free(times);
     free(p.d);
     free(p.e);
     free(p.Z);

@@ -77,45 +77,6 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     return worst;
 }
 
-/* Applies the tuning options; a value the library rejects is a usage error. */
-static int configure(hyla_t *ctx, const cli_opts *o) {
-    const struct {
-        const char *name;
-        hyla_option opt;
-        int64_t value;
-        int given;
-    } set[] = {{"--tile", HYLA_OPT_GEMM_TILE, o->tile, o->tile >= 0},
-               {"--kblock", HYLA_OPT_GEMM_KBLOCK, o->kblock, o->kblock >= 0},
-               {"--cpu-share", HYLA_OPT_GEMM_CPU_SHARE, o->cpu_share, o->cpu_share_set},
-               {"--pack-threads", HYLA_OPT_PACK_THREADS, o->pack_threads, o->pack_threads >= 0},
-               {"--nb", HYLA_OPT_POTRF_NB, o->nb, o->nb >= 0},
-               {"--nb", HYLA_OPT_GETRF_NB, o->nb, o->nb >= 0},
-               {"--ib", HYLA_OPT_GETRF_IB, o->ib, o->ib >= 0},
-               {"--back-order", HYLA_OPT_EIG_ORDER, o->back_order, o->back_order >= 0},
-               {"--chase", HYLA_OPT_EIG_CHASE, o->chase, o->chase >= 0},
-               {"--back2", HYLA_OPT_EIG_BACK2, o->back2, o->back2 >= 0},
-               {"--tri", HYLA_OPT_EIG_TRIDIAG, o->tri, o->tri >= 0},
-               {"--ooc", HYLA_OPT_POTRF_OOC, 1, o->ooc},
-               {"--panel", HYLA_OPT_LU_PANEL, o->panel, o->panel >= 0},
-               {"--dc-min", HYLA_OPT_EIG_DC_MIN, o->dc_min, o->dc_min >= 0},
-               {"--back1-nb", HYLA_OPT_EIG_BACK1_NB, o->back1_nb, o->back1_nb >= 0}};
-    if (o->verbose) hyla_set_log(ctx, stderr);
-    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
-        if (!set[i].given) continue;
-        int rc = hyla_set_option(ctx, set[i].opt, set[i].value);
-        if (rc == -3) {
-            fprintf(stderr, "hyla: %s: value %lld is out of range\n", set[i].name,
-                    (long long)set[i].value);
-            return CLI_EXIT_USAGE;
-        }
-        if (rc) {
-            fprintf(stderr, "hyla: %s: %s\n", set[i].name, hyla_strerror(rc));
-            return CLI_EXIT_FAIL;
-        }
-    }
-    return CLI_EXIT_OK;
-}
-
 int main(int argc, char **argv) {
     cli_opts o;
     hyla_t *ctx = NULL;
@@ -137,13 +98,17 @@ int main(int argc, char **argv) {
         o.vs_vendor = true;
     }
     int err = hyla_create(&ctx, o.devices);
-    if (err) {
+    if (err == HYLA_ERR_INVALID) {
+        fputs("hyla: an option's environment variable (HYLA_<ID>, hyla_options.h) is not a valid "
+              "value\n", stderr);
+        rc = CLI_EXIT_USAGE;
+    } else if (err) {
         const char *spec = o.devices ? o.devices : getenv("HYLA_DEVICES");
         fprintf(stderr, "hyla: cannot use devices '%s': %s\n", spec ? spec : "(default)",
                 hyla_strerror(err));
         rc = err == HYLA_ERR_DEVICE_SPEC ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     } else {
-        rc = configure(ctx, &o);
+        rc = cli_configure(ctx, &o);
     }
     if (rc == CLI_EXIT_OK) {
         report r;

@@ -17,13 +17,13 @@ static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf"
                                        "gesv", "gesv_rbt", "syevd", "heevd", "stedc", "sterf",
                                        "hpl"};
 
+/* The options of the tester itself; the library's tuning options come from
+ * the table of hyla_options.h. */
 typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
-    OPT_ALPHA, OPT_BETA, OPT_TILE, OPT_KBLOCK, OPT_CPU_SHARE, OPT_PACK_THREADS, OPT_SEED,
-    OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION, OPT_NRHS, OPT_NB, OPT_OOC,
-    OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_KD, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_IB, OPT_BACK_ORDER, OPT_CHASE,
-    OPT_BACK2_NB, OPT_BACK2, OPT_TRI, OPT_PANEL, OPT_DC_MIN, OPT_BACK1_NB, OPT_BCAST
+    OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION,
+    OPT_NRHS, OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_BCAST
 } opt_id;
 
 typedef struct {
@@ -42,24 +42,34 @@ static const opt_spec specs[] = {
     {"--input", OPT_INPUT, true},  {"--output", OPT_OUTPUT, true},
     {"--transa", OPT_TRANSA, true}, {"--transb", OPT_TRANSB, true},
     {"--alpha", OPT_ALPHA, true},  {"--beta", OPT_BETA, true},
-    {"--tile", OPT_TILE, true},    {"--kblock", OPT_KBLOCK, true},
-    {"--cpu-share", OPT_CPU_SHARE, true}, {"--pack-threads", OPT_PACK_THREADS, true},
     {"--seed", OPT_SEED, true},    {"--xt-block", OPT_XT_BLOCK, true},
     {"--verbose", OPT_VERBOSE, false}, {"--stats", OPT_STATS, false},
     {"--help", OPT_HELP, false},   {"-h", OPT_HELP, false},
     {"--version", OPT_VERSION, false},
-    {"--nrhs", OPT_NRHS, true},    {"--nb", OPT_NB, true},
-    {"--ooc", OPT_OOC, false},     {"--cond", OPT_COND, true},
+    {"--nrhs", OPT_NRHS, true},    {"--cond", OPT_COND, true},
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
-    {"--kd", OPT_KD, true},        {"--ib", OPT_IB, true},
-    {"--back-order", OPT_BACK_ORDER, true}, {"--chase", OPT_CHASE, true},
     {"--grid", OPT_GRID, true},    {"--bcast", OPT_BCAST, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
-    {"--back2-nb", OPT_BACK2_NB, true}, {"--back2", OPT_BACK2, true},
-    {"--dc-min", OPT_DC_MIN, true}, {"--back1-nb", OPT_BACK1_NB, true},
-    {"--tri", OPT_TRI, true},
-    {"--panel", OPT_PANEL, true},
 };
+
+/* The tuning options (hyla_options.h), in table order: CLI_OPT_<ID> indexes it. */
+static const struct {
+    hyla_option opt;
+    const char *flag, *values;
+    int64_t min, max;
+} tuning_table[CLI_NOPTS] = {
+#define X(id, flag, values, lo, hi, def, help) {HYLA_OPT_##id, flag, values, lo, hi},
+    HYLA_OPTIONS(X)
+#undef X
+};
+
+/* One --help line: the flag, its value syntax and what it does. */
+static void usage_line(FILE *f, const char *flag, const char *values, const char *help) {
+    char head[48];
+    snprintf(head, sizeof head, "%s%s%s", flag, *values ? " " : "", values);
+    if (strlen(head) > 20) fprintf(f, "  %s\n  %-20s %s\n", head, "", help);
+    else fprintf(f, "  %-20s %s\n", head, help);
+}
 
 void cli_usage(FILE *f) {
     fputs(
@@ -109,17 +119,12 @@ void cli_usage(FILE *f) {
         "gemm options:\n"
         "  --transa N|T|C, --transb N|T|C   op(A), op(B) (default N)\n"
         "  --alpha X, --beta X  real scalars (default 1 and 1)\n"
-        "  --tile N, --kblock N tile edge and k-block (default: tuning table)\n"
-        "  --cpu-share S        host CPU share next to GPUs: auto, off or 0..0.999 (default: library)\n"
-        "  --pack-threads N     panel packing threads per device (0: automatic)\n"
         "  --xt-block N         cuBLASXt block dimension for --vs vendor (default 8192)\n"
         "  --stats              print tiles per device and bytes moved after each run\n"
         "\n"
         "Cholesky options (potrf, potrs, posv):\n"
         "  --nrhs LIST          right-hand sides (default 1; one value or as many as -n, or several\n"
         "                       with one -n)\n"
-        "  --nb N               panel width (default: tuning table)\n"
-        "  --ooc                force the out-of-core path\n"
         "  --cond X             generated A = Q D Q^H with eigenvalues 1 .. 1/X in geometric\n"
         "                       progression and a random unitary Q (O(n^3): n <= 8192); default: a\n"
         "                       random Hermitian matrix, entries in (-1, 1), plus n on the diagonal\n"
@@ -129,20 +134,6 @@ void cli_usage(FILE *f) {
         "  --jobz N|V           eigenvalues only, or eigenvectors too (default N)\n"
         "  --matrix CLASS       random (default), clustered, geometric, arithmetic, onelarge (eigenvalue\n"
         "                       distributions of LAPACK dlatms, cond 1e6), graded, diagonal, zero\n"
-        "  --kd N, --nb N       band half-width and stage-1 update block (default: tuning table)\n"
-        "  --back-order O       jobz V: auto (default), direct (Z := Q1 Q2 E after stedc) or\n"
-        "                       reordered (Q1 Q2 built on the device during stedc, then Z := Q E)\n"
-        "  --chase C            bulge chasing (stage 2) on the host cores, on the device, or auto\n"
-        "  --tri T              jobz N (and sterf): tridiagonal eigenvalues by sterf on the host\n"
-        "                       cores, by bisection on the device, or auto (default)\n"
-        "  --back2-nb N         sweeps per block reflector of the Q2 back transformation, 1..kd\n"
-        "                       (default kd)\n"
-        "  --back1-nb N         columns per block reflector of the Q1 back transformation\n"
-        "                       (a multiple of kd; default: tuning table, 256)\n"
-        "  --back2 B            jobz V: Q2 by batched GEMMs (auto, the default) or the\n"
-        "                       one-call kernel (kernel)\n"
-        "  --dc-min N           jobz V (and stedc): smallest divide-and-conquer merge run on the\n"
-        "                       device (default: automatic, see HYLA_OPT_EIG_DC_MIN)\n"
         "  --timers             print the seconds of each stage after each run\n"
         "  --input A.npy        the matrix (its --uplo triangle is read)\n"
         "  --output W.npy[,Z.npy]  eigenvalues, and with --jobz V the eigenvectors\n"
@@ -155,14 +146,14 @@ void cli_usage(FILE *f) {
         "tridiagonal options (stedc, sterf; --type s,d):\n"
         "  --cond X             T = the tridiagonal of Q D Q^T, eigenvalues 1 .. 1/X geometric (O(n^3));\n"
         "                       default: the 1-2-1 matrix with diagonal 2 + u/10, u in (-1, 1)\n"
-        "LU options (getrf, getrs, gesv): --nrhs and --nb as for Cholesky; --ib N leaf width\n"
-        "  inside a panel (default: tuning table); --transa N|T|C for getrs. --input: getrf A.npy (any shape; --output LU.npy[,ipiv.npy] writes L\\U and\n"
+        "LU options (getrf, getrs, gesv): --nrhs as for Cholesky; --transa N|T|C for getrs.\n"
+        "  --input: getrf A.npy (any shape; --output LU.npy[,ipiv.npy] writes L\\U and\n"
         "  the 1-based pivots as a float64 vector; info is in the row); getrs, gesv A.npy,B.npy\n"
         "  (getrs factors A first, untimed; --output writes X); getrs LU.npy,ipiv.npy,B.npy solves\n"
-        "  with that factor (--check against A = P L U formed from it). --panel auto|vendor|kernel\n"
-        "  |kernel:C: the GPU leaf getrf (HYLA_OPT_LU_PANEL; also gesv_rbt, hpl; kernel and kernel:C\n"
-        "  also syevd/heevd's stage-1 QR panels). --stats: panel width,\n"
-        "  leaf width, lookahead, bytes moved, panel factorization time, panels per device.\n"
+        "  with that factor (--check against A = P L U formed from it). --panel (below) also\n"
+        "  applies to gesv_rbt and hpl, and kernel[:N] to syevd/heevd's stage-1 QR panels.\n"
+        "  --stats: panel width, leaf width, lookahead, bytes moved, panel factorization time,\n"
+        "  panels per device.\n"
         "  --vs vendor: LAPACKE; one GPU: cuSOLVER cusolverDnXgetrf/Xgetrs on a device-resident\n"
         "  copy (and hyla_?getrf_gpu on the same copy, ours-dev); several GPUs: cusolverMg\n"
         "HPL options (hpl):\n"
@@ -186,9 +177,15 @@ void cli_usage(FILE *f) {
         "  Xgetrf+Xgetrs on a device-resident copy, and hyla_?gesv_rbt_gpu on the same copy\n"
         "  (ours-dev). --input A.npy,B.npy --output X.npy.\n"
         "\n"
-        "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
-        "             2 bad usage\n",
+        "tuning options (hyla_options.h; each is also read from HYLA_<ID> for HYLA_OPT_<ID>):\n",
         f);
+#define X(id, flag, values, lo, hi, def, help) usage_line(f, flag, values, help);
+    HYLA_OPTIONS(X)
+#undef X
+    fputs("\n"
+          "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
+          "             2 bad usage\n",
+          f);
 }
 
 static int usage_error(const char *opt, const char *val, const char *why) {
@@ -322,22 +319,6 @@ static int parse_real(const char *opt, const char *s, double *out) {
     return 0;
 }
 
-static int parse_cpu_share(const char *opt, const char *s, cli_opts *o) {
-    if (strcmp(s, "auto") == 0) {
-        o->cpu_share = -1;
-    } else if (strcmp(s, "off") == 0) {
-        o->cpu_share = 0;
-    } else {
-        char *end;
-        double f = strtod(s, &end);
-        if (end == s || *end != '\0' || isspace((unsigned char)s[0]) || !(f >= 0 && f <= 0.999))
-            return usage_error(opt, s, "expected auto, off or a share between 0 and 0.999");
-        o->cpu_share = llround(f * 1000);
-    }
-    o->cpu_share_set = true;
-    return 0;
-}
-
 static int parse_inputs(const char *opt, const char *s, cli_opts *o) {
     size_t len = strlen(s);
     char *buf = malloc(len + 1);
@@ -376,9 +357,6 @@ static int set_count(const char *opt, const char *s, int64_t lo, int64_t hi, int
 /* The value of a three-way option: its index among names (the first is
  * "auto", 0). */
 static const char *const where3[3] = {"auto", "host", "device"};
-static const char *const back2_names[3] = {"auto", "gemm", "kernel"};
-static const char *const tri_names[3] = {"auto", "sterf", "bisect"};
-static const char *const order_names[3] = {"auto", "direct", "reordered"};
 
 static int set_choice(const char *opt, const char *v, const char *const names[3], int64_t *out) {
     for (int i = 0; i < 3; i++)
@@ -391,10 +369,6 @@ static int set_choice(const char *opt, const char *v, const char *const names[3]
     return usage_error(opt, v, why);
 }
 
-static int set_nonneg(const char *opt, const char *s, int64_t *out) {
-    return parse_int(s, 0, INT64_MAX, out) ? 0 : usage_error(opt, s, "expected an integer >= 0");
-}
-
 static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     const char *opt = sp->name;
     switch (sp->id) {
@@ -405,8 +379,6 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_UPLO: return parse_uplos(opt, v, o);
     case OPT_JOBZ: return parse_letter(opt, v, "NV", &o->jobz);
     case OPT_NRHS: return parse_list(opt, v, &o->nrhs);
-    case OPT_NB: return set_nonneg(opt, v, &o->nb);
-    case OPT_OOC: o->ooc = true; return 0;
     case OPT_MATRIX: /* one option for two routine families; each checks its own names */
         o->eig_matrix = eig_class_parse(v);
         if (o->eig_matrix < 0 && strcmp(v, "zero11") && strcmp(v, "tiny") && strcmp(v, "perm"))
@@ -416,15 +388,7 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         o->matrix = v;
         return 0;
     case OPT_TIMERS: o->timers = true; return 0;
-    case OPT_KD: return set_nonneg(opt, v, &o->kd);
-    case OPT_DC_MIN: return set_nonneg(opt, v, &o->dc_min);
-    case OPT_BACK1_NB: return set_nonneg(opt, v, &o->back1_nb);
-    case OPT_IB: return set_nonneg(opt, v, &o->ib);
-    case OPT_CHASE: return set_choice(opt, v, where3, &o->chase);
     case OPT_BCAST: return set_choice(opt, v, where3, &o->hpl_bcast);
-    case OPT_BACK2: return set_choice(opt, v, back2_names, &o->back2);
-    case OPT_TRI: return set_choice(opt, v, tri_names, &o->tri);
-    case OPT_BACK_ORDER: return set_choice(opt, v, order_names, &o->back_order);
     case OPT_GRID: {
         int64_t pq[2];
         const char *x = strchr(v, 'x');
@@ -443,19 +407,6 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         return o->cond >= 1 ? 0 : usage_error(opt, v, "a condition number is >= 1");
     case OPT_DEPTH: return set_count(opt, v, 1, HYLA_RBT_MAX_DEPTH, &o->rbt_depth);
     case OPT_REFINE: return set_count(opt, v, 0, 100, &o->rbt_refine);
-    case OPT_BACK2_NB: return set_nonneg(opt, v, &o->back2_nb);
-    case OPT_PANEL: {
-        char *end = NULL;
-        long long c = 0;
-        if (!strcmp(v, "auto")) o->panel = 0;
-        else if (!strcmp(v, "vendor")) o->panel = 1;
-        else if (!strcmp(v, "kernel")) o->panel = 2;
-        else if (!strncmp(v, "kernel:", 7) && (c = strtoll(v + 7, &end, 10)) >= 8 && *end == '\0' &&
-                 c <= (1 << 20))
-            o->panel = c;
-        else return usage_error(opt, v, "expected auto, vendor, kernel or kernel:C (C >= 8 CTAs)");
-        return 0;
-    }
     case OPT_TRANSA: return parse_letter(opt, v, "NTC", &o->transa);
     case OPT_TRANSB: return parse_letter(opt, v, "NTC", &o->transb);
     case OPT_DEVICES:
@@ -482,10 +433,6 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         return 0;
     case OPT_ALPHA: return parse_real(opt, v, &o->alpha);
     case OPT_BETA: return parse_real(opt, v, &o->beta);
-    case OPT_CPU_SHARE: return parse_cpu_share(opt, v, o);
-    case OPT_TILE: return set_nonneg(opt, v, &o->tile);
-    case OPT_KBLOCK: return set_nonneg(opt, v, &o->kblock);
-    case OPT_PACK_THREADS: return set_nonneg(opt, v, &o->pack_threads);
     case OPT_SEED: {
         char *end;
         errno = 0;
@@ -503,6 +450,87 @@ static const opt_spec *find_option(const char *arg, size_t len) {
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         if (strlen(specs[i].name) == len && strncmp(specs[i].name, arg, len) == 0) return &specs[i];
     return NULL;
+}
+
+/* The first tuning option of the flag arg[0..len), or -1. */
+static int find_tuning(const char *arg, size_t len) {
+    for (int t = 0; t < CLI_NOPTS; t++)
+        if (strlen(tuning_table[t].flag) == len && strncmp(tuning_table[t].flag, arg, len) == 0) return t;
+    return -1;
+}
+
+/* Reads s as the value of tuning option t by its table syntax (hyla_options.h):
+ * the k-th word is min + k, N an integer, word:N the integer after the
+ * word, F a fraction in units of 1/1000. */
+static bool tuning_value(int t, const char *s, int64_t *out) {
+    int64_t word = tuning_table[t].min;
+    int64_t lo = tuning_table[t].min > 0 ? tuning_table[t].min : 0;
+    for (const char *alt = tuning_table[t].values; *alt;) {
+        size_t len = strcspn(alt, "|");
+        if (len == 1 && *alt == 'N') {
+            if (parse_int(s, lo, tuning_table[t].max, out)) return true;
+        } else if (len == 1 && *alt == 'F') {
+            char *end;
+            double f = strtod(s, &end);
+            if (end != s && *end == '\0' && !isspace((unsigned char)s[0]) && f >= 0 &&
+                f * 1000 <= (double)tuning_table[t].max) {
+                *out = llround(f * 1000);
+                return true;
+            }
+        } else if (len > 2 && alt[len - 2] == ':' && alt[len - 1] == 'N') {
+            if (strncmp(s, alt, len - 1) == 0 && parse_int(s + len - 1, lo, tuning_table[t].max, out))
+                return true;
+        } else {
+            if (strlen(s) == len && strncmp(s, alt, len) == 0) {
+                *out = word;
+                return true;
+            }
+            word++;
+        }
+        alt += len + (alt[len] == '|');
+    }
+    return false;
+}
+
+/* A tuning flag: sets every option of the table that has it. */
+static int set_tuning(cli_opts *o, const char *flag, const char *v) {
+    for (int t = 0; t < CLI_NOPTS; t++) {
+        if (strcmp(tuning_table[t].flag, flag) != 0) continue;
+        if (!v) {
+            o->tuning[t] = tuning_table[t].max;
+        } else if (!tuning_value(t, v, &o->tuning[t])) {
+            char why[160];
+            int w = snprintf(why, sizeof why, "expected %s", tuning_table[t].values);
+            if (strchr(tuning_table[t].values, 'N'))
+                snprintf(why + w, sizeof why - (size_t)w, " (N: an integer from %lld to %lld)",
+                         (long long)(tuning_table[t].min > 0 ? tuning_table[t].min : 0),
+                         (long long)tuning_table[t].max);
+            else if (strchr(tuning_table[t].values, 'F'))
+                snprintf(why + w, sizeof why - (size_t)w, " (F: a fraction from 0 to %g)",
+                         (double)tuning_table[t].max / 1000);
+            return usage_error(flag, v, why);
+        }
+        o->tuning_given[t] = true;
+    }
+    return 0;
+}
+
+int cli_configure(hyla_t *ctx, const cli_opts *o) {
+    if (o->verbose) hyla_set_log(ctx, stderr);
+    for (int t = 0; t < CLI_NOPTS; t++) {
+        if (!o->tuning_given[t]) continue;
+        int rc = hyla_set_option(ctx, tuning_table[t].opt, o->tuning[t]);
+        if (rc == -3) {
+            fprintf(stderr, "hyla: %s: value %lld is out of range\n", tuning_table[t].flag,
+                    (long long)o->tuning[t]);
+            return CLI_EXIT_USAGE;
+        }
+        if (rc) {
+            fprintf(stderr, "hyla: %s: %s\n", tuning_table[t].flag, hyla_strerror(rc));
+            return CLI_EXIT_FAIL;
+        }
+    }
+    return CLI_EXIT_OK;
 }
 
 /* Checks that do not depend on the routine's own arguments. */
@@ -544,22 +572,10 @@ static int validate(cli_opts *o) {
 }
 
 int cli_opts_parse(int argc, char **argv, cli_opts *o) {
-    *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .jobz = 'N', .nb = -1, .repeat = 3, .warmup = 1, .transa = 'N',
-                    .transb = 'N', .alpha = 1, .beta = 1, .tile = -1, .kblock = -1,
-                    .pack_threads = -1, .cpu_share = -1, .seed = 42, .xt_block = 8192,
-                    .rbt_depth = -1, .rbt_refine = -1,
+    *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .jobz = 'N', .repeat = 3, .warmup = 1, .transa = 'N',
+                    .transb = 'N', .alpha = 1, .beta = 1, .seed = 42, .xt_block = 8192,
+                    .rbt_depth = -1, .rbt_refine = -1, .hpl_bcast = -1,
                     .argc = argc, .argv = argv};
-    o->kd = -1;
-    o->ib = -1;
-    o->back_order = -1;
-    o->chase = -1;
-    o->hpl_bcast = -1;
-    o->back2 = -1;
-    o->dc_min = -1;
-    o->back1_nb = -1;
-    o->back2_nb = -1;
-    o->tri = -1;
-    o->panel = -1;
     int i = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (strcmp(argv[1], "help") == 0) {
@@ -579,8 +595,22 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         const opt_spec *sp = arg[0] == '-' ? find_option(arg, len) : NULL;
+        int tu = sp || arg[0] != '-' ? -1 : find_tuning(arg, len);
         if (!sp && arg[0] != '-' && o->routine && strcmp(o->routine, "hpl") == 0 && !o->hpl_dat) {
             o->hpl_dat = arg; /* hyla hpl [HPL.dat] */
+            continue;
+        }
+        if (tu >= 0) {
+            const char *val = eq ? eq + 1 : NULL;
+            bool takes_value = *tuning_table[tu].values != '\0';
+            if (takes_value && !val) {
+                if (i + 1 >= argc) return usage_error(tuning_table[tu].flag, NULL, "needs a value");
+                val = argv[++i];
+            } else if (!takes_value && val) {
+                return usage_error(tuning_table[tu].flag, val, "takes no value");
+            }
+            int rc = set_tuning(o, tuning_table[tu].flag, val);
+            if (rc) return rc;
             continue;
         }
         if (!sp) {

@@ -7,11 +7,20 @@
 #include <stdio.h>
 
 #include "hyla.h"
+#include "hyla_options.h"
 
 /* Exit status of the CLI. */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
 
 enum { CLI_MAX_TYPES = 16, CLI_MAX_INPUTS = 8 };
+
+/* Index of each tuning option (hyla_options.h) in cli_opts: CLI_OPT_<ID>. */
+enum {
+#define X(id, flag, values, lo, hi, def, help) CLI_OPT_##id,
+    HYLA_OPTIONS(X)
+#undef X
+    CLI_NOPTS
+};
 
 /* A list of sizes: comma-separated values and start:end:step ranges. */
 typedef struct {
@@ -38,31 +47,18 @@ typedef struct {
     const char *output;
     char transa, transb;
     double alpha, beta;
-    int64_t tile, kblock, pack_threads; /* -1: not given */
-    int64_t nb;                   /* Cholesky panel width; -1: not given */
-    bool ooc;                     /* force the out-of-core Cholesky */
     double cond;                  /* condition number of generated SPD matrices; 0: default */
-    int64_t cpu_share;            /* in 1/1000, -1 = auto; used if cpu_share_set */
-    bool cpu_share_set;
     uint64_t seed;
     int xt_block;
     const char *matrix;           /* --matrix as given; NULL: random */
     int eig_matrix;               /* --matrix as an eigensolver eig_class; -1: not one */
     bool timers;                  /* eigensolver: print the stage times */
-    int64_t kd;                   /* eigensolver band half-width; -1: not given */
-    int64_t ib;                   /* LU leaf width; -1: not given */
-    int64_t back_order;           /* eigenvector back transformation order; -1: not given */
-    int64_t chase;                /* stage-2 bulge chasing for jobz N: 0 auto, 1 host, 2 device; -1 */
-    int64_t back2;                /* Q2 back transformation: 0 auto, 1 gemm, 2 kernel; -1 */
-    int64_t dc_min;               /* --dc-min: smallest device merge of stedc; -1 */
-    int64_t back1_nb;             /* --back1-nb: Q1 block reflector width; -1 */
     const char *hpl_dat;          /* hpl: the HPL.dat path (positional); NULL: ./HPL.dat */
     int hpl_p, hpl_q;             /* hpl: --grid PxQ; 0: from HPL.dat */
     int64_t hpl_bcast;            /* hpl: --bcast, a HYLA_HPL_BCAST_* value; -1: not given */
     int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
-    int64_t back2_nb;             /* eigensolver Q2 block reflector sweeps; -1: not given */
-    int64_t tri;                  /* tridiagonal eigenvalues: 0 auto, 1 sterf, 2 bisect; -1 */
-    int64_t panel;                /* HYLA_OPT_LU_PANEL: 0 auto, 1 vendor, 2 kernel, C >= 8; -1 */
+    int64_t tuning[CLI_NOPTS];    /* the tuning options given (hyla_set_option values) */
+    bool tuning_given[CLI_NOPTS];
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;
@@ -82,6 +78,11 @@ int64_t cli_solve_n(const cli_opts *o, int i);
 int64_t cli_solve_nrhs(const cli_opts *o, int i);
 
 void cli_usage(FILE *f);
+
+/* Sets the tuning options given on the command line in ctx (and the trace,
+ * --verbose). Returns a CLI exit status: CLI_EXIT_USAGE for a value the
+ * library refuses, after printing why. */
+int cli_configure(hyla_t *ctx, const cli_opts *o);
 
 /* Reads the first `count` --input files into in[] (the caller frees them
  * with hyla_npy_free, also on failure); prints the reason and returns

@@ -12,22 +12,6 @@
 #include "matgen.h"
 #include "vendor.h"
 
-double cli_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double cli_median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 void report_init(report *r, const cli_opts *o, const hyla_t *ctx) {
     hyla_device_info info;
     *r = (report){.json = o->json, .check = o->check, .vs = o->vs_vendor,

@@ -1,5 +1,4 @@
-/* Tester output: the % header, one table row or JSON line per run, and the
- * timing helpers every routine uses. */
+/* Tester output: the % header, one table row or JSON line per run. */
 #ifndef HYLA_CLI_REPORT_H
 #define HYLA_CLI_REPORT_H
 
@@ -50,10 +49,5 @@ void report_init(report *r, const cli_opts *o, const hyla_t *ctx);
  * printed before its first row, and again when the layout changes. */
 void report_header(const report *r, const cli_opts *o, const hyla_t *ctx);
 void report_print(const report *r, const report_row *row);
-
-/* Monotonic wall clock in seconds. */
-double cli_now(void);
-/* Median of v[0..n-1] (n >= 1); reorders v. */
-double cli_median(double *v, int n);
 
 #endif

@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static void run_print(const report *r, const run_hooks *h, const report_row *row) {
+    if (h->print) h->print(h->arg, row);
+    else report_print(r, row);
+}
+
 cmd_status run_calls(hyla_t *ctx, const cli_opts *o, const report *r, bool check,
                      const run_hooks *h, report_row *row) {
     double *times = malloc((size_t)o->repeat * sizeof *times);
@@ -26,7 +31,7 @@ cmd_status run_calls(hyla_t *ctx, const cli_opts *o, const report *r, bool check
         if (row->info != 0 && !numerical) {
             h->print_error(h->arg, row->info);
             row->status = "error";
-            report_print(r, row);
+            run_print(r, h, row);
             goto out;
         }
         if (numerical && !h->check_numerical) goto numerical_failure;
@@ -38,14 +43,14 @@ cmd_status run_calls(hyla_t *ctx, const cli_opts *o, const report *r, bool check
             row->status = row->error < h->threshold ? "pass" : "FAILED";
         }
         if (numerical) goto numerical_failure;
-        if (o->output && h->write(h->arg)) goto out;
+        if (o->output && h->write && h->write(h->arg)) goto out;
     }
     row->time_s = cli_median(times, o->repeat);
     st = CMD_OK;
     goto out;
 numerical_failure:
     row->status = h->numerical(h->arg, row);
-    report_print(r, row);
+    run_print(r, h, row);
     st = CMD_FAILED;
 out:
     free(times);
@@ -97,10 +102,15 @@ out:
     return med;
 }
 
-cmd_status run_finish(const report *r, report_row *row, double threshold, bool dev_failed) {
+cmd_status run_finish_hooks(const report *r, const run_hooks *h, report_row *row, bool dev_failed) {
     if (dev_failed) row->status = "FAILED";
-    report_print(r, row);
-    return dev_failed || (row->has_error && !(row->error < threshold)) ? CMD_FAILED : CMD_OK;
+    run_print(r, h, row);
+    return dev_failed || (row->has_error && !(row->error < h->threshold)) ? CMD_FAILED : CMD_OK;
+}
+
+cmd_status run_finish(const report *r, report_row *row, double threshold, bool dev_failed) {
+    const run_hooks h = {.threshold = threshold};
+    return run_finish_hooks(r, &h, row, dev_failed);
 }
 
 bool run_merge(cmd_status *worst, cmd_status st) {

@@ -1,5 +1,5 @@
-/* The run loop shared by the tester's routines (gemm, the Cholesky and the
- * LU routines): warm-up and timed calls, the check and --output of the
+/* The run loop shared by the tester's routines (gemm, the Cholesky, LU and
+ * RBT routines, the eigensolvers; hpl keeps HPL's own, see cmd_hpl.c): warm-up and timed calls, the check and --output of the
  * first call, the report of a failed call, and the status of a run. */
 #ifndef HYLA_CLI_RUNLOOP_H
 #define HYLA_CLI_RUNLOOP_H
@@ -29,8 +29,10 @@ typedef struct {
      * (reported). */
     int (*check)(void *arg, double *err);
     /* --output: writes the first call's result; nonzero on a failure
-     * (reported). */
+     * (reported). NULL: the routine writes nothing. */
     int (*write)(void *arg);
+    /* Prints a row (also the row of a failed call); NULL: report_print. */
+    void (*print)(void *arg, const report_row *row);
     double threshold; /* a check passes below it */
 } run_hooks;
 
@@ -48,6 +50,9 @@ cmd_status run_calls(hyla_t *ctx, const cli_opts *o, const report *r, bool check
  * run failed, prints the row, and returns CMD_FAILED when that run or the
  * check failed, else CMD_OK. */
 cmd_status run_finish(const report *r, report_row *row, double threshold, bool dev_failed);
+
+/* run_finish for a routine that prints its rows itself (h->print). */
+cmd_status run_finish_hooks(const report *r, const run_hooks *h, report_row *row, bool dev_failed);
 
 /* The device-resident variant of a routine (hyla_?..._gpu on device 0, on
  * device copies of the inputs): what run_device needs. */

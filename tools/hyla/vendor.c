@@ -14,9 +14,9 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#include "clock.h"
 #include "matgen.h"
-#include "report.h"
-#include "vendor_util.h"
+#include "vendor_impl.h"
 
 /* OpenBLAS extensions; not every cblas.h declares them. */
 char *openblas_get_config(void);

@@ -1,11 +1,17 @@
-/* Vendor baselines for --vs vendor (GEMM: OpenBLAS on the host; cuBLASXt and
- * device-resident cuBLAS on GPUs. Cholesky: LAPACKE on the host; cuSOLVER on
- * one GPU and cusolverMg on several, both on device-resident copies) and
- * the vendor library versions. */
+/* Vendor comparison (--vs vendor), one module: the baselines (GEMM:
+ * OpenBLAS on the host; cuBLASXt and device-resident cuBLAS on GPUs.
+ * Cholesky and LU: LAPACKE on the host; cuSOLVER on one GPU and cusolverMg
+ * on several, both on device-resident copies. Eigensolver: LAPACKE on the
+ * host, cuSOLVER on the first GPU) and the vendor library versions.
+ *
+ * The commands and the report call into this module; it calls back into
+ * neither (it uses only clock.h and matgen.h of the tester). vendor_impl.h
+ * holds the helpers its files share, and is for them only. */
 #ifndef HYLA_CLI_VENDOR_H
 #define HYLA_CLI_VENDOR_H
 
 #include <cblas.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -62,5 +68,56 @@ void vendor_gemm(hyla_t *ctx, const gemm_problem *p, int warmup, int repeat, int
  * comment), warmup + repeat calls, each on a fresh copy of the input. Never
  * touches p->A or p->B. Failures are reported on stderr and leave NaN. */
 void vendor_chol(hyla_t *ctx, const chol_problem *p, int warmup, int repeat, vendor_times *out);
+
+typedef enum { LU_GETRF, LU_GETRS, LU_GESV } lu_routine;
+
+/* One LU run on host matrices (ld lda, ldb). The vendor reads A and B and
+ * works on copies: Aw and Bw are host scratch of the same shapes. */
+typedef struct {
+    lu_routine routine;
+    hyla_dtype dtype;
+    char trans;                     /* getrs: 'N', 'T' or 'C' */
+    int64_t m, n, nrhs;             /* A is m x n (m == n for the solves) */
+    const void *A;                  /* getrf, gesv: the matrix; getrs: its LU factor */
+    const int64_t *ipiv;            /* getrs: the factor's pivots */
+    const void *B;
+    int64_t lda, ldb;
+    void *Aw, *Bw;
+} lu_problem;
+
+/* Times the vendor LU routine on the devices of ctx, warmup + repeat calls,
+ * each on a fresh copy of the input. Never touches p->A or p->B. Failures
+ * are reported on stderr and leave NaN. */
+void vendor_lu(hyla_t *ctx, const lu_problem *p, int warmup, int repeat, vendor_times *out);
+
+/* One Hermitian eigenproblem (?syevd, ?heevd) on a host matrix A, ld
+ * max(1, n), both triangles. */
+typedef struct {
+    hyla_dtype dtype;
+    char jobz, uplo;                /* 'N' or 'V'; 'L' or 'U' */
+    int64_t n;
+    const void *A;
+} evd_problem;
+
+/* Times the vendor eigensolver on the devices of ctx: LAPACKE ?syevd/?heevd
+ * on host devices, cusolverDnXsyevd on the first GPU on a device-resident
+ * copy; warmup + repeat calls, each on a fresh copy of A. Sets out->time_s
+ * (NaN where it could not run, reported on stderr) and out->name. */
+void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendor_times *out);
+
+/* One symmetric tridiagonal eigenproblem (real types): diagonal d (n) and
+ * off-diagonal e (n - 1), in double whatever the type. */
+typedef struct {
+    hyla_dtype dtype;               /* HYLA_S or HYLA_D */
+    int64_t n;
+    bool vectors;                   /* ?stedc compz 'I'; else ?sterf */
+    const double *d, *e;
+} tridiag_problem;
+
+/* Times LAPACKE ?stedc (vectors) or ?sterf on the host, warmup + repeat
+ * calls, each on fresh copies of d and e converted to the type (the
+ * conversion inside the time). Sets out->time_s (NaN where it could not
+ * run, reported on stderr) and out->name. */
+void vendor_tridiag(const tridiag_problem *p, int warmup, int repeat, vendor_times *out);
 
 #endif

@@ -1,6 +1,6 @@
 /* LU vendor baselines (see vendor_lu.h). Every CUDA and cuSOLVER failure is
  * printed and turns the time into NaN. */
-#include "vendor_lu.h"
+#include "vendor.h"
 
 #include <lapacke.h>
 #include <limits.h>
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "matgen.h"
-#include "report.h"
-#include "vendor_util.h"
+#include "vendor_impl.h"
 
 static bool lu_factors(const lu_problem *p) { return p->routine != LU_GETRS; }
 static bool lu_solves(const lu_problem *p) { return p->routine != LU_GETRF; }

@@ -1,12 +1,12 @@
 /* Helpers shared by the vendor baselines (see vendor_util.h). */
-#include "vendor_util.h"
+#include "vendor_impl.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clock.h"
 #include "matgen.h"
-#include "report.h"
 #include "vendor.h"
 
 double vendor_median_of_runs(double (*run)(void *), void *arg, int warmup, int repeat) {

@@ -1,11 +1,11 @@
-/* Helpers shared by the vendor baselines (vendor.c, vendor_lu.c, cmd_eig.c):
- * the median of timed runs, and on CUDA builds the status checks, copies,
- * memory checks, cuSOLVER handle/event setup and the cusolverMg grid,
+/* Inside the vendor module only (vendor*.c; see vendor.h): the helpers its
+ * baselines share: the median of timed runs, and on CUDA builds the status
+ * checks, copies, memory checks, cuSOLVER handle/event setup and the cusolverMg grid,
  * descriptors and block-cyclic tiles. Every CUDA and cuSOLVER failure is
  * printed ("hyla: vendor: ...") and reported as false; the callers turn it
  * into a NaN time. */
-#ifndef HYLA_CLI_VENDOR_UTIL_H
-#define HYLA_CLI_VENDOR_UTIL_H
+#ifndef HYLA_CLI_VENDOR_IMPL_H
+#define HYLA_CLI_VENDOR_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>

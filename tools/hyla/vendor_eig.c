@@ -1,0 +1,163 @@
+/* The vendor eigensolver baseline (vendor.h): LAPACKE ?syevd/?heevd on
+ * host devices, cusolverDnXsyevd on a GPU. */
+#include "vendor.h"
+
+#include <lapacke.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clock.h"
+#include "matgen.h"
+#include "vendor_impl.h"
+
+static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
+
+static lapack_int lapacke_evd(const evd_problem *p, void *a, void *w) {
+    int n = (int)p->n;
+    switch (p->dtype) {
+    case HYLA_S: return LAPACKE_ssyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    case HYLA_D: return LAPACKE_dsyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    case HYLA_C: return LAPACKE_cheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    case HYLA_Z: return LAPACKE_zheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    }
+    return -1;
+}
+
+#ifdef HYLA_HAVE_CUDA
+/* cusolverDnXsyevd (64-bit API) on a device-resident copy dA of dA0,
+ * restored before each run (untimed), timed with CUDA events around the
+ * call alone. */
+typedef struct {
+    const evd_problem *p;
+    vendor_dn dn;
+    void *dA, *dA0, *dW, *dwork, *hwork;
+    size_t ba, dbytes, hbytes;
+} evd_run;
+
+static cusolverEigMode_t evd_mode(const evd_problem *p) {
+    return p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+}
+
+static cublasFillMode_t evd_fill(const evd_problem *p) {
+    return p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+}
+
+static double run_evd(void *arg) {
+    const evd_run *c = arg;
+    const evd_problem *p = c->p;
+    const cudaDataType dt = vendor_cuda_type(p->dtype), rt = vendor_cuda_type(real_of(p->dtype));
+    if (!vendor_cuda_ok(cudaMemcpy(c->dA, c->dA0, c->ba, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
+        !vendor_dn_start(&c->dn) ||
+        !vendor_cusolver_ok(cusolverDnXsyevd(c->dn.h, c->dn.params, evd_mode(p), evd_fill(p), p->n,
+                                             dt, c->dA, p->n, rt, c->dW, dt, c->dwork, c->dbytes,
+                                             c->hwork, c->hbytes, c->dn.dinfo),
+                            "cusolverDnXsyevd"))
+        return NAN;
+    return vendor_dn_stop(&c->dn, "cusolverDnXsyevd");
+}
+
+/* The median of repeat runs of cusolverDnXsyevd on GPU gpu. */
+static double vendor_cusolver(const evd_problem *p, int gpu, int warmup, int repeat) {
+    evd_run c = {.p = p, .ba = (size_t)(p->n * p->n) * dtype_size(p->dtype)};
+    double med = NAN;
+    const cudaDataType dt = vendor_cuda_type(p->dtype), rt = vendor_cuda_type(real_of(p->dtype));
+    if (!vendor_cuda_ok(cudaSetDevice(gpu), "cudaSetDevice") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dA, c.ba), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dA0, c.ba), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dW, (size_t)p->n * dtype_size(real_of(p->dtype))), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMemcpy(c.dA0, p->A, c.ba, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        !vendor_dn_open(&c.dn) ||
+        !vendor_cusolver_ok(cusolverDnXsyevd_bufferSize(c.dn.h, c.dn.params, evd_mode(p),
+                                                        evd_fill(p), p->n, dt, c.dA, p->n, rt,
+                                                        c.dW, dt, &c.dbytes, &c.hbytes),
+                            "cusolverDnXsyevd_bufferSize") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dwork, c.dbytes ? c.dbytes : 16), "cudaMalloc"))
+        goto out;
+    if (c.hbytes && !(c.hwork = malloc(c.hbytes))) goto out;
+    med = vendor_median_of_runs(run_evd, &c, warmup, repeat);
+out:
+    vendor_dn_close(&c.dn);
+    void *bufs[] = {c.dA, c.dA0, c.dW, c.dwork};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
+    free(c.hwork);
+    return med;
+}
+#endif
+
+void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendor_times *out) {
+    out->time_s = out->dev_time_s = NAN;
+    out->name = dtype_is_complex(p->dtype) ? "lapacke_heevd" : "lapacke_syevd";
+#ifdef HYLA_HAVE_CUDA
+    int gpus[VENDOR_MAX_GPUS];
+    if (vendor_cuda_gpus(ctx, gpus) > 0) {
+        out->name = "cusolverDnXsyevd";
+        out->time_s = vendor_cusolver(p, gpus[0], warmup, repeat);
+        return;
+    }
+#else
+    (void)ctx;
+#endif
+    if (p->n > INT_MAX) return;
+    const int64_t ld = p->n > 1 ? p->n : 1;
+    double *t = malloc(sizeof *t * (size_t)repeat);
+    void *a = mat_alloc(p->dtype, p->n, p->n, false, "the vendor's copy of A");
+    void *w = mat_alloc(real_of(p->dtype), p->n, 1, false, "the vendor's eigenvalues");
+    for (int c = 0; t && a && w && c < warmup + repeat; c++) {
+        mat_copy(p->dtype, p->n, p->n, p->A, ld, a, ld);
+        double t0 = cli_now();
+        lapack_int info = lapacke_evd(p, a, w);
+        double s = cli_now() - t0;
+        if (info) {
+            fprintf(stderr, "hyla: vendor: LAPACKE returned info %d\n", (int)info);
+            goto out;
+        }
+        if (c >= warmup) t[c - warmup] = s;
+    }
+    if (t && a && w) out->time_s = cli_median(t, repeat);
+out:
+    free(t), free(a), free(w);
+}
+
+static void to_type(hyla_dtype t, int64_t n, const double *x, void *y) {
+    for (int64_t i = 0; i < n; i++) {
+        if (t == HYLA_S) ((float *)y)[i] = (float)x[i];
+        else ((double *)y)[i] = x[i];
+    }
+}
+
+static int lapacke_tridiag(const tridiag_problem *p, void *d, void *e, void *Z) {
+    to_type(p->dtype, p->n, p->d, d);
+    to_type(p->dtype, p->n > 0 ? p->n - 1 : 0, p->e, e);
+    lapack_int n = (lapack_int)p->n, ldz = n > 0 ? n : 1;
+    if (p->dtype == HYLA_S)
+        return p->vectors ? LAPACKE_sstedc(LAPACK_COL_MAJOR, 'I', n, d, e, Z, ldz)
+                          : LAPACKE_ssterf(n, d, e);
+    return p->vectors ? LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, d, e, Z, ldz)
+                      : LAPACKE_dsterf(n, d, e);
+}
+
+void vendor_tridiag(const tridiag_problem *p, int warmup, int repeat, vendor_times *out) {
+    out->time_s = out->dev_time_s = NAN;
+    out->name = p->vectors ? "LAPACKE ?stedc" : "LAPACKE ?sterf";
+    if (p->n > INT_MAX) return;
+    double *t = malloc(sizeof *t * (size_t)repeat);
+    void *d = mat_alloc(p->dtype, p->n, 1, false, "the vendor's d");
+    void *e = mat_alloc(p->dtype, p->n, 1, false, "the vendor's e");
+    void *Z = p->vectors ? mat_alloc(p->dtype, p->n, p->n, false, "the vendor's Z") : NULL;
+    for (int c = 0; t && d && e && (Z || !p->vectors) && c < warmup + repeat; c++) {
+        double t0 = cli_now();
+        int info = lapacke_tridiag(p, d, e, Z);
+        double s = cli_now() - t0;
+        if (info) {
+            fprintf(stderr, "hyla: LAPACKE_%c%s returned %d\n", dtype_char(p->dtype),
+                    p->vectors ? "stedc" : "sterf", info);
+            goto out;
+        }
+        if (c >= warmup) t[c - warmup] = s;
+    }
+    if (t && d && e && (Z || !p->vectors)) out->time_s = cli_median(t, repeat);
+out:
+    free(t), free(d), free(e), free(Z);
+}
