@@ -100,50 +100,6 @@ cleanup:
     return rc;
 }
 
-/* ---------------------------------------------------------------- upload */
-
-/* Device g's block of the Hermitian matrix whose `lower` triangle the host
- * array A holds: columns j0 .. j0 + w - 1 at full height into dA (ld n),
- * both triangles (full) or at least the lower one. Columns go up in chunks
- * built on the host where a triangle has to be mirrored. */
-static int upload_block(hyla_t *ctx, int g, hyla_dtype t, int lower, int full, int64_t n,
-                        const void *A, int64_t lda, int64_t j0, int64_t w, void *dA) {
-    const size_t es = hyla_dtype_size(t);
-    const int cplx = t == HYLA_C || t == HYLA_Z;
-    if (w == 0) return 0;
-    if (lower && !full) /* the stored lower triangle as it is */
-        return hyla_eig_xfer_matrix(ctx, g, t, 1, n, w, (void *)at(A, 0, j0, lda, es), lda, dA, n);
-    enum { CB = 256 };
-    void *buf = hyla_malloc((size_t)(n * HYLA_MIN(CB, w)) * es);
-    if (!buf) return HYLA_ERR_NO_MEMORY;
-    int rc = 0;
-    for (int64_t c0 = 0; c0 < w && !rc; c0 += CB) {
-        const int64_t cw = HYLA_MIN(CB, w - c0), jc = j0 + c0;
-        /* column jc + jj: element (i, jc + jj) is stored at (i, jc + jj)
-         * where i is in the stored triangle, else its conjugate at
-         * (jc + jj, i): for each i the mirrored entries of the chunk are one
-         * contiguous run of column i */
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < n; i++)
-            for (int64_t jj = 0; jj < cw; jj++) {
-                const int64_t j = jc + jj;
-                const int stored = lower ? i >= j : i <= j;
-                const void *src = stored ? at(A, i, j, lda, es) : at(A, j, i, lda, es);
-                void *dst = at(buf, i, jj, n, es);
-                memcpy(dst, src, es);
-                /* the mirror conjugated; a Hermitian diagonal is real (its
-                 * imaginary parts are not referenced, as in LAPACK) */
-                if (cplx && (!stored || i == j)) {
-                    if (t == HYLA_C) ((float *)dst)[1] = i == j ? 0.0f : -((float *)dst)[1];
-                    else ((double *)dst)[1] = i == j ? 0.0 : -((double *)dst)[1];
-                }
-            }
-        rc = hyla_eig_xfer_matrix(ctx, g, t, 1, n, cw, buf, n, at(dA, 0, c0, n, es), n);
-    }
-    hyla_free(buf);
-    return rc;
-}
-
 /* ---------------------------------------------------------------- vectors */
 
 static void phase_at(double ph[8][2], int p, double a, double b) {
@@ -678,6 +634,9 @@ cleanup:
     return rc;
 }
 
+static int mirror(hyla_t *ctx, hyla_dtype t, int lower, const hyla_eig_dist *ds, void **dA,
+                  const int64_t *ld);
+
 int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
                         int64_t lda, void *w, hyla_eig_stats *st) {
     const int nd = HYLA_MIN(ctx->ndev, HYLA_EIG_MAX_DEVS);
@@ -699,13 +658,16 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
         ldA[g] = HYLA_MAX(1, n);
         if (wg == 0) continue;
         const double tu = hyla_wtime();
+        /* the columns as they are stored; the triangle that is not is made
+         * on the devices below where the variant reads it */
         HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
-        HYLA_TRY(upload_block(ctx, g, t, lower, sbr == HYLA_EIG_SBR_FULL, n, A, lda, dist.c[g],
-                              wg, dA[g]));
+        HYLA_TRY(hyla_eig_xfer_matrix(ctx, g, t, 1, n, wg, at(A, 0, dist.c[g], lda, es), lda,
+                                      dA[g], n));
         if (g < HYLA_EIG_TIMELINE_DEVS)
             st->phase[g][HYLA_EIG_PHASE_UPLOAD][0] = tu - t0,
             st->phase[g][HYLA_EIG_PHASE_UPLOAD][1] = hyla_wtime() - t0;
     }
+    if (!lower || sbr == HYLA_EIG_SBR_FULL) HYLA_TRY(mirror(ctx, t, lower, &dist, dA, ldA));
     st->transfers += hyla_wtime() - tt;
     rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, dA, ldA, w, A, lda, t0, st);
 cleanup:
