@@ -102,6 +102,18 @@ cleanup:
 
 /* ---------------------------------------------------------------- vectors */
 
+/* *use := the Q2 store q where device g applies it: q itself (a host store,
+ * read where it is, or one in g's memory), or a copy in g's memory made
+ * into *copy (freed by the caller) */
+static int q2_here(hyla_t *ctx, const hyla_sb2st_q *q, int g, hyla_sb2st_q **copy,
+                   const hyla_sb2st_q **use) {
+    *use = q;
+    if (hyla_sb2st_q_device(q) < 0 || hyla_sb2st_q_device(q) == g) return 0;
+    const int rc = hyla_sb2st_q_copy(ctx, q, g, copy);
+    if (!rc) *use = *copy;
+    return rc;
+}
+
 static void phase_at(double ph[8][2], int p, double a, double b) {
     ph[p][0] = a, ph[p][1] = b;
 }
@@ -165,13 +177,8 @@ static void *vec_main(void *arg) {
     }
     t1 = hyla_wtime();
     j->up = t1 - t0;
-    /* Q2: a store on another device is copied here first (the back
-     * transformation reads a host store where it is) */
-    const hyla_sb2st_q *q2 = j->q2;
-    if (hyla_sb2st_q_device(q2) >= 0 && hyla_sb2st_q_device(q2) != j->g) {
-        HYLA_TRY(hyla_sb2st_q_copy(ctx, q2, j->g, &q2c));
-        q2 = q2c;
-    }
+    const hyla_sb2st_q *q2;
+    HYLA_TRY(q2_here(ctx, j->q2, j->g, &q2c, &q2));
     HYLA_TRY(hyla_eig_sb2st_back(ctx, j->g, q2, w, dZ, n));
     hyla_sb2st_q_free(&q2c);
     j->back2 = hyla_wtime() - t1;
@@ -229,7 +236,7 @@ static void *qbuild_main(void *arg) {
     unsigned char one[16] = {0};
     hyla_queue *qc = NULL, *qi = NULL;
     hyla_sb2st_q *q2c = NULL;
-    const hyla_sb2st_q *q2 = j->q2;
+    const hyla_sb2st_q *q2;
     int rc = 0;
     double t0 = hyla_wtime(), t1 = t0;
     if (t == HYLA_S || t == HYLA_C) *(float *)one = 1.0f;
@@ -240,10 +247,7 @@ static void *qbuild_main(void *arg) {
     /* columns j0 .. j0 + w - 1 of the identity */
     HYLA_TRY(o->laset(qc, t, -1, j->n, j->w, zero, zero, j->dQ, j->n));
     HYLA_TRY(o->laset(qc, t, -1, j->w, j->w, zero, one, at(j->dQ, j->j0, 0, j->n, es), j->n));
-    if (hyla_sb2st_q_device(q2) >= 0 && hyla_sb2st_q_device(q2) != j->g) {
-        HYLA_TRY(hyla_sb2st_q_copy(ctx, q2, j->g, &q2c));
-        q2 = q2c;
-    }
+    HYLA_TRY(q2_here(ctx, j->q2, j->g, &q2c, &q2));
     HYLA_TRY(hyla_eig_sb2st_back_q(ctx, j->g, q2, j->w, j->dQ, j->n, 0, NULL, NULL, qc, qi, 0));
     hyla_sb2st_q_free(&q2c);
     t1 = hyla_wtime();
@@ -407,15 +411,6 @@ void hyla_eig_mgpu_variants(const hyla_t *ctx, int *sbr, int *ar) {
     *ar = ctx->opt_eig_allreduce ? (int)ctx->opt_eig_allreduce : HYLA_EIG_AR_DEVICE;
 }
 
-/* stedc's parts, which it leaves in the context's statistics */
-static void stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
-    st->stedc_lower = ctx->eig_stats.stedc_lower;
-    st->stedc_deflate = ctx->eig_stats.stedc_deflate;
-    st->stedc_secular = ctx->eig_stats.stedc_secular;
-    st->stedc_gemm = ctx->eig_stats.stedc_gemm;
-    st->stedc_copy = ctx->eig_stats.stedc_copy;
-}
-
 /* Divide and conquer into E (host, n x n, ld n): its large merges on
  * device 0 where it has room for their 3 n^2 reals, else every level on
  * the host cores. */
@@ -572,7 +567,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
             st->back1 = HYLA_MAX(st->back1, qj[g].back1);
         }
         if (rc) goto cleanup;
-        stedc_parts(ctx, st);
+        hyla_eig_stedc_parts(ctx, st);
         /* Z = Q E by blocks of columns (device output: into the blocks of A,
          * whose reflectors Q1 no longer needs) */
         zgemm_job zj[HYLA_EIG_MAX_DEVS];
@@ -592,7 +587,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     HYLA_TRY(stedc(ctx, rt, n, w, e, E));
     st->tridiag = hyla_wtime() - tt;
     mark_tridiag(st, tt, origin);
-    stedc_parts(ctx, st);
+    hyla_eig_stedc_parts(ctx, st);
 
     /* the direct order: each device its own columns, on a thread of its own */
     for (int g = 0; g < nd; g++)

@@ -19,8 +19,7 @@
 #include <pthread.h>
 #include <string.h>
 
-/* stedc's parts, which it leaves in the context's statistics */
-static void stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
+void hyla_eig_stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
     st->stedc_lower = ctx->eig_stats.stedc_lower;
     st->stedc_deflate = ctx->eig_stats.stedc_deflate;
     st->stedc_secular = ctx->eig_stats.stedc_secular;
@@ -164,7 +163,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         HYLA_TRY(z_dev ? hyla_eig_stedc_dev(ctx, rt, n, w, e, Zr, n, dZ, lddz)
                        : hyla_eig_stedc(ctx, rt, n, w, e, Zr, n));
         st->tridiag = hyla_wtime() - tt;
-        stedc_parts(ctx, st);
+        hyla_eig_stedc_parts(ctx, st);
         HYLA_TRY(direct(ctx, dev, t, n, q1, q2, z_dev ? NULL : Zr, dZ, lddz, st));
         goto cleanup;
     }
@@ -191,7 +190,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         st->tridiag = hyla_wtime() - tt;
         pthread_join(th, NULL);
         HYLA_TRY(rc);
-        stedc_parts(ctx, st);
+        hyla_eig_stedc_parts(ctx, st);
         HYLA_TRY(b.rc);
     }
     st->back2 = b.back2, st->back1 = b.back1;

@@ -19,4 +19,8 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
                      const hyla_sb2st_q *q2, void *w, void *e, void *dZ, int64_t lddz,
                      int order, hyla_eig_stats *st);
 
+/* Copies stedc's parts, which it leaves in the context's statistics, into
+ * st. */
+void hyla_eig_stedc_parts(const hyla_t *ctx, hyla_eig_stats *st);
+
 #endif
