@@ -31,6 +31,7 @@
  * its work in order. The all-to-all of A V at each panel orders the panels
  * across devices. */
 #include "eig/mgpu.h"
+#include "core/comm.h"
 #include <limits.h>
 #include <string.h>
 
@@ -110,12 +111,9 @@ typedef struct {
     void *Va[HYLA_EIG_MAX_DEVS], *Wa[HYLA_EIG_MAX_DEVS]; /* n x nb, ld n */
     void *Tc[HYLA_EIG_MAX_DEVS];                         /* kd x kd: T of the panel */
     void *S[HYLA_EIG_MAX_DEVS];                          /* nb x kd small products */
-    void *R[HYLA_EIG_MAX_DEVS];  /* device 0, half + device: partial of device g */
-    void *hY[HYLA_EIG_MAX_DEVS]; /* half + host: pinned partial of device g */
     void *dqr[HYLA_EIG_MAX_DEVS]; /* the owner's QR results: G (kd x kd), tau, info */
-    hyla_event *ev_v[HYLA_EIG_MAX_DEVS], *ev_y[HYLA_EIG_MAX_DEVS], *ev_r[HYLA_EIG_MAX_DEVS];
     hyla_event *ev_t[HYLA_EIG_MAX_DEVS]; /* the upload of T from pinned memory, per owner */
-    hyla_event *ev_sum;
+    hyla_comm comm;
     hyla_sy2sb_mstats *ms;
 } m1;
 
@@ -160,87 +158,20 @@ static int partial_av(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
 /* Every device ends with the whole A22 V (rows r0.., k columns) in Wa[g]
  * column kacc: the partials summed, or the row blocks gathered. */
 static int combine_av(m1 *s, int64_t r0, int64_t k, int64_t kacc) {
-    const hyla_dtype t = s->t;
     const size_t es = s->es;
-    const int64_t n = s->n, m = n - r0;
-    const size_t colb = (size_t)m * es;
-    int rc = 0;
-    for (int g = 0; g < s->nd; g++) HYLA_TRY(s->d[g]->ops->event_record(s->ev_y[g], s->q[g]));
+    const int64_t n = s->n;
+    void *y[HYLA_EIG_MAX_DEVS];
     if (s->full) {
-        /* allgather: device h copies every other device's rows in */
-        for (int h = 0; h < s->nd; h++) {
-            const hyla_backend_ops *o = s->d[h]->ops;
-            for (int g = 0; g < s->nd; g++) {
-                const int64_t a = HYLA_MAX(r0, lo_of(s, g)), b = hi_of(s, g);
-                if (g == h || a >= b) continue;
-                HYLA_TRY(o->queue_wait_event(s->q[h], s->ev_y[g]));
-                HYLA_TRY(o->copy_2d(s->q[h], at(s->Wa[h], a, kacc, n, es), (size_t)n * es,
-                                    at(s->Wa[g], a, kacc, n, es), (size_t)n * es,
-                                    (size_t)(b - a) * es, (size_t)k, HYLA_COPY_D2D));
-                if (s->ms) s->ms->bytes_peer += (double)((b - a) * k) * (double)es;
-            }
-            HYLA_TRY(o->event_record(s->ev_r[h], s->q[h]));
+        int64_t r[HYLA_EIG_MAX_DEVS + 1];
+        for (int g = 0; g < s->nd; g++) {
+            y[g] = at(s->Wa[g], 0, kacc, n, es);
+            r[g] = HYLA_MIN(hi_of(s, g), HYLA_MAX(r0, lo_of(s, g)));
         }
-        /* W is formed in place: no device overwrites its rows before every
-         * other device has copied them */
-        for (int h = 0; h < s->nd; h++)
-            for (int g = 0; g < s->nd; g++)
-                if (g != h) HYLA_TRY(s->d[h]->ops->queue_wait_event(s->q[h], s->ev_r[g]));
-        return 0;
+        r[s->nd] = n;
+        return hyla_comm_allgather_rows(&s->comm, s->t, r, k, y, n);
     }
-    if (s->ar == HYLA_EIG_AR_HOST) {
-        double t0 = hyla_wtime();
-        for (int g = 0; g < s->nd; g++)
-            HYLA_TRY(s->d[g]->ops->copy_2d(s->q[g], s->hY[g], colb, at(s->Wa[g], r0, kacc, n, es),
-                                           (size_t)n * es, colb, (size_t)k, HYLA_COPY_D2H));
-        for (int g = 0; g < s->nd; g++) HYLA_TRY(s->d[g]->ops->queue_sync(s->q[g]));
-        /* the sum, in the real type (a complex entry is two reals) */
-        const int64_t cnt = m * k * ((t == HYLA_C || t == HYLA_Z) ? 2 : 1);
-        if (t == HYLA_S || t == HYLA_C) {
-            float *y0 = s->hY[0];
-#pragma omp parallel for schedule(static)
-            for (int64_t i = 0; i < cnt; i++)
-                for (int g = 1; g < s->nd; g++) y0[i] += ((const float *)s->hY[g])[i];
-        } else {
-            double *y0 = s->hY[0];
-#pragma omp parallel for schedule(static)
-            for (int64_t i = 0; i < cnt; i++)
-                for (int g = 1; g < s->nd; g++) y0[i] += ((const double *)s->hY[g])[i];
-        }
-        for (int g = 0; g < s->nd; g++)
-            HYLA_TRY(s->d[g]->ops->copy_2d(s->q[g], at(s->Wa[g], r0, kacc, n, es), (size_t)n * es,
-                                           s->hY[0], colb, colb, (size_t)k, HYLA_COPY_H2D));
-        /* hY[0] is read by every device's upload: done before the next sum */
-        for (int g = 0; g < s->nd; g++) HYLA_TRY(s->d[g]->ops->queue_sync(s->q[g]));
-        if (s->ms) {
-            s->ms->combine += hyla_wtime() - t0;
-            s->ms->bytes_host += 2.0 * (double)s->nd * (double)(m * k) * (double)es;
-        }
-        return 0;
-    }
-    /* device to device: the partials to device 0, summed there, the sum
-     * copied back */
-    const hyla_backend_ops *o0 = s->d[0]->ops;
-    for (int g = 1; g < s->nd; g++) {
-        HYLA_TRY(o0->queue_wait_event(s->q[0], s->ev_y[g]));
-        HYLA_TRY(o0->copy_2d(s->q[0], s->R[g], colb, at(s->Wa[g], r0, kacc, n, es),
-                             (size_t)n * es, colb, (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o0->geam(s->q[0], t, HYLA_NOTRANS, m, k, cst(t, C_ONE), s->R[g], m,
-                          cst(t, C_ONE), at(s->Wa[0], r0, kacc, n, es), n));
-    }
-    HYLA_TRY(o0->event_record(s->ev_sum, s->q[0]));
-    for (int g = 1; g < s->nd; g++) {
-        const hyla_backend_ops *o = s->d[g]->ops;
-        HYLA_TRY(o->queue_wait_event(s->q[g], s->ev_sum));
-        HYLA_TRY(o->copy_2d(s->q[g], at(s->Wa[g], r0, kacc, n, es), (size_t)n * es,
-                            at(s->Wa[0], r0, kacc, n, es), (size_t)n * es, colb, (size_t)k,
-                            HYLA_COPY_D2D));
-        HYLA_TRY(o->event_record(s->ev_r[g], s->q[g]));
-        HYLA_TRY(o0->queue_wait_event(s->q[0], s->ev_r[g]));
-    }
-    if (s->ms) s->ms->bytes_peer += 2.0 * (double)(s->nd - 1) * (double)(m * k) * (double)es;
-cleanup:
-    return rc;
+    for (int g = 0; g < s->nd; g++) y[g] = at(s->Wa[g], r0, kacc, n, es);
+    return hyla_comm_allreduce(&s->comm, s->ar == HYLA_EIG_AR_HOST, s->t, n - r0, k, y, n);
 }
 
 /* On device g, A22 V in Wa[g] column kacc becomes W of the panel:
@@ -372,20 +303,13 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * kd) * es, &s.S[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &s.dqr[g]));
         if (w > 0) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * w) * es, &qm->dT[g]));
-        if (!s.full && ar == HYLA_EIG_AR_DEVICE && g > 0)
-            HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_DEVICE, (size_t)(n * kd) * es, &s.R[g]));
-        if (!s.full && ar == HYLA_EIG_AR_HOST)
-            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(n * kd) * es, &s.hY[g]));
-        HYLA_TRY(o->event_create(d, 0, &s.ev_v[g]));
-        HYLA_TRY(o->event_create(d, 0, &s.ev_y[g]));
-        HYLA_TRY(o->event_create(d, 0, &s.ev_r[g]));
         HYLA_TRY(o->event_create(d, 0, &s.ev_t[g]));
     }
+    if (np > 0) HYLA_TRY(hyla_comm_init(&s.comm, ctx, nd, s.q));
     HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
     if (np > 0) {
         HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
         HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, qr_bytes, &hqr));
-        HYLA_TRY(d0->ops->event_create(d0, 0, &s.ev_sum));
     }
 
     const int64_t P = nb / kd;
@@ -438,18 +362,13 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         t_owner = w;
         HYLA_TRY(o->copy_2d(qw, at(qm->dT[w], 0, jl, kd, es), (size_t)kd * es, s.Tc[w],
                             (size_t)kd * es, (size_t)kd * es, (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->event_record(s.ev_v[w], qw));
         if (ms) ms->qr += hyla_wtime() - tq;
         /* V and T to every other device */
-        for (int g = 0; g < nd; g++) {
-            if (g == w) continue;
-            const hyla_backend_ops *og = s.d[g]->ops;
-            HYLA_TRY(og->queue_wait_event(s.q[g], s.ev_v[w]));
-            HYLA_TRY(og->copy_2d(s.q[g], at(s.Va[g], r0, kacc, n, es), (size_t)n * es, vw,
-                                 (size_t)n * es, (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
-            HYLA_TRY(og->copy_2d(s.q[g], s.Tc[g], (size_t)kd * es, s.Tc[w], (size_t)kd * es,
-                                 (size_t)kd * es, (size_t)k, HYLA_COPY_D2D));
-            if (ms) ms->bytes_peer += (double)((m + kd) * k) * (double)es;
+        {
+            void *vb[HYLA_EIG_MAX_DEVS];
+            for (int g = 0; g < nd; g++) vb[g] = at(s.Va[g], r0, kacc, n, es);
+            HYLA_TRY(hyla_comm_bcast(&s.comm, w, t, m, k, vb, n));
+            HYLA_TRY(hyla_comm_bcast(&s.comm, w, t, kd, k, s.Tc, kd));
         }
         /* A22 V from every device's columns, combined; W on every device */
         for (int g = 0; g < nd; g++) HYLA_TRY(partial_av(&s, g, r0, k, kacc));
@@ -477,6 +396,11 @@ cleanup:
      * for or read (another device's events and buffers) goes */
     for (int g = 0; rc && g < nd && g < HYLA_EIG_MAX_DEVS; g++)
         if (s.q[g]) s.d[g]->ops->queue_sync(s.q[g]);
+    if (ms) {
+        ms->bytes_peer += s.comm.bytes_peer, ms->bytes_host += s.comm.bytes_host;
+        ms->combine += s.comm.host_seconds;
+    }
+    hyla_comm_fini(&s.comm);
     for (int g = 0; g < nd && g < HYLA_EIG_MAX_DEVS; g++) {
         hyla_dev *d = s.d[g];
         if (!d) continue;
@@ -486,14 +410,8 @@ cleanup:
         o->mem_free(d, HYLA_MEM_DEVICE, s.Tc[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.S[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.dqr[g]);
-        d0->ops->mem_free(d0, HYLA_MEM_DEVICE, s.R[g]);
-        o->mem_free(d, HYLA_MEM_PINNED, s.hY[g]);
-        if (s.ev_v[g]) o->event_destroy(s.ev_v[g]);
-        if (s.ev_y[g]) o->event_destroy(s.ev_y[g]);
-        if (s.ev_r[g]) o->event_destroy(s.ev_r[g]);
         if (s.ev_t[g]) o->event_destroy(s.ev_t[g]);
     }
-    if (s.ev_sum) d0->ops->event_destroy(s.ev_sum);
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hp);
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, ht);
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hqr);
