@@ -167,6 +167,8 @@ static void run_list(const char *devices, unsigned long long *s) {
     hyla_set_option(h, HYLA_OPT_EIG_ALLREDUCE, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
     hyla_dtv_all(h, s);
+    for (int jz = 0; jz < 2; jz++) /* the layout for the default sizes, either jobz */
+        hyla_ddist_case(h, "NV"[jz], "LU"[jz], 301, TE_RANDOM, s);
     hyla_set_option(h, HYLA_OPT_EIG_KD, 4);
     hyla_set_option(h, HYLA_OPT_EIG_NB, 12);
     /* stage 2 by the backend's chase on device 0 (its reflectors in device

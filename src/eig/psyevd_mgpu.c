@@ -756,8 +756,10 @@ int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist
     hyla_eig_mgpu_variants(ctx, &sbr, &ar);
     hyla_eig_dist dist = {.nd = A->ndev, .n = n};
     memcpy(dist.c, A->col, sizeof(int64_t) * (size_t)(A->ndev + 1));
-    /* the layout's boundaries are multiples of its align: the update block
-     * (a multiple of kd) that divides them */
+    /* the layout's boundaries are multiples of its align, the update block
+     * of the sizes with eigenvectors it was made for: without, a band width
+     * of their own that does not divide it gives way to those sizes */
+    if (n > 1 && A->align % kd) hyla_eig_mgpu_sizes(ctx, t, 1, n, &kd, &nb);
     if (n > 1 && (A->align < kd || A->align % kd)) return -3;
     nb = n > 1 ? A->align : nb;
     if (!lower || sbr == HYLA_EIG_SBR_FULL) {
