@@ -260,6 +260,27 @@ static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) 
     return med;
 }
 
+/* hyla's one-device path (HYLA_OPT_EIG_DEVICES 1) on the same context and
+ * a fresh copy of A each call; median. For the runs on several devices. */
+static double ours_one_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) {
+    int64_t was = 0;
+    double med = NAN, *t = malloc(sizeof *t * (size_t)o->repeat);
+    int rc = t ? hyla_get_option(ctx, HYLA_OPT_EIG_DEVICES, &was) : HYLA_ERR_NO_MEMORY;
+    if (!rc) rc = hyla_set_option(ctx, HYLA_OPT_EIG_DEVICES, 1);
+    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
+        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
+        double t0 = cli_now();
+        rc = call_evd(ctx, p, p->Aw, max1(p->n));
+        if (!rc && c >= o->warmup) t[c - o->warmup] = cli_now() - t0;
+    }
+    if (rc) fprintf(stderr, "hyla: one-device hyla_%c%s: %d: %s\n", dtype_char(p->t), rname(p->t),
+                    rc, hyla_strerror(rc));
+    else med = cli_median(t, o->repeat);
+    hyla_set_option(ctx, HYLA_OPT_EIG_DEVICES, was);
+    free(t);
+    return med;
+}
+
 /* ---------------------------------------------------------------- report */
 
 static const char *num(char *b, const char *fmt, double v) {
@@ -279,7 +300,50 @@ typedef struct {
     const report *r;
     const eig_problem *p;
     const hyla_eig_stats *timers; /* printed with the row; NULL: none */
+    double one_dev_s;             /* several devices: the one-device path's time; NaN: none */
 } eig_run;
+
+/* The phases of the multi-device timeline: letter and JSON name. */
+static const char phase_letter[8] = {'U', '1', '2', 'T', 'q', 'Q', 'G', 'D'};
+static const char *const phase_name[8] = {"upload", "sy2sb", "sb2st", "tridiag",
+                                          "back2",  "back1", "gemm",  "download"};
+
+/* Several devices: the per-device timeline as a text Gantt chart (one
+ * line per device, 60 columns for the whole call) or JSON. */
+static void print_timeline(const hyla_eig_stats *s, bool json) {
+    enum { W = 60 };
+    if (json) {
+        printf(",\"timeline\":[");
+        for (int g = 0; g < s->ndev; g++) {
+            printf("%s{\"device\":%d,\"cols\":%lld", g ? "," : "", g, (long long)s->cols[g]);
+            for (int k = 0; k < 8; k++)
+                if (s->phase[g][k][1] > s->phase[g][k][0])
+                    printf(",\"%s\":[%.6g,%.6g]", phase_name[k], s->phase[g][k][0],
+                           s->phase[g][k][1]);
+            printf("}");
+        }
+        printf("]");
+        return;
+    }
+    printf("%%   timeline (s; U upload, 1 sy2sb, 2 sb2st, T tridiag, q Q2, Q Q1, G Z=QE, D "
+           "download; %.3f s in %d columns)\n", s->total, W);
+    for (int g = 0; g < s->ndev; g++) {
+        char bar[W + 1];
+        memset(bar, '.', W);
+        bar[W] = '\0';
+        for (int k = 0; k < 8; k++) {
+            const double a = s->phase[g][k][0], b = s->phase[g][k][1];
+            if (!(b > a) || !(s->total > 0)) continue;
+            int c0 = (int)(a / s->total * W), c1 = (int)(b / s->total * W + 0.999);
+            for (int c = c0 < 0 ? 0 : c0; c < c1 && c < W; c++) bar[c] = phase_letter[k];
+        }
+        printf("%%   dev %-2d |%s| %6lld cols", g, bar, (long long)s->cols[g]);
+        for (int k = 0; k < 8; k++)
+            if (s->phase[g][k][1] > s->phase[g][k][0])
+                printf("  %c %.3f-%.3f", phase_letter[k], s->phase[g][k][0], s->phase[g][k][1]);
+        printf("\n");
+    }
+}
 
 /* The row of a run (the run loop's print hook): eig's own columns. */
 static void print_row(void *arg, const report_row *w) {
@@ -298,6 +362,7 @@ static void print_row(void *arg, const report_row *w) {
         jnum("vendor_time_s", w->vendor_time_s);
         jnum("ratio", w->vendor_time_s / w->time_s);
         jnum("ours_device_time_s", w->ours_dev_time_s);
+        if (r->ndevices > 1) jnum("one_dev_time_s", run->one_dev_s);
         printf(",\"info\":%d", w->info);
         jnum("error", w->has_error ? w->error : NAN);
         printf(",\"status\":\"%s\"", w->status);
@@ -306,6 +371,7 @@ static void print_row(void *arg, const report_row *w) {
                    "\"back1\":%.6g,\"transfers\":%.6g,\"total\":%.6g,\"kd\":%lld,\"nb\":%lld}",
                    s->sy2sb, s->sb2st, s->tridiag, s->back2, s->back1, s->transfers, s->total,
                    (long long)s->kd, (long long)s->nb);
+        if (s && s->ndev > 0) print_timeline(s, true);
         printf("}\n");
         fflush(stdout);
         return;
@@ -313,10 +379,13 @@ static void print_row(void *arg, const report_row *w) {
     if (!header) {
         header = true;
         if (r->vs && r->cuda)
-            printf("%% vendor (eig): cusolverDnXsyevd (64-bit API) on a DEVICE-RESIDENT copy, the "
-                   "call alone timed with CUDA events; ours-dev: hyla_?syevd_gpu on a "
+            printf("%% vendor (eig): cusolverDnXsyevd (64-bit API) on a DEVICE-RESIDENT copy on the "
+                   "first GPU, the call alone timed with CUDA events; ours-dev: hyla_?syevd_gpu on a "
                    "device-resident copy; hyla's own time includes the host<->device copies; "
                    "ratio = vendor time / hyla time\n");
+        if (r->vs && r->ndevices > 1)
+            printf("%% one-dev: hyla's one-device path (--eig-devices one) on the same context, "
+                   "host-resident as the time column\n");
         else if (r->vs)
             printf("%% vendor (eig): LAPACKE ?syevd/?heevd (OpenBLAS) on a copy of the same host "
                    "matrix; ratio = vendor time / hyla time\n");
@@ -328,6 +397,7 @@ static void print_row(void *arg, const report_row *w) {
                "matrix", "time(s)");
         if (r->vs) printf(" %11s %7s", "vendor(s)", "ratio");
         if (dev) printf(" %11s", "ours-dev(s)");
+        if (r->vs && r->ndevices > 1) printf(" %11s", "one-dev(s)");
         if (r->check) printf(" %9s", "error");
         printf(" %6s  status\n", "info");
     }
@@ -338,6 +408,7 @@ static void print_row(void *arg, const report_row *w) {
         printf(" %11s %7s", num(b[1], "%.6f", w->vendor_time_s),
                num(b[2], "%.2f", w->vendor_time_s / w->time_s));
     if (dev) printf(" %11s", num(b[3], "%.6f", w->ours_dev_time_s));
+    if (r->vs && r->ndevices > 1) printf(" %11s", num(b[3], "%.6f", run->one_dev_s));
     if (r->check) printf(" %9s", w->has_error ? num(b[1], "%.2e", w->error) : "-");
     printf(" %6d  %s\n", w->info, w->status);
     if (s)
@@ -346,12 +417,14 @@ static void print_row(void *arg, const report_row *w) {
                p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1, s->transfers,
                s->total, (long long)s->kd, (long long)s->nb);
     if (s && p->jobz == 'V') {
-        printf("%%   back2: %lld device calls, %.4g Tflop\n", (long long)s->back2_calls,
-               s->back2_flops * 1e-12);
+        if (s->ndev == 0) /* counted on one device */
+            printf("%%   back2: %lld device calls, %.4g Tflop\n", (long long)s->back2_calls,
+                   s->back2_flops * 1e-12);
         printf("%%   stedc: leaves and lower levels %.4f  deflation %.4f  secular and merge "
                "matrices %.4f  gemm %.4f  copies %.4f\n", s->stedc_lower, s->stedc_deflate,
                s->stedc_secular, s->stedc_gemm, s->stedc_copy);
     }
+    if (s && s->ndev > 0) print_timeline(s, false);
     fflush(stdout);
 }
 
@@ -402,7 +475,7 @@ static int hook_write(void *arg) {
 static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, eig_problem *p) {
     report_row row = {.time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
                       .ours_dev_time_s = NAN, .status = "ok"};
-    eig_run run = {.o = o, .r = r, .p = p};
+    eig_run run = {.o = o, .r = r, .p = p, .one_dev_s = NAN};
     const run_hooks hooks = {.arg = &run, .restore = restore, .call = hook_call,
                              .print_error = hook_error, .numerical = hook_noconv,
                              .check = hook_check, .write = hook_write, .print = print_row,
@@ -412,6 +485,7 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, e
     hyla_eig_stats stats;
     if (o->timers && hyla_get_eig_stats(ctx, &stats) == 0) run.timers = &stats;
     if (o->vs_vendor && r->cuda && r->ndevices == 1) row.ours_dev_time_s = ours_device(ctx, o, p);
+    if (o->vs_vendor && r->ndevices > 1) run.one_dev_s = ours_one_device(ctx, o, p);
     if (o->vs_vendor) {
         vendor_times vt = {.time_s = NAN};
         const evd_problem vp = {.dtype = p->t, .jobz = p->jobz, .uplo = p->uplo, .n = p->n, .A = p->A};

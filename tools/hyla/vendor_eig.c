@@ -86,12 +86,81 @@ out:
 }
 #endif
 
+#ifdef HYLA_HAVE_CUSOLVERMG
+/* cusolverMgSyevd on several GPUs (1-D block-cyclic columns, see vendor_mg):
+ * each run uploads the tiles from the host (untimed); the call is timed by
+ * the wall clock up to the synchronization of every GPU. The eigenvalues go
+ * to a host array, as cusolverMg takes them. */
+typedef struct {
+    const evd_problem *p;
+    vendor_mg mg;
+    void *w;
+} mg_evd_run;
+
+static double run_mg_evd(void *arg) {
+    const mg_evd_run *c = arg;
+    const vendor_mg *m = &c->mg;
+    const evd_problem *p = c->p;
+    const cudaDataType dt = vendor_cuda_type(p->dtype), rt = vendor_cuda_type(real_of(p->dtype));
+    int info = 0;
+    if (!vendor_mg_begin(m, p->A, p->n > 1 ? p->n : 1, NULL, 0, 0)) return NAN;
+    double t0 = cli_now();
+    if (!vendor_cusolver_ok(cusolverMgSyevd(m->h, evd_mode(p), CUBLAS_FILL_MODE_LOWER, (int)p->n,
+                                            (void **)m->A, 1, 1, m->da, c->w, rt, dt,
+                                            (void **)m->work, m->lwork, &info),
+                            "cusolverMgSyevd"))
+        return NAN;
+    return vendor_mg_end(m, t0, info);
+}
+
+static double vendor_evd_mg(const evd_problem *p, const int *gpus, int ngpus, int warmup,
+                            int repeat) {
+    if (p->uplo != 'L') {
+        fputs("hyla: vendor: cusolverMgSyevd reads the lower triangle only; skipped for uplo U\n",
+              stderr);
+        return NAN;
+    }
+    if (p->n > INT_MAX) {
+        fputs("hyla: vendor: cusolverMg takes 32-bit sizes; skipped\n", stderr);
+        return NAN;
+    }
+    mg_evd_run c = {.p = p, .w = malloc((size_t)(p->n > 0 ? p->n : 1) * dtype_size(real_of(p->dtype)))};
+    const cudaDataType dt = vendor_cuda_type(p->dtype), rt = vendor_cuda_type(real_of(p->dtype));
+    int64_t lw = 0;
+    bool ok = c.w && vendor_mg_open(&c.mg, gpus, ngpus, p->dtype, p->n, 0, false, false) &&
+              vendor_cusolver_ok(cusolverMgSyevd_bufferSize(c.mg.h, evd_mode(p),
+                                                            CUBLAS_FILL_MODE_LOWER, (int)p->n,
+                                                            (void **)c.mg.A, 1, 1, c.mg.da, c.w,
+                                                            rt, dt, &lw),
+                                 "cusolverMgSyevd_bufferSize");
+    double t = vendor_mg_time(&c.mg, ok, lw, 0, run_mg_evd, &c, warmup, repeat);
+    free(c.w);
+    return t;
+}
+#endif
+
 void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendor_times *out) {
     out->time_s = out->dev_time_s = NAN;
     out->name = dtype_is_complex(p->dtype) ? "lapacke_heevd" : "lapacke_syevd";
 #ifdef HYLA_HAVE_CUDA
-    int gpus[VENDOR_MAX_GPUS];
-    if (vendor_cuda_gpus(ctx, gpus) > 0) {
+    int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_gpus(ctx, gpus), distinct = 0;
+    for (int i = 0; i < ngpus; i++) {
+        int seen = 0;
+        for (int k = 0; k < i; k++) seen |= gpus[k] == gpus[i];
+        distinct += !seen;
+    }
+    if (distinct > 1) { /* several GPUs: cusolverMg on the same ones */
+        out->name = "cusolverMgSyevd";
+#ifdef HYLA_HAVE_CUSOLVERMG
+        out->time_s = vendor_evd_mg(p, gpus, ngpus, warmup, repeat);
+#else
+        fputs("hyla: vendor: built without cusolverMg; multi-GPU eigensolver baseline skipped\n",
+              stderr);
+#endif
+        cudaSetDevice(gpus[0]);
+        return;
+    }
+    if (ngpus > 0) { /* one GPU (listed once or more): cuSOLVER on it */
         out->name = "cusolverDnXsyevd";
         out->time_s = vendor_cusolver(p, gpus[0], warmup, repeat);
         return;
