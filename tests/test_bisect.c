@@ -27,7 +27,7 @@ static const char *mat_name[] = {"random", "cluster", "graded", "wilkinson", "gl
 
 #define HYLA_TEMPLATE "t_test_bisect.c"
 #define HYLA_TEMPLATE_REAL
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* ?syevd / ?heevd jobz N with the tridiagonal eigenvalues by bisection
  * against LAPACKE ?syevd / ?heevd on random Hermitian matrices. */

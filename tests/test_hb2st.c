@@ -36,7 +36,7 @@ enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_GRADED };
 static const char *band_class_name[] = {"random", "zero", "diagonal", "graded"};
 
 #define HYLA_TEMPLATE "t_test_hb2st.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* NaN/Inf in the band, bad arguments of the driver and of the backend op. */
 static void bad_input(hyla_t *h) {

@@ -60,7 +60,7 @@ static void make_spectrum(int c, int64_t n, double cond, double *d, double *e,
 
 #define HYLA_TEMPLATE "t_test_tridiag.c"
 #define HYLA_TEMPLATE_REAL
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* Allocation failure k = 1, 2, ... inside one stedc call until a call runs
  * with no injection firing: each failure is a clean error and leaks nothing. */

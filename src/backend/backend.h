@@ -16,7 +16,7 @@
 #ifndef HYLA_BACKEND_H
 #define HYLA_BACKEND_H
 
-#include "hyla.h"
+#include "base/base.h"
 #include <stdint.h>
 #include <stddef.h>
 
@@ -65,9 +65,6 @@ struct hyla_dev {
 
 struct hyla_queue { hyla_dev *dev; };
 struct hyla_event { hyla_dev *dev; };
-
-/* Size in bytes of one element of each dtype. */
-size_t hyla_dtype_size(hyla_dtype t);
 
 struct hyla_backend_ops {
     const char *name;

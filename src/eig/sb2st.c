@@ -329,7 +329,7 @@ cleanup:
 
 #define TS(x) PS(x)
 #define HYLA_TEMPLATE "eig/t_sb2st.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 #undef TS
 
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,

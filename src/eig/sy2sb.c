@@ -31,17 +31,7 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-enum { S_ONE, S_MONE, S_MHALF, S_ZERO };
-
-static const void *sc(hyla_dtype t, int which) {
-    static const float f[4][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}, {-0.5f, 0.0f}, {0.0f, 0.0f}};
-    static const double d[4][2] = {{1.0, 0.0}, {-1.0, 0.0}, {-0.5, 0.0}, {0.0, 0.0}};
-    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[which] : (const void *)d[which];
-}
-
-static int is_cplx(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
-
-static hyla_op ctrans(hyla_dtype t) { return is_cplx(t) ? HYLA_CONJTRANS : HYLA_TRANS; }
+static hyla_op ctrans(hyla_dtype t) { return hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS; }
 
 /* address of element (i, j) of a column-major matrix of element size es */
 static void *el(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
@@ -187,7 +177,7 @@ static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hy
     if (q->npanels > 0) {
         rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &q->dV);
         if (!rc) rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * n) * es, &q->dT);
-        if (!rc) rc = d->ops->laset(qz, t, -1, n, n, sc(t, S_ZERO), sc(t, S_ZERO), q->dV, q->ldv);
+        if (!rc) rc = d->ops->laset(qz, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ZERO), q->dV, q->ldv);
     }
     if (rc) hyla_eig_sy2sb_q_free(ctx, &q);
     *out = q;
@@ -228,7 +218,7 @@ static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, 
     const hyla_backend_ops *o = s->o;
     const size_t es = s->es;
     const int64_t kd = s->kd, r0 = j0 + kd, m = s->n - r0, ldv = s->ldv;
-    const void *m1 = sc(s->t, S_MONE), *p1 = sc(s->t, S_ONE);
+    const void *m1 = hyla_scalar(s->t, HYLA_SC_MONE), *p1 = hyla_scalar(s->t, HYLA_SC_ONE);
     int rc = o->syr2k(q, s->t, 1, HYLA_LOWER, HYLA_NOTRANS, kd, kp, m1,
                       vel(s, j0, base), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw,
                       p1, el(s->dA, j0, j0, s->lda, es), s->lda);
@@ -252,7 +242,7 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     const int64_t r0 = j0 + s->kd, m = s->n - r0, ldv = s->ldv, ldw = s->ldw, lds = s->lds;
     const void *V = vel(s, r0, j0), *Tp = el(s->dT, 0, j0, s->kd, es);
     void *X = el(s->dW, r0, kacc, ldw, es);
-    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
+    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE), *z = hyla_scalar(t, HYLA_SC_ZERO);
     int rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, p1, el(s->dA, r0, r0, s->lda, es),
                      s->lda, V, ldv, z, X, ldw);
     if (!rc && kacc > 0) {
@@ -270,7 +260,7 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     if (!rc) rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, k, k, m, p1, V, ldv, X, ldw, z, s->dS, lds);
     if (!rc) rc = o->trmm(q, t, HYLA_LEFT, HYLA_UPPER, ctrans(t), HYLA_NONUNIT, k, k, p1, Tp, s->kd,
                           s->dS, lds);
-    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, sc(t, S_MHALF), V, ldv, s->dS,
+    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, hyla_scalar(t, HYLA_SC_MHALF), V, ldv, s->dS,
                           lds, p1, X, ldw);
     return rc;
 }
@@ -297,7 +287,7 @@ static int tail_band(const s1 *s, int64_t c, void *hbuf, void *AB, int64_t ldab)
 void hyla_eig_band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64_t ldab,
                          hyla_band_feed *feed) {
     const size_t es = hyla_dtype_size(t);
-    if (is_cplx(t))
+    if (hyla_dtype_is_complex(t))
         for (int64_t j = j0; j < j1; j++)
             put01(t == HYLA_C ? HYLA_S : HYLA_D, (unsigned char *)el(AB, 0, j, ldab, es) + es / 2, 0);
     if (feed) atomic_store_explicit(&feed->ready, j1, memory_order_release);
@@ -389,9 +379,9 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo));
         HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.ldv * es, dpa, (size_t)ldda * es,
                             (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, sc(t, S_ZERO), sc(t, S_ONE), dv, s.ldv));
-        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, sc(t, S_ONE), dv, s.ldv, dv,
-                         s.ldv, sc(t, S_ZERO), dqr, kd));
+        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv));
+        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv, dv,
+                         s.ldv, hyla_scalar(t, HYLA_SC_ZERO), dqr, kd));
         HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
         /* the band columns need the panel's top 2 kd rows (the block on the
          * diagonal and R); the LAPACK-style output all of V */
@@ -428,8 +418,8 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
             int64_t c = p + 1 < np ? r0 + kd : r0;
             if (n - c > 0)
                 HYLA_TRY(o->syr2k(s.qc, t, 1, HYLA_LOWER, HYLA_NOTRANS, n - c, kacc + k,
-                                  sc(t, S_MONE), vel(&s, c, J), s.ldv,
-                                  el(s.dW, c, 0, s.ldw, es), s.ldw, sc(t, S_ONE),
+                                  hyla_scalar(t, HYLA_SC_MONE), vel(&s, c, J), s.ldv,
+                                  el(s.dW, c, 0, s.ldw, es), s.ldw, hyla_scalar(t, HYLA_SC_ONE),
                                   el(dA, c, c, ldda, es), ldda));
         }
     }
@@ -481,7 +471,7 @@ int hyla_eig_q1_group(hyla_queue *qc, hyla_dtype t, int64_t n, int64_t kd, int64
     const size_t es = hyla_dtype_size(t);
     const int64_t r0 = pa * kd + kd, m = n - r0;
     const int64_t kw = (pb - 1 - pa) * kd + HYLA_MIN(kd, n - pb * kd);
-    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
+    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE), *z = hyla_scalar(t, HYLA_SC_ZERO);
     int rc = o->laset(qc, t, -1, kw, kw, z, z, dTg, gw);
     /* T = [T_a, -T_a (V_a^H V_b) T_b; 0, T_b], panel by panel (LAPACK
      * larft's recurrence by blocks); V is zero above each panel's rows */
@@ -585,9 +575,9 @@ int hyla_eig_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, con
     hyla_dev_workspace *ws;
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc || n == 0) return rc;
-    rc = o->laset(ws->q_comp, t, -1, n, n, sc(t, S_ZERO), sc(t, S_ONE), dL, lddl);
+    rc = o->laset(ws->q_comp, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ONE), dL, lddl);
     if (!rc) rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, ctrans(t), HYLA_NONUNIT, n, n,
-                          sc(t, S_ONE), dU, lddu, dL, lddl);
+                          hyla_scalar(t, HYLA_SC_ONE), dU, lddu, dL, lddl);
     int rs = o->queue_sync(ws->q_comp);
     return rc ? rc : rs;
 }
@@ -745,4 +735,4 @@ cleanup:
 }
 
 #define HYLA_TEMPLATE "eig/t_sy2sb.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"

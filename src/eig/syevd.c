@@ -45,8 +45,6 @@ static int syevd_check(char jobz, char uplo, int64_t n, const void *A, int64_t l
     return 0;
 }
 
-static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
-
 /* 1 when the referenced triangle of the host matrix holds NaN or Inf */
 static int has_nonfinite(hyla_dtype t, int lower, int64_t n, const void *A, int64_t lda) {
     const int64_t per = (t == HYLA_C || t == HYLA_Z) ? 2 : 1;
@@ -89,7 +87,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     const int host = dev < 0, di = host ? 0 : dev;
     hyla_dev *d = ctx->devs[di];
     const hyla_backend_ops *o = d->ops;
-    const hyla_dtype rt = real_of(t);
+    const hyla_dtype rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
     hyla_eig_stats st = {0};
     hyla_sy2sb_q *q1 = NULL;
@@ -174,4 +172,4 @@ cleanup:
 }
 
 #define HYLA_TEMPLATE "eig/t_syevd.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"

@@ -54,7 +54,7 @@ enum { DC_ORG, DC_ND, DC_POS, DC_DEFL, DC_RP, DC_RJ };
 enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
 
 #define HYLA_PREC_S
-#include "core/prec.h"
+#include "base/prec.h"
 #define TRI(x) x##_s
 #define RF(fn) fn##f
 #define R_EPS (FLT_EPSILON / 2)
@@ -69,7 +69,7 @@ enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
 #undef HYLA_PREC_S
 
 #define HYLA_PREC_D
-#include "core/prec.h"
+#include "base/prec.h"
 #define TRI(x) x##_d
 #define RF(fn) fn
 #define R_EPS (DBL_EPSILON / 2)

@@ -157,8 +157,8 @@ static int residual(plan *pl, double *berr) {
     int rc = o->copy_2d(pl->q, pl->X, all, pl->hX, all, all, 1, HYLA_COPY_H2D);
     if (!rc) rc = o->copy_2d(pl->q, pl->R, all, pl->B0, all, all, 1, HYLA_COPY_D2D);
     if (!rc) rc = o->gemm(pl->q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, pl->n, pl->nrhs, pl->n,
-                          hyla_unit_scalar(pl->t, 1), pl->job->A, pl->job->lda, pl->X, pl->n,
-                          hyla_unit_scalar(pl->t, 0), pl->R, pl->n);
+                          hyla_scalar(pl->t, HYLA_SC_MONE), pl->job->A, pl->job->lda, pl->X, pl->n,
+                          hyla_scalar(pl->t, HYLA_SC_ONE), pl->R, pl->n);
     if (!rc) rc = o->copy_2d(pl->q, pl->hR, all, pl->R, all, all, 1, HYLA_COPY_D2H);
     if (!rc) rc = o->queue_sync(pl->q);
     if (rc) return rc;

@@ -8,7 +8,7 @@
  * failure of work enqueued on a queue sticks to the queue (queue_sync
  * returns it). */
 #include "backend/cuda/k_rbt.h"
-#include "core/internal.h"
+#include "backend/backend.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
 #include "backend/cuda/k_getrf_panel.h"
@@ -424,18 +424,12 @@ typedef union {
     cuDoubleComplex z;
 } scalar;
 
-static const size_t dtype_bytes[] = {
-    [HYLA_S] = sizeof(float), [HYLA_D] = sizeof(double),
-    [HYLA_C] = sizeof(cuComplex), [HYLA_Z] = sizeof(cuDoubleComplex)};
-
 static int dtype_ok(hyla_dtype t) { return (unsigned)t <= HYLA_Z; }
-static int is_complex(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
-static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
 
 static scalar load_scalar(hyla_dtype t, const void *p) {
     scalar v;
     memset(&v, 0, sizeof v);
-    if (p) memcpy(&v, p, dtype_bytes[t]);
+    if (p) memcpy(&v, p, hyla_dtype_size(t));
     return v;
 }
 
@@ -444,7 +438,7 @@ static scalar load_scalar(hyla_dtype t, const void *p) {
 static cublasOperation_t op_of(hyla_op op, hyla_dtype t) {
     switch (op) {
     case HYLA_TRANS: return CUBLAS_OP_T;
-    case HYLA_CONJTRANS: return is_complex(t) ? CUBLAS_OP_C : CUBLAS_OP_T;
+    case HYLA_CONJTRANS: return hyla_dtype_is_complex(t) ? CUBLAS_OP_C : CUBLAS_OP_T;
     default: return CUBLAS_OP_N;
     }
 }
@@ -467,7 +461,7 @@ static int flag_ok(int v) { return v == 0 || v == 1; } /* uplo, side, diag */
 /* syrk/syr2k: complex symmetric takes N or T, Hermitian N or C; real any */
 static int rank_k_op_ok(hyla_dtype t, int her, hyla_op op) {
     if (!op_ok(op)) return 0;
-    if (!is_complex(t)) return 1;
+    if (!hyla_dtype_is_complex(t)) return 1;
     return op == HYLA_NOTRANS || op == (her ? HYLA_CONJTRANS : HYLA_TRANS);
 }
 
@@ -563,7 +557,7 @@ static int cuda_syrk(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hyl
                      const void *beta, void *C, int64_t ldc) {
     struct cuda_queue *q = cqueue(qb);
     int rc;
-    const int her = herm && is_complex(t);
+    const int her = herm && hyla_dtype_is_complex(t);
     const int64_t arows = trans == HYLA_NOTRANS ? n : k;
     if (blas_enter(q, t, n >= 0 && k >= 0, n == 0,
                    flag_ok(uplo) && rank_k_op_ok(t, her, trans) && ld_ok(lda, arows) &&
@@ -571,7 +565,7 @@ static int cuda_syrk(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hyl
                    &rc))
         return rc;
     /* herk: alpha and beta are real */
-    const hyla_dtype st_ = her ? real_of(t) : t;
+    const hyla_dtype st_ = her ? hyla_dtype_real(t) : t;
     const scalar a = load_scalar(st_, alpha), b = load_scalar(st_, beta);
     const cublasFillMode_t fu = fill_of(uplo);
     const cublasOperation_t op = op_of(trans, t);
@@ -600,7 +594,7 @@ static int cuda_syr2k(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hy
                       const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
     struct cuda_queue *q = cqueue(qb);
     int rc;
-    const int her = herm && is_complex(t);
+    const int her = herm && hyla_dtype_is_complex(t);
     const int64_t arows = trans == HYLA_NOTRANS ? n : k;
     if (blas_enter(q, t, n >= 0 && k >= 0, n == 0,
                    flag_ok(uplo) && rank_k_op_ok(t, her, trans) && ld_ok(lda, arows) &&
@@ -608,7 +602,7 @@ static int cuda_syr2k(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hy
                    &rc))
         return rc;
     /* her2k: alpha of the dtype, beta real */
-    const scalar a = load_scalar(t, alpha), b = load_scalar(her ? real_of(t) : t, beta);
+    const scalar a = load_scalar(t, alpha), b = load_scalar(her ? hyla_dtype_real(t) : t, beta);
     const cublasFillMode_t fu = fill_of(uplo);
     const cublasOperation_t op = op_of(trans, t);
     cublasStatus_t st;
@@ -636,7 +630,7 @@ static int cuda_symm(hyla_queue *qb, hyla_dtype t, int herm, hyla_side side, hyl
                      const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
     struct cuda_queue *q = cqueue(qb);
     int rc;
-    const int her = herm && is_complex(t);
+    const int her = herm && hyla_dtype_is_complex(t);
     const int64_t ka = side == HYLA_LEFT ? m : n;
     if (blas_enter(q, t, m >= 0 && n >= 0, m == 0 || n == 0,
                    flag_ok(side) && flag_ok(uplo) && ld_ok(lda, ka) && ld_ok(ldb, m) &&
@@ -1021,13 +1015,6 @@ static int panel_kernel_takes(struct cuda_queue *q, hyla_dtype t, int64_t m, int
     return mode != 0 || plan->in_smem;
 }
 
-/* 1 and -1 of each dtype as the BLAS ops take them (host values) */
-static const float unit_s[2][2] = {{1, 0}, {-1, 0}};
-static const double unit_d[2][2] = {{1, 0}, {-1, 0}};
-static const void *unit_of(hyla_dtype t, int neg) {
-    return t == HYLA_S || t == HYLA_C ? (const void *)unit_s[neg] : (const void *)unit_d[neg];
-}
-
 /* LU of the rows x cols block whose top-left element is A(r0, r0) of the
  * op's A (A0), recursively (Toledo, as plu.c's factor_rec, cut at
  * multiples of 128 columns): the left part, its row swaps on the right
@@ -1056,11 +1043,11 @@ static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int6
                                       lda, r0 + 1, r0 + c1, ipiv, 1)))
         return rc;
     if ((rc = cuda_trsm(&q->base, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
-                        unit_of(t, 0), P, lda, R, lda)))
+                        hyla_scalar(t, HYLA_SC_ONE), P, lda, R, lda)))
         return rc;
     if (rows == c1) return 0;
-    if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, unit_of(t, 1),
-                        P + (size_t)c1 * es, lda, R, lda, unit_of(t, 0), R + (size_t)c1 * es, lda)))
+    if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, hyla_scalar(t, HYLA_SC_MONE),
+                        P + (size_t)c1 * es, lda, R, lda, hyla_scalar(t, HYLA_SC_ONE), R + (size_t)c1 * es, lda)))
         return rc;
     if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0 + c1, rows - c1, c2))) return rc;
     if (ipiv)

@@ -10,7 +10,7 @@
 #include "backend/host/host_dc.h"
 #include "backend/tri_bisect.h"
 #include "backend/hb2st_args.h"
-#include "core/internal.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,6 @@
  * OpenMP iteration each (the arithmetic of backend/t_dc_merge.h), the merge
  * matrix column by column. The CUDA backend's version is k_dc.cu. */
 #include "backend/host/host_dc.h"
-#include "core/internal.h"
 #include <math.h>
 #include <string.h>
 

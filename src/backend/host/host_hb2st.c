@@ -24,14 +24,13 @@
 #endif
 #include "backend/host/host_hb2st.h"
 #include "backend/hb2st_args.h"
-#include "core/internal.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #define HYLA_TEMPLATE "backend/host/t_host_hb2st.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 void hyla_host_hb2st_run(hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab, void *d,
                          void *e, void *buf, const hyla_hb2st_store *st) {

@@ -6,12 +6,11 @@
 #pragma GCC optimize("cx-limited-range")
 #endif
 #include "backend/host/host_q2.h"
-#include "core/internal.h"
 #include <complex.h>
 #include <math.h>
 
 #define HYLA_TEMPLATE "backend/host/t_host_q2.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 void hyla_host_q2_run(hyla_dtype t, const hyla_q2_args *a, void *buf) {
     const int64_t K = HYLA_HOST_Q2_K, H = HYLA_HOST_Q2_ROWS(a);
