@@ -17,7 +17,7 @@ import sys
 # system's headers). tests/ may include anything.
 PUBLIC = {"include"}
 BASE = PUBLIC | {"src/base"}
-BACKEND = BASE | {"src/backend"}
+BACKEND = BASE | {"src/backend", "src/backend/ops"}
 CORE = BACKEND | {"src/core"}
 ALGORITHMS = ("src/gemm", "src/chol", "src/lu", "src/eig", "src/hpl", "src/io")
 
@@ -25,6 +25,7 @@ ALLOWED = {
     "include": PUBLIC,
     "src/base": BASE,
     "src/backend": BACKEND,
+    "src/backend/ops": BACKEND,
     "src/backend/cuda": BACKEND | {"src/backend/cuda"},
     "src/backend/host": BACKEND | {"src/backend/host"},
     "src/core": CORE,

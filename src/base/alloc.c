@@ -2,6 +2,7 @@
  * is admitted and counted here, so tests can prove that nothing leaks and
  * inject a failure at the k-th allocation (CHOLMOD's Tcov idea). */
 #include "base/base.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 
 static atomic_llong live_count;

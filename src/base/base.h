@@ -1,12 +1,12 @@
-/* The base layer of hyla, below the backends: allocation accounting, the
- * status channel, error and time helpers, and what every layer needs to
- * know about the dtypes (sizes, real types, constants). Includes only the
- * public header. Not installed. */
+/* The base layer of hyla, below the backends: allocation accounting, error
+ * and time helpers, and what every layer needs to know about the dtypes
+ * (sizes, real types, constants); the status channel is base/status.h (C11
+ * atomics, which the CUDA sources that include this header do not take).
+ * Includes only the public header. Not installed. */
 #ifndef HYLA_BASE_H
 #define HYLA_BASE_H
 
 #include "hyla.h"
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,17 +18,6 @@ void hyla_alloc_note(int delta); /* +1 after a successful allocation, -1 on free
 void *hyla_malloc(size_t bytes);
 void *hyla_calloc(size_t count, size_t size);
 void hyla_free(void *p);
-
-/* ---- status channel (PLASMA's sequence): the first failure sticks ---- */
-typedef struct { atomic_int code; } hyla_status;
-static inline void hyla_status_init(hyla_status *s) { atomic_init(&s->code, 0); }
-static inline int hyla_status_get(hyla_status *s) { return atomic_load(&s->code); }
-/* keeps the first non-zero code; returns the code now in force */
-static inline int hyla_status_fail(hyla_status *s, int code) {
-    int zero = 0;
-    if (code != 0) atomic_compare_exchange_strong(&s->code, &zero, code);
-    return atomic_load(&s->code);
-}
 
 /* ---- dtypes (dtype.c) ---- */
 /* Size in bytes of one element of each dtype (0 for an invalid one). */

@@ -1,10 +1,11 @@
 /* Internal core of hyla: the context, logging, per-device workspaces and
- * the tuning table, above the backends (base/base.h holds allocation, the
- * status channel and the dtype helpers). Not installed. */
+ * the tuning table, above the backends (base/ holds allocation, the status
+ * channel and the dtype helpers). Not installed. */
 #ifndef HYLA_INTERNAL_H
 #define HYLA_INTERNAL_H
 
 #include "base/base.h"
+#include "base/status.h"
 #include "backend/backend.h"
 #include <pthread.h>
 #include <stdio.h>

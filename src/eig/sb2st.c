@@ -74,7 +74,6 @@
 #pragma GCC optimize("cx-limited-range")
 #endif
 #include "eig/sb2st.h"
-#include "backend/q2_args.h"
 #include <complex.h>
 #include <ctype.h>
 #include <float.h>
@@ -408,7 +407,7 @@ static int back_op(hyla_dev *d, const hyla_sb2st_q *q, int64_t ncols, void *dZ, 
                             .woff = host ? q->woff : q->ddev ? q->dwoff : dwo,
                             .store = resident ? q->data : dq, .ncols = ncols, .Z = dZ, .ldz = lddz,
                             .identity = identity};
-    HYLA_TRY(o->q2_apply(qc, q->t, &a));
+    HYLA_TRY(o->alg->q2_apply(qc, q->t, &a));
     double f = 0;
     for (int64_t s = 0; s < q->nsg; s++) {
         const int64_t nc = identity ? HYLA_MAX(0, ncols - (s * q->nb + 1)) : ncols;
@@ -463,7 +462,7 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
      * call, so the stedc merges that run beside it in the reordered order
      * wait (stedc 1.99 s against 1.61 s; the whole syevd 3.76 s against
      * 3.44 s; z: 8.80 s against 6.82 s) */
-    if (o->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
+    if (o->alg->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
         const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;
     }

@@ -6,6 +6,7 @@
 #ifndef HYLA_EIG_SB2ST_H
 #define HYLA_EIG_SB2ST_H
 #include "core/internal.h"
+#include "backend/ops/ops.h"
 #include "eig/sy2sb.h"
 
 /* opaque: Householder vectors of stage 2, in host memory (hyla_eig_sb2st)

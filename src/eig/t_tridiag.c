@@ -366,7 +366,7 @@ static void TRI(permute_team)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t
     memcpy(d, dw, sizeof *d * (size_t)n);
 }
 
-/* secular_root, loewner_one and vec_entry (TRI's names): backend/dc_merge.h,
+/* secular_root, loewner_one and vec_entry (TRI's names): backend/ops/dc_merge.h,
  * included by tridiag.c (shared with the backends' merge ops) */
 
 /* secular_root with lam = the root and delta[gpos[j]] = dl_j - lam. */
@@ -673,7 +673,7 @@ static int *TRI(dc_info)(unsigned char *b, int64_t nb) {
 /* One merge on the device: the block [lo, lo + n) of cur holds diag(Q1, Q2)
  * (Q1 of order n1, the columns in the order ord of the eigenvalues d, as in
  * merge). The new eigenvectors are Q_new = diag(Q1, Q2) M with the merge
- * matrix M = G_1 ... G_r E (backend/dc_args.h): deflate's rotations G_1 ..
+ * matrix M = G_1 ... G_r E (backend/ops/dc.h): deflate's rotations G_1 ..
  * G_r times the secular eigenvectors and deflated unit columns E, its
  * columns in ascending order of the eigenvalues. The host deflates (O(n log
  * n)) and orders; the device solves the secular equation and builds M (the
@@ -730,7 +730,7 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
         memcpy(TRI(dc_real)(hs, nb, DC_W), wvh, rs * (size_t)k);
         err = o->copy_2d(qc, (void *)a.dl, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_DL),
                          rs * (size_t)nb, rs * (size_t)k, 2, HYLA_COPY_H2D);
-        if (!err) err = o->dc_secular(qc, DT, &a);
+        if (!err) err = o->alg->dc_secular(qc, DT, &a);
         if (!err)
             err = o->copy_2d(qc, horg_tau, rs * (size_t)k, a.tau, rs * (size_t)k, rs * (size_t)k, 1,
                              HYLA_COPY_D2H);
@@ -776,7 +776,7 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     if (!err && rl.count > 0)
         err = o->copy_2d(qc, (void *)a.rc, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_RC),
                          rs * (size_t)nb, rs * (size_t)rl.count, 2, HYLA_COPY_H2D);
-    if (!err) err = o->dc_vectors(qc, DT, &a);
+    if (!err) err = o->alg->dc_vectors(qc, DT, &a);
     t1 = hyla_wtime();
     if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
     t0 = t1;

@@ -3,8 +3,7 @@
  * once per real precision. */
 #include "eig/tridiag.h"
 #include "eig/sy2sb.h"
-#include "backend/dc_args.h"
-#include "backend/dc_merge.h"
+#include "backend/ops/dc_merge.h"
 #include <cblas.h>
 #include <ctype.h>
 #include <float.h>

@@ -5,6 +5,7 @@
 #ifndef HYLA_EIG_TRIDIAG_H
 #define HYLA_EIG_TRIDIAG_H
 #include "core/internal.h"
+#include "backend/ops/ops.h"
 
 /* Eigenvalues of the symmetric tridiagonal (d, e), ascending in d; e destroyed.
  * Unreduced blocks of 512 rows or more by a values-only divide and conquer on

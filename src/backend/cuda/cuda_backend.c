@@ -8,19 +8,17 @@
  * failure of work enqueued on a queue sticks to the queue (queue_sync
  * returns it). */
 #include "backend/cuda/k_rbt.h"
-#include "backend/backend.h"
+#include "backend/ops/ops.h"
+#include "base/status.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
 #include "backend/cuda/k_getrf_panel.h"
 #include "backend/cuda/k_geqrf_panel.h"
 #include "backend/cuda/k_hb2st.h"
 #include "backend/cuda/k_q2.h"
-#include "backend/q2_args.h"
-#include "backend/hb2st_args.h"
 #include "backend/cuda/k_bisect.h"
 #include "backend/cuda/k_dc.h"
-#include "backend/dc_args.h"
-#include "backend/tri_bisect.h"
+#include "backend/ops/tri_bisect.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -29,6 +27,7 @@
 #include <nccl.h>
 #endif
 #include <library_types.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1226,6 +1225,17 @@ static void cuda_xcomm_destroy(hyla_xcomm *c) {
 #endif
 }
 
+static const hyla_alg_ops cuda_alg_ops = {
+    .rbt = cuda_rbt,
+    .rbt_diagonals = cuda_rbt_diagonals,
+    .hb2st = cuda_hb2st,
+    .q2_apply = cuda_q2_apply,
+    .hb2st_v = cuda_hb2st_v,
+    .tri_eigvals = cuda_tri_eigvals,
+    .dc_secular = cuda_dc_secular,
+    .dc_vectors = cuda_dc_vectors,
+};
+
 static const hyla_backend_ops cuda_ops = {
     .name = "cuda",
     .dev_destroy = cuda_dev_destroy,
@@ -1252,9 +1262,7 @@ static const hyla_backend_ops cuda_ops = {
     .symm = cuda_symm,
     .trsm = cuda_trsm,
     .trmm = cuda_trmm,
-    .rbt = cuda_rbt,
     .row_asum = cuda_row_asum,
-    .rbt_diagonals = cuda_rbt_diagonals,
     .laset = cuda_laset,
     .scale = cuda_scale,
     .potrf = cuda_potrf,
@@ -1262,17 +1270,12 @@ static const hyla_backend_ops cuda_ops = {
     .laswp = cuda_laswp,
     .geqrf = cuda_geqrf,
     .gemm_strided_batched = cuda_gemm_strided_batched,
-    .hb2st = cuda_hb2st,
-    .q2_apply = cuda_q2_apply,
-    .hb2st_v = cuda_hb2st_v,
-    .tri_eigvals = cuda_tri_eigvals,
-    .dc_secular = cuda_dc_secular,
-    .dc_vectors = cuda_dc_vectors,
     .xcomm_key = cuda_xcomm_key,
     .xcomm_id = cuda_xcomm_id,
     .xcomm_create = cuda_xcomm_create,
     .xcomm_bcast = cuda_xcomm_bcast,
     .xcomm_destroy = cuda_xcomm_destroy,
+    .alg = &cuda_alg_ops,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -1,5 +1,5 @@
 /* Q2 of the bulge chase applied in one kernel: the backend's q2_apply op
- * (backend.h; the store's layout: backend/q2_args.h). The host reference,
+ * (backend.h; the store's layout: backend/ops/q2_args.h). The host reference,
  * in the plain sequential order, is backend/host/t_host_q2.c.
  *
  * Why a kernel. Applied wave by wave with batched GEMMs (eig/sb2st.c), each
@@ -69,7 +69,7 @@ template <int N> __device__ __forceinline__ void cp_wait() {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-/* The store's geometry (backend/q2_args.h) and the window's. */
+/* The store's geometry (backend/ops/q2_args.h) and the window's. */
 struct geo {
     int64_t n, kd, nb, ldv, nsg, gsz, ncols, ldz;
     const int64_t *woff;

@@ -8,9 +8,10 @@
 #include "backend/host/host_q2.h"
 #include "backend/host/host_bisect.h"
 #include "backend/host/host_dc.h"
-#include "backend/tri_bisect.h"
-#include "backend/hb2st_args.h"
+#include "backend/ops/tri_bisect.h"
+#include "backend/ops/ops.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -734,6 +735,17 @@ static int host_laswp(hyla_queue *q, hyla_dtype t, int64_t n, void *A, int64_t l
 
 static void host_dev_destroy(hyla_dev *d) { hyla_free(d); }
 
+static const hyla_alg_ops host_alg_ops = {
+    .rbt = host_rbt,
+    .rbt_diagonals = host_rbt_diagonals,
+    .hb2st = host_hb2st,
+    .q2_apply = host_q2_apply,
+    .hb2st_v = host_hb2st_v,
+    .tri_eigvals = host_tri_eigvals,
+    .dc_secular = host_dc_secular,
+    .dc_vectors = host_dc_vectors,
+};
+
 static const hyla_backend_ops host_ops = {
     .name = "host",
     .dev_destroy = host_dev_destroy,
@@ -759,9 +771,7 @@ static const hyla_backend_ops host_ops = {
     .symm = host_symm,
     .trsm = host_trsm,
     .trmm = host_trmm,
-    .rbt = host_rbt,
     .row_asum = host_row_asum,
-    .rbt_diagonals = host_rbt_diagonals,
     .laset = host_laset,
     .scale = host_scale,
     .geam = host_geam,
@@ -770,17 +780,12 @@ static const hyla_backend_ops host_ops = {
     .laswp = host_laswp,
     .geqrf = host_geqrf,
     .gemm_strided_batched = host_gemm_strided_batched,
-    .hb2st = host_hb2st,
-    .q2_apply = host_q2_apply,
-    .hb2st_v = host_hb2st_v,
-    .tri_eigvals = host_tri_eigvals,
-    .dc_secular = host_dc_secular,
-    .dc_vectors = host_dc_vectors,
     .xcomm_key = host_xcomm_key,
     .xcomm_id = host_xcomm_id,
     .xcomm_create = host_xcomm_create,
     .xcomm_bcast = host_xcomm_bcast,
     .xcomm_destroy = host_xcomm_destroy,
+    .alg = &host_alg_ops,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device

@@ -23,7 +23,7 @@
 #pragma GCC optimize("cx-limited-range")
 #endif
 #include "backend/host/host_hb2st.h"
-#include "backend/hb2st_args.h"
+#include "backend/ops/stage2.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
