@@ -45,7 +45,6 @@ struct hyla_dev {
     const hyla_backend_ops *ops;
     hyla_device_info info;
     int index;               /* position in the context's device list */
-    int64_t lu_panel;        /* HYLA_OPT_LU_PANEL of the context (0 at creation) */
 };
 
 struct hyla_queue { hyla_dev *dev; };
@@ -146,15 +145,16 @@ struct hyla_backend_ops {
      * receiving 0 or k > 0 when U(k, k) is exactly zero (with pivoting the
      * factorization completes, as LAPACK's; without, the entries from column
      * k on are undefined). m == 0 or n == 0 writes 0. Workspace: as potrf.
-     * CUDA: cuSOLVER or the fused panel kernel (k_getrf_panel.cu), as the
-     * device's lu_panel (HYLA_OPT_LU_PANEL) selects.
+     * panel: the value of HYLA_OPT_LU_PANEL (hyla.h) of the calling
+     * context; CUDA: cuSOLVER or the fused panel kernel (k_getrf_panel.cu),
+     * as it selects; the host backend takes LAPACK whatever its value.
      * Returns 0; HYLA_ERR_INVALID when t is not a valid value, m < 0, n < 0,
      * lda < max(1, m), info is NULL, or A is NULL while m, n > 0 (nothing
      * enqueued, the queue's status untouched); HYLA_ERR_UNSUPPORTED when a
      * size exceeds what the host LAPACK takes; HYLA_ERR_NO_MEMORY,
      * HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_DEVICE as potrf. */
     int (*getrf)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                 int64_t *ipiv, int *info);
+                 int64_t *ipiv, int *info, int64_t panel);
     /* Row interchanges (LAPACK laswp) on the n columns of A: for i = k1 ..
      * k2 (inc = 1) or i = k2 .. k1 (inc = -1), 1-based, rows i and ipiv[i-1]
      * are swapped; ipiv is in device memory of q's device and every entry
@@ -194,14 +194,15 @@ struct hyla_backend_ops {
      * written 0 in order on q (m == 0 or n == 0 writes 0 and nothing else).
      * Workspace: the backend's own, as potrf's (the host backend takes its
      * at the call). CUDA: cuSOLVER, or the fused QR panel kernel
-     * (k_geqrf_panel.cu) when the device's lu_panel forces fused kernels.
+     * (k_geqrf_panel.cu) when panel (HYLA_OPT_LU_PANEL, as for getrf)
+     * forces fused kernels.
      * Returns 0; HYLA_ERR_INVALID when t is not a valid value,
      * m < 0, n < 0, lda < max(1, m), info is NULL, or A or tau is NULL while
      * m, n > 0 (nothing enqueued, the queue's status untouched);
      * HYLA_ERR_UNSUPPORTED when a size exceeds what the host LAPACK takes;
      * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_DEVICE as potrf. */
     int (*geqrf)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                 void *tau, int *info);
+                 void *tau, int *info, int64_t panel);
     /* batch GEMMs of one shape in one call (CUDA: one cuBLAS strided-batched
      * launch): C_i := alpha op(A_i) op(B_i) + beta C_i for i = 0 .. batch-1,
      * where X_i = X + i * sX elements (strides may be 0 for A and B, and may

@@ -59,7 +59,7 @@ struct hyla_context {
     int64_t opt_eig_kd, opt_eig_nb;
     int64_t opt_eig_back2_nb; /* HYLA_OPT_EIG_BACK2_NB, 0 = default */
     int64_t opt_eig_tridiag;  /* HYLA_OPT_EIG_TRIDIAG, 0 = automatic */
-    int64_t opt_lu_panel;     /* HYLA_OPT_LU_PANEL, copied to every device */
+    int64_t opt_lu_panel;     /* HYLA_OPT_LU_PANEL, passed to the getrf and geqrf ops */
     int64_t opt_eig_dc_min;   /* HYLA_OPT_EIG_DC_MIN, 0 = tuning table */
     int64_t opt_eig_back1_nb; /* HYLA_OPT_EIG_BACK1_NB, 0 = tuning table */
     int64_t opt_eig_devices;  /* HYLA_OPT_EIG_DEVICES */

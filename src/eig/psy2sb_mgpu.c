@@ -326,7 +326,7 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
          * R) to the host; V made explicit in place (zeros above it, unit
          * diagonal), kept there for Q1, copied to Vacc; the Gram matrix
          * V^H V from which the host builds T */
-        HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo));
+        HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo, ctx->opt_lu_panel));
         HYLA_TRY(o->copy_2d(qw, hp, (size_t)n * es, ael(&s, w, j0, j0), (size_t)lda[w] * es,
                             (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
         HYLA_TRY(o->laset(qw, t, -1, r0, kd, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ZERO),

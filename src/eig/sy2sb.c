@@ -376,7 +376,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         /* device: QR of the rows below the band (A[r0:, panel] = Q_p R, R
          * and V in place), V into the store with its unit upper triangle,
          * and the Gram matrix V^H V from which the host builds T */
-        HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo));
+        HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo, ctx->opt_lu_panel));
         HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.ldv * es, dpa, (size_t)ldda * es,
                             (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
         HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv));

@@ -275,7 +275,7 @@ static int factor_rec(plan *pl, ldev *d, hyla_queue *q, int64_t k, unsigned char
     int rc;
     if (piv <= pl->ib)
         return o->getrf(q, pl->t, rows, cols, P, ld, pl->job->pivot ? d->dipiv + k0 + r0 : NULL,
-                        &d->dinfo[k * pl->nleaf + r0 / pl->ib]);
+                        &d->dinfo[k * pl->nleaf + r0 / pl->ib], pl->ctx->opt_lu_panel);
     const int64_t c1 = HYLA_CEILDIV(piv, pl->ib) / 2 * pl->ib, c2 = cols - c1;
     unsigned char *R = P + (size_t)(c1 * ld) * es;
     if ((rc = factor_rec(pl, d, q, k, P0, r0, rows, c1))) return rc;

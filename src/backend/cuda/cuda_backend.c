@@ -986,30 +986,28 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     return queue_fail(q, rc);
 }
 
-/* CTAs the fused panel kernel may use (0: its own choice), from the
- * device's HYLA_OPT_LU_PANEL. */
-static int panel_ctas(const struct cuda_queue *q) {
-    const int64_t mode = q->base.dev->lu_panel;
+/* CTAs the fused panel kernel may use (0: its own choice), from
+ * HYLA_OPT_LU_PANEL's value mode. */
+static int panel_ctas(int64_t mode) {
     return mode >= 8 ? (int)HYLA_MIN(mode, INT32_MAX) : 0;
 }
 
 /* 1 when the fused panel kernel (k_getrf_panel.cu) factors this m x n
- * getrf instead of cuSOLVER, as the device's HYLA_OPT_LU_PANEL says
+ * getrf instead of cuSOLVER, as HYLA_OPT_LU_PANEL's value mode says
  * (hyla.h): automatic takes panels of at most 128 columns and 1024 rows or
  * more that fit in shared memory; the forced kernel takes every panel,
  * those wider than 128 columns through panel_rec. *plan: the layout of a
  * panel of at most 128 columns. A panel the kernel cannot take (no
  * cooperative launch) goes to cuSOLVER in every mode. */
-static int panel_kernel_takes(struct cuda_queue *q, hyla_dtype t, int64_t m, int64_t n,
+static int panel_kernel_takes(int64_t mode, hyla_dtype t, int64_t m, int64_t n,
                               hyla_cuda_panel_plan *plan) {
-    const int64_t mode = q->base.dev->lu_panel;
     /* automatic is cuSOLVER: on one H100 the fused kernel took 0.757 ms for
      * a 16384 x 128 leaf against cuSOLVER's 0.688 ms, and the LU at n =
      * 16384 ran at 16.3 TFLOP/s against 18.7 */
     if (mode == 0 || mode == 1 || m < 1 || n < 1) return 0;
     if (mode == 0 && (m < 1024 || n > HYLA_CUDA_GETRF_PANEL_MAX_N)) return 0;
     if (hyla_cuda_getrf_panel_plan((int)t, m, HYLA_MIN(n, HYLA_CUDA_GETRF_PANEL_MAX_N),
-                                   panel_ctas(q), plan) != 0)
+                                   panel_ctas(mode), plan) != 0)
         return 0;
     return mode != 0 || plan->in_smem;
 }
@@ -1021,14 +1019,15 @@ static int panel_kernel_takes(struct cuda_queue *q, hyla_dtype t, int64_t m, int
  * Leaves go to the fused kernel, which writes pivots relative to A0 (row
  * offset r0) and the first zero pivot into info (zeroed before). */
 static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int64_t lda,
-                     int64_t *ipiv, int *info, int64_t r0, int64_t rows, int64_t cols) {
+                     int64_t *ipiv, int *info, int64_t r0, int64_t rows, int64_t cols,
+                     int64_t mode) {
     const int64_t W = HYLA_CUDA_GETRF_PANEL_MAX_N, piv = HYLA_MIN(rows, cols);
     const size_t es = hyla_dtype_size(t);
     unsigned char *P = A0 + (size_t)(r0 + r0 * lda) * es;
     hyla_cuda_panel_plan plan;
     int rc;
     if (cols <= W) {
-        rc = hyla_cuda_getrf_panel_plan((int)t, rows, cols, panel_ctas(q), &plan);
+        rc = hyla_cuda_getrf_panel_plan((int)t, rows, cols, panel_ctas(mode), &plan);
         if (!rc) rc = solver_workspace(q, plan.work_bytes, 0);
         if (!rc)
             rc = hyla_cuda_getrf_panel(q->stream, &plan, P, lda, ipiv ? ipiv + r0 : NULL, info,
@@ -1037,7 +1036,7 @@ static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int6
     }
     const int64_t c1 = piv <= W ? piv : (piv + W - 1) / W / 2 * W, c2 = cols - c1;
     unsigned char *R = P + (size_t)(c1 * lda) * es;
-    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0, rows, c1))) return rc;
+    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0, rows, c1, mode))) return rc;
     if (ipiv && (rc = hyla_cuda_laswp(q->stream, (int)t, c2, A0 + (size_t)((r0 + c1) * lda) * es,
                                       lda, r0 + 1, r0 + c1, ipiv, 1)))
         return rc;
@@ -1048,7 +1047,7 @@ static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int6
     if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, hyla_scalar(t, HYLA_SC_MONE),
                         P + (size_t)c1 * es, lda, R, lda, hyla_scalar(t, HYLA_SC_ONE), R + (size_t)c1 * es, lda)))
         return rc;
-    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0 + c1, rows - c1, c2))) return rc;
+    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0 + c1, rows - c1, c2, mode))) return rc;
     if (ipiv)
         rc = hyla_cuda_laswp(q->stream, (int)t, c1, A0 + (size_t)(r0 * lda) * es, lda, r0 + c1 + 1,
                              r0 + piv, ipiv, 1);
@@ -1060,7 +1059,7 @@ static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int6
  * columns (panel_kernel_takes), whose exchange buffers take the cuSOLVER
  * workspace of the queue. Arguments are checked here, as for potrf. */
 static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      int64_t *ipiv, int *info) {
+                      int64_t *ipiv, int *info, int64_t panel) {
     struct cuda_queue *q = cqueue(qb);
     size_t dev_bytes = 0, host_bytes = 0;
     hyla_cuda_panel_plan plan;
@@ -1068,17 +1067,17 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
     if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info || (m > 0 && n > 0 && !A))
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
-    if (panel_kernel_takes(q, t, m, n, &plan)) {
+    if (panel_kernel_takes(panel, t, m, n, &plan)) {
         if (n > HYLA_CUDA_GETRF_PANEL_MAX_N) {
             rc = cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream));
-            if (!rc) rc = panel_rec(q, t, A, lda, ipiv, info, 0, m, n);
+            if (!rc) rc = panel_rec(q, t, A, lda, ipiv, info, 0, m, n, panel);
             return queue_fail(q, rc);
         }
         rc = solver_workspace(q, plan.work_bytes, 0);
         if (!rc) rc = hyla_cuda_getrf_panel(q->stream, &plan, A, lda, ipiv, info, q->work, 0, 0);
         /* automatic: a grid the device refuses to launch (the launch
          * checks co-residency itself) leaves the panel to cuSOLVER */
-        if (rc != HYLA_ERR_DEVICE || q->base.dev->lu_panel != 0) return queue_fail(q, rc);
+        if (rc != HYLA_ERR_DEVICE || panel != 0) return queue_fail(q, rc);
     }
     const cudaDataType dt = solver_types[t];
     rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
@@ -1092,11 +1091,11 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
 }
 
 /* QR (cusolverDnXgeqrf), or the fused QR panel kernel (k_geqrf_panel.cu)
- * for panels of at most 64 columns when the device's HYLA_OPT_LU_PANEL
+ * for panels of at most 64 columns when HYLA_OPT_LU_PANEL (panel)
  * forces the fused kernels (automatic keeps cuSOLVER here). Arguments are
  * checked here, as for potrf. */
 static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      void *tau, int *info) {
+                      void *tau, int *info, int64_t panel) {
     struct cuda_queue *q = cqueue(qb);
     size_t dev_bytes = 0, host_bytes = 0;
     int rc;
@@ -1105,8 +1104,8 @@ static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
     hyla_cuda_qr_plan plan;
-    if (q->base.dev->lu_panel >= 2 && n <= HYLA_CUDA_GEQRF_PANEL_MAX_N &&
-        hyla_cuda_geqrf_panel_plan((int)t, m, n, panel_ctas(q), &plan) == 0) {
+    if (panel >= 2 && n <= HYLA_CUDA_GEQRF_PANEL_MAX_N &&
+        hyla_cuda_geqrf_panel_plan((int)t, m, n, panel_ctas(panel), &plan) == 0) {
         rc = solver_workspace(q, plan.work_bytes, 0);
         if (!rc) rc = hyla_cuda_geqrf_panel(q->stream, &plan, A, lda, tau, info, q->work);
         return queue_fail(q, rc);

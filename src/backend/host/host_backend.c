@@ -693,7 +693,8 @@ static int host_potrf(hyla_queue *q, hyla_dtype t, hyla_uplo uplo, int64_t n, vo
 }
 
 static int host_getrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      int64_t *ipiv, int *info) {
+                      int64_t *ipiv, int *info, int64_t panel) {
+    (void)panel;
     if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || lda < HYLA_MAX(1, m) || !info ||
         (m > 0 && n > 0 && !A))
         return HYLA_ERR_INVALID;
@@ -705,7 +706,8 @@ static int host_getrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A
 /* The workspace (host_geqrf_lwork) is taken here, so a failure to get it
  * is reported at the call. */
 static int host_geqrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      void *tau, int *info) {
+                      void *tau, int *info, int64_t panel) {
+    (void)panel;
     if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || lda < HYLA_MAX(1, m) || !info ||
         (m > 0 && n > 0 && (!A || !tau)))
         return HYLA_ERR_INVALID;
