@@ -36,6 +36,12 @@ const void *hyla_scalar(hyla_dtype t, hyla_scalar_const which);
 /* Monotonic wall clock in seconds (error.c). */
 double hyla_wtime(void);
 
+/* Address of element (i, j) of a column-major matrix at p (ld elements,
+ * each es bytes). */
+static inline void *hyla_elem(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
+    return (unsigned char *)p + (size_t)(i + j * ld) * es;
+}
+
 #define HYLA_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define HYLA_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define HYLA_CEILDIV(a, b) (((a) + (b) - 1) / (b))

@@ -123,11 +123,11 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     const int inplace = host && vec && lower && d->info.kind == HYLA_DEVICE_HOST;
     tt = hyla_wtime();
     if (host && !inplace) {
-        HYLA_TRY(hyla_eig_upload_lower(ctx, di, t, lower, n, A, lda, &dW));
+        HYLA_TRY(hyla_xfer_upload_lower(ctx, di, t, lower, n, A, lda, &dW));
         dA = dW, ldda = n;
     } else if (!lower) {
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dW));
-        HYLA_TRY(hyla_eig_lower_from_upper(ctx, di, t, n, A, lda, dW, n));
+        HYLA_TRY(hyla_lower_from_upper(ctx, di, t, n, A, lda, dW, n));
         dA = dW, ldda = n;
     }
     st.transfers += hyla_wtime() - tt;
@@ -155,7 +155,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     HYLA_TRY(hyla_eig_vectors(ctx, di, t, n, q1, q2, w, e, dZ, ldz, (int)ctx->opt_eig_order, &st));
     if (host && !inplace) {
         tt = hyla_wtime();
-        HYLA_TRY(hyla_eig_xfer_matrix(ctx, di, t, 0, n, n, A, lda, dZ, n));
+        HYLA_TRY(hyla_xfer_matrix(ctx, di, t, 0, n, n, A, lda, dZ, n));
         st.transfers += hyla_wtime() - tt;
     }
 

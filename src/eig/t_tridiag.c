@@ -830,7 +830,7 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         if (!rc) rc = o->queue_sync(w.dws->q_comp);
         for (int64_t g = 0; g < nleaf / w0 && !rc; g++) {
             const int64_t s0 = b[g * w0], m = b[(g + 1) * w0] - s0;
-            rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
+            rc = hyla_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
                                       w.cur + s0 + s0 * n, n);
         }
     }
@@ -842,10 +842,10 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         for (int64_t g = 0; g < ng && !rc; g++) {
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
-            rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, mid - lo, zr + lo, 1,
+            rc = hyla_xfer_matrix(ctx, 0, DT, 0, 1, mid - lo, zr + lo, 1,
                                       w.cur + (mid - 1) + lo * n, n);
             if (!rc)
-                rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, hi - mid, zr + mid, 1,
+                rc = hyla_xfer_matrix(ctx, 0, DT, 0, 1, hi - mid, zr + mid, 1,
                                           w.cur + mid + mid * n, n);
         }
         tm[STEDC_T_COPY] += hyla_wtime() - t0;
@@ -867,7 +867,7 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
                         sizeof(R) * (size_t)n, (size_t)n, HYLA_COPY_D2D);
         if (!rc) rc = o->queue_sync(w.dws->q_comp);
     } else if (!rc) {
-        rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
+        rc = hyla_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
     }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
@@ -995,7 +995,7 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         else
             TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
         if (dZ && !on_dev) {
-            const int r = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+            const int r = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
             if (r) hyla_status_fail(&st, r);
         }
     }
@@ -1074,7 +1074,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
     }
     if (!rc && dZ && !whole) {
         const double t1 = hyla_wtime();
-        rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+        rc = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
         tm[STEDC_T_COPY] += hyla_wtime() - t1;
     }
     return rc;

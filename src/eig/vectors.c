@@ -50,7 +50,7 @@ static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2s
         }
         src = Zc;
     }
-    rc = hyla_eig_xfer_matrix(ctx, dev, t, 1, n, n, (void *)src, n, dZ, lddz);
+    rc = hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)src, n, dZ, lddz);
     hyla_free(Zc);
     st->transfers += hyla_wtime() - tt;
     if (rc) return rc;
@@ -187,7 +187,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     /* Z := Q E, E real: for complex Q one real GEMM on Q's (re, im) pairs,
      * a 2n x n real matrix of leading dimension 2 ld */
     tt = hyla_wtime();
-    if (!e_dev) HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, rt, 1, n, n, Zr, n, dE, n));
+    if (!e_dev) HYLA_TRY(hyla_xfer_matrix(ctx, dev, rt, 1, n, n, Zr, n, dE, n));
     st->transfers += hyla_wtime() - tt;
     tt = hyla_wtime();
     {
