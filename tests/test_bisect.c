@@ -10,7 +10,7 @@
  * bisection path (HYLA_OPT_EIG_TRIDIAG 2) against LAPACKE. */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/tridiag.h"
+#include "eig/ptridiag.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>

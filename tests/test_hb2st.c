@@ -1,4 +1,4 @@
-/* Stage 2 on a device (eig/hb2st_dev.c and the backends' hb2st and
+/* Stage 2 on a device (eig/phb2st_dev.c and the backends' hb2st and
  * hb2st_v ops) on device 0 and the last device of HYLA_DEVICES, the four
  * precisions: the eigenvalues of the tridiagonal (LAPACK sterf) against
  * the band's (LAPACK sbev/hbev) within 60 n eps |B|, for kd = 0, 1, 2, 3,
@@ -20,8 +20,8 @@
 #include "hyla.h"
 #include "test_util.h"
 #include "core/internal.h"
-#include "eig/hb2st_dev.h"
-#include "eig/sb2st.h"
+#include "eig/phb2st_dev.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <lapacke.h>
 #include <math.h>

@@ -15,7 +15,7 @@
  * device 0 of HYLA_DEVICES (not a test). */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/sb2st.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>

@@ -6,7 +6,7 @@
  * internal hyla_eig_sy2sb called with no workspace yet. */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/stages12.h"
+#include "eig/pstages12.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>

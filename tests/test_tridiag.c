@@ -8,7 +8,7 @@
  * Inf input; bad arguments; no leak; injected allocation failures. */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/tridiag.h"
+#include "eig/ptridiag.h"
 #include "backend/ops/dc.h"
 #include <cblas.h>
 #include <float.h>

@@ -12,9 +12,9 @@
  * No device ever holds more than its blocks of A and Z, the reflector
  * stores and n x nb workspaces. */
 #include "eig/mgpu.h"
-#include "eig/hb2st_dev.h"
-#include "eig/tridiag.h"
-#include "eig/vectors.h"
+#include "eig/phb2st_dev.h"
+#include "eig/ptridiag.h"
+#include "eig/pvectors.h"
 #include <pthread.h>
 #include <string.h>
 

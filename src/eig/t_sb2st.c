@@ -1,5 +1,5 @@
 /* Bulge-chasing kernels and driver of stage 2, one source for s, d, c, z
- * (included by sb2st.c with TS(x) naming the precision's static functions),
+ * (included by psb2st.c with TS(x) naming the precision's static functions),
  * and the public wrappers. */
 
 #include "base/prec_cmath.h"
@@ -236,7 +236,7 @@ static void TS(feed_to)(const TS(chase_plan) *p, int64_t c) {
     pthread_mutex_unlock(&in->mu);
 }
 
-/* Step m of sweep i (see sb2st.c). buf: 4*kd + 2 elements kept by the
+/* Step m of sweep i (see psb2st.c). buf: 4*kd + 2 elements kept by the
  * thread across the steps of one sweep: the reflectors of the last two
  * steps (by parity of m), workspace (two vectors), their taus. */
 static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {

@@ -1,4 +1,4 @@
-/* Tridiagonal eigensolvers, one source for s and d (included by tridiag.c with
+/* Tridiagonal eigensolvers, one source for s and d (included by ptridiag.c with
  * prec.h set and TRI(x), R_EPS, R_SAFMIN, R_GEMM, RF(f) defined).
  *
  * sterf: the root-free QL iteration of Pal, Walker and Kahan (Parlett, "The
@@ -367,7 +367,7 @@ static void TRI(permute_team)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t
 }
 
 /* secular_root, loewner_one and vec_entry (TRI's names): backend/ops/dc_merge.h,
- * included by tridiag.c (shared with the backends' merge ops) */
+ * included by ptridiag.c (shared with the backends' merge ops) */
 
 /* secular_root with lam = the root and delta[gpos[j]] = dl_j - lam. */
 static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
@@ -655,7 +655,7 @@ typedef struct {
     int64_t *iw;
 } TRI(dev_ws);
 
-/* dsm / hsm: 6 nb reals, then 6 nb int64 (tridiag.c's DC_*), then the info int */
+/* dsm / hsm: 6 nb reals, then 6 nb int64 (ptridiag.c's DC_*), then the info int */
 static size_t TRI(dc_ints_at)(int64_t nb) { return HYLA_CEILDIV(sizeof(R) * (size_t)(6 * nb), 64) * 64; }
 static size_t TRI(dc_bytes)(int64_t nb) {
     return TRI(dc_ints_at)(nb) + sizeof(int64_t) * (size_t)(6 * nb) + 64;

@@ -2,7 +2,7 @@
  * host: the same tasks, in the same arithmetic, as the CUDA kernel
  * (backend/cuda/k_hb2st.cu), run sweep after sweep. It is the executable
  * reference of the GPU algorithm; the pipelined multi-core chase with
- * reflectors is eig/sb2st.c.
+ * reflectors is eig/psb2st.c.
  *
  * Sweep i (0 <= i <= n-2) annihilates B(i+2.., i) and chases the bulge this
  * makes down the band. Step m of sweep i works on the nv = min(kd, n-st)

@@ -1,7 +1,7 @@
 /* The q2_apply op (Q2 of the bulge chase from its grouped reflector store)
  * on the host backend, in the CUDA kernel's schedule (t_host_q2.c): the
  * executable reference of backend/cuda/k_q2.cu. The eigensolver's host
- * path applies Q2 with batched GEMMs instead (eig/sb2st.c). */
+ * path applies Q2 with batched GEMMs instead (eig/psb2st.c). */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("cx-limited-range")
 #endif

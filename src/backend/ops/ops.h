@@ -54,7 +54,7 @@ struct hyla_alg_ops {
     /* Q2 back transformation of the bulge chase in one call: Z := Q2 Z for
      * the n x ncols matrix Z, Q2 given by its grouped reflector store in
      * memory of q's device (layout: struct hyla_q2_args, backend/ops/q2_args.h,
-     * and eig/sb2st.c). The groups are applied in the order of the
+     * and eig/psb2st.c). The groups are applied in the order of the
      * sequential definition; columns of Z are independent, so a backend may
      * work on slabs of columns, each streaming through the groups (CUDA: one
      * kernel, windows of several sweep groups in shared memory).
@@ -67,7 +67,7 @@ struct hyla_alg_ops {
      * it): the same chase, arguments and failures, with kd the width chased
      * (kd <= max(n-1, 0)), and moreover (after zeroing st->data) every
      * reflector H = I - tau v v^H of sweep i, step m (v(0) = 1) written into
-     * the grouped store *st in memory of q's device, laid out as eig/sb2st.c
+     * the grouped store *st in memory of q's device, laid out as eig/psb2st.c
      * states (group (s, m), s = i / nb: V column i % nb from row i % nb on,
      * tau on T's diagonal), then each group's T completed (LAPACK larft,
      * forward columnwise). e here is the signed real off-diagonal (complex:

@@ -1,5 +1,5 @@
 /* Arguments of the backend's q2_apply op (backend/ops/ops.h): the grouped reflector
- * store of the bulge chase (eig/sb2st.c states the layout and why it is
+ * store of the bulge chase (eig/psb2st.c states the layout and why it is
  * valid), shared by the host and CUDA backends.
  *
  * Sweep groups s = 0 .. nsg-1 hold the sweeps s*nb .. s*nb+nb-1. Group

@@ -6,7 +6,7 @@
 #define HYLA_BACKEND_OPS_STAGE2_H
 #include "backend/ops/q2_args.h"
 
-/* The grouped reflector store of the eigensolver's stage 2 (eig/sb2st.c
+/* The grouped reflector store of the eigensolver's stage 2 (eig/psb2st.c
  * states the layout) as the hb2st_v op fills it: all in memory of the
  * op's device. Group (s, m) (sweeps s*nb .. s*nb+nb-1, step m) starts at
  * element woff[u+m] + (min(u+m, nsg-1) - u) * gsz, u = nsg-1-s: V (ldv x

@@ -22,7 +22,7 @@
  * downloads the panel and uploads V and T. So the host QR of the next panel
  * runs while the trailing HER2K of the block runs on the device (lookahead).
  * Only the lower triangle of A is referenced. */
-#include "eig/sy2sb.h"
+#include "eig/psy2sb.h"
 #include <cblas.h>
 #include <lapacke.h>
 #include <limits.h>
@@ -566,83 +566,3 @@ cleanup:
     hyla_eig_sy2sb_q_free(ctx, &q);
     return rc;
 }
-
-/* ---------------------------------------------------------------- public */
-
-static int parse_uplo(char c, int *lower) {
-    switch (c) {
-    case 'L': case 'l': *lower = 1; return 0;
-    case 'U': case 'u': *lower = 0; return 0;
-    default: return -1;
-    }
-}
-
-/* sytrd_sy2sb: 1 uplo, 2 n, 3 kd, 4 A, 5 lda, 6 AB, 7 ldab, 8 tau */
-static int sy2sb_public(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, int64_t kd, void *A,
-                        int64_t lda, void *AB, int64_t ldab, void *tau) {
-    int lower;
-    if (!ctx) return HYLA_ERR_INVALID;
-    if (parse_uplo(uplo, &lower)) return -1;
-    if (n < 0) return -2;
-    if (kd < 1) return -3;
-    if (!A && n > 0) return -4;
-    if (lda < HYLA_MAX(1, n)) return -5;
-    if (!AB && n > 0) return -6;
-    if (ldab < kd + 1) return -7;
-    if (!tau && n > 0) return -8;
-    if (n == 0) return 0;
-    int64_t kd0, nb;
-    hyla_eig_sy2sb_sizes(ctx, 0, t, &kd0, &nb);
-    nb = HYLA_MAX(kd, nb / kd * kd);
-    void *dA = NULL;
-    int rc = hyla_xfer_upload_lower(ctx, 0, t, lower, n, A, lda, &dA);
-    if (!rc) rc = hyla_eig_sy2sb(ctx, 0, t, n, kd, nb, dA, n, AB, ldab, NULL, A, lda, tau);
-    ctx->devs[0]->ops->mem_free(ctx->devs[0], HYLA_MEM_DEVICE, dA);
-    return rc;
-}
-
-/* ormtr_sy2sb: 1 trans, 2 n, 3 kd, 4 ncols, 5 A, 6 lda, 7 tau, 8 C, 9 ldc */
-static int ormtr_public(hyla_t *ctx, hyla_dtype t, char trans, int64_t n, int64_t kd,
-                        int64_t ncols, const void *A, int64_t lda, const void *tau, void *C,
-                        int64_t ldc) {
-    int conj;
-    if (!ctx) return HYLA_ERR_INVALID;
-    switch (trans) {
-    case 'N': case 'n': conj = 0; break;
-    case 'T': case 't': case 'C': case 'c': conj = 1; break;
-    default: return -1;
-    }
-    if (n < 0) return -2;
-    if (kd < 1) return -3;
-    if (ncols < 0) return -4;
-    if (!A && n > 0) return -5;
-    if (lda < HYLA_MAX(1, n)) return -6;
-    if (!tau && n > 0) return -7;
-    if (!C && n > 0 && ncols > 0) return -8;
-    if (ldc < HYLA_MAX(1, n)) return -9;
-    if (hyla_eig_sy2sb_npanels(n, kd) == 0 || ncols == 0) return 0;
-    hyla_dev *d = ctx->devs[0];
-    const hyla_backend_ops *o = d->ops;
-    const size_t es = hyla_dtype_size(t);
-    hyla_sy2sb_q *q = NULL;
-    hyla_dev_workspace *ws;
-    void *dC = NULL;
-    int rc = 0;
-    HYLA_TRY(hyla_workspace_get(ctx, 0, 0, 0, &ws));
-    HYLA_TRY(hyla_eig_sy2sb_q_from_host(ctx, 0, t, n, kd, A, lda, tau, &q));
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * ncols) * es, &dC));
-    HYLA_TRY(o->copy_2d(ws->q_in, dC, (size_t)n * es, C, (size_t)ldc * es, (size_t)n * es,
-                        (size_t)ncols, HYLA_COPY_H2D));
-    HYLA_TRY(o->queue_sync(ws->q_in));
-    HYLA_TRY(hyla_eig_sy2sb_back(ctx, q, conj, ncols, dC, n));
-    HYLA_TRY(o->copy_2d(ws->q_in, C, (size_t)ldc * es, dC, (size_t)n * es, (size_t)n * es,
-                        (size_t)ncols, HYLA_COPY_D2H));
-    HYLA_TRY(o->queue_sync(ws->q_in));
-cleanup:
-    o->mem_free(d, HYLA_MEM_DEVICE, dC);
-    hyla_eig_sy2sb_q_free(ctx, &q);
-    return rc;
-}
-
-#define HYLA_TEMPLATE "eig/t_sy2sb.c"
-#include "base/each_prec.h"

@@ -1,9 +1,9 @@
-/* Stage 2 on a device (see hb2st_dev.h): the band goes up into a band of
+/* Stage 2 on a device (see phb2st_dev.h): the band goes up into a band of
  * 2 kd rows whose lower kd - 1 rows are zero (the bulge's room), the
  * backend chases it (with the reflectors: into a device-resident store),
  * d and e come back. */
-#include "eig/hb2st_dev.h"
-#include "eig/sb2st.h"
+#include "eig/phb2st_dev.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <math.h>
 

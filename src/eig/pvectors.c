@@ -13,8 +13,8 @@
  *              for E.
  * By default the reordered order runs on a GPU for large n (where it was
  * measured faster) when the device has the memory, else the direct one. */
-#include "eig/vectors.h"
-#include "eig/tridiag.h"
+#include "eig/pvectors.h"
+#include "eig/ptridiag.h"
 #include <omp.h>
 #include <pthread.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* Tridiagonal eigenvalues by bisection on a device (the backend's
  * tri_eigvals op; method in backend/ops/tri_bisect.h): the public drivers
  * hyla_{s,d}sterf_bisect and the eigenvalues-only choice of the
- * eigensolver driver between it and the host cores' sterf (tridiag.h). */
-#include "eig/tridiag.h"
+ * eigensolver driver between it and the host cores' sterf (ptridiag.h). */
+#include "eig/ptridiag.h"
 
 /* Eigenvalues only on a GPU go to bisection from this order on, by default
  * (HYLA_OPT_EIG_TRIDIAG 0). Measured on one H100 (d, 16 host cores,

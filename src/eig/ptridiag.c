@@ -1,8 +1,8 @@
 /* Tridiagonal eigensolvers (eig3): public drivers hyla_{s,d}sterf and
- * hyla_{s,d}stedc, the internal entry points of tridiag.h, and t_tridiag.c
+ * hyla_{s,d}stedc, the internal entry points of ptridiag.h, and t_tridiag.c
  * once per real precision. */
-#include "eig/tridiag.h"
-#include "eig/sy2sb.h"
+#include "eig/ptridiag.h"
+#include "eig/psy2sb.h"
 #include "backend/ops/dc_merge.h"
 #include <cblas.h>
 #include <ctype.h>

@@ -65,7 +65,7 @@
  * row n-1 (its V rows there are zero); it is applied on its own.
  *
  * The store can also live in a device's memory (hyla_sb2st_q_create_dev):
- * the device chase (eig/hb2st_dev.c, the backend's hb2st_v op) fills it
+ * the device chase (eig/phb2st_dev.c, the backend's hb2st_v op) fills it
  * there in this layout, and the back transformation reads it in place. */
 
 /* Finite data only (NaN/Inf are refused first): complex products need no
@@ -73,7 +73,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("cx-limited-range")
 #endif
-#include "eig/sb2st.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <ctype.h>
 #include <float.h>
@@ -229,7 +229,7 @@ static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
 }
 
 /* The band as it arrives from a stage 1 running at the same time (see
- * hyla_band_feed in sy2sb.h): copied column by column into the working band
+ * hyla_band_feed in psy2sb.h): copied column by column into the working band
  * under mu, copied counting the columns there. */
 typedef struct {
     hyla_band_feed *feed;
