@@ -135,8 +135,8 @@ static int upd_panel(const plan *pl, hyla_queue *q, blk C, int64_t g, blk A, int
     const int64_t g0 = g0_of(pl, g), gn = gn_of(pl, g);
     const hyla_backend_ops *o = q->dev->ops;
     int rc = o->syrk(q, pl->t, 1, suplo(pl), pl->lower ? HYLA_NOTRANS : hop(pl), gn, K,
-                     hyla_scalar(pl->t, HYLA_SC_MONE), at(pl, A, g0, k0), A.ld, hyla_scalar(pl->t, HYLA_SC_ONE),
-                     at(pl, C, g0, g0), C.ld);
+                     hyla_scalar(pl->t, HYLA_SC_MONE), at(pl, A, g0, k0), A.ld,
+                     hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld);
     if (rc) return rc;
     return upd_gemm(pl, q, C, g0 + gn, g0, pl->n - g0 - gn, gn, A, A, k0, K);
 }
@@ -152,9 +152,11 @@ static int factor_panel(const plan *pl, cdev *d, hyla_queue *q, blk C, int64_t g
     if (rc || m <= 0) return rc;
     if (pl->lower)
         return o->trsm(q, pl->t, HYLA_RIGHT, HYLA_LOWER, hop(pl), HYLA_NONUNIT, m, gn,
-                       hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
+                       hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld,
+                       at(pl, C, g0 + gn, g0), C.ld);
     return o->trsm(q, pl->t, HYLA_LEFT, HYLA_UPPER, hop(pl), HYLA_NONUNIT, gn, m,
-                   hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
+                   hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0),
+                   C.ld);
 }
 
 /* Storage region of rows r.. of panel g, as (sr, sc, rows, cols) of the

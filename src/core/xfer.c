@@ -267,9 +267,12 @@ int hyla_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const v
     hyla_dev_workspace *ws;
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc || n == 0) return rc;
-    rc = o->laset(ws->q_comp, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ONE), dL, lddl);
-    if (!rc) rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS, HYLA_NONUNIT, n, n,
-                          hyla_scalar(t, HYLA_SC_ONE), dU, lddu, dL, lddl);
+    rc = o->laset(ws->q_comp, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO),
+                  hyla_scalar(t, HYLA_SC_ONE), dL, lddl);
+    if (!rc)
+        rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER,
+                     hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS, HYLA_NONUNIT, n, n,
+                     hyla_scalar(t, HYLA_SC_ONE), dU, lddu, dL, lddl);
     int rs = o->queue_sync(ws->q_comp);
     return rc ? rc : rs;
 }

@@ -30,7 +30,9 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static hyla_op ctrans(hyla_dtype t) { return hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS; }
+static hyla_op ctrans(hyla_dtype t) {
+    return hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS;
+}
 
 /* address of element (i, j) of a column-major matrix of element size es */
 static void *el(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
@@ -176,7 +178,9 @@ static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hy
     if (q->npanels > 0) {
         rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &q->dV);
         if (!rc) rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * n) * es, &q->dT);
-        if (!rc) rc = d->ops->laset(qz, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ZERO), q->dV, q->ldv);
+        if (!rc)
+            rc = d->ops->laset(qz, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO),
+                               hyla_scalar(t, HYLA_SC_ZERO), q->dV, q->ldv);
     }
     if (rc) hyla_eig_sy2sb_q_free(ctx, &q);
     *out = q;
@@ -241,7 +245,8 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     const int64_t r0 = j0 + s->kd, m = s->n - r0, ldv = s->ldv, ldw = s->ldw, lds = s->lds;
     const void *V = vel(s, r0, j0), *Tp = el(s->dT, 0, j0, s->kd, es);
     void *X = el(s->dW, r0, kacc, ldw, es);
-    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE), *z = hyla_scalar(t, HYLA_SC_ZERO);
+    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
+               *z = hyla_scalar(t, HYLA_SC_ZERO);
     int rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, p1, el(s->dA, r0, r0, s->lda, es),
                      s->lda, V, ldv, z, X, ldw);
     if (!rc && kacc > 0) {
@@ -259,8 +264,9 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     if (!rc) rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, k, k, m, p1, V, ldv, X, ldw, z, s->dS, lds);
     if (!rc) rc = o->trmm(q, t, HYLA_LEFT, HYLA_UPPER, ctrans(t), HYLA_NONUNIT, k, k, p1, Tp, s->kd,
                           s->dS, lds);
-    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, hyla_scalar(t, HYLA_SC_MHALF), V, ldv, s->dS,
-                          lds, p1, X, ldw);
+    if (!rc)
+        rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, hyla_scalar(t, HYLA_SC_MHALF), V,
+                     ldv, s->dS, lds, p1, X, ldw);
     return rc;
 }
 
@@ -378,9 +384,10 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo, ctx->opt_lu_panel));
         HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.ldv * es, dpa, (size_t)ldda * es,
                             (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv));
-        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv, dv,
-                         s.ldv, hyla_scalar(t, HYLA_SC_ZERO), dqr, kd));
+        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
+                          hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv));
+        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), dv,
+                         s.ldv, dv, s.ldv, hyla_scalar(t, HYLA_SC_ZERO), dqr, kd));
         HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
         /* the band columns need the panel's top 2 kd rows (the block on the
          * diagonal and R); the LAPACK-style output all of V */
@@ -470,7 +477,8 @@ int hyla_eig_q1_group(hyla_queue *qc, hyla_dtype t, int64_t n, int64_t kd, int64
     const size_t es = hyla_dtype_size(t);
     const int64_t r0 = pa * kd + kd, m = n - r0;
     const int64_t kw = (pb - 1 - pa) * kd + HYLA_MIN(kd, n - pb * kd);
-    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE), *z = hyla_scalar(t, HYLA_SC_ZERO);
+    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
+               *z = hyla_scalar(t, HYLA_SC_ZERO);
     int rc = o->laset(qc, t, -1, kw, kw, z, z, dTg, gw);
     /* T = [T_a, -T_a (V_a^H V_b) T_b; 0, T_b], panel by panel (LAPACK
      * larft's recurrence by blocks); V is zero above each panel's rows */

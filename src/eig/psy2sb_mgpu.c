@@ -175,7 +175,8 @@ static int panel_w(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     const hyla_dtype t = s->t;
     const size_t es = s->es;
     const int64_t n = s->n, m = n - r0, ld = n, nb = s->nb;
-    const void *m1c = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE), *z = hyla_scalar(t, HYLA_SC_ZERO);
+    const void *m1c = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
+               *z = hyla_scalar(t, HYLA_SC_ZERO);
     const void *V = at(s->Va[g], r0, kacc, ld, es);
     void *X = at(s->Wa[g], r0, kacc, ld, es);
     int rc = 0;
@@ -194,8 +195,9 @@ static int panel_w(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     if (!rc) rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, k, k, m, p1, V, ld, X, ld, z, s->S[g], nb);
     if (!rc) rc = o->trmm(q, t, HYLA_LEFT, HYLA_UPPER, ctr(t), HYLA_NONUNIT, k, k, p1, s->Tc[g],
                           s->kd, s->S[g], nb);
-    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, hyla_scalar(t, HYLA_SC_MHALF), V, ld,
-                          s->S[g], nb, p1, X, ld);
+    if (!rc)
+        rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, hyla_scalar(t, HYLA_SC_MHALF), V,
+                     ld, s->S[g], nb, p1, X, ld);
     return rc;
 }
 
@@ -329,16 +331,17 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo, ctx->opt_lu_panel));
         HYLA_TRY(o->copy_2d(qw, hp, (size_t)n * es, ael(&s, w, j0, j0), (size_t)lda[w] * es,
                             (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
-        HYLA_TRY(o->laset(qw, t, -1, r0, kd, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ZERO),
-                          at(dA[w], 0, jl, lda[w], es), lda[w]));
-        HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ONE), dpa, lda[w]));
+        HYLA_TRY(o->laset(qw, t, -1, r0, kd, hyla_scalar(t, HYLA_SC_ZERO),
+                          hyla_scalar(t, HYLA_SC_ZERO), at(dA[w], 0, jl, lda[w], es), lda[w]));
+        HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
+                          hyla_scalar(t, HYLA_SC_ONE), dpa, lda[w]));
         if (k < kd) /* the last panel: no reflector in its last columns */
-            HYLA_TRY(o->laset(qw, t, -1, m, kd - k, hyla_scalar(t, HYLA_SC_ZERO), hyla_scalar(t, HYLA_SC_ZERO),
-                              ael(&s, w, r0, j0 + k), lda[w]));
+            HYLA_TRY(o->laset(qw, t, -1, m, kd - k, hyla_scalar(t, HYLA_SC_ZERO),
+                              hyla_scalar(t, HYLA_SC_ZERO), ael(&s, w, r0, j0 + k), lda[w]));
         HYLA_TRY(o->copy_2d(qw, vw, (size_t)n * es, dpa, (size_t)lda[w] * es, (size_t)m * es,
                             (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), vw, n, vw, n,
-                         hyla_scalar(t, HYLA_SC_ZERO), s.dqr[w], kd));
+        HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), vw, n,
+                         vw, n, hyla_scalar(t, HYLA_SC_ZERO), s.dqr[w], kd));
         HYLA_TRY(o->copy_2d(qw, hqr, qr_bytes, s.dqr[w], qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
         HYLA_TRY(o->queue_sync(qw));
         if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);

@@ -89,7 +89,9 @@ static void *build_q_main(void *arg) {
     double t0 = hyla_wtime(), t1 = t0;
     int rc = o->queue_create(d, &qc);
     if (!rc) rc = o->queue_create(d, &qi);
-    if (!rc) rc = o->laset(qc, b->t, -1, b->n, b->n, hyla_scalar(b->t, HYLA_SC_ZERO), hyla_scalar(b->t, HYLA_SC_ONE), b->dQ, b->n);
+    if (!rc)
+        rc = o->laset(qc, b->t, -1, b->n, b->n, hyla_scalar(b->t, HYLA_SC_ZERO),
+                      hyla_scalar(b->t, HYLA_SC_ONE), b->dQ, b->n);
     if (!rc) rc = hyla_eig_sb2st_back_q(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n, 0,
                                         &b->back2_calls, &b->back2_flops, qc, qi, 1);
     t1 = hyla_wtime();
@@ -194,8 +196,9 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         const int64_t f = (t == rt) ? 1 : 2;
         hyla_dev_workspace *ws;
         HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
-        HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, n, n, hyla_scalar(rt, HYLA_SC_ONE),
-                         dQ, f * n, dE, n, hyla_scalar(rt, HYLA_SC_ZERO), dZ, f * lddz));
+        HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, n, n,
+                         hyla_scalar(rt, HYLA_SC_ONE), dQ, f * n, dE, n,
+                         hyla_scalar(rt, HYLA_SC_ZERO), dZ, f * lddz));
         HYLA_TRY(o->queue_sync(ws->q_comp));
     }
     st->back1 += hyla_wtime() - tt; /* the GEMM counts with the last back transformation */

@@ -144,29 +144,31 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     if (q == d->q_comp && w >= INV_MIN_PANELS * pl->nb) {
         const int64_t nb = pl->nb;
         if (d->linv_step != k) {
-            if ((rc = o->laset(q, pl->t, -1, kk, kk, hyla_scalar(pl->t, HYLA_SC_ZERO), hyla_scalar(pl->t, HYLA_SC_ONE), d->linv, nb)) ||
+            if ((rc = o->laset(q, pl->t, -1, kk, kk, hyla_scalar(pl->t, HYLA_SC_ZERO),
+                               hyla_scalar(pl->t, HYLA_SC_ONE), d->linv, nb)) ||
                 (rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, kk,
                               hyla_scalar(pl->t, HYLA_SC_ONE), P, ldp, d->linv, nb)))
                 return rc;
             d->linv_step = k;
         }
-        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk, hyla_scalar(pl->t, HYLA_SC_ONE),
-                          d->linv, nb, C, d->ld, hyla_scalar(pl->t, HYLA_SC_ZERO), d->wbuf, nb)) ||
+        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk,
+                          hyla_scalar(pl->t, HYLA_SC_ONE), d->linv, nb, C, d->ld,
+                          hyla_scalar(pl->t, HYLA_SC_ZERO), d->wbuf, nb)) ||
             (rc = o->copy_2d(q, C, (size_t)d->ld * es, d->wbuf, (size_t)nb * es, (size_t)kk * es,
                              (size_t)w, HYLA_COPY_D2D)))
             return rc;
         if (below <= 0) return 0;
-        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, hyla_scalar(pl->t, HYLA_SC_MONE),
-                       P + (size_t)kk * es, ldp, d->wbuf, nb, hyla_scalar(pl->t, HYLA_SC_ONE),
-                       C + (size_t)kk * es, d->ld);
+        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk,
+                       hyla_scalar(pl->t, HYLA_SC_MONE), P + (size_t)kk * es, ldp, d->wbuf, nb,
+                       hyla_scalar(pl->t, HYLA_SC_ONE), C + (size_t)kk * es, d->ld);
     }
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, w,
                       hyla_scalar(pl->t, HYLA_SC_ONE), P, ldp, C, d->ld)))
         return rc;
     if (below <= 0) return 0;
-    return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, hyla_scalar(pl->t, HYLA_SC_MONE),
-                   P + (size_t)kk * es, ldp, C, d->ld, hyla_scalar(pl->t, HYLA_SC_ONE), C + (size_t)kk * es,
-                   d->ld);
+    return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk,
+                   hyla_scalar(pl->t, HYLA_SC_MONE), P + (size_t)kk * es, ldp, C, d->ld,
+                   hyla_scalar(pl->t, HYLA_SC_ONE), C + (size_t)kk * es, d->ld);
 }
 
 /* Host-resident: uploads panel j to its owner and records ev_up[j]. */
@@ -284,8 +286,9 @@ static int factor_rec(plan *pl, ldev *d, hyla_queue *q, int64_t k, unsigned char
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
                       hyla_scalar(pl->t, HYLA_SC_ONE), P, ld, R, ld)))
         return rc;
-    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, hyla_scalar(pl->t, HYLA_SC_MONE),
-                      P + (size_t)c1 * es, ld, R, ld, hyla_scalar(pl->t, HYLA_SC_ONE), R + (size_t)c1 * es, ld)))
+    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1,
+                      hyla_scalar(pl->t, HYLA_SC_MONE), P + (size_t)c1 * es, ld, R, ld,
+                      hyla_scalar(pl->t, HYLA_SC_ONE), R + (size_t)c1 * es, ld)))
         return rc;
     if ((rc = factor_rec(pl, d, q, k, P0, r0 + c1, rows - c1, c2))) return rc;
     return leaf_swaps(pl, d, q, k, r0 + c1, r0 + piv, c1, P0 + (size_t)(r0 * ld) * es - (size_t)k0 * es, ld);

@@ -1044,8 +1044,9 @@ static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int6
                         hyla_scalar(t, HYLA_SC_ONE), P, lda, R, lda)))
         return rc;
     if (rows == c1) return 0;
-    if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, hyla_scalar(t, HYLA_SC_MONE),
-                        P + (size_t)c1 * es, lda, R, lda, hyla_scalar(t, HYLA_SC_ONE), R + (size_t)c1 * es, lda)))
+    if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1,
+                        hyla_scalar(t, HYLA_SC_MONE), P + (size_t)c1 * es, lda, R, lda,
+                        hyla_scalar(t, HYLA_SC_ONE), R + (size_t)c1 * es, lda)))
         return rc;
     if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0 + c1, rows - c1, c2, mode))) return rc;
     if (ipiv)
