@@ -1,5 +1,5 @@
 /* LAPACKE references of the band tests for the current precision (after
- * core/prec.h): LSTERF, the real type's sterf, and LBEV, the band
+ * base/prec.h): LSTERF, the real type's sterf, and LBEV, the band
  * eigensolver (?sbev / ?hbev). Included again for each precision, so no
  * include guard. */
 #undef LSTERF

@@ -54,7 +54,7 @@ static void getrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, int pivot
             put(t, f->h, i + j * LD, v);
         }
     up(f, bytes);
-    int rc = f->o->getrf(f->q, t, m, n, f->dA, LD, pivot ? f->dpiv : NULL, f->dinfo);
+    int rc = f->o->getrf(f->q, t, m, n, f->dA, LD, pivot ? f->dpiv : NULL, f->dinfo, 0);
     down(f, bytes);
     int rs = f->o->queue_sync(f->q);
     CHECK(rc == 0 && rs == 0, "getrf t %d m %lld n %lld: rc %d sync %d", t, (long long)m,
@@ -114,7 +114,7 @@ static void geqrf_case(fixture *f, hyla_dtype t, int64_t m, int64_t n, unsigned 
             put(t, f->h, i + j * LD, v);
         }
     up(f, bytes);
-    int rc = f->o->geqrf(f->q, t, m, n, f->dA, LD, f->dtau, f->dinfo);
+    int rc = f->o->geqrf(f->q, t, m, n, f->dA, LD, f->dtau, f->dinfo, 0);
     down(f, bytes);
     f->o->copy_2d(f->q, f->htau, MAXN * 16, f->dtau, MAXN * 16, MAXN * 16, 1, HYLA_COPY_D2H);
     int rs = f->o->queue_sync(f->q);
@@ -183,14 +183,14 @@ static void device_suite(hyla_dev *dev, unsigned long long *s) {
             for (size_t i = 0; i < sizeof mn / sizeof mn[0]; i++)
                 geqrf_case(&f, dtypes[d], mn[i][0], mn[i][1], s);
         }
-        CHECK(f.o->geqrf(f.q, HYLA_D, 3, 2, f.dA, 2, f.dtau, f.dinfo) == HYLA_ERR_INVALID, "geqrf lda < m");
-        CHECK(f.o->geqrf(f.q, HYLA_D, 2, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "geqrf tau NULL");
-        CHECK(f.o->geqrf(f.q, HYLA_D, 2, -1, f.dA, 2, f.dtau, f.dinfo) == HYLA_ERR_INVALID, "geqrf n -1");
-        CHECK(f.o->geqrf(f.q, HYLA_D, 2, 2, f.dA, 2, f.dtau, NULL) == HYLA_ERR_INVALID, "geqrf info NULL");
-        CHECK(f.o->getrf(f.q, HYLA_D, -1, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf m -1");
-        CHECK(f.o->getrf(f.q, HYLA_D, 3, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf lda < m");
-        CHECK(f.o->getrf(f.q, HYLA_D, 2, 2, f.dA, 2, NULL, NULL) == HYLA_ERR_INVALID, "getrf info NULL");
-        CHECK(f.o->getrf(f.q, (hyla_dtype)9, 2, 2, f.dA, 2, NULL, f.dinfo) == HYLA_ERR_INVALID, "getrf dtype");
+        CHECK(f.o->geqrf(f.q, HYLA_D, 3, 2, f.dA, 2, f.dtau, f.dinfo, 0) == HYLA_ERR_INVALID, "geqrf lda < m");
+        CHECK(f.o->geqrf(f.q, HYLA_D, 2, 2, f.dA, 2, NULL, f.dinfo, 0) == HYLA_ERR_INVALID, "geqrf tau NULL");
+        CHECK(f.o->geqrf(f.q, HYLA_D, 2, -1, f.dA, 2, f.dtau, f.dinfo, 0) == HYLA_ERR_INVALID, "geqrf n -1");
+        CHECK(f.o->geqrf(f.q, HYLA_D, 2, 2, f.dA, 2, f.dtau, NULL, 0) == HYLA_ERR_INVALID, "geqrf info NULL");
+        CHECK(f.o->getrf(f.q, HYLA_D, -1, 2, f.dA, 2, NULL, f.dinfo, 0) == HYLA_ERR_INVALID, "getrf m -1");
+        CHECK(f.o->getrf(f.q, HYLA_D, 3, 2, f.dA, 2, NULL, f.dinfo, 0) == HYLA_ERR_INVALID, "getrf lda < m");
+        CHECK(f.o->getrf(f.q, HYLA_D, 2, 2, f.dA, 2, NULL, NULL, 0) == HYLA_ERR_INVALID, "getrf info NULL");
+        CHECK(f.o->getrf(f.q, (hyla_dtype)9, 2, 2, f.dA, 2, NULL, f.dinfo, 0) == HYLA_ERR_INVALID, "getrf dtype");
         CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 0, 1, f.dpiv, 1) == HYLA_ERR_INVALID, "laswp k1 0");
         CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, f.dpiv, 2) == HYLA_ERR_INVALID, "laswp inc 2");
         CHECK(f.o->laswp(f.q, HYLA_D, 2, f.dA, 2, 1, 1, NULL, 1) == HYLA_ERR_INVALID, "laswp ipiv NULL");

@@ -10,7 +10,7 @@
  * bisection path (HYLA_OPT_EIG_TRIDIAG 2) against LAPACKE. */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/tridiag.h"
+#include "eig/ptridiag.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -27,7 +27,7 @@ static const char *mat_name[] = {"random", "cluster", "graded", "wilkinson", "gl
 
 #define HYLA_TEMPLATE "t_test_bisect.c"
 #define HYLA_TEMPLATE_REAL
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* ?syevd / ?heevd jobz N with the tridiagonal eigenvalues by bisection
  * against LAPACKE ?syevd / ?heevd on random Hermitian matrices. */
@@ -115,26 +115,26 @@ int main(void) {
         hyla_dev *dv = h->devs[0];
         const hyla_backend_ops *o = dv->ops;
         hyla_dev_workspace *ws = NULL;
-        CHECK(o->tri_eigvals != NULL, "backend %s has tri_eigvals", o->name);
+        CHECK(o->alg->tri_eigvals != NULL, "backend %s has tri_eigvals", o->name);
         CHECK(hyla_workspace_get(h, 0, 0, 0, &ws) == 0, "workspace");
-        if (o->tri_eigvals && ws) {
+        if (o->alg->tri_eigvals && ws) {
             hyla_queue *q = ws->q_comp;
             double x[4];
             int info;
             const size_t wb = HYLA_TRI_EIGVALS_WORK_BYTES(4);
-            CHECK(o->tri_eigvals(q, HYLA_Z, 4, x, x, x, x, wb, &info) == HYLA_ERR_INVALID,
+            CHECK(o->alg->tri_eigvals(q, HYLA_Z, 4, x, x, x, x, wb, &info) == HYLA_ERR_INVALID,
                   "op: complex type");
-            CHECK(o->tri_eigvals(q, HYLA_D, -1, x, x, x, x, wb, &info) == HYLA_ERR_INVALID,
+            CHECK(o->alg->tri_eigvals(q, HYLA_D, -1, x, x, x, x, wb, &info) == HYLA_ERR_INVALID,
                   "op: n < 0");
-            CHECK(o->tri_eigvals(q, HYLA_D, 4, x, x, x, x, wb, NULL) == HYLA_ERR_INVALID,
+            CHECK(o->alg->tri_eigvals(q, HYLA_D, 4, x, x, x, x, wb, NULL) == HYLA_ERR_INVALID,
                   "op: info NULL");
-            CHECK(o->tri_eigvals(q, HYLA_D, 4, x, x, x, x, wb - 1, &info) == HYLA_ERR_INVALID,
+            CHECK(o->alg->tri_eigvals(q, HYLA_D, 4, x, x, x, x, wb - 1, &info) == HYLA_ERR_INVALID,
                   "op: work too small");
-            CHECK(o->tri_eigvals(q, HYLA_D, 4, NULL, x, x, x, wb, &info) == HYLA_ERR_INVALID,
+            CHECK(o->alg->tri_eigvals(q, HYLA_D, 4, NULL, x, x, x, wb, &info) == HYLA_ERR_INVALID,
                   "op: d NULL");
-            CHECK(o->tri_eigvals(q, HYLA_D, 4, x, NULL, x, x, wb, &info) == HYLA_ERR_INVALID,
+            CHECK(o->alg->tri_eigvals(q, HYLA_D, 4, x, NULL, x, x, wb, &info) == HYLA_ERR_INVALID,
                   "op: e NULL");
-            CHECK(o->tri_eigvals(q, HYLA_D, 4, x, x, NULL, x, wb, &info) == HYLA_ERR_INVALID,
+            CHECK(o->alg->tri_eigvals(q, HYLA_D, 4, x, x, NULL, x, wb, &info) == HYLA_ERR_INVALID,
                   "op: w NULL");
             CHECK(o->queue_sync(q) == 0, "op: queue status untouched");
         }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define HYLA_TEMPLATE "t_test_gemm.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 static void all_precisions(hyla_t *h, unsigned long long *seed, int quick) {
     hyla_st_suite(h, seed, quick);

@@ -19,7 +19,7 @@
 #define HYLA_TMAX(a, b) ((a) > (b) ? (a) : (b))
 
 #define HYLA_TEMPLATE "t_test_getrf.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* A graded matrix, D1 R D2 with D spanning 10^±6: pivoting keeps the
  * residual small although kappa is about 1e12. */

@@ -1,4 +1,4 @@
-/* Stage 2 on a device (eig/hb2st_dev.c and the backends' hb2st and
+/* Stage 2 on a device (eig/phb2st_dev.c and the backends' hb2st and
  * hb2st_v ops) on device 0 and the last device of HYLA_DEVICES, the four
  * precisions: the eigenvalues of the tridiagonal (LAPACK sterf) against
  * the band's (LAPACK sbev/hbev) within 60 n eps |B|, for kd = 0, 1, 2, 3,
@@ -20,8 +20,8 @@
 #include "hyla.h"
 #include "test_util.h"
 #include "core/internal.h"
-#include "eig/hb2st_dev.h"
-#include "eig/sb2st.h"
+#include "eig/phb2st_dev.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <lapacke.h>
 #include <math.h>
@@ -36,7 +36,7 @@ enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_GRADED };
 static const char *band_class_name[] = {"random", "zero", "diagonal", "graded"};
 
 #define HYLA_TEMPLATE "t_test_hb2st.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* NaN/Inf in the band, bad arguments of the driver and of the backend op. */
 static void bad_input(hyla_t *h) {
@@ -105,17 +105,17 @@ static void bad_input(hyla_t *h) {
     rc = rc ? rc : hyla_workspace_get(h, 0, 0, 0, &ws);
     if (rc == 0) {
         hyla_queue *q = ws->q_comp;
-        CHECK(o->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD - 1, dd, de, dw, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD - 1, dd, de, dw, wb) == HYLA_ERR_INVALID,
               "op: ldab < 2 kd");
-        CHECK(o->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb - 1) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb - 1) == HYLA_ERR_INVALID,
               "op: work too small");
-        CHECK(o->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb) == HYLA_ERR_INVALID,
               "op: work NULL");
-        CHECK(o->hb2st(q, (hyla_dtype)9, N, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, (hyla_dtype)9, N, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
               "op: dtype");
-        CHECK(o->hb2st(q, HYLA_D, -1, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, -1, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
               "op: n < 0");
-        CHECK(o->hb2st(q, HYLA_D, 0, KD, NULL, 2 * KD, NULL, NULL, NULL, 0) == 0, "op: n = 0");
+        CHECK(o->alg->hb2st(q, HYLA_D, 0, KD, NULL, 2 * KD, NULL, NULL, NULL, 0) == 0, "op: n = 0");
         /* hb2st_v: the store must match n and kd */
         hyla_sb2st_q *sq = NULL;
         hyla_hb2st_store st;
@@ -123,20 +123,20 @@ static void bad_input(hyla_t *h) {
         CHECK(rc == 0 && sq, "store: %d", rc);
         if (rc == 0) {
             hyla_hb2st_store bad = st;
-            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, NULL) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, NULL) ==
                       HYLA_ERR_INVALID, "op v: NULL store");
-            CHECK(o->hb2st_v(q, HYLA_D, N, KD + 1, dAB, 2 * KD + 2, dd, de, dw, wb, &st) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD + 1, dAB, 2 * KD + 2, dd, de, dw, wb, &st) ==
                       HYLA_ERR_INVALID, "op v: store for another kd");
-            CHECK(o->hb2st_v(q, HYLA_D, N + 1, KD, dAB, 2 * KD, dd, de, dw, wb, &st) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N + 1, KD, dAB, 2 * KD, dd, de, dw, wb, &st) ==
                       HYLA_ERR_INVALID, "op v: store for another n");
             bad.nb = KD + 1;
-            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
                       HYLA_ERR_INVALID, "op v: nb > kd");
             bad = st;
             bad.data = NULL;
-            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
                       HYLA_ERR_INVALID, "op v: NULL data");
-            CHECK(o->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb, &st) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb, &st) ==
                       HYLA_ERR_INVALID, "op v: work NULL");
         }
         hyla_sb2st_q_free(&sq);

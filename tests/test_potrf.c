@@ -57,7 +57,7 @@ static void make_cond_z(double complex *A, int64_t n, double cond, unsigned long
 }
 
 #define HYLA_TEMPLATE "t_test_potrf.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* A device-memory cap that holds panels but not the factor: out of core
  * without being asked. */

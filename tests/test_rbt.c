@@ -137,7 +137,7 @@ static void check_op_ld(hyla_dtype t, hyla_rbt_mode mode, int d, int64_t m, int6
     hyla_rbt_args a = {.mode = mode, .depth = d, .m = m, .n = n, .u = du, .v = dv,
                        .S = inplace ? dA : dS, .lds = inplace ? lda : lds,
                        .ms = inplace ? m : ms, .ns = inplace ? n : ns, .A = dA, .lda = lda};
-    rc = o->rbt(ws->q_comp, t, &a);
+    rc = o->alg->rbt(ws->q_comp, t, &a);
     int rs_ = o->queue_sync(ws->q_comp);
     CHECK(rc == 0 && rs_ == 0, "rbt op rc %d sync %d", rc, rs_);
     rc = hyla_copy_from_device(ctx, 0, A, dA, ba);
@@ -219,8 +219,8 @@ static void test_op(void) {
     bad[7].depth = HYLA_RBT_MAX_DEPTH + 1;
     bad[8].S = buf + 16; bad[8].ms = 5;
     for (int k = 0; k < 9; k++)
-        CHECK(o->rbt(ws->q_comp, HYLA_D, &bad[k]) == HYLA_ERR_INVALID, "bad op arguments %d accepted", k);
-    CHECK(o->rbt(ws->q_comp, (hyla_dtype)9, &ok) == HYLA_ERR_INVALID, "bad dtype accepted");
+        CHECK(o->alg->rbt(ws->q_comp, HYLA_D, &bad[k]) == HYLA_ERR_INVALID, "bad op arguments %d accepted", k);
+    CHECK(o->alg->rbt(ws->q_comp, (hyla_dtype)9, &ok) == HYLA_ERR_INVALID, "bad dtype accepted");
     CHECK(o->queue_sync(ws->q_comp) == 0, "queue status changed by rejected calls");
     /* row sums of |A| */
     double A[6] = {1, -2, 3, -4, 5, -6}, sums[2] = {0, 0};
@@ -439,7 +439,7 @@ static void test_diagonals(void) {
             for (int oi = 0; oi < 3; oi++) {
                 const int64_t count = counts[ci];
                 hyla_rbt_diagonals(t, 42 + (uint64_t)ci, offsets[oi], count, ref);
-                rc = o->rbt_diagonals(ws->q_comp, t, 42 + (uint64_t)ci, offsets[oi], count, dw);
+                rc = o->alg->rbt_diagonals(ws->q_comp, t, 42 + (uint64_t)ci, offsets[oi], count, dw);
                 int rs_ = o->queue_sync(ws->q_comp);
                 if (!rc) rc = rs_;
                 if (!rc) rc = hyla_copy_from_device(ctx, 0, got, dw, (size_t)count * rs);
@@ -458,12 +458,12 @@ static void test_diagonals(void) {
         CHECK(memcmp((unsigned char *)ref + 300 * rs, got, 10 * rs) == 0,
               "%cdiagonals sub-range differs", dch[t]);
     }
-    CHECK(o->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, 0, NULL) == 0, "count 0 refused");
-    CHECK(o->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, -1, dw) == HYLA_ERR_INVALID,
+    CHECK(o->alg->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, 0, NULL) == 0, "count 0 refused");
+    CHECK(o->alg->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, -1, dw) == HYLA_ERR_INVALID,
           "negative count accepted");
-    CHECK(o->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, 4, NULL) == HYLA_ERR_INVALID,
+    CHECK(o->alg->rbt_diagonals(ws->q_comp, HYLA_D, 1, 0, 4, NULL) == HYLA_ERR_INVALID,
           "NULL array accepted");
-    CHECK(o->rbt_diagonals(ws->q_comp, (hyla_dtype)9, 1, 0, 4, dw) == HYLA_ERR_INVALID,
+    CHECK(o->alg->rbt_diagonals(ws->q_comp, (hyla_dtype)9, 1, 0, 4, dw) == HYLA_ERR_INVALID,
           "bad dtype accepted");
     hyla_free_device(ctx, 0, &dw);
 }

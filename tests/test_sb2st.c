@@ -15,7 +15,7 @@
  * device 0 of HYLA_DEVICES (not a test). */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/sb2st.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -36,7 +36,7 @@ enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_TINY, BAND_HUGE, BAND_GRADED 
 static const char *band_class_name[] = {"random", "zero", "diagonal", "tiny", "huge", "graded"};
 
 #define HYLA_TEMPLATE "t_test_sb2st.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* Allocation failure k = 1, 2, ... in the reduction with vectors and the
  * host back transformation until a run has no failure: each failure is a

@@ -6,7 +6,7 @@
  * internal hyla_eig_sy2sb called with no workspace yet. */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/stages12.h"
+#include "eig/pstages12.h"
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -19,7 +19,7 @@
 #define CH "sdcz"[DT]
 
 #define HYLA_TEMPLATE "t_test_sy2sb.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* every allocation of a reduction fails in turn: clean error, no leak */
 static void alloc_failures(hyla_t *h) {

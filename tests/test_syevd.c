@@ -23,7 +23,7 @@
 #define CH "sdcz"[DT]
 
 #define HYLA_TEMPLATE "t_test_syevd.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* every allocation of a driver call fails in turn: clean error, no leak */
 static void alloc_failures(hyla_t *h) {

@@ -26,9 +26,9 @@
 #define CH "sdcz"[DT]
 
 #define HYLA_TEMPLATE "t_test_syevd.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 #define HYLA_TEMPLATE "t_test_syevd_mgpu.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 static const struct {
     int sbr, ar;

@@ -8,8 +8,8 @@
  * Inf input; bad arguments; no leak; injected allocation failures. */
 #include "hyla.h"
 #include "test_util.h"
-#include "eig/tridiag.h"
-#include "backend/dc_args.h"
+#include "eig/ptridiag.h"
+#include "backend/ops/dc.h"
 #include <cblas.h>
 #include <float.h>
 #include <lapacke.h>
@@ -60,7 +60,7 @@ static void make_spectrum(int c, int64_t n, double cond, double *d, double *e,
 
 #define HYLA_TEMPLATE "t_test_tridiag.c"
 #define HYLA_TEMPLATE_REAL
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 /* Allocation failure k = 1, 2, ... inside one stedc call until a call runs
  * with no injection firing: each failure is a clean error and leaks nothing. */
@@ -130,8 +130,8 @@ static void dc_ops(hyla_t *h) {
                       .nd = DEV(nd), .pos = DEV(pos), .defl = DEV(defl), .rp = DEV(rp),
                       .rj = DEV(rj), .rc = DEV(rcs), .rs = DEV(rsn), .M = DEV(M), .ldm = N};
     rc = o->copy_2d(q, db, used, hb, used, used, 1, HYLA_COPY_H2D);
-    if (!rc) rc = o->dc_secular(q, HYLA_D, &a);
-    if (!rc) rc = o->dc_vectors(q, HYLA_D, &a);
+    if (!rc) rc = o->alg->dc_secular(q, HYLA_D, &a);
+    if (!rc) rc = o->alg->dc_vectors(q, HYLA_D, &a);
     if (!rc) rc = o->copy_2d(q, hb, used, db, used, used, 1, HYLA_COPY_D2H);
     if (!rc) rc = o->queue_sync(q);
     CHECK(rc == 0 && *info == 0, "dc ops: rc %d info %d", rc, *info);
@@ -167,22 +167,22 @@ static void dc_ops(hyla_t *h) {
     {
         hyla_dc_args b = a;
         b.k = N + 1;
-        CHECK(o->dc_secular(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_secular k > n");
+        CHECK(o->alg->dc_secular(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_secular k > n");
         b = a, b.r2 = 0;
-        CHECK(o->dc_secular(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_secular r2 0");
+        CHECK(o->alg->dc_secular(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_secular r2 0");
         b = a, b.r2 = NAN;
-        CHECK(o->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors r2 NaN");
+        CHECK(o->alg->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors r2 NaN");
         b = a, b.info = NULL;
-        CHECK(o->dc_secular(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_secular info NULL");
+        CHECK(o->alg->dc_secular(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_secular info NULL");
         b = a, b.ldm = N - 1;
-        CHECK(o->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors ldm < n");
+        CHECK(o->alg->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors ldm < n");
         b = a, b.defl = NULL;
-        CHECK(o->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors defl NULL");
+        CHECK(o->alg->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors defl NULL");
         b = a, b.rp = NULL;
-        CHECK(o->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors rp NULL");
-        CHECK(o->dc_secular(q, HYLA_Z, &a) == HYLA_ERR_INVALID, "dc_secular type z");
-        CHECK(o->dc_vectors(q, HYLA_C, &a) == HYLA_ERR_INVALID, "dc_vectors type c");
-        CHECK(o->dc_vectors(q, HYLA_D, NULL) == HYLA_ERR_INVALID, "dc_vectors NULL args");
+        CHECK(o->alg->dc_vectors(q, HYLA_D, &b) == HYLA_ERR_INVALID, "dc_vectors rp NULL");
+        CHECK(o->alg->dc_secular(q, HYLA_Z, &a) == HYLA_ERR_INVALID, "dc_secular type z");
+        CHECK(o->alg->dc_vectors(q, HYLA_C, &a) == HYLA_ERR_INVALID, "dc_vectors type c");
+        CHECK(o->alg->dc_vectors(q, HYLA_D, NULL) == HYLA_ERR_INVALID, "dc_vectors NULL args");
         CHECK(o->queue_sync(q) == 0, "dc ops: queue usable after bad arguments");
     }
 #undef DEV

@@ -1,13 +1,8 @@
 /* Device-list parsing and backend-independent helpers. */
-#include "core/internal.h"
+#include "backend/backend.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-size_t hyla_dtype_size(hyla_dtype t) {
-    static const size_t sz[4] = {4, 8, 8, 16};
-    return (t >= HYLA_S && t <= HYLA_Z) ? sz[t] : 0;
-}
 
 /* "64M", "8G", "1024" -> bytes; -1 on error */
 static int64_t parse_size(const char *s) {

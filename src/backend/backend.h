@@ -16,7 +16,7 @@
 #ifndef HYLA_BACKEND_H
 #define HYLA_BACKEND_H
 
-#include "hyla.h"
+#include "base/base.h"
 #include <stdint.h>
 #include <stddef.h>
 
@@ -34,40 +34,21 @@ typedef struct hyla_backend_ops hyla_backend_ops;
 typedef struct hyla_dev hyla_dev;
 typedef struct hyla_queue hyla_queue;
 typedef struct hyla_event hyla_event;
-typedef struct hyla_rbt_args hyla_rbt_args; /* random butterfly transforms, below */
-typedef struct hyla_q2_args hyla_q2_args;   /* grouped Q2 reflectors (backend/q2_args.h) */
-typedef struct hyla_dc_args hyla_dc_args;   /* a divide-and-conquer merge (backend/dc_args.h) */
+typedef struct hyla_alg_ops hyla_alg_ops; /* algorithm-specific ops (backend/ops/ops.h) */
 typedef struct hyla_xcomm hyla_xcomm;       /* device collectives between processes, below */
 
 /* Bytes of the id that the processes of one hyla_xcomm share (NCCL's
  * ncclUniqueId is 128). */
 enum { HYLA_XCOMM_ID_BYTES = 128 };
 
-/* The grouped reflector store of the eigensolver's stage 2 (eig/sb2st.c
- * states the layout) as the hb2st_v op fills it: all in memory of the
- * op's device. Group (s, m) (sweeps s*nb .. s*nb+nb-1, step m) starts at
- * element woff[u+m] + (min(u+m, nsg-1) - u) * gsz, u = nsg-1-s: V (ldv x
- * nb, ldv = kd+nb-1), then T (nb x nb). */
-typedef struct {
-    void *data;           /* woff[nw] = ngroups * gsz elements of the dtype */
-    const int64_t *woff;  /* nw + 1 wave offsets (elements) */
-    int64_t nb, ldv, gsz; /* sweeps per group, rows of V, elements per group */
-    int64_t nsg, nw;      /* sweep groups, waves */
-    int64_t ngroups;      /* groups in all */
-} hyla_hb2st_store;
-
 struct hyla_dev {
     const hyla_backend_ops *ops;
     hyla_device_info info;
     int index;               /* position in the context's device list */
-    int64_t lu_panel;        /* HYLA_OPT_LU_PANEL of the context (0 at creation) */
 };
 
 struct hyla_queue { hyla_dev *dev; };
 struct hyla_event { hyla_dev *dev; };
-
-/* Size in bytes of one element of each dtype. */
-size_t hyla_dtype_size(hyla_dtype t);
 
 struct hyla_backend_ops {
     const char *name;
@@ -164,15 +145,16 @@ struct hyla_backend_ops {
      * receiving 0 or k > 0 when U(k, k) is exactly zero (with pivoting the
      * factorization completes, as LAPACK's; without, the entries from column
      * k on are undefined). m == 0 or n == 0 writes 0. Workspace: as potrf.
-     * CUDA: cuSOLVER or the fused panel kernel (k_getrf_panel.cu), as the
-     * device's lu_panel (HYLA_OPT_LU_PANEL) selects.
+     * panel: the value of HYLA_OPT_LU_PANEL (hyla.h) of the calling
+     * context; CUDA: cuSOLVER or the fused panel kernel (k_getrf_panel.cu),
+     * as it selects; the host backend takes LAPACK whatever its value.
      * Returns 0; HYLA_ERR_INVALID when t is not a valid value, m < 0, n < 0,
      * lda < max(1, m), info is NULL, or A is NULL while m, n > 0 (nothing
      * enqueued, the queue's status untouched); HYLA_ERR_UNSUPPORTED when a
      * size exceeds what the host LAPACK takes; HYLA_ERR_NO_MEMORY,
      * HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_DEVICE as potrf. */
     int (*getrf)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                 int64_t *ipiv, int *info);
+                 int64_t *ipiv, int *info, int64_t panel);
     /* Row interchanges (LAPACK laswp) on the n columns of A: for i = k1 ..
      * k2 (inc = 1) or i = k2 .. k1 (inc = -1), 1-based, rows i and ipiv[i-1]
      * are swapped; ipiv is in device memory of q's device and every entry
@@ -199,11 +181,6 @@ struct hyla_backend_ops {
                 const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
                 int64_t ldc);
 
-    /* random butterfly transforms (RBT solver; backend/cuda/k_rbt.cu on the
-     * GPU): see hyla_rbt_args below. Returns 0, HYLA_ERR_INVALID when
-     * hyla_rbt_check rejects the arguments (nothing is enqueued), or the
-     * backend's failure codes. */
-    int (*rbt)(hyla_queue *q, hyla_dtype t, const hyla_rbt_args *a);
     /* sums[i] := sum_j |A(i, j)| for the m x n matrix A (complex: the modulus),
      * sums a device array of m values of the real type of t (the row sums
      * whose maximum is |A|_inf). Returns 0, HYLA_ERR_INVALID (bad dtype, m or
@@ -217,21 +194,15 @@ struct hyla_backend_ops {
      * written 0 in order on q (m == 0 or n == 0 writes 0 and nothing else).
      * Workspace: the backend's own, as potrf's (the host backend takes its
      * at the call). CUDA: cuSOLVER, or the fused QR panel kernel
-     * (k_geqrf_panel.cu) when the device's lu_panel forces fused kernels.
+     * (k_geqrf_panel.cu) when panel (HYLA_OPT_LU_PANEL, as for getrf)
+     * forces fused kernels.
      * Returns 0; HYLA_ERR_INVALID when t is not a valid value,
      * m < 0, n < 0, lda < max(1, m), info is NULL, or A or tau is NULL while
      * m, n > 0 (nothing enqueued, the queue's status untouched);
      * HYLA_ERR_UNSUPPORTED when a size exceeds what the host LAPACK takes;
      * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_DEVICE as potrf. */
     int (*geqrf)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                 void *tau, int *info);
-    /* w[k] := the RBT diagonal of index offset + k for k < count
-     * (hyla_rbt_diagonals below), w a device array of the real type of t:
-     * the diagonals are made where they are used. Returns 0,
-     * HYLA_ERR_INVALID (bad dtype, count < 0, w NULL while count > 0) or
-     * the backend's failure codes. */
-    int (*rbt_diagonals)(hyla_queue *q, hyla_dtype t, uint64_t seed, uint64_t offset,
-                         int64_t count, void *w);
+                 void *tau, int *info, int64_t panel);
     /* batch GEMMs of one shape in one call (CUDA: one cuBLAS strided-batched
      * launch): C_i := alpha op(A_i) op(B_i) + beta C_i for i = 0 .. batch-1,
      * where X_i = X + i * sX elements (strides may be 0 for A and B, and may
@@ -244,88 +215,6 @@ struct hyla_backend_ops {
                                 int64_t lda, int64_t sA, const void *B, int64_t ldb, int64_t sB,
                                 const void *beta, void *C, int64_t ldc, int64_t sC,
                                 int64_t batch);
-    /* Bulge chasing, eigenvalues only: reduces the n x n Hermitian (real:
-     * symmetric) band B of half-bandwidth kd to a real symmetric tridiagonal
-     * matrix with the same eigenvalues (no reflectors kept). AB: the band in
-     * memory of q's device, LAPACK lower band storage with room for the
-     * bulge: AB[(i-j) + j*ldab] = B(i, j) for j <= i <= min(n-1, j+kd), rows
-     * kd+1 .. 2*kd-1 of every column zero on entry (imaginary parts of the
-     * diagonal are ignored); ldab >= max(1, 2*kd). AB is destroyed. d: n
-     * values, e: n-1 values, both of the real type of t in memory of q's
-     * device; d the diagonal, e the off-diagonal of the tridiagonal (e >= 0
-     * for complex types: the moduli, which keep the eigenvalues). work:
-     * HYLA_HB2ST_WORK_BYTES(n) bytes of device memory (progress counters).
-     * Sweep i annihilates column i and chases the bulge down in steps of kd
-     * rows (the tasks of LAPACK's sb2st_kernels); sweeps run concurrently,
-     * each trailing the one before by two steps. Asynchronous on q. Returns
-     * 0; HYLA_ERR_INVALID when t is not valid, n < 0, kd < 0, ldab too
-     * small, work_bytes too small, or a pointer is NULL where it is used
-     * (nothing enqueued); HYLA_ERR_UNSUPPORTED when min(kd, n-1) exceeds
-     * what the backend takes (CUDA: 64); HYLA_ERR_DEVICE (launch failure,
-     * sticks to the queue). NaN input is not detected here. */
-    int (*hb2st)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
-                 void *d, void *e, void *work, size_t work_bytes);
-    /* Q2 back transformation of the bulge chase in one call: Z := Q2 Z for
-     * the n x ncols matrix Z, Q2 given by its grouped reflector store in
-     * memory of q's device (layout: struct hyla_q2_args, backend/q2_args.h,
-     * and eig/sb2st.c). The groups are applied in the order of the
-     * sequential definition; columns of Z are independent, so a backend may
-     * work on slabs of columns, each streaming through the groups (CUDA: one
-     * kernel, windows of several sweep groups in shared memory).
-     * Asynchronous on q. Returns 0; HYLA_ERR_INVALID for bad arguments
-     * (hyla_q2_check; nothing enqueued); HYLA_ERR_UNSUPPORTED for shapes the
-     * backend does not take (CUDA: nb > 32 or kd > 64); HYLA_ERR_DEVICE,
-     * HYLA_ERR_NO_MEMORY (host: the task). */
-    int (*q2_apply)(hyla_queue *q, hyla_dtype t, const struct hyla_q2_args *a);
-    /* hb2st that keeps the reflectors (optional; NULL where a backend lacks
-     * it): the same chase, arguments and failures, with kd the width chased
-     * (kd <= max(n-1, 0)), and moreover (after zeroing st->data) every
-     * reflector H = I - tau v v^H of sweep i, step m (v(0) = 1) written into
-     * the grouped store *st in memory of q's device, laid out as eig/sb2st.c
-     * states (group (s, m), s = i / nb: V column i % nb from row i % nb on,
-     * tau on T's diagonal), then each group's T completed (LAPACK larft,
-     * forward columnwise). e here is the signed real off-diagonal (complex:
-     * its imaginary part is exactly zero), so that B = Q2 T Q2^H with Q2 the
-     * product of the reflectors in the order they were made. *st is read at
-     * the call. Also HYLA_ERR_INVALID when st is NULL or its layout does not
-     * match n and kd (hyla_hb2st_store_check). */
-    int (*hb2st_v)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
-                   void *d, void *e, void *work, size_t work_bytes, const hyla_hb2st_store *st);
-    /* All eigenvalues of the real symmetric tridiagonal matrix of order n
-     * with diagonal d (n values) and off-diagonal e (n-1 values), ascending
-     * into w (n values), by bisection on Sturm counts (LAPACK's stebz
-     * method; backend/tri_bisect.h): |w_j - lambda_j| stays within a small
-     * multiple of n u max|T_ij| (u the unit roundoff of t), equal
-     * eigenvalues come out equal. t is HYLA_S or HYLA_D (a complex
-     * problem's tridiagonal is real); d, e, w, work and info in memory of
-     * q's device; d and e are not modified. work: HYLA_TRI_EIGVALS_WORK_BYTES(n)
-     * bytes of device memory (the scaled matrix and the plan). info: one
-     * device int written, in order on q, 0, or 1 when d or e holds NaN or
-     * Inf (w is then not written; the op ends without iterating). n == 0
-     * writes 0 to info and nothing else. Asynchronous on q. Returns 0;
-     * HYLA_ERR_INVALID when t is not HYLA_S or HYLA_D, n < 0, info is NULL,
-     * work_bytes is too small or a pointer is NULL where it is used
-     * (nothing enqueued); HYLA_ERR_UNSUPPORTED when n exceeds what the
-     * backend takes (CUDA: 2^31 - 1); HYLA_ERR_NO_MEMORY or HYLA_ERR_DEVICE
-     * (launch failure, sticks to the queue). */
-    int (*tri_eigvals)(hyla_queue *q, hyla_dtype t, int64_t n, const void *d, const void *e,
-                       void *w, void *work, size_t work_bytes, int *info);
-    /* The secular equation of a divide-and-conquer merge (backend/dc_args.h,
-     * arithmetic backend/t_dc_merge.h): from a->dl, a->w and a->r2, every
-     * root i < a->k as pole a->org[i] and offset a->tau[i], then Gu and
-     * Eisenstat's a->zh; *a->info (device int) := 0, or 1 when a root did not
-     * converge (org, tau and zh are then unspecified). t is HYLA_S or HYLA_D.
-     * Asynchronous on q. Returns 0; HYLA_ERR_INVALID for bad arguments
-     * (hyla_dc_check; nothing enqueued); HYLA_ERR_UNSUPPORTED when k exceeds
-     * what the backend takes (CUDA: 2^31 - 1); HYLA_ERR_NO_MEMORY (host: the
-     * task), HYLA_ERR_DEVICE (launch failure, sticks to the queue). */
-    int (*dc_secular)(hyla_queue *q, hyla_dtype t, const struct hyla_dc_args *a);
-    /* The merge matrix M of a divide-and-conquer merge (backend/dc_args.h)
-     * from dc_secular's output and the deflation's rows and rotations: M is
-     * overwritten in full (zero where the definition says nothing). Same
-     * types, queue, returns and failures as dc_secular (CUDA: n < 2^31). */
-    int (*dc_vectors)(hyla_queue *q, hyla_dtype t, const struct hyla_dc_args *a);
-
     /* Device collectives between processes (HPL's panel broadcast along a
      * process row; CUDA: NCCL over NVLink, PCIe or the network). The caller
      * moves the id between the processes (MPI) and checks, with xcomm_key,
@@ -352,59 +241,12 @@ struct hyla_backend_ops {
     int (*xcomm_create)(hyla_dev *dev, const void *id, int nranks, int rank, hyla_xcomm **c);
     int (*xcomm_bcast)(hyla_queue *q, hyla_xcomm *c, void *buf, size_t bytes, int root);
     void (*xcomm_destroy)(hyla_xcomm *c);
+
+    /* the operations of one algorithm each (random butterflies, bulge
+     * chasing, tridiagonal eigenvalues, divide and conquer): their own
+     * table, backend/ops/ops.h */
+    const hyla_alg_ops *alg;
 };
-
-/* ---- random butterfly transforms (Parker; Baboulin, Dongarra et al.) ----
- * A recursive butterfly of order p and depth d (p a multiple of 2^d) is
- * W = L_{d-1} ... L_1 L_0, where level l is the block diagonal of 2^l
- * butterflies of order p_l = p / 2^l, each
- *     B = 1/sqrt(2) [R0  R1; R0  -R1],   R0, R1 diagonal of order p_l / 2.
- * Its diagonals are p * d real values w (the real type of the dtype), level
- * l in w[l p .. (l + 1) p): butterfly b of level l takes R0 from
- * w[l p + b p_l ..] and R1 from the next p_l / 2 values. Real diagonals make
- * W^T = W^H, so the same transforms serve complex matrices.
- * The op writes the m x n matrix A (lda) from the ms x ns source S (lds):
- *   HYLA_RBT_BOTH    A := U^T P V   (m == n; U of order m from u, V from v)
- *   HYLA_RBT_LEFT_T  A := U^T P     (U of order m from u)
- *   HYLA_RBT_LEFT    A := U P       (U of order m from u; x = V y uses v here)
- *   HYLA_RBT_RIGHT   A := P V       (V of order n from v)
- * where P is S padded to m x n: [S 0; 0 I] for BOTH (ms == ns), [S 0; 0 0]
- * for the one-sided modes. S == A (with ms = m, ns = n, lds = lda) works in
- * place; any other overlap of S and A is not allowed. u and v are device
- * arrays (NULL where the mode does not use them). */
-typedef enum {
-    HYLA_RBT_BOTH = 0, HYLA_RBT_LEFT_T = 1, HYLA_RBT_LEFT = 2, HYLA_RBT_RIGHT = 3
-} hyla_rbt_mode;
-
-struct hyla_rbt_args {
-    hyla_rbt_mode mode;
-    int depth;                  /* 1 .. HYLA_RBT_MAX_DEPTH (hyla.h) */
-    int64_t m, n;               /* A is m x n; m (left) and n (right) multiples of 2^depth */
-    const void *u, *v;          /* diagonals of U (m * depth) and V (n * depth) */
-    const void *S;              /* source, ms x ns, ms <= m, ns <= n */
-    int64_t lds, ms, ns;
-    void *A;                    /* destination */
-    int64_t lda;
-};
-
-/* 0 when the arguments are valid for dtype t (as documented above), else
- * HYLA_ERR_INVALID; m == 0 or n == 0 is valid (nothing to do). */
-int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a);
-
-/* The random diagonals on the host: w[k] = exp(r / 10) for the indices
- * offset + k, k < count, with r uniform in [-1/2, 1/2) from a counter-based
- * generator of seed and the index (backend/rbt_diag.h), so any subset is
- * reproducible on its own and the GPU op gives the same values; stored as
- * float for s/c and double for d/z. The solver takes U's diagonals from
- * offset 0 and V's from offset np * depth. */
-void hyla_rbt_diagonals(hyla_dtype t, uint64_t seed, uint64_t offset, int64_t count, void *w);
-/* Device workspace of the hb2st op for order n: one 32-bit progress
- * counter per sweep and a ticket counter. */
-#define HYLA_HB2ST_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 4 + 4)
-/* Device workspace of the tri_eigvals op for order n: the scaled diagonal
- * and squared off-diagonal (two reals of up to 8 bytes per row) and the
- * plan. */
-#define HYLA_TRI_EIGVALS_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 16 + 64)
 
 /* Device-list parsing and creation (backend.c). */
 typedef struct {

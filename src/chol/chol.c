@@ -41,4 +41,4 @@ static int chol_run(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, in
 }
 
 #define HYLA_TEMPLATE "chol/t_chol.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"

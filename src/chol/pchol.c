@@ -120,7 +120,7 @@ static int upd_gemm(const plan *pl, hyla_queue *q, blk C, int64_t i0, int64_t j0
                     int64_t nn, blk A, blk B, int64_t k0, int64_t K) {
     if (m <= 0 || nn <= 0 || K <= 0) return 0;
     const hyla_backend_ops *o = q->dev->ops;
-    const void *m1 = hyla_unit_scalar(pl->t, 1), *p1 = hyla_unit_scalar(pl->t, 0);
+    const void *m1 = hyla_scalar(pl->t, HYLA_SC_MONE), *p1 = hyla_scalar(pl->t, HYLA_SC_ONE);
     if (pl->lower)
         return o->gemm(q, pl->t, HYLA_NOTRANS, hop(pl), m, nn, K, m1, at(pl, A, i0, k0), A.ld,
                        at(pl, B, j0, k0), B.ld, p1, at(pl, C, i0, j0), C.ld);
@@ -135,8 +135,8 @@ static int upd_panel(const plan *pl, hyla_queue *q, blk C, int64_t g, blk A, int
     const int64_t g0 = g0_of(pl, g), gn = gn_of(pl, g);
     const hyla_backend_ops *o = q->dev->ops;
     int rc = o->syrk(q, pl->t, 1, suplo(pl), pl->lower ? HYLA_NOTRANS : hop(pl), gn, K,
-                     hyla_unit_scalar(pl->t, 1), at(pl, A, g0, k0), A.ld, hyla_unit_scalar(pl->t, 0),
-                     at(pl, C, g0, g0), C.ld);
+                     hyla_scalar(pl->t, HYLA_SC_MONE), at(pl, A, g0, k0), A.ld,
+                     hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld);
     if (rc) return rc;
     return upd_gemm(pl, q, C, g0 + gn, g0, pl->n - g0 - gn, gn, A, A, k0, K);
 }
@@ -152,9 +152,11 @@ static int factor_panel(const plan *pl, cdev *d, hyla_queue *q, blk C, int64_t g
     if (rc || m <= 0) return rc;
     if (pl->lower)
         return o->trsm(q, pl->t, HYLA_RIGHT, HYLA_LOWER, hop(pl), HYLA_NONUNIT, m, gn,
-                       hyla_unit_scalar(pl->t, 0), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
+                       hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld,
+                       at(pl, C, g0 + gn, g0), C.ld);
     return o->trsm(q, pl->t, HYLA_LEFT, HYLA_UPPER, hop(pl), HYLA_NONUNIT, gn, m,
-                   hyla_unit_scalar(pl->t, 0), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0), C.ld);
+                   hyla_scalar(pl->t, HYLA_SC_ONE), at(pl, C, g0, g0), C.ld, at(pl, C, g0 + gn, g0),
+                   C.ld);
 }
 
 /* Storage region of rows r.. of panel g, as (sr, sc, rows, cols) of the
@@ -529,7 +531,7 @@ static int solve_chunk(plan *pl, cdev *d, unsigned char *Bd, int64_t ldbd, int64
         HYLA_TRY(o->queue_wait_event(q, d->ev_b));
     }
     const hyla_op fwd = pl->lower ? HYLA_NOTRANS : hop(pl), bwd = pl->lower ? hop(pl) : HYLA_NOTRANS;
-    const void *one = hyla_unit_scalar(pl->t, 0), *m1 = hyla_unit_scalar(pl->t, 1);
+    const void *one = hyla_scalar(pl->t, HYLA_SC_ONE), *m1 = hyla_scalar(pl->t, HYLA_SC_MONE);
     if (pl->gres >= pl->ng) {
         blk L = d->res;
         HYLA_TRY(o->trsm(q, pl->t, HYLA_LEFT, suplo(pl), fwd, HYLA_NONUNIT, n, w, one,

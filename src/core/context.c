@@ -164,8 +164,6 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
     if ((opt == HYLA_OPT_LU_PANEL && v > 2 && v < 8) || (opt == HYLA_OPT_EIG_DC_MIN && v == 1))
         return -3;
     *slot = v;
-    if (opt == HYLA_OPT_LU_PANEL)
-        for (int d = 0; d < h->ndev; d++) h->devs[d]->lu_panel = v;
     return 0;
 }
 

@@ -1,32 +1,14 @@
-/* Internal core of hyla: allocation accounting, the context, the shared
- * status channel, logging and the tuning table. Not installed. */
+/* Internal core of hyla: the context, logging, per-device workspaces and
+ * the tuning table, above the backends (base/ holds allocation, the status
+ * channel and the dtype helpers). Not installed. */
 #ifndef HYLA_INTERNAL_H
 #define HYLA_INTERNAL_H
 
-#include "hyla.h"
+#include "base/base.h"
+#include "base/status.h"
 #include "backend/backend.h"
 #include <pthread.h>
-#include <stdatomic.h>
-
-/* ---- allocation accounting (alloc.c) ----
- * Every allocation hyla makes, host, pinned or device, passes through
- * hyla_alloc_admit() so that tests can count leaks and inject failures. */
-int hyla_alloc_admit(void);      /* 0: go ahead; HYLA_ERR_NO_MEMORY: injected failure */
-void hyla_alloc_note(int delta); /* +1 after a successful allocation, -1 on free */
-void *hyla_malloc(size_t bytes);
-void *hyla_calloc(size_t count, size_t size);
-void hyla_free(void *p);
-
-/* ---- status channel (PLASMA's sequence): the first failure sticks ---- */
-typedef struct { atomic_int code; } hyla_status;
-static inline void hyla_status_init(hyla_status *s) { atomic_init(&s->code, 0); }
-static inline int hyla_status_get(hyla_status *s) { return atomic_load(&s->code); }
-/* keeps the first non-zero code; returns the code now in force */
-static inline int hyla_status_fail(hyla_status *s, int code) {
-    int zero = 0;
-    if (code != 0) atomic_compare_exchange_strong(&s->code, &zero, code);
-    return atomic_load(&s->code);
-}
+#include <stdio.h>
 
 /* ---- tuning table (tuning.c): one row per device family ---- */
 typedef struct {
@@ -77,7 +59,7 @@ struct hyla_context {
     int64_t opt_eig_kd, opt_eig_nb;
     int64_t opt_eig_back2_nb; /* HYLA_OPT_EIG_BACK2_NB, 0 = default */
     int64_t opt_eig_tridiag;  /* HYLA_OPT_EIG_TRIDIAG, 0 = automatic */
-    int64_t opt_lu_panel;     /* HYLA_OPT_LU_PANEL, copied to every device */
+    int64_t opt_lu_panel;     /* HYLA_OPT_LU_PANEL, passed to the getrf and geqrf ops */
     int64_t opt_eig_dc_min;   /* HYLA_OPT_EIG_DC_MIN, 0 = tuning table */
     int64_t opt_eig_back1_nb; /* HYLA_OPT_EIG_BACK1_NB, 0 = tuning table */
     int64_t opt_eig_devices;  /* HYLA_OPT_EIG_DEVICES */
@@ -101,22 +83,5 @@ int hyla_workspace_get(hyla_t *ctx, int i, size_t dev_bytes, size_t pinned_bytes
                        hyla_dev_workspace **ws);
 /* Device memory that hyla may take on device i right now (free, less a margin). */
 size_t hyla_workspace_budget(hyla_t *ctx, int i);
-
-/* Monotonic wall clock in seconds. */
-double hyla_wtime(void);
-
-#define HYLA_MIN(a, b) ((a) < (b) ? (a) : (b))
-#define HYLA_MAX(a, b) ((a) > (b) ? (a) : (b))
-#define HYLA_CEILDIV(a, b) (((a) + (b) - 1) / (b))
-
-/* Return-on-failure helper used within one cleanup path: sets `rc` and jumps. */
-#define HYLA_TRY(expr)                       \
-    do {                                     \
-        int hyla_try_rc_ = (expr);           \
-        if (hyla_try_rc_ != 0) {             \
-            rc = hyla_try_rc_;               \
-            goto cleanup;                    \
-        }                                    \
-    } while (0)
 
 #endif

@@ -90,9 +90,3 @@ size_t hyla_pool_align(size_t bytes) {
     enum { POOL_ALIGN = 256 };
     return (bytes + POOL_ALIGN - 1) / POOL_ALIGN * POOL_ALIGN;
 }
-
-const void *hyla_unit_scalar(hyla_dtype t, int neg) {
-    static const float f[2][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}};
-    static const double d[2][2] = {{1.0, 0.0}, {-1.0, 0.0}};
-    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[neg] : (const void *)d[neg];
-}

@@ -59,9 +59,4 @@ void hyla_xfer_fini_all(hyla_xfer *const *x, int n);
  * device pool and the pinned buffer of a workspace (256 bytes). */
 size_t hyla_pool_align(size_t bytes);
 
-/* The scalar 1 (neg 0) or -1 (neg 1) of type t, in static storage (the
- * imaginary part of the complex types is 0): the alpha and beta of the
- * backend's BLAS calls. */
-const void *hyla_unit_scalar(hyla_dtype t, int neg);
-
 #endif

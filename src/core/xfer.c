@@ -184,3 +184,95 @@ int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const v
     return xfer_run(x, q, 0, (unsigned char *)dev, ldd, host, ldh, sr, sc, rows, cols, clip,
                     skip, skip_arg);
 }
+
+int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
+                     void *host, int64_t ldh, void *dmem, int64_t ldd) {
+    enum { NSLOTS = 4 };
+    hyla_dev *d = ctx->devs[dev];
+    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
+    hyla_dev_workspace *ws;
+    hyla_xfer x;
+    if (rows == 0 || cols == 0) return 0;
+    if (d->info.kind == HYLA_DEVICE_HOST) { /* host memory on both sides: one copy, no staging */
+        const size_t es = hyla_dtype_size(t);
+        int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
+        if (!rc) rc = up ? d->ops->copy_2d(ws->q_in, dmem, (size_t)ldd * es, host,
+                                           (size_t)ldh * es, (size_t)rows * es, (size_t)cols,
+                                           HYLA_COPY_H2D)
+                         : d->ops->copy_2d(ws->q_in, host, (size_t)ldh * es, dmem,
+                                           (size_t)ldd * es, (size_t)rows * es, (size_t)cols,
+                                           HYLA_COPY_D2H);
+        int rs = rc ? 0 : d->ops->queue_sync(ws->q_in);
+        return rc ? rc : rs;
+    }
+    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
+    if (rc) return rc;
+    rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, hyla_dtype_size(t), hyla_pack_threads(ctx));
+    if (rc) return rc;
+    rc = up ? hyla_xfer_up(&x, ws->q_in, dmem, ldd, host, ldh, 0, 0, rows, cols, HYLA_XFER_ALL)
+            : hyla_xfer_down(&x, ws->q_in, host, ldh, dmem, ldd, 0, 0, rows, cols, HYLA_XFER_ALL,
+                             NULL, NULL);
+    int rs = d->ops->queue_sync(ws->q_in);
+    hyla_xfer_fini(&x);
+    return rc ? rc : rs;
+}
+
+/* Uploads the n x n host matrix A to a new device buffer holding its lower
+ * triangle (for uplo U, rebuilt from the upper one). On the host backend,
+ * uplo L, the upper triangle is left unset: nothing reads it. */
+int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
+                           const void *A, int64_t lda, void **dA) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t);
+    const int split = lower && d->info.kind == HYLA_DEVICE_HOST;
+    hyla_dev_workspace *ws = NULL;
+    void *dU = NULL;
+    int rc = 0;
+    *dA = NULL;
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, dA));
+    if (split) {
+        /* host memory on both sides: the lower triangle alone, by blocks of
+         * columns (each from its diagonal down) dealt to two queues, whose
+         * threads copy at the same time */
+        enum { CB = 128 };
+        HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
+        for (int64_t j = 0; j < n; j += CB)
+            HYLA_TRY(o->copy_2d((j / CB) % 2 ? ws->q_out : ws->q_in, hyla_elem(*dA, j, j, n, es),
+                                (size_t)n * es, hyla_elem(A, j, j, lda, es), (size_t)lda * es,
+                                (size_t)(n - j) * es, (size_t)HYLA_MIN(CB, n - j),
+                                HYLA_COPY_H2D));
+        goto cleanup;
+    }
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, lower ? 1 : (size_t)(n * n) * es, &dU));
+    HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, lower ? *dA : dU, n));
+    if (!lower) HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
+cleanup:
+    if (ws) { /* the split copies: done (or stopped) before *dA may go */
+        const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);
+        if (!rc) rc = r1 ? r1 : r2;
+    }
+    o->mem_free(d, HYLA_MEM_DEVICE, dU);
+    if (rc) {
+        o->mem_free(d, HYLA_MEM_DEVICE, *dA);
+        *dA = NULL;
+    }
+    return rc;
+}
+
+int hyla_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const void *dU,
+                          int64_t lddu, void *dL, int64_t lddl) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    hyla_dev_workspace *ws;
+    int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
+    if (rc || n == 0) return rc;
+    rc = o->laset(ws->q_comp, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO),
+                  hyla_scalar(t, HYLA_SC_ONE), dL, lddl);
+    if (!rc)
+        rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER,
+                     hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS, HYLA_NONUNIT, n, n,
+                     hyla_scalar(t, HYLA_SC_ONE), dU, lddu, dL, lddl);
+    int rs = o->queue_sync(ws->q_comp);
+    return rc ? rc : rs;
+}

@@ -59,4 +59,23 @@ int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const v
                    int64_t ldd, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip,
                    hyla_xfer_skip_fn skip, void *skip_arg);
 
+/* Copies a rows x cols matrix between pageable host memory (ld ldh) and
+ * device dev (ld ldd): up = 1 host -> device, 0 device -> host, through the
+ * pinned staging ring above. Synchronous. */
+int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
+                     void *host, int64_t ldh, void *dmem, int64_t ldd);
+
+/* *dA := a new n x n device buffer (ld n) on device dev holding the lower
+ * triangle of the host matrix A (uplo L: copied; uplo U: rebuilt from the
+ * upper triangle with hyla_lower_from_upper). Synchronous. */
+int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
+                           const void *A, int64_t lda, void **dA);
+
+/* dL := the lower triangle of the Hermitian matrix whose upper triangle is
+ * stored in dU (device dev): dL = I, then dL := U^H dL (one TRMM, n^3/3
+ * flops, no transpose kernel needed). dL (ld lddl >= n) must not overlap dU.
+ * Synchronous. */
+int hyla_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const void *dU,
+                          int64_t lddu, void *dL, int64_t lddl);
+
 #endif

@@ -22,8 +22,8 @@
  * Internal to hyla (src/eig). */
 #ifndef HYLA_EIG_MGPU_H
 #define HYLA_EIG_MGPU_H
-#include "eig/sb2st.h"
-#include "eig/sy2sb.h"
+#include "eig/psb2st.h"
+#include "eig/psy2sb.h"
 
 enum { HYLA_EIG_MAX_DEVS = 64 };
 

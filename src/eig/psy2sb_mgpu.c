@@ -35,14 +35,6 @@
 #include <limits.h>
 #include <string.h>
 
-enum { C_ONE, C_MONE, C_MHALF, C_ZERO };
-
-static const void *cst(hyla_dtype t, int which) {
-    static const float f[4][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}, {-0.5f, 0.0f}, {0.0f, 0.0f}};
-    static const double d[4][2] = {{1.0, 0.0}, {-1.0, 0.0}, {-0.5, 0.0}, {0.0, 0.0}};
-    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[which] : (const void *)d[which];
-}
-
 static hyla_op ctr(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z ? HYLA_CONJTRANS : HYLA_TRANS; }
 
 static void *at(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
@@ -132,7 +124,7 @@ static int partial_av(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     const hyla_dtype t = s->t;
     const size_t es = s->es;
     const int64_t n = s->n, a = HYLA_MAX(r0, lo_of(s, g)), b = hi_of(s, g);
-    const void *p1 = cst(t, C_ONE), *z = cst(t, C_ZERO);
+    const void *p1 = hyla_scalar(t, HYLA_SC_ONE), *z = hyla_scalar(t, HYLA_SC_ZERO);
     void *Y = at(s->Wa[g], 0, kacc, n, es);
     const void *V = at(s->Va[g], 0, kacc, n, es);
     int rc = 0;
@@ -183,7 +175,8 @@ static int panel_w(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     const hyla_dtype t = s->t;
     const size_t es = s->es;
     const int64_t n = s->n, m = n - r0, ld = n, nb = s->nb;
-    const void *m1c = cst(t, C_MONE), *p1 = cst(t, C_ONE), *z = cst(t, C_ZERO);
+    const void *m1c = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
+               *z = hyla_scalar(t, HYLA_SC_ZERO);
     const void *V = at(s->Va[g], r0, kacc, ld, es);
     void *X = at(s->Wa[g], r0, kacc, ld, es);
     int rc = 0;
@@ -202,8 +195,9 @@ static int panel_w(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     if (!rc) rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, k, k, m, p1, V, ld, X, ld, z, s->S[g], nb);
     if (!rc) rc = o->trmm(q, t, HYLA_LEFT, HYLA_UPPER, ctr(t), HYLA_NONUNIT, k, k, p1, s->Tc[g],
                           s->kd, s->S[g], nb);
-    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, cst(t, C_MHALF), V, ld,
-                          s->S[g], nb, p1, X, ld);
+    if (!rc)
+        rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, hyla_scalar(t, HYLA_SC_MHALF), V,
+                     ld, s->S[g], nb, p1, X, ld);
     return rc;
 }
 
@@ -215,7 +209,7 @@ static int catch_up(const m1 *s, int g, int64_t j0, int64_t kp) {
     const hyla_dtype t = s->t;
     const size_t es = s->es;
     const int64_t n = s->n, kd = s->kd, r0 = j0 + kd;
-    const void *m1c = cst(t, C_MONE), *p1 = cst(t, C_ONE);
+    const void *m1c = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE);
     int rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, HYLA_MIN(kd, n - j0), kp, m1c,
                       at(s->Va[g], j0, 0, n, es), n, at(s->Wa[g], j0, 0, n, es), n, p1,
                       ael(s, g, j0, j0), s->lda[g]);
@@ -234,7 +228,7 @@ static int block_update(const m1 *s, int g, int64_t c, int64_t kk) {
     const hyla_dtype t = s->t;
     const size_t es = s->es;
     const int64_t n = s->n, a = HYLA_MAX(c, lo_of(s, g)), b = hi_of(s, g);
-    const void *m1c = cst(t, C_MONE), *p1 = cst(t, C_ONE);
+    const void *m1c = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE);
     if (a >= b) return 0;
     const void *Va = s->Va[g], *Wa = s->Wa[g];
     int rc = 0;
@@ -334,19 +328,20 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
          * R) to the host; V made explicit in place (zeros above it, unit
          * diagonal), kept there for Q1, copied to Vacc; the Gram matrix
          * V^H V from which the host builds T */
-        HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo));
+        HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo, ctx->opt_lu_panel));
         HYLA_TRY(o->copy_2d(qw, hp, (size_t)n * es, ael(&s, w, j0, j0), (size_t)lda[w] * es,
                             (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
-        HYLA_TRY(o->laset(qw, t, -1, r0, kd, cst(t, C_ZERO), cst(t, C_ZERO),
-                          at(dA[w], 0, jl, lda[w], es), lda[w]));
-        HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, cst(t, C_ZERO), cst(t, C_ONE), dpa, lda[w]));
+        HYLA_TRY(o->laset(qw, t, -1, r0, kd, hyla_scalar(t, HYLA_SC_ZERO),
+                          hyla_scalar(t, HYLA_SC_ZERO), at(dA[w], 0, jl, lda[w], es), lda[w]));
+        HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
+                          hyla_scalar(t, HYLA_SC_ONE), dpa, lda[w]));
         if (k < kd) /* the last panel: no reflector in its last columns */
-            HYLA_TRY(o->laset(qw, t, -1, m, kd - k, cst(t, C_ZERO), cst(t, C_ZERO),
-                              ael(&s, w, r0, j0 + k), lda[w]));
+            HYLA_TRY(o->laset(qw, t, -1, m, kd - k, hyla_scalar(t, HYLA_SC_ZERO),
+                              hyla_scalar(t, HYLA_SC_ZERO), ael(&s, w, r0, j0 + k), lda[w]));
         HYLA_TRY(o->copy_2d(qw, vw, (size_t)n * es, dpa, (size_t)lda[w] * es, (size_t)m * es,
                             (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, cst(t, C_ONE), vw, n, vw, n,
-                         cst(t, C_ZERO), s.dqr[w], kd));
+        HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), vw, n,
+                         vw, n, hyla_scalar(t, HYLA_SC_ZERO), s.dqr[w], kd));
         HYLA_TRY(o->copy_2d(qw, hqr, qr_bytes, s.dqr[w], qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
         HYLA_TRY(o->queue_sync(qw));
         if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);

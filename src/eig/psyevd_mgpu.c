@@ -12,9 +12,9 @@
  * No device ever holds more than its blocks of A and Z, the reflector
  * stores and n x nb workspaces. */
 #include "eig/mgpu.h"
-#include "eig/hb2st_dev.h"
-#include "eig/tridiag.h"
-#include "eig/vectors.h"
+#include "eig/phb2st_dev.h"
+#include "eig/ptridiag.h"
+#include "eig/pvectors.h"
 #include <pthread.h>
 #include <string.h>
 
@@ -159,7 +159,7 @@ static void *vec_main(void *arg) {
     if (w == 0) goto cleanup;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * es, &dZ));
     if (t == rt) {
-        HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 1, n, w,
+        HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 1, n, w,
                                       (void *)at(j->E, 0, j->j0, n, rs), n, dZ, n));
     } else { /* complex Z from the real E: (re, 0) pairs built on the host */
         Zc = hyla_malloc((size_t)(n * w) * es);
@@ -173,7 +173,7 @@ static void *vec_main(void *arg) {
                 ((double *)Zc)[2 * i] = *(const double *)at(j->E, r, j->j0 + c, n, rs),
                                   ((double *)Zc)[2 * i + 1] = 0.0;
         }
-        HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 1, n, w, Zc, n, dZ, n));
+        HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 1, n, w, Zc, n, dZ, n));
     }
     t1 = hyla_wtime();
     j->up = t1 - t0;
@@ -192,7 +192,7 @@ static void *vec_main(void *arg) {
         goto cleanup;
     }
     t1 = hyla_wtime();
-    HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, j->j0, j->lda, es), j->lda,
+    HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, j->j0, j->lda, es), j->lda,
                                   dZ, n));
     j->down = hyla_wtime() - t1;
     phase_at(j->ph, HYLA_EIG_PHASE_DOWNLOAD, t1, t1 + j->down);
@@ -322,7 +322,7 @@ static void *zgemm_main(void *arg) {
         HYLA_TRY(o->event_create(d, 0, &ev_in[b]));
         HYLA_TRY(o->event_create(d, 0, &ev_use[b]));
     }
-    HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, rt, 1, n, w, (void *)at(j->E, 0, k0, n, rs), n, dE,
+    HYLA_TRY(hyla_xfer_matrix(ctx, j->g, rt, 1, n, w, (void *)at(j->E, 0, k0, n, rs), n, dE,
                                   n));
     t1 = hyla_wtime();
     j->up = t1 - t0;
@@ -358,7 +358,7 @@ static void *zgemm_main(void *arg) {
     phase_at(j->ph, HYLA_EIG_PHASE_GEMM, t0, t1 + j->gemm); /* E's columns up, then the GEMMs */
     if (j->A) {
         t1 = hyla_wtime();
-        HYLA_TRY(hyla_eig_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, k0, j->lda, es), j->lda,
+        HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, k0, j->lda, es), j->lda,
                                       dZ, n));
         j->down = hyla_wtime() - t1;
         phase_at(j->ph, HYLA_EIG_PHASE_DOWNLOAD, t1, t1 + j->down);
@@ -656,7 +656,7 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
         /* the columns as they are stored; the triangle that is not is made
          * on the devices below where the variant reads it */
         HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
-        HYLA_TRY(hyla_eig_xfer_matrix(ctx, g, t, 1, n, wg, at(A, 0, dist.c[g], lda, es), lda,
+        HYLA_TRY(hyla_xfer_matrix(ctx, g, t, 1, n, wg, at(A, 0, dist.c[g], lda, es), lda,
                                       dA[g], n));
         if (g < HYLA_EIG_TIMELINE_DEVS)
             st->phase[g][HYLA_EIG_PHASE_UPLOAD][0] = tu - t0,
@@ -818,7 +818,7 @@ static int dist_xfer(hyla_t *ctx, const hyla_dist_matrix *A, int up, void *h, in
     const size_t es = hyla_dtype_size(A->dtype);
     for (int g = 0; g < A->ndev; g++) {
         const int64_t wg = A->col[g + 1] - A->col[g];
-        int rc = wg ? hyla_eig_xfer_matrix(ctx, g, A->dtype, up, A->n, wg,
+        int rc = wg ? hyla_xfer_matrix(ctx, g, A->dtype, up, A->n, wg,
                                            at(h, 0, A->col[g], ld, es), ld, A->block[g], A->ld[g])
                     : 0;
         if (rc) return rc;

@@ -1,18 +1,9 @@
 /* Bulge-chasing kernels and driver of stage 2, one source for s, d, c, z
- * (included by sb2st.c with TS(x) naming the precision's static functions),
+ * (included by psb2st.c with TS(x) naming the precision's static functions),
  * and the public wrappers. */
 
-#include "core/prec_cmath.h"
-
-/* sqrt(a^2 + b^2 + c^2) without overflow */
-static R TS(lapy3)(R a, R b, R c) {
-    R w = HYLA_MAX(RABS(a), HYLA_MAX(RABS(b), RABS(c)));
-    if (w == 0) return 0;
-    a /= w;
-    b /= w;
-    c /= w;
-    return w * RSQRT(a * a + b * b + c * c);
-}
+#include "base/prec_cmath.h"
+#include "base/t_householder.h"
 
 /* Level-2 kernels of the chase, written here rather than called from the
  * host BLAS: OpenBLAS may start its own threads inside these small calls,
@@ -190,59 +181,6 @@ static void TS(b_trmv)(int64_t n, const T *Tm, int64_t ldt, T *restrict x) {
     }
 }
 
-/* 2-norm of x[0..len-1] without overflow */
-static R TS(nrm2)(int64_t len, const T *x) {
-    R scale = 0, ssq = 0;
-    for (int64_t k = 0; k < len; k++)
-        scale = HYLA_MAX(scale, HYLA_MAX(RABS(TRE(x[k])), RABS(TIM(x[k]))));
-    if (scale == 0) return 0;
-    for (int64_t k = 0; k < len; k++) {
-        R re = TRE(x[k]) / scale, im = TIM(x[k]) / scale;
-        ssq += re * re + im * im;
-    }
-    return scale * RSQRT(ssq);
-}
-
-/* Householder reflector (LAPACK larfg): H^H (alpha; x) = (beta; 0) with
- * H = I - tau (1; v)(1; v)^H, beta real; x[0..len-2] is overwritten by v
- * and *alpha by beta. tau = 0 (H = I) when x = 0 and alpha is real. */
-static T TS(larfg)(int64_t len, T *alpha, T *x) {
-    R xnorm = TS(nrm2)(len - 1, x);
-    R ar = TRE(*alpha), ai = TIM(*alpha);
-    if (xnorm == 0 && ai == 0) return T_ZERO;
-    R beta = -copysign(TS(lapy3)(ar, ai, xnorm), ar);
-    const R safmin = RMIN / REPS, rsafmin = 1 / safmin;
-    int knt = 0;
-    if (RABS(beta) < safmin) {
-        /* xnorm and beta may be inaccurate: scale up and recompute */
-        do {
-            knt++;
-            for (int64_t k = 0; k < len - 1; k++) x[k] *= rsafmin;
-            beta *= rsafmin;
-            *alpha *= rsafmin;
-        } while (RABS(beta) < safmin && knt < 20);
-        xnorm = TS(nrm2)(len - 1, x);
-        ar = TRE(*alpha);
-        ai = TIM(*alpha);
-        beta = -copysign(TS(lapy3)(ar, ai, xnorm), ar);
-    }
-    /* real divisions only: 1/z as conj(z/|z|)/|z| cannot overflow where the
-     * textbook complex quotient (limited range, see sb2st.c) would */
-#if IS_CPLX
-    T tau = (beta - ar) / beta - (ai / beta) * I;
-    const T z = *alpha - beta;
-    const R az = TS(lapy3)(TRE(z), TIM(z), 0);
-    T scal = TCONJ(z / az) / az;
-#else
-    T tau = (beta - ar) / beta;
-    T scal = T_ONE / (*alpha - beta);
-#endif
-    for (int64_t k = 0; k < len - 1; k++) x[k] *= scal;
-    for (int k = 0; k < knt; k++) beta *= safmin;
-    *alpha = beta;
-    return tau;
-}
-
 /* The lower triangle of the Hermitian nv x nv block A (leading dimension
  * ld) := H^H A H with H = I - tau v v^H: w = tau A v,
  * w -= 1/2 tau (w^H v) v, A -= v w^H + w v^H (the real correction
@@ -298,7 +236,7 @@ static void TS(feed_to)(const TS(chase_plan) *p, int64_t c) {
     pthread_mutex_unlock(&in->mu);
 }
 
-/* Step m of sweep i (see sb2st.c). buf: 4*kd + 2 elements kept by the
+/* Step m of sweep i (see psb2st.c). buf: 4*kd + 2 elements kept by the
  * thread across the steps of one sweep: the reflectors of the last two
  * steps (by parity of m), workspace (two vectors), their taus. */
 static void TS(step)(const TS(chase_plan) *p, int64_t i, int64_t m, T *buf) {

@@ -1,4 +1,4 @@
-/* Public stage-1 wrappers, one source for s, d, c, z (included by sy2sb.c):
+/* Public stage-1 wrappers, one source for s, d, c, z (included by eig.c):
  * ?sytrd_sy2sb / ?ormtr_sy2sb for the real types, ?hetrd_he2hb /
  * ?unmtr_he2hb for the complex ones. */
 #if IS_CPLX

@@ -1,5 +1,5 @@
 /* Public eigensolver drivers, one source for s, d, c, z (included by
- * syevd.c): ?syevd(_gpu) for the real types, ?heevd(_gpu) for the complex. */
+ * eig.c): ?syevd(_gpu) for the real types, ?heevd(_gpu) for the complex. */
 #if IS_CPLX
 #define EVD_NAME PN(heevd)
 #define EVD_GPU_NAME PN(heevd_gpu)

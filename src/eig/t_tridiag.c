@@ -1,4 +1,4 @@
-/* Tridiagonal eigensolvers, one source for s and d (included by tridiag.c with
+/* Tridiagonal eigensolvers, one source for s and d (included by ptridiag.c with
  * prec.h set and TRI(x), R_EPS, R_SAFMIN, R_GEMM, RF(f) defined).
  *
  * sterf: the root-free QL iteration of Pal, Walker and Kahan (Parlett, "The
@@ -366,8 +366,8 @@ static void TRI(permute_team)(int64_t n, const int64_t *idx, R *d, R *Z, int64_t
     memcpy(d, dw, sizeof *d * (size_t)n);
 }
 
-/* secular_root, loewner_one and vec_entry (TRI's names): backend/dc_merge.h,
- * included by tridiag.c (shared with the backends' merge ops) */
+/* secular_root, loewner_one and vec_entry (TRI's names): backend/ops/dc_merge.h,
+ * included by ptridiag.c (shared with the backends' merge ops) */
 
 /* secular_root with lam = the root and delta[gpos[j]] = dl_j - lam. */
 static int TRI(secular)(int64_t k, int64_t i, const R *dl, const R *w, R rho, R *lam, R *delta,
@@ -655,7 +655,7 @@ typedef struct {
     int64_t *iw;
 } TRI(dev_ws);
 
-/* dsm / hsm: 6 nb reals, then 6 nb int64 (tridiag.c's DC_*), then the info int */
+/* dsm / hsm: 6 nb reals, then 6 nb int64 (ptridiag.c's DC_*), then the info int */
 static size_t TRI(dc_ints_at)(int64_t nb) { return HYLA_CEILDIV(sizeof(R) * (size_t)(6 * nb), 64) * 64; }
 static size_t TRI(dc_bytes)(int64_t nb) {
     return TRI(dc_ints_at)(nb) + sizeof(int64_t) * (size_t)(6 * nb) + 64;
@@ -673,7 +673,7 @@ static int *TRI(dc_info)(unsigned char *b, int64_t nb) {
 /* One merge on the device: the block [lo, lo + n) of cur holds diag(Q1, Q2)
  * (Q1 of order n1, the columns in the order ord of the eigenvalues d, as in
  * merge). The new eigenvectors are Q_new = diag(Q1, Q2) M with the merge
- * matrix M = G_1 ... G_r E (backend/dc_args.h): deflate's rotations G_1 ..
+ * matrix M = G_1 ... G_r E (backend/ops/dc.h): deflate's rotations G_1 ..
  * G_r times the secular eigenvectors and deflated unit columns E, its
  * columns in ascending order of the eigenvalues. The host deflates (O(n log
  * n)) and orders; the device solves the secular equation and builds M (the
@@ -730,7 +730,7 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
         memcpy(TRI(dc_real)(hs, nb, DC_W), wvh, rs * (size_t)k);
         err = o->copy_2d(qc, (void *)a.dl, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_DL),
                          rs * (size_t)nb, rs * (size_t)k, 2, HYLA_COPY_H2D);
-        if (!err) err = o->dc_secular(qc, DT, &a);
+        if (!err) err = o->alg->dc_secular(qc, DT, &a);
         if (!err)
             err = o->copy_2d(qc, horg_tau, rs * (size_t)k, a.tau, rs * (size_t)k, rs * (size_t)k, 1,
                              HYLA_COPY_D2H);
@@ -776,7 +776,7 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     if (!err && rl.count > 0)
         err = o->copy_2d(qc, (void *)a.rc, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_RC),
                          rs * (size_t)nb, rs * (size_t)rl.count, 2, HYLA_COPY_H2D);
-    if (!err) err = o->dc_vectors(qc, DT, &a);
+    if (!err) err = o->alg->dc_vectors(qc, DT, &a);
     t1 = hyla_wtime();
     if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
     t0 = t1;
@@ -830,7 +830,7 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         if (!rc) rc = o->queue_sync(w.dws->q_comp);
         for (int64_t g = 0; g < nleaf / w0 && !rc; g++) {
             const int64_t s0 = b[g * w0], m = b[(g + 1) * w0] - s0;
-            rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
+            rc = hyla_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
                                       w.cur + s0 + s0 * n, n);
         }
     }
@@ -842,10 +842,10 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         for (int64_t g = 0; g < ng && !rc; g++) {
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
-            rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, mid - lo, zr + lo, 1,
+            rc = hyla_xfer_matrix(ctx, 0, DT, 0, 1, mid - lo, zr + lo, 1,
                                       w.cur + (mid - 1) + lo * n, n);
             if (!rc)
-                rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, 1, hi - mid, zr + mid, 1,
+                rc = hyla_xfer_matrix(ctx, 0, DT, 0, 1, hi - mid, zr + mid, 1,
                                           w.cur + mid + mid * n, n);
         }
         tm[STEDC_T_COPY] += hyla_wtime() - t0;
@@ -867,7 +867,7 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
                         sizeof(R) * (size_t)n, (size_t)n, HYLA_COPY_D2D);
         if (!rc) rc = o->queue_sync(w.dws->q_comp);
     } else if (!rc) {
-        rc = hyla_eig_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
+        rc = hyla_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
     }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
@@ -995,7 +995,7 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
         else
             TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
         if (dZ && !on_dev) {
-            const int r = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+            const int r = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
             if (r) hyla_status_fail(&st, r);
         }
     }
@@ -1074,7 +1074,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
     }
     if (!rc && dZ && !whole) {
         const double t1 = hyla_wtime();
-        rc = hyla_eig_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+        rc = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
         tm[STEDC_T_COPY] += hyla_wtime() - t1;
     }
     return rc;

@@ -41,4 +41,4 @@ static int hyla_gemm_on_device(hyla_t *ctx, int dev, hyla_dtype t, hyla_op ta, h
 }
 
 #define HYLA_TEMPLATE "gemm/t_gemm.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"

@@ -480,9 +480,7 @@ double hyla_host_gemm_rate(hyla_t *ctx, hyla_dtype t) {
     if (a && b && c) {
         host_blas_call call = {.kind = HB_GEMM, .t = t, .m = n, .n = n, .k = n, .lda = n,
                                .ldb = n, .ldc = n, .A = a, .B = b, .C = c};
-        double one = 1.0;
-        float onef = 1.0f;
-        host_blas_scalar(t, 0, (t == HYLA_S || t == HYLA_C) ? (const void *)&onef : &one, call.alpha);
+        host_blas_scalar(t, 0, hyla_scalar(t, HYLA_SC_ONE), call.alpha);
         host_blas_run(&call); /* warm-up: threads start */
         double t0 = hyla_wtime();
         host_blas_run(&call);

@@ -59,6 +59,7 @@
 typedef struct {
     hyla_dev *dev;
     const hyla_backend_ops *ops;
+    int64_t lu_panel;    /* HYLA_OPT_LU_PANEL of the context */
     hyla_queue *q;       /* trailing update */
     hyla_queue *qla;     /* transfers, TRSM, the lookahead panel */
     hyla_event *ev;
@@ -370,7 +371,7 @@ static int factor_panel_dev(hpl_job *J, int64_t k) {
     const int64_t nb = J->nb, j = k * nb, jb = HYLA_MIN(nb, J->n - j), mp = J->mloc - j;
     const int64_t jjp = g2l(j, nb, J->npcol);
     double *P = J->dA + j + jjp * J->ld;
-    int rc = J->ops->getrf(J->qla, HYLA_D, mp, jb, P, J->ld, J->dpiv, J->dinfo);
+    int rc = J->ops->getrf(J->qla, HYLA_D, mp, jb, P, J->ld, J->dpiv, J->dinfo, J->lu_panel);
     /* hB: [info, ipiv, (D unused), panel]; ints land in rec first */
     if (!rc)
         rc = J->ops->copy_2d(J->qla, J->rec, 8, J->dpiv, 8, 8, (size_t)jb, HYLA_COPY_D2H);
@@ -752,7 +753,8 @@ int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *p, hyla_hpl_result
         p->n > ((int64_t)1 << 31) - 2 || p->bcast < HYLA_HPL_BCAST_AUTO ||
         p->bcast > HYLA_HPL_BCAST_DEVICE)
         return -3;
-    hpl_job J = {.dev = ctx->devs[dev], .ops = ctx->devs[dev]->ops, .n = p->n, .nb = p->nb};
+    hpl_job J = {.dev = ctx->devs[dev], .ops = ctx->devs[dev]->ops, .lu_panel = ctx->opt_lu_panel,
+                 .n = p->n, .nb = p->nb};
     double *xv = NULL, *d = NULL;
     int64_t *ipiv = NULL;
     int in_grid = 0;

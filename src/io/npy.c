@@ -42,11 +42,6 @@ static int npy_fail(char *msg, size_t len, int code, const char *fmt, ...) {
     return code;
 }
 
-static size_t dtype_size(hyla_dtype t) {
-    static const size_t size[4] = {4, 8, 8, 16};
-    return size[t];
-}
-
 /* ------------------------------------------------------------ header parsing */
 
 /* A cursor over the header bytes; the header is not NUL-terminated. */
@@ -268,7 +263,7 @@ static inline void scatter_rows(unsigned char *dst, int64_t rows, int64_t cols, 
  * a block of whole rows at a time through a bounded buffer. */
 static int read_c_order(FILE *f, unsigned char *dst, const npy_layout *lay, size_t unit,
                         char *msg, size_t len) {
-    size_t es = dtype_size(lay->dtype);
+    size_t es = hyla_dtype_size(lay->dtype);
     size_t row_bytes = (size_t)lay->cols * es;
     int64_t block = (int64_t)HYLA_MAX(NPY_CHUNK / row_bytes, 1);
     block = HYLA_MIN(block, lay->rows);
@@ -361,7 +356,7 @@ int hyla_npy_read(const char *path, hyla_npy *out, char *err_msg, size_t err_len
     if (rc != 0) goto cleanup;
 
     /* rows * cols * element size must fit both int64_t and size_t */
-    size_t es = dtype_size(lay.dtype);
+    size_t es = hyla_dtype_size(lay.dtype);
     uint64_t max_count = HYLA_MIN((uint64_t)INT64_MAX, (uint64_t)SIZE_MAX) / es;
     if (lay.rows != 0 && (uint64_t)lay.cols > max_count / (uint64_t)lay.rows) {
         rc = npy_fail(err_msg, err_len, HYLA_ERR_FORMAT, "array too large");
@@ -449,7 +444,7 @@ int hyla_npy_write(const char *path, hyla_dtype dtype, int64_t rows, int64_t col
     if (!f) return HYLA_ERR_IO;
     int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(head, 1, hlen, f) == hlen;
 
-    size_t es = dtype_size(dtype);
+    size_t es = hyla_dtype_size(dtype);
     const unsigned char *src = data;
     if (rows > 0 && cols > 0) {
         if (ld == rows) { /* contiguous: one write */

@@ -56,4 +56,4 @@ static int lu_run(hyla_t *ctx, hyla_dtype t, int64_t m, int64_t n, void *A, int6
 }
 
 #define HYLA_TEMPLATE "lu/t_lu.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"

@@ -92,12 +92,6 @@ static int64_t lcol(const plan *pl, int e, int64_t j) {
     return cnt * pl->nb;
 }
 
-static const void *zero(hyla_dtype t) {
-    static const double z[2] = {0.0, 0.0};
-    (void)t;
-    return z;
-}
-
 static unsigned char *loc(const plan *pl, const ldev *d, int64_t i, int64_t c) {
     return d->a + (size_t)(i + c * d->ld) * pl->es;
 }
@@ -150,29 +144,31 @@ static int update(plan *pl, int e, hyla_queue *q, int64_t k, int64_t c0, int64_t
     if (q == d->q_comp && w >= INV_MIN_PANELS * pl->nb) {
         const int64_t nb = pl->nb;
         if (d->linv_step != k) {
-            if ((rc = o->laset(q, pl->t, -1, kk, kk, zero(pl->t), hyla_unit_scalar(pl->t, 0), d->linv, nb)) ||
+            if ((rc = o->laset(q, pl->t, -1, kk, kk, hyla_scalar(pl->t, HYLA_SC_ZERO),
+                               hyla_scalar(pl->t, HYLA_SC_ONE), d->linv, nb)) ||
                 (rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, kk,
-                              hyla_unit_scalar(pl->t, 0), P, ldp, d->linv, nb)))
+                              hyla_scalar(pl->t, HYLA_SC_ONE), P, ldp, d->linv, nb)))
                 return rc;
             d->linv_step = k;
         }
-        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk, hyla_unit_scalar(pl->t, 0),
-                          d->linv, nb, C, d->ld, zero(pl->t), d->wbuf, nb)) ||
+        if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, kk, w, kk,
+                          hyla_scalar(pl->t, HYLA_SC_ONE), d->linv, nb, C, d->ld,
+                          hyla_scalar(pl->t, HYLA_SC_ZERO), d->wbuf, nb)) ||
             (rc = o->copy_2d(q, C, (size_t)d->ld * es, d->wbuf, (size_t)nb * es, (size_t)kk * es,
                              (size_t)w, HYLA_COPY_D2D)))
             return rc;
         if (below <= 0) return 0;
-        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, hyla_unit_scalar(pl->t, 1),
-                       P + (size_t)kk * es, ldp, d->wbuf, nb, hyla_unit_scalar(pl->t, 0),
-                       C + (size_t)kk * es, d->ld);
+        return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk,
+                       hyla_scalar(pl->t, HYLA_SC_MONE), P + (size_t)kk * es, ldp, d->wbuf, nb,
+                       hyla_scalar(pl->t, HYLA_SC_ONE), C + (size_t)kk * es, d->ld);
     }
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, kk, w,
-                      hyla_unit_scalar(pl->t, 0), P, ldp, C, d->ld)))
+                      hyla_scalar(pl->t, HYLA_SC_ONE), P, ldp, C, d->ld)))
         return rc;
     if (below <= 0) return 0;
-    return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk, hyla_unit_scalar(pl->t, 1),
-                   P + (size_t)kk * es, ldp, C, d->ld, hyla_unit_scalar(pl->t, 0), C + (size_t)kk * es,
-                   d->ld);
+    return o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, below, w, kk,
+                   hyla_scalar(pl->t, HYLA_SC_MONE), P + (size_t)kk * es, ldp, C, d->ld,
+                   hyla_scalar(pl->t, HYLA_SC_ONE), C + (size_t)kk * es, d->ld);
 }
 
 /* Host-resident: uploads panel j to its owner and records ev_up[j]. */
@@ -281,17 +277,18 @@ static int factor_rec(plan *pl, ldev *d, hyla_queue *q, int64_t k, unsigned char
     int rc;
     if (piv <= pl->ib)
         return o->getrf(q, pl->t, rows, cols, P, ld, pl->job->pivot ? d->dipiv + k0 + r0 : NULL,
-                        &d->dinfo[k * pl->nleaf + r0 / pl->ib]);
+                        &d->dinfo[k * pl->nleaf + r0 / pl->ib], pl->ctx->opt_lu_panel);
     const int64_t c1 = HYLA_CEILDIV(piv, pl->ib) / 2 * pl->ib, c2 = cols - c1;
     unsigned char *R = P + (size_t)(c1 * ld) * es;
     if ((rc = factor_rec(pl, d, q, k, P0, r0, rows, c1))) return rc;
     if ((rc = leaf_swaps(pl, d, q, k, r0, r0 + c1, c2, P0 + (size_t)((r0 + c1) * ld) * es - (size_t)k0 * es, ld)))
         return rc;
     if ((rc = o->trsm(q, pl->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
-                      hyla_unit_scalar(pl->t, 0), P, ld, R, ld)))
+                      hyla_scalar(pl->t, HYLA_SC_ONE), P, ld, R, ld)))
         return rc;
-    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, hyla_unit_scalar(pl->t, 1),
-                      P + (size_t)c1 * es, ld, R, ld, hyla_unit_scalar(pl->t, 0), R + (size_t)c1 * es, ld)))
+    if ((rc = o->gemm(q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1,
+                      hyla_scalar(pl->t, HYLA_SC_MONE), P + (size_t)c1 * es, ld, R, ld,
+                      hyla_scalar(pl->t, HYLA_SC_ONE), R + (size_t)c1 * es, ld)))
         return rc;
     if ((rc = factor_rec(pl, d, q, k, P0, r0 + c1, rows - c1, c2))) return rc;
     return leaf_swaps(pl, d, q, k, r0 + c1, r0 + piv, c1, P0 + (size_t)(r0 * ld) * es - (size_t)k0 * es, ld);
@@ -489,7 +486,7 @@ static int solve_ops(plan *pl, ldev *d, hyla_queue *q, unsigned char *Bd, int64_
                      int64_t w) {
     const hyla_backend_ops *o = d->o;
     const int64_t n = pl->n;
-    const void *one = hyla_unit_scalar(pl->t, 0);
+    const void *one = hyla_scalar(pl->t, HYLA_SC_ONE);
     const hyla_op tr = pl->job->trans;
     int rc;
     if (tr == HYLA_NOTRANS) {

@@ -125,7 +125,7 @@ static int apply_inverse(plan *pl, const void *S, void *hout, double *t_solve) {
                        .n = pl->nrhs, .u = pl->w, .S = S, .lds = pl->n, .ms = pl->n,
                        .ns = pl->nrhs, .A = pl->Bp, .lda = pl->np};
     double t0 = hyla_wtime();
-    int rc = o->rbt(pl->q, pl->t, &a);
+    int rc = o->alg->rbt(pl->q, pl->t, &a);
     if (!rc) rc = o->queue_sync(pl->q);
     double t1 = hyla_wtime();
     if (!rc) rc = lu_solve(pl->ctx, job->dev, pl->t, pl->np, pl->nrhs, pl->Ar, pl->np, pl->Bp,
@@ -137,7 +137,7 @@ static int apply_inverse(plan *pl, const void *S, void *hout, double *t_solve) {
     a.S = pl->Bp;
     a.lds = pl->np;
     a.ms = pl->np;
-    rc = o->rbt(pl->q, pl->t, &a);
+    rc = o->alg->rbt(pl->q, pl->t, &a);
     if (!rc) rc = o->queue_sync(pl->q);
     double t3 = hyla_wtime();
     pl->info->t_random += (t1 - t0) + (t3 - t2);
@@ -157,8 +157,8 @@ static int residual(plan *pl, double *berr) {
     int rc = o->copy_2d(pl->q, pl->X, all, pl->hX, all, all, 1, HYLA_COPY_H2D);
     if (!rc) rc = o->copy_2d(pl->q, pl->R, all, pl->B0, all, all, 1, HYLA_COPY_D2D);
     if (!rc) rc = o->gemm(pl->q, pl->t, HYLA_NOTRANS, HYLA_NOTRANS, pl->n, pl->nrhs, pl->n,
-                          hyla_unit_scalar(pl->t, 1), pl->job->A, pl->job->lda, pl->X, pl->n,
-                          hyla_unit_scalar(pl->t, 0), pl->R, pl->n);
+                          hyla_scalar(pl->t, HYLA_SC_MONE), pl->job->A, pl->job->lda, pl->X, pl->n,
+                          hyla_scalar(pl->t, HYLA_SC_ONE), pl->R, pl->n);
     if (!rc) rc = o->copy_2d(pl->q, pl->hR, all, pl->R, all, all, 1, HYLA_COPY_D2H);
     if (!rc) rc = o->queue_sync(pl->q);
     if (rc) return rc;
@@ -266,12 +266,12 @@ static int run(plan *pl) {
     /* randomization of A: diagonals of U then V, made on the device, and
      * one fused pass */
     double t0 = hyla_wtime();
-    HYLA_TRY(o->rbt_diagonals(pl->q, pl->t, job->seed, 0, (int64_t)(2 * nw), pl->w));
+    HYLA_TRY(o->alg->rbt_diagonals(pl->q, pl->t, job->seed, 0, (int64_t)(2 * nw), pl->w));
     const hyla_rbt_args a = {.mode = HYLA_RBT_BOTH, .depth = job->depth, .m = np, .n = np,
                              .u = pl->w, .v = (const unsigned char *)pl->w + nw * rs,
                              .S = job->A, .lds = job->lda, .ms = n, .ns = n, .A = pl->Ar,
                              .lda = np};
-    HYLA_TRY(o->rbt(pl->q, pl->t, &a));
+    HYLA_TRY(o->alg->rbt(pl->q, pl->t, &a));
     HYLA_TRY(o->queue_sync(pl->q));
     double t1 = hyla_wtime();
     info->t_random += t1 - t0;

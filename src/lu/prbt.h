@@ -4,6 +4,7 @@
 #ifndef HYLA_PRBT_H
 #define HYLA_PRBT_H
 #include "core/internal.h"
+#include "backend/ops/ops.h"
 
 typedef struct {
     hyla_dtype t;

@@ -92,4 +92,4 @@ cleanup:
 }
 
 #define HYLA_TEMPLATE "lu/t_rbt.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"

@@ -8,19 +8,17 @@
  * failure of work enqueued on a queue sticks to the queue (queue_sync
  * returns it). */
 #include "backend/cuda/k_rbt.h"
-#include "core/internal.h"
+#include "backend/ops/ops.h"
+#include "base/status.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
 #include "backend/cuda/k_getrf_panel.h"
 #include "backend/cuda/k_geqrf_panel.h"
 #include "backend/cuda/k_hb2st.h"
 #include "backend/cuda/k_q2.h"
-#include "backend/q2_args.h"
-#include "backend/hb2st_args.h"
 #include "backend/cuda/k_bisect.h"
 #include "backend/cuda/k_dc.h"
-#include "backend/dc_args.h"
-#include "backend/tri_bisect.h"
+#include "backend/ops/tri_bisect.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -29,6 +27,7 @@
 #include <nccl.h>
 #endif
 #include <library_types.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -424,18 +423,12 @@ typedef union {
     cuDoubleComplex z;
 } scalar;
 
-static const size_t dtype_bytes[] = {
-    [HYLA_S] = sizeof(float), [HYLA_D] = sizeof(double),
-    [HYLA_C] = sizeof(cuComplex), [HYLA_Z] = sizeof(cuDoubleComplex)};
-
 static int dtype_ok(hyla_dtype t) { return (unsigned)t <= HYLA_Z; }
-static int is_complex(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
-static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
 
 static scalar load_scalar(hyla_dtype t, const void *p) {
     scalar v;
     memset(&v, 0, sizeof v);
-    if (p) memcpy(&v, p, dtype_bytes[t]);
+    if (p) memcpy(&v, p, hyla_dtype_size(t));
     return v;
 }
 
@@ -444,7 +437,7 @@ static scalar load_scalar(hyla_dtype t, const void *p) {
 static cublasOperation_t op_of(hyla_op op, hyla_dtype t) {
     switch (op) {
     case HYLA_TRANS: return CUBLAS_OP_T;
-    case HYLA_CONJTRANS: return is_complex(t) ? CUBLAS_OP_C : CUBLAS_OP_T;
+    case HYLA_CONJTRANS: return hyla_dtype_is_complex(t) ? CUBLAS_OP_C : CUBLAS_OP_T;
     default: return CUBLAS_OP_N;
     }
 }
@@ -467,7 +460,7 @@ static int flag_ok(int v) { return v == 0 || v == 1; } /* uplo, side, diag */
 /* syrk/syr2k: complex symmetric takes N or T, Hermitian N or C; real any */
 static int rank_k_op_ok(hyla_dtype t, int her, hyla_op op) {
     if (!op_ok(op)) return 0;
-    if (!is_complex(t)) return 1;
+    if (!hyla_dtype_is_complex(t)) return 1;
     return op == HYLA_NOTRANS || op == (her ? HYLA_CONJTRANS : HYLA_TRANS);
 }
 
@@ -563,7 +556,7 @@ static int cuda_syrk(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hyl
                      const void *beta, void *C, int64_t ldc) {
     struct cuda_queue *q = cqueue(qb);
     int rc;
-    const int her = herm && is_complex(t);
+    const int her = herm && hyla_dtype_is_complex(t);
     const int64_t arows = trans == HYLA_NOTRANS ? n : k;
     if (blas_enter(q, t, n >= 0 && k >= 0, n == 0,
                    flag_ok(uplo) && rank_k_op_ok(t, her, trans) && ld_ok(lda, arows) &&
@@ -571,7 +564,7 @@ static int cuda_syrk(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hyl
                    &rc))
         return rc;
     /* herk: alpha and beta are real */
-    const hyla_dtype st_ = her ? real_of(t) : t;
+    const hyla_dtype st_ = her ? hyla_dtype_real(t) : t;
     const scalar a = load_scalar(st_, alpha), b = load_scalar(st_, beta);
     const cublasFillMode_t fu = fill_of(uplo);
     const cublasOperation_t op = op_of(trans, t);
@@ -600,7 +593,7 @@ static int cuda_syr2k(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hy
                       const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
     struct cuda_queue *q = cqueue(qb);
     int rc;
-    const int her = herm && is_complex(t);
+    const int her = herm && hyla_dtype_is_complex(t);
     const int64_t arows = trans == HYLA_NOTRANS ? n : k;
     if (blas_enter(q, t, n >= 0 && k >= 0, n == 0,
                    flag_ok(uplo) && rank_k_op_ok(t, her, trans) && ld_ok(lda, arows) &&
@@ -608,7 +601,7 @@ static int cuda_syr2k(hyla_queue *qb, hyla_dtype t, int herm, hyla_uplo uplo, hy
                    &rc))
         return rc;
     /* her2k: alpha of the dtype, beta real */
-    const scalar a = load_scalar(t, alpha), b = load_scalar(her ? real_of(t) : t, beta);
+    const scalar a = load_scalar(t, alpha), b = load_scalar(her ? hyla_dtype_real(t) : t, beta);
     const cublasFillMode_t fu = fill_of(uplo);
     const cublasOperation_t op = op_of(trans, t);
     cublasStatus_t st;
@@ -636,7 +629,7 @@ static int cuda_symm(hyla_queue *qb, hyla_dtype t, int herm, hyla_side side, hyl
                      const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc) {
     struct cuda_queue *q = cqueue(qb);
     int rc;
-    const int her = herm && is_complex(t);
+    const int her = herm && hyla_dtype_is_complex(t);
     const int64_t ka = side == HYLA_LEFT ? m : n;
     if (blas_enter(q, t, m >= 0 && n >= 0, m == 0 || n == 0,
                    flag_ok(side) && flag_ok(uplo) && ld_ok(lda, ka) && ld_ok(ldb, m) &&
@@ -993,39 +986,30 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     return queue_fail(q, rc);
 }
 
-/* CTAs the fused panel kernel may use (0: its own choice), from the
- * device's HYLA_OPT_LU_PANEL. */
-static int panel_ctas(const struct cuda_queue *q) {
-    const int64_t mode = q->base.dev->lu_panel;
+/* CTAs the fused panel kernel may use (0: its own choice), from
+ * HYLA_OPT_LU_PANEL's value mode. */
+static int panel_ctas(int64_t mode) {
     return mode >= 8 ? (int)HYLA_MIN(mode, INT32_MAX) : 0;
 }
 
 /* 1 when the fused panel kernel (k_getrf_panel.cu) factors this m x n
- * getrf instead of cuSOLVER, as the device's HYLA_OPT_LU_PANEL says
+ * getrf instead of cuSOLVER, as HYLA_OPT_LU_PANEL's value mode says
  * (hyla.h): automatic takes panels of at most 128 columns and 1024 rows or
  * more that fit in shared memory; the forced kernel takes every panel,
  * those wider than 128 columns through panel_rec. *plan: the layout of a
  * panel of at most 128 columns. A panel the kernel cannot take (no
  * cooperative launch) goes to cuSOLVER in every mode. */
-static int panel_kernel_takes(struct cuda_queue *q, hyla_dtype t, int64_t m, int64_t n,
+static int panel_kernel_takes(int64_t mode, hyla_dtype t, int64_t m, int64_t n,
                               hyla_cuda_panel_plan *plan) {
-    const int64_t mode = q->base.dev->lu_panel;
     /* automatic is cuSOLVER: on one H100 the fused kernel took 0.757 ms for
      * a 16384 x 128 leaf against cuSOLVER's 0.688 ms, and the LU at n =
      * 16384 ran at 16.3 TFLOP/s against 18.7 */
     if (mode == 0 || mode == 1 || m < 1 || n < 1) return 0;
     if (mode == 0 && (m < 1024 || n > HYLA_CUDA_GETRF_PANEL_MAX_N)) return 0;
     if (hyla_cuda_getrf_panel_plan((int)t, m, HYLA_MIN(n, HYLA_CUDA_GETRF_PANEL_MAX_N),
-                                   panel_ctas(q), plan) != 0)
+                                   panel_ctas(mode), plan) != 0)
         return 0;
     return mode != 0 || plan->in_smem;
-}
-
-/* 1 and -1 of each dtype as the BLAS ops take them (host values) */
-static const float unit_s[2][2] = {{1, 0}, {-1, 0}};
-static const double unit_d[2][2] = {{1, 0}, {-1, 0}};
-static const void *unit_of(hyla_dtype t, int neg) {
-    return t == HYLA_S || t == HYLA_C ? (const void *)unit_s[neg] : (const void *)unit_d[neg];
 }
 
 /* LU of the rows x cols block whose top-left element is A(r0, r0) of the
@@ -1035,14 +1019,15 @@ static const void *unit_of(hyla_dtype t, int neg) {
  * Leaves go to the fused kernel, which writes pivots relative to A0 (row
  * offset r0) and the first zero pivot into info (zeroed before). */
 static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int64_t lda,
-                     int64_t *ipiv, int *info, int64_t r0, int64_t rows, int64_t cols) {
+                     int64_t *ipiv, int *info, int64_t r0, int64_t rows, int64_t cols,
+                     int64_t mode) {
     const int64_t W = HYLA_CUDA_GETRF_PANEL_MAX_N, piv = HYLA_MIN(rows, cols);
     const size_t es = hyla_dtype_size(t);
     unsigned char *P = A0 + (size_t)(r0 + r0 * lda) * es;
     hyla_cuda_panel_plan plan;
     int rc;
     if (cols <= W) {
-        rc = hyla_cuda_getrf_panel_plan((int)t, rows, cols, panel_ctas(q), &plan);
+        rc = hyla_cuda_getrf_panel_plan((int)t, rows, cols, panel_ctas(mode), &plan);
         if (!rc) rc = solver_workspace(q, plan.work_bytes, 0);
         if (!rc)
             rc = hyla_cuda_getrf_panel(q->stream, &plan, P, lda, ipiv ? ipiv + r0 : NULL, info,
@@ -1051,18 +1036,19 @@ static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int6
     }
     const int64_t c1 = piv <= W ? piv : (piv + W - 1) / W / 2 * W, c2 = cols - c1;
     unsigned char *R = P + (size_t)(c1 * lda) * es;
-    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0, rows, c1))) return rc;
+    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0, rows, c1, mode))) return rc;
     if (ipiv && (rc = hyla_cuda_laswp(q->stream, (int)t, c2, A0 + (size_t)((r0 + c1) * lda) * es,
                                       lda, r0 + 1, r0 + c1, ipiv, 1)))
         return rc;
     if ((rc = cuda_trsm(&q->base, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_UNIT, c1, c2,
-                        unit_of(t, 0), P, lda, R, lda)))
+                        hyla_scalar(t, HYLA_SC_ONE), P, lda, R, lda)))
         return rc;
     if (rows == c1) return 0;
-    if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1, unit_of(t, 1),
-                        P + (size_t)c1 * es, lda, R, lda, unit_of(t, 0), R + (size_t)c1 * es, lda)))
+    if ((rc = cuda_gemm(&q->base, t, HYLA_NOTRANS, HYLA_NOTRANS, rows - c1, c2, c1,
+                        hyla_scalar(t, HYLA_SC_MONE), P + (size_t)c1 * es, lda, R, lda,
+                        hyla_scalar(t, HYLA_SC_ONE), R + (size_t)c1 * es, lda)))
         return rc;
-    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0 + c1, rows - c1, c2))) return rc;
+    if ((rc = panel_rec(q, t, A0, lda, ipiv, info, r0 + c1, rows - c1, c2, mode))) return rc;
     if (ipiv)
         rc = hyla_cuda_laswp(q->stream, (int)t, c1, A0 + (size_t)(r0 * lda) * es, lda, r0 + c1 + 1,
                              r0 + piv, ipiv, 1);
@@ -1074,7 +1060,7 @@ static int panel_rec(struct cuda_queue *q, hyla_dtype t, unsigned char *A0, int6
  * columns (panel_kernel_takes), whose exchange buffers take the cuSOLVER
  * workspace of the queue. Arguments are checked here, as for potrf. */
 static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      int64_t *ipiv, int *info) {
+                      int64_t *ipiv, int *info, int64_t panel) {
     struct cuda_queue *q = cqueue(qb);
     size_t dev_bytes = 0, host_bytes = 0;
     hyla_cuda_panel_plan plan;
@@ -1082,17 +1068,17 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
     if (!dtype_ok(t) || m < 0 || n < 0 || !ld_ok(lda, m) || !info || (m > 0 && n > 0 && !A))
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
-    if (panel_kernel_takes(q, t, m, n, &plan)) {
+    if (panel_kernel_takes(panel, t, m, n, &plan)) {
         if (n > HYLA_CUDA_GETRF_PANEL_MAX_N) {
             rc = cuda_rc(cudaMemsetAsync(info, 0, sizeof *info, q->stream));
-            if (!rc) rc = panel_rec(q, t, A, lda, ipiv, info, 0, m, n);
+            if (!rc) rc = panel_rec(q, t, A, lda, ipiv, info, 0, m, n, panel);
             return queue_fail(q, rc);
         }
         rc = solver_workspace(q, plan.work_bytes, 0);
         if (!rc) rc = hyla_cuda_getrf_panel(q->stream, &plan, A, lda, ipiv, info, q->work, 0, 0);
         /* automatic: a grid the device refuses to launch (the launch
          * checks co-residency itself) leaves the panel to cuSOLVER */
-        if (rc != HYLA_ERR_DEVICE || q->base.dev->lu_panel != 0) return queue_fail(q, rc);
+        if (rc != HYLA_ERR_DEVICE || panel != 0) return queue_fail(q, rc);
     }
     const cudaDataType dt = solver_types[t];
     rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
@@ -1106,11 +1092,11 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
 }
 
 /* QR (cusolverDnXgeqrf), or the fused QR panel kernel (k_geqrf_panel.cu)
- * for panels of at most 64 columns when the device's HYLA_OPT_LU_PANEL
+ * for panels of at most 64 columns when HYLA_OPT_LU_PANEL (panel)
  * forces the fused kernels (automatic keeps cuSOLVER here). Arguments are
  * checked here, as for potrf. */
 static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      void *tau, int *info) {
+                      void *tau, int *info, int64_t panel) {
     struct cuda_queue *q = cqueue(qb);
     size_t dev_bytes = 0, host_bytes = 0;
     int rc;
@@ -1119,8 +1105,8 @@ static int cuda_geqrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
         return HYLA_ERR_INVALID;
     if (solver_begin(q, m == 0 || n == 0, info, &rc)) return queue_fail(q, rc);
     hyla_cuda_qr_plan plan;
-    if (q->base.dev->lu_panel >= 2 && n <= HYLA_CUDA_GEQRF_PANEL_MAX_N &&
-        hyla_cuda_geqrf_panel_plan((int)t, m, n, panel_ctas(q), &plan) == 0) {
+    if (panel >= 2 && n <= HYLA_CUDA_GEQRF_PANEL_MAX_N &&
+        hyla_cuda_geqrf_panel_plan((int)t, m, n, panel_ctas(panel), &plan) == 0) {
         rc = solver_workspace(q, plan.work_bytes, 0);
         if (!rc) rc = hyla_cuda_geqrf_panel(q->stream, &plan, A, lda, tau, info, q->work);
         return queue_fail(q, rc);
@@ -1239,6 +1225,17 @@ static void cuda_xcomm_destroy(hyla_xcomm *c) {
 #endif
 }
 
+static const hyla_alg_ops cuda_alg_ops = {
+    .rbt = cuda_rbt,
+    .rbt_diagonals = cuda_rbt_diagonals,
+    .hb2st = cuda_hb2st,
+    .q2_apply = cuda_q2_apply,
+    .hb2st_v = cuda_hb2st_v,
+    .tri_eigvals = cuda_tri_eigvals,
+    .dc_secular = cuda_dc_secular,
+    .dc_vectors = cuda_dc_vectors,
+};
+
 static const hyla_backend_ops cuda_ops = {
     .name = "cuda",
     .dev_destroy = cuda_dev_destroy,
@@ -1265,9 +1262,7 @@ static const hyla_backend_ops cuda_ops = {
     .symm = cuda_symm,
     .trsm = cuda_trsm,
     .trmm = cuda_trmm,
-    .rbt = cuda_rbt,
     .row_asum = cuda_row_asum,
-    .rbt_diagonals = cuda_rbt_diagonals,
     .laset = cuda_laset,
     .scale = cuda_scale,
     .potrf = cuda_potrf,
@@ -1275,17 +1270,12 @@ static const hyla_backend_ops cuda_ops = {
     .laswp = cuda_laswp,
     .geqrf = cuda_geqrf,
     .gemm_strided_batched = cuda_gemm_strided_batched,
-    .hb2st = cuda_hb2st,
-    .q2_apply = cuda_q2_apply,
-    .hb2st_v = cuda_hb2st_v,
-    .tri_eigvals = cuda_tri_eigvals,
-    .dc_secular = cuda_dc_secular,
-    .dc_vectors = cuda_dc_vectors,
     .xcomm_key = cuda_xcomm_key,
     .xcomm_id = cuda_xcomm_id,
     .xcomm_create = cuda_xcomm_create,
     .xcomm_bcast = cuda_xcomm_bcast,
     .xcomm_destroy = cuda_xcomm_destroy,
+    .alg = &cuda_alg_ops,
 };
 
 int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {

@@ -1,6 +1,6 @@
 /* Tridiagonal eigenvalues by bisection on the GPU: the backend's
  * tri_eigvals op (backend.h). The method, its plan and why the results come
- * out ascending: backend/tri_bisect.h; the host backend's version
+ * out ascending: backend/ops/tri_bisect.h; the host backend's version
  * (backend/host/host_bisect.c) is the reference.
  *
  * Two kernels on the stream: one block scans (d, e) for NaN/Inf and the
@@ -22,7 +22,7 @@
 #include "hyla.h"
 
 #include "backend/cuda/k_bisect.h"
-#include "backend/tri_bisect.h"
+#include "backend/ops/tri_bisect.h"
 
 namespace {
 

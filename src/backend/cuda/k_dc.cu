@@ -1,6 +1,6 @@
 /* The divide-and-conquer merge ops on the GPU: the backend's dc_secular and
- * dc_vectors ops (backend.h, backend/dc_args.h). The arithmetic is
- * backend/t_dc_merge.h's, shared with the host; the host backend's version
+ * dc_vectors ops (backend.h, backend/ops/dc.h). The arithmetic is
+ * backend/ops/t_dc_merge.h's, shared with the host; the host backend's version
  * (backend/host/host_dc.c) is the reference.
  *
  * One warp per root: its lanes split the sums over the k poles (a stride of
@@ -20,7 +20,7 @@
 #include "hyla.h"
 
 #include "backend/cuda/k_dc.h"
-#include "backend/dc_args.h"
+#include "backend/ops/dc.h"
 
 namespace {
 
@@ -45,7 +45,7 @@ template <typename R> __device__ __forceinline__ R warp_prod(R x) {
 #define DCM_PROD(x) warp_prod(x)
 #define DCM_SIMD(clause)
 
-#include "backend/dc_merge.h"
+#include "backend/ops/dc_merge.h"
 
 namespace {
 

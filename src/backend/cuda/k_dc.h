@@ -12,7 +12,7 @@ extern "C" {
 
 struct hyla_dc_args;
 
-/* The ops on stream s, arguments as backend/dc_args.h documents them and
+/* The ops on stream s, arguments as backend/ops/dc.h documents them and
  * already checked (hyla_dc_check), k and n below 2^31. dtype: HYLA_S or
  * HYLA_D. Return 0 or HYLA_ERR_DEVICE (a launch failed). */
 int hyla_cuda_dc_secular(cudaStream_t s, int dtype, const struct hyla_dc_args *a);

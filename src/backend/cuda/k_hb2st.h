@@ -6,7 +6,7 @@
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 
-#include "backend/backend.h"
+#include "backend/ops/stage2.h"
 
 #ifdef __cplusplus
 extern "C" {

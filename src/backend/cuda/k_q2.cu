@@ -1,8 +1,8 @@
 /* Q2 of the bulge chase applied in one kernel: the backend's q2_apply op
- * (backend.h; the store's layout: backend/q2_args.h). The host reference,
+ * (backend.h; the store's layout: backend/ops/q2_args.h). The host reference,
  * in the plain sequential order, is backend/host/t_host_q2.c.
  *
- * Why a kernel. Applied wave by wave with batched GEMMs (eig/sb2st.c), each
+ * Why a kernel. Applied wave by wave with batched GEMMs (eig/psb2st.c), each
  * wave reads and writes the whole of Z once: n/nb + n/kd waves of 2 n^2
  * elements, bandwidth-bound (one H100 measured about 10 TFLOP/s), and the
  * GEMMs also multiply V's zeros (V is a staircase, half zero for nb = kd).
@@ -17,7 +17,7 @@
  *     slabs run in step (they start together unless identity skips).
  *
  * Order. Within sweep groups [slo, shi], group (s, m) is applied at wave
- * t = nsg-1-s+m, waves in increasing order (the reordering eig/sb2st.c
+ * t = nsg-1-s+m, waves in increasing order (the reordering eig/psb2st.c
  * proves valid); batches of K sweep groups go from the last sweep group to
  * the first, each completed before the next, which is the sequential
  * order between batches. At wave t the active groups are s in [sa, sb]
@@ -69,7 +69,7 @@ template <int N> __device__ __forceinline__ void cp_wait() {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-/* The store's geometry (backend/q2_args.h) and the window's. */
+/* The store's geometry (backend/ops/q2_args.h) and the window's. */
 struct geo {
     int64_t n, kd, nb, ldv, nsg, gsz, ncols, ldz;
     const int64_t *woff;

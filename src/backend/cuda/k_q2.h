@@ -1,5 +1,5 @@
 /* Q2 of the bulge chase in one kernel (k_q2.cu), callable from C: the
- * backend's q2_apply op (backend.h, backend/q2_args.h). */
+ * backend's q2_apply op (backend.h, backend/ops/q2_args.h). */
 #ifndef HYLA_CUDA_K_Q2_H
 #define HYLA_CUDA_K_Q2_H
 
@@ -15,7 +15,7 @@ extern "C" {
 #define HYLA_CUDA_Q2_MAX_NB 32
 #define HYLA_CUDA_Q2_MAX_KD 64
 
-/* The q2_apply op on stream s: arguments as backend/q2_args.h documents
+/* The q2_apply op on stream s: arguments as backend/ops/q2_args.h documents
  * them, already checked (hyla_q2_check), nsg >= 1, ncols >= 1. dtype: a
  * hyla_dtype value. Returns 0, HYLA_ERR_UNSUPPORTED (nb, kd or n beyond
  * the kernel's range, or its shared memory), HYLA_ERR_DEVICE (an attribute

@@ -17,7 +17,7 @@
  * depths and the right-side mode run one in-place pass per level after a
  * copy-and-pad pass when the source is another array. The diagonals
  * themselves are made here too (diag_kernel), from the formula the host
- * uses (backend/rbt_diag.h), so they never cross the bus. */
+ * uses (backend/ops/rbt_diag.h), so they never cross the bus. */
 #include <complex>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -28,7 +28,7 @@
 #include "hyla.h"
 
 #include "backend/cuda/k_rbt.h"
-#include "backend/rbt_diag.h"
+#include "backend/ops/rbt_diag.h"
 
 namespace {
 
@@ -218,7 +218,7 @@ __global__ void left2_kernel(int64_t m, int64_t n, int e, const R *u, src_t<R> s
         }
 }
 
-/* w[k] := diagonal offset + k (backend/rbt_diag.h), rounded to R. */
+/* w[k] := diagonal offset + k (backend/ops/rbt_diag.h), rounded to R. */
 template <typename R>
 __global__ void diag_kernel(uint64_t seed, uint64_t offset, int64_t count, R *w) {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;

@@ -8,9 +8,10 @@
 #include "backend/host/host_q2.h"
 #include "backend/host/host_bisect.h"
 #include "backend/host/host_dc.h"
-#include "backend/tri_bisect.h"
-#include "backend/hb2st_args.h"
-#include "core/internal.h"
+#include "backend/ops/tri_bisect.h"
+#include "backend/ops/ops.h"
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,7 +693,8 @@ static int host_potrf(hyla_queue *q, hyla_dtype t, hyla_uplo uplo, int64_t n, vo
 }
 
 static int host_getrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      int64_t *ipiv, int *info) {
+                      int64_t *ipiv, int *info, int64_t panel) {
+    (void)panel;
     if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || lda < HYLA_MAX(1, m) || !info ||
         (m > 0 && n > 0 && !A))
         return HYLA_ERR_INVALID;
@@ -704,7 +706,8 @@ static int host_getrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A
 /* The workspace (host_geqrf_lwork) is taken here, so a failure to get it
  * is reported at the call. */
 static int host_geqrf(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
-                      void *tau, int *info) {
+                      void *tau, int *info, int64_t panel) {
+    (void)panel;
     if (hyla_dtype_size(t) == 0 || m < 0 || n < 0 || lda < HYLA_MAX(1, m) || !info ||
         (m > 0 && n > 0 && (!A || !tau)))
         return HYLA_ERR_INVALID;
@@ -734,6 +737,17 @@ static int host_laswp(hyla_queue *q, hyla_dtype t, int64_t n, void *A, int64_t l
 
 static void host_dev_destroy(hyla_dev *d) { hyla_free(d); }
 
+static const hyla_alg_ops host_alg_ops = {
+    .rbt = host_rbt,
+    .rbt_diagonals = host_rbt_diagonals,
+    .hb2st = host_hb2st,
+    .q2_apply = host_q2_apply,
+    .hb2st_v = host_hb2st_v,
+    .tri_eigvals = host_tri_eigvals,
+    .dc_secular = host_dc_secular,
+    .dc_vectors = host_dc_vectors,
+};
+
 static const hyla_backend_ops host_ops = {
     .name = "host",
     .dev_destroy = host_dev_destroy,
@@ -759,9 +773,7 @@ static const hyla_backend_ops host_ops = {
     .symm = host_symm,
     .trsm = host_trsm,
     .trmm = host_trmm,
-    .rbt = host_rbt,
     .row_asum = host_row_asum,
-    .rbt_diagonals = host_rbt_diagonals,
     .laset = host_laset,
     .scale = host_scale,
     .geam = host_geam,
@@ -770,17 +782,12 @@ static const hyla_backend_ops host_ops = {
     .laswp = host_laswp,
     .geqrf = host_geqrf,
     .gemm_strided_batched = host_gemm_strided_batched,
-    .hb2st = host_hb2st,
-    .q2_apply = host_q2_apply,
-    .hb2st_v = host_hb2st_v,
-    .tri_eigvals = host_tri_eigvals,
-    .dc_secular = host_dc_secular,
-    .dc_vectors = host_dc_vectors,
     .xcomm_key = host_xcomm_key,
     .xcomm_id = host_xcomm_id,
     .xcomm_create = host_xcomm_create,
     .xcomm_bcast = host_xcomm_bcast,
     .xcomm_destroy = host_xcomm_destroy,
+    .alg = &host_alg_ops,
 };
 
 /* Without a cap, a virtual device reports 1/4 of physical memory per device

@@ -1,8 +1,8 @@
 /* Tridiagonal eigenvalues by bisection on the host cores (the method and
- * its plan: backend/tri_bisect.h), one eigenvalue index per OpenMP
+ * its plan: backend/ops/tri_bisect.h), one eigenvalue index per OpenMP
  * iteration. */
 #include "backend/host/host_bisect.h"
-#include "backend/tri_bisect.h"
+#include "backend/ops/tri_bisect.h"
 #include <float.h>
 #include <math.h>
 

@@ -1,7 +1,6 @@
 /* Host BLAS-3 and potrf dispatch: one switch per operation over the four
  * dtypes. */
 #include "backend/host/host_blas.h"
-#include "core/internal.h"
 #include <cblas.h>
 #include <complex.h>
 #include <lapacke.h>
@@ -116,8 +115,6 @@ static void run_symm(const host_blas_call *c) {
         run_symm_cblas(c);
         return;
     }
-    static const double one[2] = {1.0, 0.0};
-    static const float onef[2] = {1.0f, 0.0f};
     const int single = c->t == HYLA_S || c->t == HYLA_C;
     const size_t es = hyla_dtype_size(c->t);
     const int lower = c->uplo != HYLA_UPPER, ct = c->herm ? HYLA_CONJTRANS : HYLA_TRANS;
@@ -135,7 +132,7 @@ static void run_symm(const host_blas_call *c) {
         d.A = A + (size_t)(j + j * c->lda) * es;
         d.B = B + (size_t)j * es;
         d.C = C + (size_t)j * es;
-        if (i > 0) memcpy(d.beta, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+        if (i > 0) memcpy(d.beta, hyla_scalar(c->t, HYLA_SC_ONE), single ? 8 : 16);
         run_symm_cblas(&d);
         if (h == 0) continue;
         const unsigned char *Ab = A + (size_t)(r + j * c->lda) * es;
@@ -146,7 +143,7 @@ static void run_symm(const host_blas_call *c) {
         memcpy(g.beta, d.beta, 16);
         run_gemm(&g);
         g.ta = ct, g.m = w, g.k = h, g.B = B + (size_t)r * es, g.C = d.C;
-        memcpy(g.beta, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+        memcpy(g.beta, hyla_scalar(c->t, HYLA_SC_ONE), single ? 8 : 16);
         run_gemm(&g);
     }
 }
@@ -272,8 +269,6 @@ static void run_potrf(const host_blas_call *c) {
  * recurse on it. Returns 0 or the 1-based column of the first zero pivot,
  * where it stops. */
 static int64_t lu_nopiv(hyla_dtype t, int64_t m, int64_t n, unsigned char *A, int64_t lda) {
-    static const double one[2] = {1.0, 0.0}, m1[2] = {-1.0, 0.0};
-    static const float onef[2] = {1.0f, 0.0f}, m1f[2] = {-1.0f, 0.0f};
     const int single = t == HYLA_S || t == HYLA_C;
     const size_t es = hyla_dtype_size(t);
     const int64_t k = HYLA_MIN(m, n);
@@ -303,13 +298,13 @@ static int64_t lu_nopiv(hyla_dtype t, int64_t m, int64_t n, unsigned char *A, in
     host_blas_call tr = {.kind = HB_TRSM, .t = t, .side = HYLA_LEFT, .uplo = HYLA_LOWER,
                          .ta = HYLA_NOTRANS, .diag = HYLA_UNIT, .m = n1, .n = n2, .lda = lda,
                          .ldb = lda, .A = A, .C = A12};
-    memcpy(tr.alpha, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+    memcpy(tr.alpha, hyla_scalar(t, HYLA_SC_ONE), single ? 8 : 16);
     host_blas_run(&tr);
     host_blas_call g = {.kind = HB_GEMM, .t = t, .ta = HYLA_NOTRANS, .tb = HYLA_NOTRANS,
                         .m = m - n1, .n = n2, .k = n1, .lda = lda, .ldb = lda, .ldc = lda,
                         .A = A21, .B = A12, .C = A22};
-    memcpy(g.alpha, single ? (const void *)m1f : (const void *)m1, single ? 8 : 16);
-    memcpy(g.beta, single ? (const void *)onef : (const void *)one, single ? 8 : 16);
+    memcpy(g.alpha, hyla_scalar(t, HYLA_SC_MONE), single ? 8 : 16);
+    memcpy(g.beta, hyla_scalar(t, HYLA_SC_ONE), single ? 8 : 16);
     host_blas_run(&g);
     info = lu_nopiv(t, m - n1, n2, A22, lda);
     return info ? n1 + info : 0;

@@ -1,12 +1,11 @@
 /* The divide-and-conquer merge ops on the host cores: the roots and zh one
- * OpenMP iteration each (the arithmetic of backend/t_dc_merge.h), the merge
+ * OpenMP iteration each (the arithmetic of backend/ops/t_dc_merge.h), the merge
  * matrix column by column. The CUDA backend's version is k_dc.cu. */
 #include "backend/host/host_dc.h"
-#include "core/internal.h"
 #include <math.h>
 #include <string.h>
 
-#include "backend/dc_merge.h"
+#include "backend/ops/dc_merge.h"
 
 #define DCM(x) x##_s
 #define R float

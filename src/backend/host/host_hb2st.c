@@ -2,7 +2,7 @@
  * host: the same tasks, in the same arithmetic, as the CUDA kernel
  * (backend/cuda/k_hb2st.cu), run sweep after sweep. It is the executable
  * reference of the GPU algorithm; the pipelined multi-core chase with
- * reflectors is eig/sb2st.c.
+ * reflectors is eig/psb2st.c.
  *
  * Sweep i (0 <= i <= n-2) annihilates B(i+2.., i) and chases the bulge this
  * makes down the band. Step m of sweep i works on the nv = min(kd, n-st)
@@ -23,15 +23,14 @@
 #pragma GCC optimize("cx-limited-range")
 #endif
 #include "backend/host/host_hb2st.h"
-#include "backend/hb2st_args.h"
-#include "core/internal.h"
+#include "backend/ops/stage2.h"
 #include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #define HYLA_TEMPLATE "backend/host/t_host_hb2st.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 
 void hyla_host_hb2st_run(hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab, void *d,
                          void *e, void *buf, const hyla_hb2st_store *st) {

@@ -3,7 +3,7 @@
  * kernel's task formulation. */
 #ifndef HYLA_HOST_HB2ST_H
 #define HYLA_HOST_HB2ST_H
-#include "backend/backend.h"
+#include "backend/ops/stage2.h"
 
 /* Bytes of the chase's workspace for band width kd and, with a store, nb
  * sweeps per group (4 kd + 2 + nb elements; nb = 0 without a store). */

@@ -1,7 +1,7 @@
 /* The q2_apply op on the host backend (the sequential reference). */
 #ifndef HYLA_HOST_Q2_H
 #define HYLA_HOST_Q2_H
-#include "backend/q2_args.h"
+#include "backend/ops/q2_args.h"
 
 /* Columns of Z per slab, and sweep groups per window (the CUDA kernel's
  * schedule with a small window, so that tests cross many windows). */

@@ -2,7 +2,7 @@
  * plain loops, run on a queue's worker thread. */
 #ifndef HYLA_HOST_RBT_H
 #define HYLA_HOST_RBT_H
-#include "backend/backend.h"
+#include "backend/ops/rbt.h"
 
 /* Runs the transform (arguments checked by hyla_rbt_check). */
 void hyla_host_rbt_run(hyla_dtype t, const hyla_rbt_args *a);

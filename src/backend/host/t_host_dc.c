@@ -1,5 +1,5 @@
 /* The divide-and-conquer merge ops on the host for one real type (included
- * by host_dc.c after backend/dc_merge.h, with DCM, R and DCM_RF set). */
+ * by host_dc.c after backend/ops/dc_merge.h, with DCM, R and DCM_RF set). */
 
 static void DCM(secular)(const hyla_dc_args *a) {
     const int64_t k = a->k;

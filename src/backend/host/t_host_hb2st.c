@@ -1,69 +1,19 @@
 /* Bulge chasing without reflectors, one source for s, d, c, z (included by
  * host_hb2st.c; see there for the algorithm). */
 
-#include "core/prec_cmath.h"
+#include "base/prec_cmath.h"
+#include "base/t_householder.h"
 
-/* |(a, b, c)| without overflow */
-static R PS(hb_norm3)(R a, R b, R c) {
-    const R w = HYLA_MAX(RABS(a), HYLA_MAX(RABS(b), RABS(c)));
-    if (w == 0) return 0;
-    a /= w;
-    b /= w;
-    c /= w;
-    return w * RSQRT(a * a + b * b + c * c);
-}
-
-/* 2-norm of x[0..len-1], scaled by the largest modulus of a part (the GPU
- * kernel computes the same two reductions) */
-static R PS(hb_nrm2)(int64_t len, const T *x) {
-    R scale = 0, ssq = 0;
-    for (int64_t k = 0; k < len; k++)
-        scale = HYLA_MAX(scale, HYLA_MAX(RABS(TRE(x[k])), RABS(TIM(x[k]))));
-    if (scale == 0) return 0;
-    for (int64_t k = 0; k < len; k++) {
-        const R re = TRE(x[k]) / scale, im = TIM(x[k]) / scale;
-        ssq += re * re + im * im;
-    }
-    return scale * RSQRT(ssq);
-}
-
-/* Householder reflector H = I - tau v v^H with H^H x = (beta, 0, ..)^T,
- * beta real, v(0) = 1 (LAPACK larfg's definition). x[0..len-1] becomes
- * (beta, 0, ..); v[0..len-1] receives v. Returns tau (0 when x(1..) = 0 and
- * x(0) is real: H = I). */
-static T PS(hb_larfg)(int64_t len, T *x, T *v) {
-    R xnorm = PS(hb_nrm2)(len - 1, x + 1);
-    T alpha = x[0];
+/* The reflector H = I - tau v v^H with H^H x = (beta, 0, ..)^T (larfg):
+ * x[0..len-1] becomes (beta, 0, ..), v[0..len-1] receives v (v(0) = 1).
+ * Returns tau. */
+static T PS(hb_reflector)(int64_t len, T *x, T *v) {
+    const T tau = PS(larfg)(len, x, x + 1);
     v[0] = T_ONE;
-    for (int64_t k = 1; k < len; k++) v[k] = x[k];
-    if (xnorm == 0 && TIM(alpha) == 0) return T_ZERO;
-    R beta = -copysign(PS(hb_norm3)(TRE(alpha), TIM(alpha), xnorm), TRE(alpha));
-    const R safmin = RMIN / REPS, rsafmin = 1 / safmin;
-    int knt = 0;
-    /* beta and the norm may be inaccurate near underflow: scale up first */
-    while (RABS(beta) < safmin && knt < 20) {
-        knt++;
-        for (int64_t k = 1; k < len; k++) v[k] *= rsafmin;
-        beta *= rsafmin;
-        alpha *= rsafmin;
+    for (int64_t k = 1; k < len; k++) {
+        v[k] = x[k];
+        x[k] = T_ZERO;
     }
-    if (knt > 0) {
-        xnorm = PS(hb_nrm2)(len - 1, v + 1);
-        beta = -copysign(PS(hb_norm3)(TRE(alpha), TIM(alpha), xnorm), TRE(alpha));
-    }
-#if IS_CPLX
-    const T tau = (beta - TRE(alpha)) / beta - (TIM(alpha) / beta) * I;
-    const T z = alpha - beta;
-    const R az = PS(hb_norm3)(TRE(z), TIM(z), 0);
-    const T scal = TCONJ(z / az) / az; /* 1/z by real divisions only */
-#else
-    const T tau = (beta - alpha) / beta;
-    const T scal = T_ONE / (alpha - beta);
-#endif
-    for (int64_t k = 1; k < len; k++) v[k] *= scal;
-    for (int k = 0; k < knt; k++) beta *= safmin;
-    x[0] = beta;
-    for (int64_t k = 1; k < len; k++) x[k] = T_ZERO;
     return tau;
 }
 
@@ -76,7 +26,7 @@ static void PS(hb_step)(int64_t n, int64_t kd, T *W, int64_t ld, int64_t i, int6
     T *w = buf + 2 * kd, *y = buf + 3 * kd, *taus = buf + 4 * kd;
     T tau;
     if (m == 0) {
-        tau = PS(hb_larfg)(nv, W + st + i * ld, vcur);
+        tau = PS(hb_reflector)(nv, W + st + i * ld, vcur);
     } else {
         T *X = W + st + (st - kd) * ld; /* nv x kd: block m-1 had kd rows */
         const T taup = taus[(m + 1) & 1];
@@ -89,7 +39,7 @@ static void PS(hb_step)(int64_t n, int64_t kd, T *W, int64_t ld, int64_t i, int6
             for (int64_t c = 0; c < kd; c++)
                 for (int64_t r = 0; r < nv; r++) X[r + c * ld] -= w[r] * TCONJ(vprev[c]);
         }
-        tau = PS(hb_larfg)(nv, X, vcur);
+        tau = PS(hb_reflector)(nv, X, vcur);
         if (tau != T_ZERO) { /* X(:, 1..) := (I - tau vcur vcur^H)^H X(:, 1..) */
             for (int64_t c = 1; c < kd; c++) {
                 T s = T_ZERO;
@@ -175,7 +125,7 @@ static void PS(hb2st)(int64_t n, int64_t kd, T *AB, int64_t ldab, R *d, R *e, T 
     for (int64_t j = 0; j + 1 < n; j++) {
 #if IS_CPLX
         e[j] = kde == 0 ? 0 : st ? TRE(AB[1 + j * ldab])
-                                 : PS(hb_norm3)(TRE(AB[1 + j * ldab]), TIM(AB[1 + j * ldab]), 0);
+                                 : PS(lapy3)(TRE(AB[1 + j * ldab]), TIM(AB[1 + j * ldab]), 0);
 #else
         e[j] = kde > 0 ? AB[1 + j * ldab] : 0;
 #endif

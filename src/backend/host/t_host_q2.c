@@ -8,7 +8,7 @@
  * (every slot is tracked); per group, w = T (V^H z) and z -= V w over V's
  * nonzero staircase. */
 
-#include "core/prec_cmath.h"
+#include "base/prec_cmath.h"
 
 /* Slot bookkeeping: tag[slot] is the row held there, or -1. A row used,
  * loaded over, or written back from the wrong slot is a broken window: the

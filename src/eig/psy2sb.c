@@ -22,8 +22,7 @@
  * downloads the panel and uploads V and T. So the host QR of the next panel
  * runs while the trailing HER2K of the block runs on the device (lookahead).
  * Only the lower triangle of A is referenced. */
-#include "eig/sy2sb.h"
-#include "core/xfer.h"
+#include "eig/psy2sb.h"
 #include <cblas.h>
 #include <lapacke.h>
 #include <limits.h>
@@ -31,17 +30,9 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-enum { S_ONE, S_MONE, S_MHALF, S_ZERO };
-
-static const void *sc(hyla_dtype t, int which) {
-    static const float f[4][2] = {{1.0f, 0.0f}, {-1.0f, 0.0f}, {-0.5f, 0.0f}, {0.0f, 0.0f}};
-    static const double d[4][2] = {{1.0, 0.0}, {-1.0, 0.0}, {-0.5, 0.0}, {0.0, 0.0}};
-    return (t == HYLA_S || t == HYLA_C) ? (const void *)f[which] : (const void *)d[which];
+static hyla_op ctrans(hyla_dtype t) {
+    return hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS;
 }
-
-static int is_cplx(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
-
-static hyla_op ctrans(hyla_dtype t) { return is_cplx(t) ? HYLA_CONJTRANS : HYLA_TRANS; }
 
 /* address of element (i, j) of a column-major matrix of element size es */
 static void *el(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
@@ -187,7 +178,9 @@ static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hy
     if (q->npanels > 0) {
         rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &q->dV);
         if (!rc) rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * n) * es, &q->dT);
-        if (!rc) rc = d->ops->laset(qz, t, -1, n, n, sc(t, S_ZERO), sc(t, S_ZERO), q->dV, q->ldv);
+        if (!rc)
+            rc = d->ops->laset(qz, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO),
+                               hyla_scalar(t, HYLA_SC_ZERO), q->dV, q->ldv);
     }
     if (rc) hyla_eig_sy2sb_q_free(ctx, &q);
     *out = q;
@@ -228,7 +221,7 @@ static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, 
     const hyla_backend_ops *o = s->o;
     const size_t es = s->es;
     const int64_t kd = s->kd, r0 = j0 + kd, m = s->n - r0, ldv = s->ldv;
-    const void *m1 = sc(s->t, S_MONE), *p1 = sc(s->t, S_ONE);
+    const void *m1 = hyla_scalar(s->t, HYLA_SC_MONE), *p1 = hyla_scalar(s->t, HYLA_SC_ONE);
     int rc = o->syr2k(q, s->t, 1, HYLA_LOWER, HYLA_NOTRANS, kd, kp, m1,
                       vel(s, j0, base), ldv, el(s->dW, j0, 0, s->ldw, es), s->ldw,
                       p1, el(s->dA, j0, j0, s->lda, es), s->lda);
@@ -252,7 +245,8 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     const int64_t r0 = j0 + s->kd, m = s->n - r0, ldv = s->ldv, ldw = s->ldw, lds = s->lds;
     const void *V = vel(s, r0, j0), *Tp = el(s->dT, 0, j0, s->kd, es);
     void *X = el(s->dW, r0, kacc, ldw, es);
-    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
+    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
+               *z = hyla_scalar(t, HYLA_SC_ZERO);
     int rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, p1, el(s->dA, r0, r0, s->lda, es),
                      s->lda, V, ldv, z, X, ldw);
     if (!rc && kacc > 0) {
@@ -270,8 +264,9 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     if (!rc) rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, k, k, m, p1, V, ldv, X, ldw, z, s->dS, lds);
     if (!rc) rc = o->trmm(q, t, HYLA_LEFT, HYLA_UPPER, ctrans(t), HYLA_NONUNIT, k, k, p1, Tp, s->kd,
                           s->dS, lds);
-    if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, sc(t, S_MHALF), V, ldv, s->dS,
-                          lds, p1, X, ldw);
+    if (!rc)
+        rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, k, hyla_scalar(t, HYLA_SC_MHALF), V,
+                     ldv, s->dS, lds, p1, X, ldw);
     return rc;
 }
 
@@ -297,7 +292,7 @@ static int tail_band(const s1 *s, int64_t c, void *hbuf, void *AB, int64_t ldab)
 void hyla_eig_band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64_t ldab,
                          hyla_band_feed *feed) {
     const size_t es = hyla_dtype_size(t);
-    if (is_cplx(t))
+    if (hyla_dtype_is_complex(t))
         for (int64_t j = j0; j < j1; j++)
             put01(t == HYLA_C ? HYLA_S : HYLA_D, (unsigned char *)el(AB, 0, j, ldab, es) + es / 2, 0);
     if (feed) atomic_store_explicit(&feed->ready, j1, memory_order_release);
@@ -386,12 +381,13 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         /* device: QR of the rows below the band (A[r0:, panel] = Q_p R, R
          * and V in place), V into the store with its unit upper triangle,
          * and the Gram matrix V^H V from which the host builds T */
-        HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo));
+        HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo, ctx->opt_lu_panel));
         HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.ldv * es, dpa, (size_t)ldda * es,
                             (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, sc(t, S_ZERO), sc(t, S_ONE), dv, s.ldv));
-        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, sc(t, S_ONE), dv, s.ldv, dv,
-                         s.ldv, sc(t, S_ZERO), dqr, kd));
+        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
+                          hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv));
+        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), dv,
+                         s.ldv, dv, s.ldv, hyla_scalar(t, HYLA_SC_ZERO), dqr, kd));
         HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
         /* the band columns need the panel's top 2 kd rows (the block on the
          * diagonal and R); the LAPACK-style output all of V */
@@ -428,8 +424,8 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
             int64_t c = p + 1 < np ? r0 + kd : r0;
             if (n - c > 0)
                 HYLA_TRY(o->syr2k(s.qc, t, 1, HYLA_LOWER, HYLA_NOTRANS, n - c, kacc + k,
-                                  sc(t, S_MONE), vel(&s, c, J), s.ldv,
-                                  el(s.dW, c, 0, s.ldw, es), s.ldw, sc(t, S_ONE),
+                                  hyla_scalar(t, HYLA_SC_MONE), vel(&s, c, J), s.ldv,
+                                  el(s.dW, c, 0, s.ldw, es), s.ldw, hyla_scalar(t, HYLA_SC_ONE),
                                   el(dA, c, c, ldda, es), ldda));
         }
     }
@@ -481,7 +477,8 @@ int hyla_eig_q1_group(hyla_queue *qc, hyla_dtype t, int64_t n, int64_t kd, int64
     const size_t es = hyla_dtype_size(t);
     const int64_t r0 = pa * kd + kd, m = n - r0;
     const int64_t kw = (pb - 1 - pa) * kd + HYLA_MIN(kd, n - pb * kd);
-    const void *m1 = sc(t, S_MONE), *p1 = sc(t, S_ONE), *z = sc(t, S_ZERO);
+    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
+               *z = hyla_scalar(t, HYLA_SC_ZERO);
     int rc = o->laset(qc, t, -1, kw, kw, z, z, dTg, gw);
     /* T = [T_a, -T_a (V_a^H V_b) T_b; 0, T_b], panel by panel (LAPACK
      * larft's recurrence by blocks); V is zero above each panel's rows */
@@ -577,172 +574,3 @@ cleanup:
     hyla_eig_sy2sb_q_free(ctx, &q);
     return rc;
 }
-
-int hyla_eig_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const void *dU,
-                              int64_t lddu, void *dL, int64_t lddl) {
-    hyla_dev *d = ctx->devs[dev];
-    const hyla_backend_ops *o = d->ops;
-    hyla_dev_workspace *ws;
-    int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
-    if (rc || n == 0) return rc;
-    rc = o->laset(ws->q_comp, t, -1, n, n, sc(t, S_ZERO), sc(t, S_ONE), dL, lddl);
-    if (!rc) rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, ctrans(t), HYLA_NONUNIT, n, n,
-                          sc(t, S_ONE), dU, lddu, dL, lddl);
-    int rs = o->queue_sync(ws->q_comp);
-    return rc ? rc : rs;
-}
-
-/* ---------------------------------------------------------------- public */
-
-static int parse_uplo(char c, int *lower) {
-    switch (c) {
-    case 'L': case 'l': *lower = 1; return 0;
-    case 'U': case 'u': *lower = 0; return 0;
-    default: return -1;
-    }
-}
-
-int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
-                         void *host, int64_t ldh, void *dmem, int64_t ldd) {
-    enum { NSLOTS = 4 };
-    hyla_dev *d = ctx->devs[dev];
-    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
-    hyla_dev_workspace *ws;
-    hyla_xfer x;
-    if (rows == 0 || cols == 0) return 0;
-    if (d->info.kind == HYLA_DEVICE_HOST) { /* host memory on both sides: one copy, no staging */
-        const size_t es = hyla_dtype_size(t);
-        int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
-        if (!rc) rc = up ? d->ops->copy_2d(ws->q_in, dmem, (size_t)ldd * es, host,
-                                           (size_t)ldh * es, (size_t)rows * es, (size_t)cols,
-                                           HYLA_COPY_H2D)
-                         : d->ops->copy_2d(ws->q_in, host, (size_t)ldh * es, dmem,
-                                           (size_t)ldd * es, (size_t)rows * es, (size_t)cols,
-                                           HYLA_COPY_D2H);
-        int rs = rc ? 0 : d->ops->queue_sync(ws->q_in);
-        return rc ? rc : rs;
-    }
-    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
-    if (rc) return rc;
-    rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, hyla_dtype_size(t), hyla_pack_threads(ctx));
-    if (rc) return rc;
-    rc = up ? hyla_xfer_up(&x, ws->q_in, dmem, ldd, host, ldh, 0, 0, rows, cols, HYLA_XFER_ALL)
-            : hyla_xfer_down(&x, ws->q_in, host, ldh, dmem, ldd, 0, 0, rows, cols, HYLA_XFER_ALL,
-                             NULL, NULL);
-    int rs = d->ops->queue_sync(ws->q_in);
-    hyla_xfer_fini(&x);
-    return rc ? rc : rs;
-}
-
-/* Uploads the n x n host matrix A to a new device buffer holding its lower
- * triangle (for uplo U, rebuilt from the upper one). On the host backend,
- * uplo L, the upper triangle is left unset: nothing reads it. */
-int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
-                          const void *A, int64_t lda, void **dA) {
-    hyla_dev *d = ctx->devs[dev];
-    const hyla_backend_ops *o = d->ops;
-    const size_t es = hyla_dtype_size(t);
-    const int split = lower && d->info.kind == HYLA_DEVICE_HOST;
-    hyla_dev_workspace *ws = NULL;
-    void *dU = NULL;
-    int rc = 0;
-    *dA = NULL;
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, dA));
-    if (split) {
-        /* host memory on both sides: the lower triangle alone, by blocks of
-         * columns (each from its diagonal down) dealt to two queues, whose
-         * threads copy at the same time */
-        enum { CB = 128 };
-        HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
-        for (int64_t j = 0; j < n; j += CB)
-            HYLA_TRY(o->copy_2d((j / CB) % 2 ? ws->q_out : ws->q_in, el(*dA, j, j, n, es),
-                                (size_t)n * es, el(A, j, j, lda, es), (size_t)lda * es,
-                                (size_t)(n - j) * es, (size_t)HYLA_MIN(CB, n - j),
-                                HYLA_COPY_H2D));
-        goto cleanup;
-    }
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, lower ? 1 : (size_t)(n * n) * es, &dU));
-    HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, lower ? *dA : dU, n));
-    if (!lower) HYLA_TRY(hyla_eig_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
-cleanup:
-    if (ws) { /* the split copies: done (or stopped) before *dA may go */
-        const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);
-        if (!rc) rc = r1 ? r1 : r2;
-    }
-    o->mem_free(d, HYLA_MEM_DEVICE, dU);
-    if (rc) {
-        o->mem_free(d, HYLA_MEM_DEVICE, *dA);
-        *dA = NULL;
-    }
-    return rc;
-}
-
-/* sytrd_sy2sb: 1 uplo, 2 n, 3 kd, 4 A, 5 lda, 6 AB, 7 ldab, 8 tau */
-static int sy2sb_public(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, int64_t kd, void *A,
-                        int64_t lda, void *AB, int64_t ldab, void *tau) {
-    int lower;
-    if (!ctx) return HYLA_ERR_INVALID;
-    if (parse_uplo(uplo, &lower)) return -1;
-    if (n < 0) return -2;
-    if (kd < 1) return -3;
-    if (!A && n > 0) return -4;
-    if (lda < HYLA_MAX(1, n)) return -5;
-    if (!AB && n > 0) return -6;
-    if (ldab < kd + 1) return -7;
-    if (!tau && n > 0) return -8;
-    if (n == 0) return 0;
-    int64_t kd0, nb;
-    hyla_eig_sy2sb_sizes(ctx, 0, t, &kd0, &nb);
-    nb = HYLA_MAX(kd, nb / kd * kd);
-    void *dA = NULL;
-    int rc = hyla_eig_upload_lower(ctx, 0, t, lower, n, A, lda, &dA);
-    if (!rc) rc = hyla_eig_sy2sb(ctx, 0, t, n, kd, nb, dA, n, AB, ldab, NULL, A, lda, tau);
-    ctx->devs[0]->ops->mem_free(ctx->devs[0], HYLA_MEM_DEVICE, dA);
-    return rc;
-}
-
-/* ormtr_sy2sb: 1 trans, 2 n, 3 kd, 4 ncols, 5 A, 6 lda, 7 tau, 8 C, 9 ldc */
-static int ormtr_public(hyla_t *ctx, hyla_dtype t, char trans, int64_t n, int64_t kd,
-                        int64_t ncols, const void *A, int64_t lda, const void *tau, void *C,
-                        int64_t ldc) {
-    int conj;
-    if (!ctx) return HYLA_ERR_INVALID;
-    switch (trans) {
-    case 'N': case 'n': conj = 0; break;
-    case 'T': case 't': case 'C': case 'c': conj = 1; break;
-    default: return -1;
-    }
-    if (n < 0) return -2;
-    if (kd < 1) return -3;
-    if (ncols < 0) return -4;
-    if (!A && n > 0) return -5;
-    if (lda < HYLA_MAX(1, n)) return -6;
-    if (!tau && n > 0) return -7;
-    if (!C && n > 0 && ncols > 0) return -8;
-    if (ldc < HYLA_MAX(1, n)) return -9;
-    if (hyla_eig_sy2sb_npanels(n, kd) == 0 || ncols == 0) return 0;
-    hyla_dev *d = ctx->devs[0];
-    const hyla_backend_ops *o = d->ops;
-    const size_t es = hyla_dtype_size(t);
-    hyla_sy2sb_q *q = NULL;
-    hyla_dev_workspace *ws;
-    void *dC = NULL;
-    int rc = 0;
-    HYLA_TRY(hyla_workspace_get(ctx, 0, 0, 0, &ws));
-    HYLA_TRY(hyla_eig_sy2sb_q_from_host(ctx, 0, t, n, kd, A, lda, tau, &q));
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * ncols) * es, &dC));
-    HYLA_TRY(o->copy_2d(ws->q_in, dC, (size_t)n * es, C, (size_t)ldc * es, (size_t)n * es,
-                        (size_t)ncols, HYLA_COPY_H2D));
-    HYLA_TRY(o->queue_sync(ws->q_in));
-    HYLA_TRY(hyla_eig_sy2sb_back(ctx, q, conj, ncols, dC, n));
-    HYLA_TRY(o->copy_2d(ws->q_in, C, (size_t)ldc * es, dC, (size_t)n * es, (size_t)n * es,
-                        (size_t)ncols, HYLA_COPY_D2H));
-    HYLA_TRY(o->queue_sync(ws->q_in));
-cleanup:
-    o->mem_free(d, HYLA_MEM_DEVICE, dC);
-    hyla_eig_sy2sb_q_free(ctx, &q);
-    return rc;
-}
-
-#define HYLA_TEMPLATE "eig/t_sy2sb.c"
-#include "core/each_prec.h"

@@ -1,6 +1,6 @@
 /* Arguments of the backend's divide-and-conquer merge ops dc_secular and
- * dc_vectors (backend.h), shared by the host and CUDA backends; the
- * arithmetic is backend/t_dc_merge.h's.
+ * dc_vectors (backend/ops/ops.h), shared by the host and CUDA backends; the
+ * arithmetic is backend/ops/t_dc_merge.h's.
  *
  * A merge of order n has k non-deflated poles (roots of its secular
  * equation) and n - k deflated ones. Its merge matrix M (n x n) is
@@ -12,9 +12,11 @@
  *   [x_p, x_j] := [-s x_p + c x_j, c x_p + s x_j]   (c = rc[r], s = rs[r]),
  * applied last first. The reals are of the op's real type (HYLA_S or
  * HYLA_D); every array lives in memory of the queue's device. */
-#ifndef HYLA_BACKEND_DC_ARGS_H
-#define HYLA_BACKEND_DC_ARGS_H
+#ifndef HYLA_BACKEND_OPS_DC_H
+#define HYLA_BACKEND_OPS_DC_H
 #include "backend/backend.h"
+
+typedef struct hyla_dc_args hyla_dc_args;
 
 struct hyla_dc_args {
     int64_t n, k, nrot; /* the merge's order, roots, rotations */

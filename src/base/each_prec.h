@@ -1,7 +1,7 @@
 /* Instantiates a t_*.c template for the four precisions (CHOLMOD's pattern):
  *
  *   #define HYLA_TEMPLATE "lu/t_lu.c"
- *   #include "core/each_prec.h"
+ *   #include "base/each_prec.h"
  *
  * includes HYLA_TEMPLATE once per precision s, d, c, z, each time with
  * exactly one of HYLA_PREC_S/D/C/Z defined and prec.h's macros set for it.

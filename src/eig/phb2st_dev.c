@@ -1,9 +1,9 @@
-/* Stage 2 on a device (see hb2st_dev.h): the band goes up into a band of
+/* Stage 2 on a device (see phb2st_dev.h): the band goes up into a band of
  * 2 kd rows whose lower kd - 1 rows are zero (the bulge's room), the
  * backend chases it (with the reflectors: into a device-resident store),
  * d and e come back. */
-#include "eig/hb2st_dev.h"
-#include "eig/sb2st.h"
+#include "eig/phb2st_dev.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <math.h>
 
@@ -34,7 +34,7 @@ static int chase_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, 
     if (rc) return rc;
     hyla_dev *dv = ctx->devs[dev];
     const hyla_backend_ops *o = dv->ops;
-    if (q2 ? !o->hb2st_v : !o->hb2st) return HYLA_ERR_UNSUPPORTED;
+    if (q2 ? !o->alg->hb2st_v : !o->alg->hb2st) return HYLA_ERR_UNSUPPORTED;
     hyla_hb2st_store st;
     const int64_t kde = n > 0 ? HYLA_MIN(kd, n - 1) : 0;
     if (q2) {
@@ -64,9 +64,9 @@ static int chase_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, 
     HYLA_TRY(o->copy_2d(q, dAB, (size_t)ldw * es, AB, (size_t)ldab * es, (size_t)(kde + 1) * es,
                         (size_t)n, HYLA_COPY_H2D));
     if (q2)
-        HYLA_TRY(o->hb2st_v(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes, &st));
+        HYLA_TRY(o->alg->hb2st_v(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes, &st));
     else
-        HYLA_TRY(o->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes));
+        HYLA_TRY(o->alg->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes));
     HYLA_TRY(o->copy_2d(q, d, (size_t)n * rs, dd, (size_t)n * rs, (size_t)n * rs, 1,
                         HYLA_COPY_D2H));
     if (n > 1)

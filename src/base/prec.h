@@ -6,7 +6,7 @@
  *   IS_CPLX   1 for c and z;         T_ONE, T_ZERO;
  *   PS(x)     a file-local name x_<p> for the template's static helpers.
  * Include it right after defining the precision macro, or let
- * core/each_prec.h do both for every precision. */
+ * base/each_prec.h do both for every precision. */
 #undef T
 #undef R
 #undef DT

@@ -1,5 +1,5 @@
-/* Arguments of the backend's q2_apply op (backend.h): the grouped reflector
- * store of the bulge chase (eig/sb2st.c states the layout and why it is
+/* Arguments of the backend's q2_apply op (backend/ops/ops.h): the grouped reflector
+ * store of the bulge chase (eig/psb2st.c states the layout and why it is
  * valid), shared by the host and CUDA backends.
  *
  * Sweep groups s = 0 .. nsg-1 hold the sweeps s*nb .. s*nb+nb-1. Group
@@ -14,6 +14,8 @@
 #ifndef HYLA_BACKEND_Q2_ARGS_H
 #define HYLA_BACKEND_Q2_ARGS_H
 #include "backend/backend.h"
+
+typedef struct hyla_q2_args hyla_q2_args;
 
 struct hyla_q2_args {
     int64_t n, kd, nb, ldv, nsg, nw, gsz; /* as above; nw: waves, nsg-1 + M(0) */

@@ -26,6 +26,7 @@
 #ifndef HYLA_BACKEND_TRI_BISECT_H
 #define HYLA_BACKEND_TRI_BISECT_H
 #include "backend/backend.h"
+#include "backend/ops/tridiag.h"
 #include <math.h>
 #include <stdint.h>
 
@@ -76,7 +77,7 @@ static inline HYLA_BISECT_HD void hyla_bisect_plan_make(double gl, double gu, do
         p->steps++;
 }
 
-/* The arguments of the tri_eigvals op (backend.h): 0 when valid, else
+/* The arguments of the tri_eigvals op (backend/ops/ops.h): 0 when valid, else
  * HYLA_ERR_INVALID; n == 0 is valid (nothing to do). */
 static inline int hyla_tri_eigvals_check(hyla_dtype t, int64_t n, const void *d, const void *e,
                                          const void *w, const void *work, size_t work_bytes,

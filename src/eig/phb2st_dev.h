@@ -2,10 +2,10 @@
  * real symmetric tridiagonal by bulge chasing in the backend's hb2st op, or
  * hb2st_v where the reflectors are kept (CUDA: one persistent kernel with
  * many sweeps in flight; host backend: the sequential reference). */
-#ifndef HYLA_EIG_HB2ST_DEV_H
-#define HYLA_EIG_HB2ST_DEV_H
+#ifndef HYLA_EIG_PHB2ST_DEV_H
+#define HYLA_EIG_PHB2ST_DEV_H
 #include "core/internal.h"
-#include "eig/sb2st.h"
+#include "eig/psb2st.h"
 
 /* Reduces the n x n Hermitian (real: symmetric) band B of half-bandwidth kd
  * to a real symmetric tridiagonal matrix T with B's eigenvalues, on device

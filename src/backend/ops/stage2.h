@@ -1,10 +1,29 @@
-/* Argument check of the backend's hb2st op (bulge chasing, eigenvalues
- * only), shared by the host and CUDA backends: see backend.h. */
-#ifndef HYLA_BACKEND_HB2ST_ARGS_H
-#define HYLA_BACKEND_HB2ST_ARGS_H
-#include "backend/backend.h"
+/* Stage 2 of the eigensolver on a device: the bulge chase (the hb2st and
+ * hb2st_v ops) and the Q2 back transformation (the q2_apply op, arguments
+ * in q2_args.h) of backend/ops/ops.h; the grouped reflector store, the
+ * workspace and the argument checks, shared by the host and CUDA backends. */
+#ifndef HYLA_BACKEND_OPS_STAGE2_H
+#define HYLA_BACKEND_OPS_STAGE2_H
+#include "backend/ops/q2_args.h"
 
-/* 0 when the arguments are valid as backend.h documents them, else
+/* The grouped reflector store of the eigensolver's stage 2 (eig/psb2st.c
+ * states the layout) as the hb2st_v op fills it: all in memory of the
+ * op's device. Group (s, m) (sweeps s*nb .. s*nb+nb-1, step m) starts at
+ * element woff[u+m] + (min(u+m, nsg-1) - u) * gsz, u = nsg-1-s: V (ldv x
+ * nb, ldv = kd+nb-1), then T (nb x nb). */
+typedef struct {
+    void *data;           /* woff[nw] = ngroups * gsz elements of the dtype */
+    const int64_t *woff;  /* nw + 1 wave offsets (elements) */
+    int64_t nb, ldv, gsz; /* sweeps per group, rows of V, elements per group */
+    int64_t nsg, nw;      /* sweep groups, waves */
+    int64_t ngroups;      /* groups in all */
+} hyla_hb2st_store;
+
+/* Device workspace of the hb2st op for order n: one 32-bit progress
+ * counter per sweep and a ticket counter. */
+#define HYLA_HB2ST_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 4 + 4)
+
+/* 0 when the arguments are valid as backend/ops/ops.h documents them, else
  * HYLA_ERR_INVALID. n == 0 is valid (nothing to do). */
 static inline int hyla_hb2st_check(hyla_dtype t, int64_t n, int64_t kd, const void *AB,
                                    int64_t ldab, const void *d, const void *e,
@@ -18,7 +37,7 @@ static inline int hyla_hb2st_check(hyla_dtype t, int64_t n, int64_t kd, const vo
 }
 
 /* 0 when st is a store for a chase of order n and width kd (the width
- * chased, kd <= max(n-1, 0)) as backend.h documents it, else
+ * chased, kd <= max(n-1, 0)) as backend/ops/ops.h documents it, else
  * HYLA_ERR_INVALID. Only the sizes are checked, not woff's contents. */
 static inline int hyla_hb2st_store_check(int64_t n, int64_t kd, const hyla_hb2st_store *st) {
     if (!st || kd > (n > 0 ? n - 1 : 0)) return HYLA_ERR_INVALID;

@@ -5,8 +5,8 @@
  * band final panel by panel from the left, so the sweeps can follow stage 1's
  * front: stage 2 runs on a host thread of its own, reading the band through
  * a hyla_band_feed, while this thread drives stage 1. */
-#include "eig/stages12.h"
-#include "eig/hb2st_dev.h"
+#include "eig/pstages12.h"
+#include "eig/phb2st_dev.h"
 #include <omp.h>
 #include <pthread.h>
 

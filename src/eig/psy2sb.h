@@ -3,7 +3,7 @@
  * the back transformation Z := Q1 Z. Internal to hyla (src/eig). */
 #ifndef HYLA_SY2SB_H
 #define HYLA_SY2SB_H
-#include "core/internal.h"
+#include "core/xfer.h"
 
 /* The reflectors of stage 1, kept on device `dev` of the context. Panel p
  * (0 <= p < npanels) covers columns j0 = p kd .. j0 + kd - 1; its block
@@ -111,24 +111,5 @@ int hyla_eig_sy2sb_q_from_host(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, in
                                hyla_sy2sb_q **q);
 
 void hyla_eig_sy2sb_q_free(hyla_t *ctx, hyla_sy2sb_q **q);
-
-/* Copies a rows x cols matrix between pageable host memory (ld ldh) and
- * device dev (ld ldd): up = 1 host -> device, 0 device -> host, through the
- * pinned staging ring of core/xfer.h. Synchronous. */
-int hyla_eig_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
-                         void *host, int64_t ldh, void *dmem, int64_t ldd);
-
-/* *dA := a new n x n device buffer (ld n) on device dev holding the lower
- * triangle of the host matrix A (uplo L: copied; uplo U: rebuilt from the
- * upper triangle with hyla_eig_lower_from_upper). Synchronous. */
-int hyla_eig_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
-                          const void *A, int64_t lda, void **dA);
-
-/* dL := the lower triangle of the Hermitian matrix whose upper triangle is
- * stored in dU (device dev): dL = I, then dL := U^H dL (one TRMM, n^3/3
- * flops, no transpose kernel needed). dL (ld lddl >= n) must not overlap dU.
- * Synchronous. */
-int hyla_eig_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const void *dU,
-                              int64_t lddu, void *dL, int64_t lddl);
 
 #endif

@@ -1,5 +1,5 @@
 /* Scalar helpers of the current precision for templates on C99 complex
- * types (after core/prec.h has set HYLA_PREC_x, IS_CPLX, T and R): the
+ * types (after base/prec.h has set HYLA_PREC_x, IS_CPLX, T and R): the
  * conjugate, the real and imaginary parts, and the real type's sqrt, fabs,
  * smallest normal and epsilon. Included again for each precision, so no
  * include guard. */

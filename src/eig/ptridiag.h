@@ -2,9 +2,10 @@
  * QR iteration for eigenvalues only (sterf class) and divide and conquer for
  * eigenpairs (stedc class). Internal interface shared with the driver (see
  * the eig contract); real types only (rt is HYLA_S or HYLA_D). */
-#ifndef HYLA_EIG_TRIDIAG_H
-#define HYLA_EIG_TRIDIAG_H
+#ifndef HYLA_EIG_PTRIDIAG_H
+#define HYLA_EIG_PTRIDIAG_H
 #include "core/internal.h"
+#include "backend/ops/ops.h"
 
 /* Eigenvalues of the symmetric tridiagonal (d, e), ascending in d; e destroyed.
  * Unreduced blocks of 512 rows or more by a values-only divide and conquer on

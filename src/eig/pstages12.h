@@ -1,8 +1,8 @@
 /* Stages 1 and 2 of the two-stage eigensolver, overlapped on a GPU. */
-#ifndef HYLA_EIG_STAGES12_H
-#define HYLA_EIG_STAGES12_H
-#include "eig/sb2st.h"
-#include "eig/sy2sb.h"
+#ifndef HYLA_EIG_PSTAGES12_H
+#define HYLA_EIG_PSTAGES12_H
+#include "eig/psb2st.h"
+#include "eig/psy2sb.h"
 
 /* Dense Hermitian dA (device dev, lower triangle, destroyed) -> band (AB,
  * host, lower band storage, ldab >= kd + 1) -> real tridiagonal (d, e):

@@ -1,8 +1,8 @@
 /* Tridiagonal eigenvalues by bisection on a device (the backend's
- * tri_eigvals op; method in backend/tri_bisect.h): the public drivers
+ * tri_eigvals op; method in backend/ops/tri_bisect.h): the public drivers
  * hyla_{s,d}sterf_bisect and the eigenvalues-only choice of the
- * eigensolver driver between it and the host cores' sterf (tridiag.h). */
-#include "eig/tridiag.h"
+ * eigensolver driver between it and the host cores' sterf (ptridiag.h). */
+#include "eig/ptridiag.h"
 
 /* Eigenvalues only on a GPU go to bisection from this order on, by default
  * (HYLA_OPT_EIG_TRIDIAG 0). Measured on one H100 (d, 16 host cores,
@@ -20,7 +20,7 @@ int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const vo
     if (n == 0) return 0;
     hyla_dev *dv = ctx->devs[dev];
     const hyla_backend_ops *o = dv->ops;
-    if (!o->tri_eigvals) return HYLA_ERR_UNSUPPORTED;
+    if (!o->alg->tri_eigvals) return HYLA_ERR_UNSUPPORTED;
     const size_t rs = hyla_dtype_size(rt), vb = ((size_t)n * rs + 63) / 64 * 64;
     const size_t wb = (HYLA_TRI_EIGVALS_WORK_BYTES(n) + 63) / 64 * 64;
     hyla_dev_workspace *ws;
@@ -38,7 +38,7 @@ int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const vo
     if (n > 1)
         HYLA_TRY(o->copy_2d(q, de, (size_t)(n - 1) * rs, e, (size_t)(n - 1) * rs,
                             (size_t)(n - 1) * rs, 1, HYLA_COPY_H2D));
-    HYLA_TRY(o->tri_eigvals(q, rt, n, dd, n > 1 ? de : NULL, dw, buf, wb, dinfo));
+    HYLA_TRY(o->alg->tri_eigvals(q, rt, n, dd, n > 1 ? de : NULL, dw, buf, wb, dinfo));
     HYLA_TRY(o->copy_2d(q, &info, sizeof info, dinfo, sizeof info, sizeof info, 1,
                         HYLA_COPY_D2H));
     HYLA_TRY(o->queue_sync(q));
@@ -57,7 +57,7 @@ int hyla_eig_tri_values(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, void *d,
     int bisect = mode == 2;
     if (mode == 0 && dev >= 0 && dev < ctx->ndev)
         bisect = ctx->devs[dev]->info.kind != HYLA_DEVICE_HOST && n >= BISECT_AUTO_MIN &&
-                 ctx->devs[dev]->ops->tri_eigvals;
+                 ctx->devs[dev]->ops->alg->tri_eigvals;
     return bisect ? hyla_eig_tri_bisect(ctx, dev, rt, n, d, e, d) : hyla_eig_sterf(rt, n, d, e);
 }
 

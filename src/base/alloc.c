@@ -1,7 +1,8 @@
 /* Allocation accounting: every allocation hyla makes (host, pinned, device)
  * is admitted and counted here, so tests can prove that nothing leaks and
  * inject a failure at the k-th allocation (CHOLMOD's Tcov idea). */
-#include "core/internal.h"
+#include "base/base.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 
 static atomic_llong live_count;

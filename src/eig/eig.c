@@ -1,20 +1,22 @@
-/* The two-stage eigensolver drivers ?syevd / ?heevd (host and _gpu), one
- * source for s, d, c, z through t_syevd.c.
+/* The eigensolver's drivers (tier 1), one source for s, d, c, z: ?syevd /
+ * ?heevd (host, _gpu and _mgpu) through t_syevd.c, and stage 1 on its own
+ * (?sytrd_sy2sb / ?ormtr_sy2sb, ?hetrd_he2hb / ?unmtr_he2hb) through
+ * t_sy2sb.c.
  *
- *   A (device dev) --stage 1, sy2sb.c--> band B (host, lower band storage)
- *     --stage 2, sb2st.c (host cores) or hb2st_dev.c (device)--> real
+ *   A (device dev) --stage 1, psy2sb.c--> band B (host, lower band storage)
+ *     --stage 2, psb2st.c (host cores) or phb2st_dev.c (device)--> real
  *     tridiagonal (d, e)
- *     --jobz N: sterf / jobz V: stedc (tridiag.c)--> eigenvalues, real Z
- *     --stage 2, sb2st.c (host cores)--> real tridiagonal (d, e)
- *     --jobz N: sterf or bisection (tridiag.c, bisect.c) / jobz V: stedc
- *     (tridiag.c)--> eigenvalues, real Z
- *   jobz V: vectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
+ *     --jobz N: sterf / jobz V: stedc (ptridiag.c)--> eigenvalues, real Z
+ *     --stage 2, psb2st.c (host cores)--> real tridiagonal (d, e)
+ *     --jobz N: sterf or bisection (ptridiag.c, pbisect.c) / jobz V: stedc
+ *     (ptridiag.c)--> eigenvalues, real Z
+ *   jobz V: pvectors.c: Z := Q1 (Q2 E) on the device, or Q := Q1 Q2 built
  *   while the host solves the tridiagonal, then Z := Q E.
  */
 #include "eig/mgpu.h"
-#include "eig/stages12.h"
-#include "eig/tridiag.h"
-#include "eig/vectors.h"
+#include "eig/pstages12.h"
+#include "eig/ptridiag.h"
+#include "eig/pvectors.h"
 #include <math.h>
 #include <string.h>
 
@@ -44,8 +46,6 @@ static int syevd_check(char jobz, char uplo, int64_t n, const void *A, int64_t l
     if (!w && n > 0) return -6;
     return 0;
 }
-
-static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
 
 /* 1 when the referenced triangle of the host matrix holds NaN or Inf */
 static int has_nonfinite(hyla_dtype t, int lower, int64_t n, const void *A, int64_t lda) {
@@ -89,7 +89,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     const int host = dev < 0, di = host ? 0 : dev;
     hyla_dev *d = ctx->devs[di];
     const hyla_backend_ops *o = d->ops;
-    const hyla_dtype rt = real_of(t);
+    const hyla_dtype rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
     hyla_eig_stats st = {0};
     hyla_sy2sb_q *q1 = NULL;
@@ -125,11 +125,11 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     const int inplace = host && vec && lower && d->info.kind == HYLA_DEVICE_HOST;
     tt = hyla_wtime();
     if (host && !inplace) {
-        HYLA_TRY(hyla_eig_upload_lower(ctx, di, t, lower, n, A, lda, &dW));
+        HYLA_TRY(hyla_xfer_upload_lower(ctx, di, t, lower, n, A, lda, &dW));
         dA = dW, ldda = n;
     } else if (!lower) {
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dW));
-        HYLA_TRY(hyla_eig_lower_from_upper(ctx, di, t, n, A, lda, dW, n));
+        HYLA_TRY(hyla_lower_from_upper(ctx, di, t, n, A, lda, dW, n));
         dA = dW, ldda = n;
     }
     st.transfers += hyla_wtime() - tt;
@@ -157,7 +157,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     HYLA_TRY(hyla_eig_vectors(ctx, di, t, n, q1, q2, w, e, dZ, ldz, (int)ctx->opt_eig_order, &st));
     if (host && !inplace) {
         tt = hyla_wtime();
-        HYLA_TRY(hyla_eig_xfer_matrix(ctx, di, t, 0, n, n, A, lda, dZ, n));
+        HYLA_TRY(hyla_xfer_matrix(ctx, di, t, 0, n, n, A, lda, dZ, n));
         st.transfers += hyla_wtime() - tt;
     }
 
@@ -173,5 +173,85 @@ cleanup:
     return rc;
 }
 
+/* ---------------------------------------------------- stage 1 on its own */
+
+static int parse_uplo(char c, int *lower) {
+    switch (c) {
+    case 'L': case 'l': *lower = 1; return 0;
+    case 'U': case 'u': *lower = 0; return 0;
+    default: return -1;
+    }
+}
+
+/* sytrd_sy2sb: 1 uplo, 2 n, 3 kd, 4 A, 5 lda, 6 AB, 7 ldab, 8 tau */
+static int sy2sb_public(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, int64_t kd, void *A,
+                        int64_t lda, void *AB, int64_t ldab, void *tau) {
+    int lower;
+    if (!ctx) return HYLA_ERR_INVALID;
+    if (parse_uplo(uplo, &lower)) return -1;
+    if (n < 0) return -2;
+    if (kd < 1) return -3;
+    if (!A && n > 0) return -4;
+    if (lda < HYLA_MAX(1, n)) return -5;
+    if (!AB && n > 0) return -6;
+    if (ldab < kd + 1) return -7;
+    if (!tau && n > 0) return -8;
+    if (n == 0) return 0;
+    int64_t kd0, nb;
+    hyla_eig_sy2sb_sizes(ctx, 0, t, &kd0, &nb);
+    nb = HYLA_MAX(kd, nb / kd * kd);
+    void *dA = NULL;
+    int rc = hyla_xfer_upload_lower(ctx, 0, t, lower, n, A, lda, &dA);
+    if (!rc) rc = hyla_eig_sy2sb(ctx, 0, t, n, kd, nb, dA, n, AB, ldab, NULL, A, lda, tau);
+    ctx->devs[0]->ops->mem_free(ctx->devs[0], HYLA_MEM_DEVICE, dA);
+    return rc;
+}
+
+/* ormtr_sy2sb: 1 trans, 2 n, 3 kd, 4 ncols, 5 A, 6 lda, 7 tau, 8 C, 9 ldc */
+static int ormtr_public(hyla_t *ctx, hyla_dtype t, char trans, int64_t n, int64_t kd,
+                        int64_t ncols, const void *A, int64_t lda, const void *tau, void *C,
+                        int64_t ldc) {
+    int conj;
+    if (!ctx) return HYLA_ERR_INVALID;
+    switch (trans) {
+    case 'N': case 'n': conj = 0; break;
+    case 'T': case 't': case 'C': case 'c': conj = 1; break;
+    default: return -1;
+    }
+    if (n < 0) return -2;
+    if (kd < 1) return -3;
+    if (ncols < 0) return -4;
+    if (!A && n > 0) return -5;
+    if (lda < HYLA_MAX(1, n)) return -6;
+    if (!tau && n > 0) return -7;
+    if (!C && n > 0 && ncols > 0) return -8;
+    if (ldc < HYLA_MAX(1, n)) return -9;
+    if (hyla_eig_sy2sb_npanels(n, kd) == 0 || ncols == 0) return 0;
+    hyla_dev *d = ctx->devs[0];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t);
+    hyla_sy2sb_q *q = NULL;
+    hyla_dev_workspace *ws;
+    void *dC = NULL;
+    int rc = 0;
+    HYLA_TRY(hyla_workspace_get(ctx, 0, 0, 0, &ws));
+    HYLA_TRY(hyla_eig_sy2sb_q_from_host(ctx, 0, t, n, kd, A, lda, tau, &q));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * ncols) * es, &dC));
+    HYLA_TRY(o->copy_2d(ws->q_in, dC, (size_t)n * es, C, (size_t)ldc * es, (size_t)n * es,
+                        (size_t)ncols, HYLA_COPY_H2D));
+    HYLA_TRY(o->queue_sync(ws->q_in));
+    HYLA_TRY(hyla_eig_sy2sb_back(ctx, q, conj, ncols, dC, n));
+    HYLA_TRY(o->copy_2d(ws->q_in, C, (size_t)ldc * es, dC, (size_t)n * es, (size_t)n * es,
+                        (size_t)ncols, HYLA_COPY_D2H));
+    HYLA_TRY(o->queue_sync(ws->q_in));
+cleanup:
+    o->mem_free(d, HYLA_MEM_DEVICE, dC);
+    hyla_eig_sy2sb_q_free(ctx, &q);
+    return rc;
+}
+
 #define HYLA_TEMPLATE "eig/t_syevd.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
+
+#define HYLA_TEMPLATE "eig/t_sy2sb.c"
+#include "base/each_prec.h"

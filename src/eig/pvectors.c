@@ -13,8 +13,8 @@
  *              for E.
  * By default the reordered order runs on a GPU for large n (where it was
  * measured faster) when the device has the memory, else the direct one. */
-#include "eig/vectors.h"
-#include "eig/tridiag.h"
+#include "eig/pvectors.h"
+#include "eig/ptridiag.h"
 #include <omp.h>
 #include <pthread.h>
 #include <string.h>
@@ -25,17 +25,6 @@ void hyla_eig_stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
     st->stedc_secular = ctx->eig_stats.stedc_secular;
     st->stedc_gemm = ctx->eig_stats.stedc_gemm;
     st->stedc_copy = ctx->eig_stats.stedc_copy;
-}
-
-static hyla_dtype real_type(hyla_dtype t) {
-    return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t;
-}
-
-static const void *one_of(hyla_dtype t, int v) {
-    static const double d1[2] = {1.0, 0.0}, d0[2] = {0.0, 0.0};
-    static const float f1[2] = {1.0f, 0.0f}, f0[2] = {0.0f, 0.0f};
-    return (t == HYLA_S || t == HYLA_C) ? (v ? (const void *)f1 : (const void *)f0)
-                                        : (v ? (const void *)d1 : (const void *)d0);
 }
 
 /* Z (host, real n x n, ld n) to dZ (device, type t) and the back
@@ -61,7 +50,7 @@ static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2s
         }
         src = Zc;
     }
-    rc = hyla_eig_xfer_matrix(ctx, dev, t, 1, n, n, (void *)src, n, dZ, lddz);
+    rc = hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)src, n, dZ, lddz);
     hyla_free(Zc);
     st->transfers += hyla_wtime() - tt;
     if (rc) return rc;
@@ -100,7 +89,9 @@ static void *build_q_main(void *arg) {
     double t0 = hyla_wtime(), t1 = t0;
     int rc = o->queue_create(d, &qc);
     if (!rc) rc = o->queue_create(d, &qi);
-    if (!rc) rc = o->laset(qc, b->t, -1, b->n, b->n, one_of(b->t, 0), one_of(b->t, 1), b->dQ, b->n);
+    if (!rc)
+        rc = o->laset(qc, b->t, -1, b->n, b->n, hyla_scalar(b->t, HYLA_SC_ZERO),
+                      hyla_scalar(b->t, HYLA_SC_ONE), b->dQ, b->n);
     if (!rc) rc = hyla_eig_sb2st_back_q(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n, 0,
                                         &b->back2_calls, &b->back2_flops, qc, qi, 1);
     t1 = hyla_wtime();
@@ -125,7 +116,7 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
                      int order, hyla_eig_stats *st) {
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
-    const hyla_dtype rt = real_type(t);
+    const hyla_dtype rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
     void *Zr = NULL, *dQ = NULL, *dE = NULL;
     int rc = 0;
@@ -198,15 +189,16 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     /* Z := Q E, E real: for complex Q one real GEMM on Q's (re, im) pairs,
      * a 2n x n real matrix of leading dimension 2 ld */
     tt = hyla_wtime();
-    if (!e_dev) HYLA_TRY(hyla_eig_xfer_matrix(ctx, dev, rt, 1, n, n, Zr, n, dE, n));
+    if (!e_dev) HYLA_TRY(hyla_xfer_matrix(ctx, dev, rt, 1, n, n, Zr, n, dE, n));
     st->transfers += hyla_wtime() - tt;
     tt = hyla_wtime();
     {
         const int64_t f = (t == rt) ? 1 : 2;
         hyla_dev_workspace *ws;
         HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
-        HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, n, n, one_of(rt, 1),
-                         dQ, f * n, dE, n, one_of(rt, 0), dZ, f * lddz));
+        HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, n, n,
+                         hyla_scalar(rt, HYLA_SC_ONE), dQ, f * n, dE, n,
+                         hyla_scalar(rt, HYLA_SC_ZERO), dZ, f * lddz));
         HYLA_TRY(o->queue_sync(ws->q_comp));
     }
     st->back1 += hyla_wtime() - tt; /* the GEMM counts with the last back transformation */

@@ -1,4 +1,4 @@
-/* backend/t_dc_merge.h for both real types: secular_root_s / _d,
+/* backend/ops/t_dc_merge.h for both real types: secular_root_s / _d,
  * loewner_one_s / _d and vec_entry_s / _d. The includer may define the
  * loop and reduction macros (DCM_HD, DCM_J0, DCM_JS, DCM_SUM, DCM_PROD,
  * DCM_SIMD; see t_dc_merge.h) first; otherwise they are those of one host
@@ -23,7 +23,7 @@
 #define R float
 #define DCM_RF(fn) fn##f
 #define DCM_EPS (FLT_EPSILON / 2)
-#include "backend/t_dc_merge.h"
+#include "backend/ops/t_dc_merge.h"
 #undef DCM
 #undef R
 #undef DCM_RF
@@ -33,7 +33,7 @@
 #define R double
 #define DCM_RF(fn) fn
 #define DCM_EPS (DBL_EPSILON / 2)
-#include "backend/t_dc_merge.h"
+#include "backend/ops/t_dc_merge.h"
 #undef DCM
 #undef R
 #undef DCM_RF

@@ -1,10 +1,9 @@
 /* Tridiagonal eigensolvers (eig3): public drivers hyla_{s,d}sterf and
- * hyla_{s,d}stedc, the internal entry points of tridiag.h, and t_tridiag.c
+ * hyla_{s,d}stedc, the internal entry points of ptridiag.h, and t_tridiag.c
  * once per real precision. */
-#include "eig/tridiag.h"
-#include "eig/sy2sb.h"
-#include "backend/dc_args.h"
-#include "backend/dc_merge.h"
+#include "eig/ptridiag.h"
+#include "eig/psy2sb.h"
+#include "backend/ops/dc_merge.h"
 #include <cblas.h>
 #include <ctype.h>
 #include <float.h>
@@ -54,7 +53,7 @@ enum { DC_ORG, DC_ND, DC_POS, DC_DEFL, DC_RP, DC_RJ };
 enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
 
 #define HYLA_PREC_S
-#include "core/prec.h"
+#include "base/prec.h"
 #define TRI(x) x##_s
 #define RF(fn) fn##f
 #define R_EPS (FLT_EPSILON / 2)
@@ -69,7 +68,7 @@ enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
 #undef HYLA_PREC_S
 
 #define HYLA_PREC_D
-#include "core/prec.h"
+#include "base/prec.h"
 #define TRI(x) x##_d
 #define RF(fn) fn
 #define R_EPS (DBL_EPSILON / 2)

@@ -1,5 +1,5 @@
-/* Error strings and version. */
-#include "core/internal.h"
+/* Error strings, version and the wall clock. */
+#include "base/base.h"
 #include <time.h>
 
 const char *hyla_strerror(int code) {

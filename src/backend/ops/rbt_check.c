@@ -1,7 +1,7 @@
 /* Argument checks and the host's random diagonals of the random butterfly
  * ops, shared by both backends. */
-#include "backend/backend.h"
-#include "backend/rbt_diag.h"
+#include "backend/ops/rbt.h"
+#include "backend/ops/rbt_diag.h"
 
 int hyla_rbt_check(hyla_dtype t, const hyla_rbt_args *a) {
     if (!a || (unsigned)t > HYLA_Z) return HYLA_ERR_INVALID;

@@ -65,7 +65,7 @@
  * row n-1 (its V rows there are zero); it is applied on its own.
  *
  * The store can also live in a device's memory (hyla_sb2st_q_create_dev):
- * the device chase (eig/hb2st_dev.c, the backend's hb2st_v op) fills it
+ * the device chase (eig/phb2st_dev.c, the backend's hb2st_v op) fills it
  * there in this layout, and the back transformation reads it in place. */
 
 /* Finite data only (NaN/Inf are refused first): complex products need no
@@ -73,8 +73,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("cx-limited-range")
 #endif
-#include "eig/sb2st.h"
-#include "backend/q2_args.h"
+#include "eig/psb2st.h"
 #include <complex.h>
 #include <ctype.h>
 #include <float.h>
@@ -230,7 +229,7 @@ static int64_t sweep_group(int64_t n, int64_t kd, size_t elem, int nt) {
 }
 
 /* The band as it arrives from a stage 1 running at the same time (see
- * hyla_band_feed in sy2sb.h): copied column by column into the working band
+ * hyla_band_feed in psy2sb.h): copied column by column into the working band
  * under mu, copied counting the columns there. */
 typedef struct {
     hyla_band_feed *feed;
@@ -329,7 +328,7 @@ cleanup:
 
 #define TS(x) PS(x)
 #define HYLA_TEMPLATE "eig/t_sb2st.c"
-#include "core/each_prec.h"
+#include "base/each_prec.h"
 #undef TS
 
 int hyla_eig_sb2st_threads(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, void *AB,
@@ -408,7 +407,7 @@ static int back_op(hyla_dev *d, const hyla_sb2st_q *q, int64_t ncols, void *dZ, 
                             .woff = host ? q->woff : q->ddev ? q->dwoff : dwo,
                             .store = resident ? q->data : dq, .ncols = ncols, .Z = dZ, .ldz = lddz,
                             .identity = identity};
-    HYLA_TRY(o->q2_apply(qc, q->t, &a));
+    HYLA_TRY(o->alg->q2_apply(qc, q->t, &a));
     double f = 0;
     for (int64_t s = 0; s < q->nsg; s++) {
         const int64_t nc = identity ? HYLA_MAX(0, ncols - (s * q->nb + 1)) : ncols;
@@ -463,7 +462,7 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
      * call, so the stedc merges that run beside it in the reordered order
      * wait (stedc 1.99 s against 1.61 s; the whole syevd 3.76 s against
      * 3.44 s; z: 8.80 s against 6.82 s) */
-    if (o->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
+    if (o->alg->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
         const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;
     }

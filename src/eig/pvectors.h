@@ -1,9 +1,9 @@
 /* The eigenvectors of the two-stage eigensolver from the reflectors of both
  * stages and the tridiagonal: direct or reordered back transformation. */
-#ifndef HYLA_EIG_VECTORS_H
-#define HYLA_EIG_VECTORS_H
-#include "eig/sb2st.h"
-#include "eig/sy2sb.h"
+#ifndef HYLA_EIG_PVECTORS_H
+#define HYLA_EIG_PVECTORS_H
+#include "eig/psb2st.h"
+#include "eig/psy2sb.h"
 
 enum { HYLA_EIG_ORDER_AUTO = 0, HYLA_EIG_DIRECT = 1, HYLA_EIG_REORDERED = 2 };
 

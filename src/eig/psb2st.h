@@ -1,15 +1,16 @@
 /* Stage 2 of the two-stage eigensolver: Hermitian band -> real symmetric
- * tridiagonal by bulge chasing on the host cores (sb2st.c), and its back
+ * tridiagonal by bulge chasing on the host cores (psb2st.c), and its back
  * transformation applied on a device (Q2). Signatures fixed by the shared
  * eigensolver contract. Band storage: LAPACK lower band storage, always:
  * AB[(i-j) + j*ldab] = B(i, j) for j <= i <= min(n-1, j+kd), 0-based. */
-#ifndef HYLA_EIG_SB2ST_H
-#define HYLA_EIG_SB2ST_H
+#ifndef HYLA_EIG_PSB2ST_H
+#define HYLA_EIG_PSB2ST_H
 #include "core/internal.h"
-#include "eig/sy2sb.h"
+#include "backend/ops/ops.h"
+#include "eig/psy2sb.h"
 
 /* opaque: Householder vectors of stage 2, in host memory (hyla_eig_sb2st)
- * or device-resident (hyla_eig_sb2st_dev, eig/hb2st_dev.h) */
+ * or device-resident (hyla_eig_sb2st_dev, eig/phb2st_dev.h) */
 typedef struct hyla_sb2st_q hyla_sb2st_q;
 
 /* Reduces the Hermitian band B (n, kd, AB as above; AB is destroyed) to a
