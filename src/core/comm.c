@@ -2,10 +2,6 @@
 #include "core/comm.h"
 #include <string.h>
 
-static void *at(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
-    return (unsigned char *)p + (size_t)(i + j * ld) * es;
-}
-
 static const hyla_backend_ops *ops(const hyla_comm *c, int g) { return c->ctx->devs[g]->ops; }
 
 int hyla_comm_init(hyla_comm *c, hyla_t *ctx, int nd, hyla_queue *const *q) {
@@ -79,11 +75,9 @@ int hyla_comm_allreduce(hyla_comm *c, int via_host, hyla_dtype t, int64_t rows, 
     const size_t es = hyla_dtype_size(t), bytes = (size_t)(rows * cols) * es;
     hyla_dev *d0 = c->ctx->devs[0];
     const hyla_backend_ops *o0 = d0->ops;
-    unsigned char one[16] = {0};
+    const void *one = hyla_scalar(t, HYLA_SC_ONE);
     int rc = 0;
     if (c->nd == 1 || rows == 0 || cols == 0) return 0;
-    if (t == HYLA_S || t == HYLA_C) *(float *)one = 1.0f;
-    else *(double *)one = 1.0;
     if (via_host) {
         const double t0 = hyla_wtime();
         if (c->host_bytes < bytes) {
@@ -171,8 +165,8 @@ int hyla_comm_allgather_rows(hyla_comm *c, hyla_dtype t, const int64_t *r, int64
         for (int g = 0; g < c->nd; g++) {
             if (g == h || r[g + 1] <= r[g]) continue;
             HYLA_TRY(o->queue_wait_event(c->q[h], c->ready[g]));
-            HYLA_TRY(o->copy_2d(c->q[h], at(buf[h], r[g], 0, ld, es), (size_t)ld * es,
-                                at(buf[g], r[g], 0, ld, es), (size_t)ld * es,
+            HYLA_TRY(o->copy_2d(c->q[h], hyla_elem(buf[h], r[g], 0, ld, es), (size_t)ld * es,
+                                hyla_elem(buf[g], r[g], 0, ld, es), (size_t)ld * es,
                                 (size_t)(r[g + 1] - r[g]) * es, (size_t)cols, HYLA_COPY_D2D));
             c->bytes_peer += (double)((r[g + 1] - r[g]) * cols) * (double)es;
         }

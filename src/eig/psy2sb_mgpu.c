@@ -37,10 +37,6 @@
 
 static hyla_op ctr(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z ? HYLA_CONJTRANS : HYLA_TRANS; }
 
-static void *at(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
-    return (unsigned char *)p + (size_t)(i + j * ld) * es;
-}
-
 /* ---------------------------------------------------------------- distribution */
 
 static double weight_upto(int w, int64_t n, double j) {
@@ -113,7 +109,7 @@ static int64_t lo_of(const m1 *s, int g) { return s->ds->c[g]; }
 static int64_t hi_of(const m1 *s, int g) { return s->ds->c[g + 1]; }
 /* element (i, j) of the matrix, j a column of device g */
 static void *ael(const m1 *s, int g, int64_t i, int64_t j) {
-    return at(s->A[g], i, j - lo_of(s, g), s->lda[g], s->es);
+    return hyla_elem(s->A[g], i, j - lo_of(s, g), s->lda[g], s->es);
 }
 
 /* Y := the part of A22 V (rows r0.., k columns, into Wa[g] column kacc)
@@ -125,25 +121,25 @@ static int partial_av(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     const size_t es = s->es;
     const int64_t n = s->n, a = HYLA_MAX(r0, lo_of(s, g)), b = hi_of(s, g);
     const void *p1 = hyla_scalar(t, HYLA_SC_ONE), *z = hyla_scalar(t, HYLA_SC_ZERO);
-    void *Y = at(s->Wa[g], 0, kacc, n, es);
-    const void *V = at(s->Va[g], 0, kacc, n, es);
+    void *Y = hyla_elem(s->Wa[g], 0, kacc, n, es);
+    const void *V = hyla_elem(s->Va[g], 0, kacc, n, es);
     int rc = 0;
     if (s->full) {
         if (a < b)
             rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, b - a, k, n - r0, p1, ael(s, g, r0, a),
-                         s->lda[g], at(V, r0, 0, n, es), n, z, at(Y, a, 0, n, es), n);
+                         s->lda[g], hyla_elem(V, r0, 0, n, es), n, z, hyla_elem(Y, a, 0, n, es), n);
         return rc;
     }
-    if (a >= b) return o->scale(q, t, n - r0, k, z, at(Y, r0, 0, n, es), n);
-    if (a > r0) rc = o->scale(q, t, a - r0, k, z, at(Y, r0, 0, n, es), n);
+    if (a >= b) return o->scale(q, t, n - r0, k, z, hyla_elem(Y, r0, 0, n, es), n);
+    if (a > r0) rc = o->scale(q, t, a - r0, k, z, hyla_elem(Y, r0, 0, n, es), n);
     if (!rc) rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, b - a, k, p1, ael(s, g, a, a), s->lda[g],
-                          at(V, a, 0, n, es), n, z, at(Y, a, 0, n, es), n);
+                          hyla_elem(V, a, 0, n, es), n, z, hyla_elem(Y, a, 0, n, es), n);
     if (!rc && b < n)
         rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, n - b, k, b - a, p1, ael(s, g, b, a),
-                     s->lda[g], at(V, a, 0, n, es), n, z, at(Y, b, 0, n, es), n);
+                     s->lda[g], hyla_elem(V, a, 0, n, es), n, z, hyla_elem(Y, b, 0, n, es), n);
     if (!rc && b < n)
         rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, b - a, k, n - b, p1, ael(s, g, b, a), s->lda[g],
-                     at(V, b, 0, n, es), n, p1, at(Y, a, 0, n, es), n);
+                     hyla_elem(V, b, 0, n, es), n, p1, hyla_elem(Y, a, 0, n, es), n);
     return rc;
 }
 
@@ -156,13 +152,13 @@ static int combine_av(m1 *s, int64_t r0, int64_t k, int64_t kacc) {
     if (s->full) {
         int64_t r[HYLA_EIG_MAX_DEVS + 1];
         for (int g = 0; g < s->nd; g++) {
-            y[g] = at(s->Wa[g], 0, kacc, n, es);
+            y[g] = hyla_elem(s->Wa[g], 0, kacc, n, es);
             r[g] = HYLA_MIN(hi_of(s, g), HYLA_MAX(r0, lo_of(s, g)));
         }
         r[s->nd] = n;
         return hyla_comm_allgather_rows(&s->comm, s->t, r, k, y, n);
     }
-    for (int g = 0; g < s->nd; g++) y[g] = at(s->Wa[g], r0, kacc, n, es);
+    for (int g = 0; g < s->nd; g++) y[g] = hyla_elem(s->Wa[g], r0, kacc, n, es);
     return hyla_comm_allreduce(&s->comm, s->ar == HYLA_EIG_AR_HOST, s->t, n - r0, k, y, n);
 }
 
@@ -177,11 +173,11 @@ static int panel_w(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     const int64_t n = s->n, m = n - r0, ld = n, nb = s->nb;
     const void *m1c = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
                *z = hyla_scalar(t, HYLA_SC_ZERO);
-    const void *V = at(s->Va[g], r0, kacc, ld, es);
-    void *X = at(s->Wa[g], r0, kacc, ld, es);
+    const void *V = hyla_elem(s->Va[g], r0, kacc, ld, es);
+    void *X = hyla_elem(s->Wa[g], r0, kacc, ld, es);
     int rc = 0;
     if (kacc > 0) {
-        const void *Va = at(s->Va[g], r0, 0, ld, es), *Wa = at(s->Wa[g], r0, 0, ld, es);
+        const void *Va = hyla_elem(s->Va[g], r0, 0, ld, es), *Wa = hyla_elem(s->Wa[g], r0, 0, ld, es);
         rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, kacc, k, m, p1, Wa, ld, V, ld, z, s->S[g], nb);
         if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m, k, kacc, m1c, Va, ld, s->S[g],
                               nb, p1, X, ld);
@@ -211,14 +207,14 @@ static int catch_up(const m1 *s, int g, int64_t j0, int64_t kp) {
     const int64_t n = s->n, kd = s->kd, r0 = j0 + kd;
     const void *m1c = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE);
     int rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, HYLA_MIN(kd, n - j0), kp, m1c,
-                      at(s->Va[g], j0, 0, n, es), n, at(s->Wa[g], j0, 0, n, es), n, p1,
+                      hyla_elem(s->Va[g], j0, 0, n, es), n, hyla_elem(s->Wa[g], j0, 0, n, es), n, p1,
                       ael(s, g, j0, j0), s->lda[g]);
     if (rc || r0 >= n) return rc;
-    rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - r0, kd, kp, m1c, at(s->Va[g], r0, 0, n, es), n,
-                 at(s->Wa[g], j0, 0, n, es), n, p1, ael(s, g, r0, j0), s->lda[g]);
+    rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - r0, kd, kp, m1c, hyla_elem(s->Va[g], r0, 0, n, es), n,
+                 hyla_elem(s->Wa[g], j0, 0, n, es), n, p1, ael(s, g, r0, j0), s->lda[g]);
     if (rc) return rc;
-    return o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - r0, kd, kp, m1c, at(s->Wa[g], r0, 0, n, es), n,
-                   at(s->Va[g], j0, 0, n, es), n, p1, ael(s, g, r0, j0), s->lda[g]);
+    return o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - r0, kd, kp, m1c, hyla_elem(s->Wa[g], r0, 0, n, es), n,
+                   hyla_elem(s->Va[g], j0, 0, n, es), n, p1, ael(s, g, r0, j0), s->lda[g]);
 }
 
 /* Device g's columns from c on receive the block's kk reflectors. */
@@ -233,21 +229,21 @@ static int block_update(const m1 *s, int g, int64_t c, int64_t kk) {
     const void *Va = s->Va[g], *Wa = s->Wa[g];
     int rc = 0;
     if (s->full) {
-        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - c, b - a, kk, m1c, at(Va, c, 0, n, es), n,
-                     at(Wa, a, 0, n, es), n, p1, ael(s, g, c, a), s->lda[g]);
+        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - c, b - a, kk, m1c, hyla_elem(Va, c, 0, n, es), n,
+                     hyla_elem(Wa, a, 0, n, es), n, p1, ael(s, g, c, a), s->lda[g]);
         if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - c, b - a, kk, m1c,
-                              at(Wa, c, 0, n, es), n, at(Va, a, 0, n, es), n, p1, ael(s, g, c, a),
+                              hyla_elem(Wa, c, 0, n, es), n, hyla_elem(Va, a, 0, n, es), n, p1, ael(s, g, c, a),
                               s->lda[g]);
         return rc;
     }
-    rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, b - a, kk, m1c, at(Va, a, 0, n, es), n,
-                  at(Wa, a, 0, n, es), n, p1, ael(s, g, a, a), s->lda[g]);
+    rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, b - a, kk, m1c, hyla_elem(Va, a, 0, n, es), n,
+                  hyla_elem(Wa, a, 0, n, es), n, p1, ael(s, g, a, a), s->lda[g]);
     if (!rc && b < n)
-        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - b, b - a, kk, m1c, at(Va, b, 0, n, es), n,
-                     at(Wa, a, 0, n, es), n, p1, ael(s, g, b, a), s->lda[g]);
+        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - b, b - a, kk, m1c, hyla_elem(Va, b, 0, n, es), n,
+                     hyla_elem(Wa, a, 0, n, es), n, p1, ael(s, g, b, a), s->lda[g]);
     if (!rc && b < n)
-        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - b, b - a, kk, m1c, at(Wa, b, 0, n, es), n,
-                     at(Va, a, 0, n, es), n, p1, ael(s, g, b, a), s->lda[g]);
+        rc = o->gemm(q, t, HYLA_NOTRANS, ctr(t), n - b, b - a, kk, m1c, hyla_elem(Wa, b, 0, n, es), n,
+                     hyla_elem(Va, a, 0, n, es), n, p1, ael(s, g, b, a), s->lda[g]);
     return rc;
 }
 
@@ -317,11 +313,11 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         const hyla_backend_ops *o = dw->ops;
         hyla_queue *qw = s.q[w];
         const int64_t jl = j0 - dist->c[w]; /* the panel's first local column */
-        void *dpa = ael(&s, w, r0, j0), *vw = at(s.Va[w], r0, kacc, n, es);
-        void *dtau = at(s.dqr[w], kd * kd, 0, 1, es);
-        int *dinfo = (int *)at(s.dqr[w], kd * kd + kd, 0, 1, es);
-        const void *htau = at(hqr, kd * kd, 0, 1, es);
-        const int *hinfo = (const int *)at(hqr, kd * kd + kd, 0, 1, es);
+        void *dpa = ael(&s, w, r0, j0), *vw = hyla_elem(s.Va[w], r0, kacc, n, es);
+        void *dtau = hyla_elem(s.dqr[w], kd * kd, 0, 1, es);
+        int *dinfo = (int *)hyla_elem(s.dqr[w], kd * kd + kd, 0, 1, es);
+        const void *htau = hyla_elem(hqr, kd * kd, 0, 1, es);
+        const int *hinfo = (const int *)hyla_elem(hqr, kd * kd + kd, 0, 1, es);
         double tq = hyla_wtime();
         if (kacc > 0) HYLA_TRY(catch_up(&s, w, j0, kacc));
         /* QR of the rows below the band; the band rows (diagonal block and
@@ -332,7 +328,7 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(o->copy_2d(qw, hp, (size_t)n * es, ael(&s, w, j0, j0), (size_t)lda[w] * es,
                             (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
         HYLA_TRY(o->laset(qw, t, -1, r0, kd, hyla_scalar(t, HYLA_SC_ZERO),
-                          hyla_scalar(t, HYLA_SC_ZERO), at(dA[w], 0, jl, lda[w], es), lda[w]));
+                          hyla_scalar(t, HYLA_SC_ZERO), hyla_elem(dA[w], 0, jl, lda[w], es), lda[w]));
         HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
                           hyla_scalar(t, HYLA_SC_ONE), dpa, lda[w]));
         if (k < kd) /* the last panel: no reflector in its last columns */
@@ -348,20 +344,20 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         if (t_owner >= 0) HYLA_TRY(s.d[t_owner]->ops->event_sync(s.ev_t[t_owner]));
         hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
         for (int64_t jj = 0; jj < kd; jj++)
-            memcpy(at(AB, 0, j0 + jj, ldab, es), at(hp, jj, jj, n, es),
+            memcpy(hyla_elem(AB, 0, j0 + jj, ldab, es), hyla_elem(hp, jj, jj, n, es),
                    (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
         hyla_eig_band_publish(t, j0, j0 + kd, AB, ldab, NULL);
         HYLA_TRY(o->copy_2d(qw, s.Tc[w], (size_t)kd * es, ht, (size_t)kd * es, (size_t)kd * es,
                             (size_t)k, HYLA_COPY_H2D));
         HYLA_TRY(o->event_record(s.ev_t[w], qw));
         t_owner = w;
-        HYLA_TRY(o->copy_2d(qw, at(qm->dT[w], 0, jl, kd, es), (size_t)kd * es, s.Tc[w],
+        HYLA_TRY(o->copy_2d(qw, hyla_elem(qm->dT[w], 0, jl, kd, es), (size_t)kd * es, s.Tc[w],
                             (size_t)kd * es, (size_t)kd * es, (size_t)k, HYLA_COPY_D2D));
         if (ms) ms->qr += hyla_wtime() - tq;
         /* V and T to every other device */
         {
             void *vb[HYLA_EIG_MAX_DEVS];
-            for (int g = 0; g < nd; g++) vb[g] = at(s.Va[g], r0, kacc, n, es);
+            for (int g = 0; g < nd; g++) vb[g] = hyla_elem(s.Va[g], r0, kacc, n, es);
             HYLA_TRY(hyla_comm_bcast(&s.comm, w, t, m, k, vb, n));
             HYLA_TRY(hyla_comm_bcast(&s.comm, w, t, kd, k, s.Tc, kd));
         }
@@ -381,7 +377,7 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(s.d[g]->ops->copy_2d(s.q[g], hp, (size_t)len * es, ael(&s, g, j, j),
                                       (size_t)lda[g] * es, (size_t)len * es, 1, HYLA_COPY_D2H));
         HYLA_TRY(s.d[g]->ops->queue_sync(s.q[g]));
-        memcpy(at(AB, 0, j, ldab, es), hp, (size_t)len * es);
+        memcpy(hyla_elem(AB, 0, j, ldab, es), hp, (size_t)len * es);
     }
     hyla_eig_band_publish(t, np * kd, n, AB, ldab, NULL);
     if (qout) *qout = qm, qm = NULL;

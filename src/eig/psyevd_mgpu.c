@@ -18,12 +18,6 @@
 #include <pthread.h>
 #include <string.h>
 
-static hyla_dtype real_t(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
-
-static void *at(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
-    return (unsigned char *)p + (size_t)(i + j * ld) * es;
-}
-
 /* ---------------------------------------------------------------- Q1 */
 
 int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t ncols,
@@ -63,7 +57,7 @@ int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t
         const int64_t kw = (pb - pa) * kd;
         const int w = hyla_eig_dist_owner(&q->dist, j0);
         const int64_t jl = j0 - q->dist.c[w];
-        const void *V = at(q->dA[w], r0, jl, q->lda[w], es), *Tp = at(q->dT[w], 0, jl, kd, es);
+        const void *V = hyla_elem(q->dA[w], r0, jl, q->lda[w], es), *Tp = hyla_elem(q->dT[w], 0, jl, kd, es);
         int64_t ldv = q->lda[w];
         if (w != g) {
             const int b = (int)(nb_used++ % 2);
@@ -149,7 +143,7 @@ static void *vec_main(void *arg) {
     hyla_t *ctx = j->ctx;
     hyla_dev *d = ctx->devs[j->g];
     const hyla_backend_ops *o = d->ops;
-    const hyla_dtype t = j->t, rt = real_t(t);
+    const hyla_dtype t = j->t, rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
     const int64_t n = j->n, w = j->w;
     hyla_sb2st_q *q2c = NULL;
@@ -160,17 +154,17 @@ static void *vec_main(void *arg) {
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * es, &dZ));
     if (t == rt) {
         HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 1, n, w,
-                                      (void *)at(j->E, 0, j->j0, n, rs), n, dZ, n));
+                                      (void *)hyla_elem(j->E, 0, j->j0, n, rs), n, dZ, n));
     } else { /* complex Z from the real E: (re, 0) pairs built on the host */
         Zc = hyla_malloc((size_t)(n * w) * es);
         if (!Zc) HYLA_TRY(HYLA_ERR_NO_MEMORY);
         for (int64_t i = 0; i < n * w; i++) {
             const int64_t r = i % n, c = i / n;
             if (t == HYLA_C)
-                ((float *)Zc)[2 * i] = *(const float *)at(j->E, r, j->j0 + c, n, rs),
+                ((float *)Zc)[2 * i] = *(const float *)hyla_elem(j->E, r, j->j0 + c, n, rs),
                                  ((float *)Zc)[2 * i + 1] = 0.0f;
             else
-                ((double *)Zc)[2 * i] = *(const double *)at(j->E, r, j->j0 + c, n, rs),
+                ((double *)Zc)[2 * i] = *(const double *)hyla_elem(j->E, r, j->j0 + c, n, rs),
                                   ((double *)Zc)[2 * i + 1] = 0.0;
         }
         HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 1, n, w, Zc, n, dZ, n));
@@ -192,7 +186,7 @@ static void *vec_main(void *arg) {
         goto cleanup;
     }
     t1 = hyla_wtime();
-    HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, j->j0, j->lda, es), j->lda,
+    HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 0, n, w, hyla_elem(j->A, 0, j->j0, j->lda, es), j->lda,
                                   dZ, n));
     j->down = hyla_wtime() - t1;
     phase_at(j->ph, HYLA_EIG_PHASE_DOWNLOAD, t1, t1 + j->down);
@@ -232,21 +226,18 @@ static void *qbuild_main(void *arg) {
     const hyla_backend_ops *o = d->ops;
     const hyla_dtype t = j->t;
     const size_t es = hyla_dtype_size(t);
-    const unsigned char zero[16] = {0};
-    unsigned char one[16] = {0};
+    const void *zero = hyla_scalar(t, HYLA_SC_ZERO), *one = hyla_scalar(t, HYLA_SC_ONE);
     hyla_queue *qc = NULL, *qi = NULL;
     hyla_sb2st_q *q2c = NULL;
     const hyla_sb2st_q *q2;
     int rc = 0;
     double t0 = hyla_wtime(), t1 = t0;
-    if (t == HYLA_S || t == HYLA_C) *(float *)one = 1.0f;
-    else *(double *)one = 1.0;
     if (j->w == 0) goto cleanup;
     HYLA_TRY(o->queue_create(d, &qc));
     HYLA_TRY(o->queue_create(d, &qi));
     /* columns j0 .. j0 + w - 1 of the identity */
     HYLA_TRY(o->laset(qc, t, -1, j->n, j->w, zero, zero, j->dQ, j->n));
-    HYLA_TRY(o->laset(qc, t, -1, j->w, j->w, zero, one, at(j->dQ, j->j0, 0, j->n, es), j->n));
+    HYLA_TRY(o->laset(qc, t, -1, j->w, j->w, zero, one, hyla_elem(j->dQ, j->j0, 0, j->n, es), j->n));
     HYLA_TRY(q2_here(ctx, j->q2, j->g, &q2c, &q2));
     HYLA_TRY(hyla_eig_sb2st_back_q(ctx, j->g, q2, j->w, j->dQ, j->n, 0, NULL, NULL, qc, qi, 0));
     hyla_sb2st_q_free(&q2c);
@@ -295,22 +286,19 @@ static void *zgemm_main(void *arg) {
     hyla_t *ctx = j->ctx;
     hyla_dev *d = ctx->devs[j->g];
     const hyla_backend_ops *o = d->ops;
-    const hyla_dtype t = j->t, rt = real_t(t);
+    const hyla_dtype t = j->t, rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
     const int64_t n = j->n, k0 = j->zd->c[j->g], w = j->zd->c[j->g + 1] - k0;
     /* a complex Q times the real E is one real GEMM on Q seen as a 2n x n
      * real matrix (its (re, im) pairs), ld 2n */
     const int64_t f = t == rt ? 1 : 2;
-    unsigned char one[16] = {0};
-    const unsigned char zero[16] = {0};
+    const void *one = hyla_scalar(rt, HYLA_SC_ONE), *zero = hyla_scalar(rt, HYLA_SC_ZERO);
     hyla_dev_workspace *ws = NULL;
     void *dE = NULL, *dZ = NULL, *S[2] = {NULL, NULL};
     hyla_event *ev_in[2] = {NULL, NULL}, *ev_use[2] = {NULL, NULL};
     int rc = 0, first = 1;
     int64_t nbuf = 0;
     double t0 = hyla_wtime(), t1;
-    if (rt == HYLA_S) *(float *)one = 1.0f;
-    else *(double *)one = 1.0;
     if (w == 0) goto cleanup;
     HYLA_TRY(hyla_workspace_get(ctx, j->g, 0, 0, &ws));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * rs, &dE));
@@ -322,7 +310,7 @@ static void *zgemm_main(void *arg) {
         HYLA_TRY(o->event_create(d, 0, &ev_in[b]));
         HYLA_TRY(o->event_create(d, 0, &ev_use[b]));
     }
-    HYLA_TRY(hyla_xfer_matrix(ctx, j->g, rt, 1, n, w, (void *)at(j->E, 0, k0, n, rs), n, dE,
+    HYLA_TRY(hyla_xfer_matrix(ctx, j->g, rt, 1, n, w, (void *)hyla_elem(j->E, 0, k0, n, rs), n, dE,
                                   n));
     t1 = hyla_wtime();
     j->up = t1 - t0;
@@ -332,7 +320,7 @@ static void *zgemm_main(void *arg) {
         const int64_t h0 = j->zd->c[h], hw = j->zd->c[h + 1] - h0;
         for (int64_t c = 0; c < hw; c += CB) {
             const int64_t cw = HYLA_MIN(CB, hw - c);
-            const void *Qc = at(j->dQ[h], 0, c, n, es);
+            const void *Qc = hyla_elem(j->dQ[h], 0, c, n, es);
             if (h != j->g) {
                 const int b = (int)(nbuf++ % 2);
                 HYLA_TRY(o->queue_wait_event(ws->q_in, ev_use[b]));
@@ -342,12 +330,12 @@ static void *zgemm_main(void *arg) {
                 HYLA_TRY(o->event_record(ev_in[b], ws->q_in));
                 HYLA_TRY(o->queue_wait_event(ws->q_comp, ev_in[b]));
                 HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, w, cw, one,
-                                 S[b], f * n, at(dE, h0 + c, 0, n, rs), n, first ? (const void *)zero : one,
+                                 S[b], f * n, hyla_elem(dE, h0 + c, 0, n, rs), n, first ? zero : one,
                                  Z, f * ldz));
                 HYLA_TRY(o->event_record(ev_use[b], ws->q_comp));
             } else {
                 HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, w, cw, one, Qc,
-                                 f * n, at(dE, h0 + c, 0, n, rs), n, first ? (const void *)zero : one,
+                                 f * n, hyla_elem(dE, h0 + c, 0, n, rs), n, first ? zero : one,
                                  Z, f * ldz));
             }
             first = 0;
@@ -358,7 +346,7 @@ static void *zgemm_main(void *arg) {
     phase_at(j->ph, HYLA_EIG_PHASE_GEMM, t0, t1 + j->gemm); /* E's columns up, then the GEMMs */
     if (j->A) {
         t1 = hyla_wtime();
-        HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 0, n, w, at(j->A, 0, k0, j->lda, es), j->lda,
+        HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 0, n, w, hyla_elem(j->A, 0, k0, j->lda, es), j->lda,
                                       dZ, n));
         j->down = hyla_wtime() - t1;
         phase_at(j->ph, HYLA_EIG_PHASE_DOWNLOAD, t1, t1 + j->down);
@@ -443,7 +431,7 @@ static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_
     if (ctx->opt_eig_order == HYLA_EIG_DIRECT) return 0;
     if (ctx->opt_eig_order == HYLA_EIG_REORDERED) return 1;
     if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST || n < 4096) return 0;
-    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(real_t(t));
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(hyla_dtype_real(t));
     for (int g = 0; g < zd->nd; g++) {
         size_t fb = 0, tb = 0;
         const size_t w = (size_t)(zd->c[g + 1] - zd->c[g]);
@@ -467,7 +455,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
                     int sbr, int ar, const hyla_eig_dist *dist, void **dA, const int64_t *ldA,
                     void *w, void *A, int64_t lda, double origin, hyla_eig_stats *st) {
     const int nd = dist->nd;
-    const hyla_dtype rt = real_t(t);
+    const hyla_dtype rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
     const int gpu = ctx->devs[0]->info.kind != HYLA_DEVICE_HOST;
     hyla_sy2sb_qm *q1 = NULL;
@@ -656,7 +644,7 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
         /* the columns as they are stored; the triangle that is not is made
          * on the devices below where the variant reads it */
         HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
-        HYLA_TRY(hyla_xfer_matrix(ctx, g, t, 1, n, wg, at(A, 0, dist.c[g], lda, es), lda,
+        HYLA_TRY(hyla_xfer_matrix(ctx, g, t, 1, n, wg, hyla_elem(A, 0, dist.c[g], lda, es), lda,
                                       dA[g], n));
         if (g < HYLA_EIG_TIMELINE_DEVS)
             st->phase[g][HYLA_EIG_PHASE_UPLOAD][0] = tu - t0,
@@ -684,11 +672,8 @@ static int mirror(hyla_t *ctx, hyla_dtype t, int lower, const hyla_eig_dist *ds,
     enum { CB = 1024 };
     const size_t es = hyla_dtype_size(t);
     const int cplx = t == HYLA_C || t == HYLA_Z;
-    const unsigned char zero[16] = {0};
-    unsigned char onev[16] = {0};
+    const void *zero = hyla_scalar(t, HYLA_SC_ZERO), *onev = hyla_scalar(t, HYLA_SC_ONE);
     int rc = 0;
-    if (t == HYLA_S || t == HYLA_C) *(float *)onev = 1.0f;
-    else *(double *)onev = 1.0;
     for (int g = 0; g < ds->nd && !rc; g++) {
         const int64_t a = ds->c[g], b = ds->c[g + 1], wg = b - a;
         if (wg == 0) continue;
@@ -707,18 +692,18 @@ static int mirror(hyla_t *ctx, hyla_dtype t, int lower, const hyla_eig_dist *ds,
                 /* the diagonal block: S = its conjugate transpose, the
                  * missing triangle copied over column by column */
                 rc = o->geam(q, t, cplx ? HYLA_CONJTRANS : HYLA_TRANS, wg, wg, onev,
-                             at(dA[g], a, 0, ld[g], es), ld[g], zero, S, wg);
+                             hyla_elem(dA[g], a, 0, ld[g], es), ld[g], zero, S, wg);
                 for (int64_t j = 0; !rc && j < wg; j++) {
                     const int64_t i0 = lower ? 0 : j + 1, i1 = lower ? j : wg;
                     if (i1 > i0)
-                        rc = o->copy_2d(q, at(dA[g], a + i0, j, ld[g], es), (size_t)ld[g] * es,
-                                        at(S, i0, j, wg, es), (size_t)wg * es,
+                        rc = o->copy_2d(q, hyla_elem(dA[g], a + i0, j, ld[g], es), (size_t)ld[g] * es,
+                                        hyla_elem(S, i0, j, wg, es), (size_t)wg * es,
                                         (size_t)(i1 - i0) * es, 1, HYLA_COPY_D2D);
                 }
                 if (!rc && cplx) /* imaginary parts of the diagonal: zero */
                     rc = o->scale(q, t, wg, 1, zero, Z0, wg);
                 if (!rc && cplx)
-                    rc = o->copy_2d(q, (unsigned char *)at(dA[g], a, 0, ld[g], es) + es / 2,
+                    rc = o->copy_2d(q, (unsigned char *)hyla_elem(dA[g], a, 0, ld[g], es) + es / 2,
                                     (size_t)(ld[g] + 1) * es, Z0, es, es / 2, (size_t)wg,
                                     HYLA_COPY_D2D);
                 continue;
@@ -730,11 +715,11 @@ static int mirror(hyla_t *ctx, hyla_dtype t, int lower, const hyla_eig_dist *ds,
             if (lower ? h > g : h < g) continue;
             for (int64_t k0 = c; !rc && k0 < e; k0 += CB) {
                 const int64_t kc = HYLA_MIN(CB, e - k0);
-                rc = o->copy_2d(q, S, (size_t)wg * es, at(dA[h], a, k0 - c, ld[h], es),
+                rc = o->copy_2d(q, S, (size_t)wg * es, hyla_elem(dA[h], a, k0 - c, ld[h], es),
                                 (size_t)ld[h] * es, (size_t)wg * es, (size_t)kc, HYLA_COPY_D2D);
                 if (!rc)
                     rc = o->geam(q, t, cplx ? HYLA_CONJTRANS : HYLA_TRANS, kc, wg, onev, S, wg,
-                                 zero, at(dA[g], k0, 0, ld[g], es), ld[g]);
+                                 zero, hyla_elem(dA[g], k0, 0, ld[g], es), ld[g]);
             }
         }
         const int rs = o->queue_sync(q);
@@ -819,7 +804,7 @@ static int dist_xfer(hyla_t *ctx, const hyla_dist_matrix *A, int up, void *h, in
     for (int g = 0; g < A->ndev; g++) {
         const int64_t wg = A->col[g + 1] - A->col[g];
         int rc = wg ? hyla_xfer_matrix(ctx, g, A->dtype, up, A->n, wg,
-                                           at(h, 0, A->col[g], ld, es), ld, A->block[g], A->ld[g])
+                                           hyla_elem(h, 0, A->col[g], ld, es), ld, A->block[g], A->ld[g])
                     : 0;
         if (rc) return rc;
     }
