@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Scaling tables and curves from the JSON records of a scaling run.
 
-Usage: plot_scaling.py RAW.jsonl OUT_PREFIX
-RAW.jsonl holds one JSON object per line: the CLI's --json records, each with
-an added "label" (strong/weak, routine) and "gpus" field (bench/scaling/run.sh
-writes them). Writes OUT_PREFIX.md (tables: time, rate, speed-up and parallel
+Usage: plot_scaling.py RAW OUT_PREFIX
+RAW holds the CLI's --json records, one per line, among other lines: the raw
+log of `scripts/bench.sh scaling-h200x2`, or records that carry their own
+"label" (strong/weak) and "gpus". Otherwise the GPUs come from the record's
+devices (cuda:0,1) or HPL grid (p x q), and the label from the sizes: the runs
+of one routine at one n on several GPU counts are strong scaling, the other
+runs of that routine (n growing with the GPUs) weak. Writes OUT_PREFIX.md (tables: time, rate, speed-up and parallel
 efficiency against one GPU, the vendor's numbers from the same run) and
 OUT_PREFIX.png (rate against GPUs, one curve per routine, ideal lines dashed).
 """
@@ -26,6 +29,26 @@ def load(path):
     return rows
 
 
+def gpus(r):
+    if "gpus" in r:
+        return r["gpus"]
+    if r.get("routine") == "hpl":
+        return r["p"] * r["q"]
+    return len(r.get("devices", "").split(","))
+
+
+def add_labels(rows):
+    """Adds "gpus" and "label" to records that lack them (see the module's text)."""
+    counts = defaultdict(set)
+    for r in rows:
+        r["gpus"] = gpus(r)
+        counts[(r["routine"], r.get("n"))].add(r["gpus"])
+    for r in rows:
+        if "label" not in r:
+            r["label"] = "strong" if len(counts[(r["routine"], r.get("n"))]) > 1 else "weak"
+    return rows
+
+
 def rate(r):
     """GFLOP/s of a record: the CLI writes gflops (gemm, hpl) or tflops (factorizations)."""
     if r.get("tflops") is not None:
@@ -41,7 +64,7 @@ def vendor_rate(r):
 
 def main():
     raw, prefix = sys.argv[1], sys.argv[2]
-    rows = [r for r in load(raw) if r.get("status") in ("ok", "pass", "PASSED") and "gpus" in r]
+    rows = add_labels([r for r in load(raw) if r.get("status") in ("ok", "pass", "PASSED") and "time_s" in r])
     series = defaultdict(list)
     for r in rows:
         # strong: one curve per (routine, n); weak: n grows with the GPUs,
