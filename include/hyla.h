@@ -43,6 +43,14 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden symbol visibility: the functions marked
+ * HYLA_API below are all it exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HYLA_API __attribute__((visibility("default")))
+#else
+#define HYLA_API
+#endif
+
 #define HYLA_VERSION_MAJOR 0
 #define HYLA_VERSION_MINOR 1
 #define HYLA_VERSION_PATCH 0
@@ -71,10 +79,10 @@ enum {
 
 /* A static, human-readable description of any code returned by hyla
  * (success, argument errors, numerical failures and HYLA_ERR_*). Never NULL. */
-const char *hyla_strerror(int code);
+HYLA_API const char *hyla_strerror(int code);
 
 /* Version string "MAJOR.MINOR.PATCH". */
-const char *hyla_version(void);
+HYLA_API const char *hyla_version(void);
 
 /* ---------------------------------------------------------------- context */
 
@@ -112,22 +120,22 @@ typedef struct {
  * HYLA_ERR_INVALID (an option's environment variable is not an integer, or
  * out of the option's range), HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE. -1 if ctx
  * is NULL. */
-int hyla_create(hyla_t **ctx, const char *devices);
+HYLA_API int hyla_create(hyla_t **ctx, const char *devices);
 
 /* Destroys a context and every workspace it cached. Accepts NULL and *ctx ==
  * NULL; sets *ctx to NULL. Waits for nothing: no call may be in flight. */
-void hyla_destroy(hyla_t **ctx);
+HYLA_API void hyla_destroy(hyla_t **ctx);
 
 /* Number of devices in the context (>= 1 for a valid context, 0 for NULL). */
-int hyla_device_count(const hyla_t *ctx);
+HYLA_API int hyla_device_count(const hyla_t *ctx);
 
 /* Fills *info for device i (0 <= i < hyla_device_count). Returns 0, -1 (bad
  * ctx), -2 (bad i) or -3 (info NULL). */
-int hyla_get_device_info(const hyla_t *ctx, int i, hyla_device_info *info);
+HYLA_API int hyla_get_device_info(const hyla_t *ctx, int i, hyla_device_info *info);
 
 /* Frees the device and pinned workspaces the context keeps between calls
  * (they are re-created on demand). Returns 0 or -1 if ctx is NULL. */
-int hyla_release_workspace(hyla_t *ctx);
+HYLA_API int hyla_release_workspace(hyla_t *ctx);
 
 /* Tunable options. Each has a default from the tuning table for the device
  * family; setting an option overrides it for this context. The table in
@@ -243,13 +251,13 @@ typedef enum {
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
  * out of range). */
-int hyla_set_option(hyla_t *ctx, hyla_option opt, int64_t value);
+HYLA_API int hyla_set_option(hyla_t *ctx, hyla_option opt, int64_t value);
 /* Reads the current value of an option (after defaults); same codes. */
-int hyla_get_option(const hyla_t *ctx, hyla_option opt, int64_t *value);
+HYLA_API int hyla_get_option(const hyla_t *ctx, hyla_option opt, int64_t *value);
 
 /* Directs hyla's optional trace output (planning decisions, workspace sizes)
  * to a stream; NULL (the default) silences it. */
-void hyla_set_log(hyla_t *ctx, FILE *stream);
+HYLA_API void hyla_set_log(hyla_t *ctx, FILE *stream);
 
 /* Statistics of the last GEMM call made with this context. */
 typedef struct {
@@ -260,7 +268,7 @@ typedef struct {
     int64_t tile, kblock;        /* tile edge and k-block used */
     int passes;                  /* 1 when every A/B chunk crossed the bus once per device */
 } hyla_gemm_stats;
-int hyla_get_gemm_stats(const hyla_t *ctx, hyla_gemm_stats *stats);
+HYLA_API int hyla_get_gemm_stats(const hyla_t *ctx, hyla_gemm_stats *stats);
 
 /* ---------------------------------------------------------------- GEMM */
 
@@ -285,17 +293,17 @@ int hyla_get_gemm_stats(const hyla_t *ctx, hyla_gemm_stats *stats);
  * Workspace: device and pinned buffers cached in ctx (hyla_release_workspace).
  * Failures: HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE,
  * HYLA_ERR_BLAS; on failure C may be partly updated. */
-int hyla_sgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+HYLA_API int hyla_sgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
                float alpha, const float *A, int64_t lda, const float *B, int64_t ldb,
                float beta, float *C, int64_t ldc);
-int hyla_dgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+HYLA_API int hyla_dgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
                double alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
                double beta, double *C, int64_t ldc);
-int hyla_cgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+HYLA_API int hyla_cgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
                hyla_complex_float alpha, const hyla_complex_float *A, int64_t lda,
                const hyla_complex_float *B, int64_t ldb, hyla_complex_float beta,
                hyla_complex_float *C, int64_t ldc);
-int hyla_zgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
+HYLA_API int hyla_zgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
                hyla_complex_double alpha, const hyla_complex_double *A, int64_t lda,
                const hyla_complex_double *B, int64_t ldb, hyla_complex_double beta,
                hyla_complex_double *C, int64_t ldc);
@@ -306,17 +314,17 @@ int hyla_zgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int6
  * is host memory obtained from hyla_malloc_device). Synchronous: returns when
  * C is written. Argument numbers as hyla_?gemm with dev as argument 0 (a bad
  * dev returns HYLA_ERR_NO_DEVICE). */
-int hyla_sgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+HYLA_API int hyla_sgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
                    int64_t k, float alpha, const float *dA, int64_t lda, const float *dB,
                    int64_t ldb, float beta, float *dC, int64_t ldc);
-int hyla_dgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+HYLA_API int hyla_dgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
                    int64_t k, double alpha, const double *dA, int64_t lda, const double *dB,
                    int64_t ldb, double beta, double *dC, int64_t ldc);
-int hyla_cgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+HYLA_API int hyla_cgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
                    int64_t k, hyla_complex_float alpha, const hyla_complex_float *dA,
                    int64_t lda, const hyla_complex_float *dB, int64_t ldb,
                    hyla_complex_float beta, hyla_complex_float *dC, int64_t ldc);
-int hyla_zgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
+HYLA_API int hyla_zgemm_gpu(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n,
                    int64_t k, hyla_complex_double alpha, const hyla_complex_double *dA,
                    int64_t lda, const hyla_complex_double *dB, int64_t ldb,
                    hyla_complex_double beta, hyla_complex_double *dC, int64_t ldc);
@@ -331,7 +339,7 @@ typedef struct {
     int64_t panels_per_device[16];/* panels factored by each device (first 16) */
 } hyla_chol_stats;
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
-int hyla_get_chol_stats(const hyla_t *ctx, hyla_chol_stats *stats);
+HYLA_API int hyla_get_chol_stats(const hyla_t *ctx, hyla_chol_stats *stats);
 
 /* ---------------------------------------------------------------- Cholesky */
 
@@ -358,10 +366,10 @@ int hyla_get_chol_stats(const hyla_t *ctx, hyla_chol_stats *stats);
  * HYLA_ERR_INVALID.
  * Workspace: device and pinned buffers cached in ctx, as for GEMM
  * (hyla_release_workspace frees them). */
-int hyla_spotrf(hyla_t *ctx, char uplo, int64_t n, float *A, int64_t lda);
-int hyla_dpotrf(hyla_t *ctx, char uplo, int64_t n, double *A, int64_t lda);
-int hyla_cpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_float *A, int64_t lda);
-int hyla_zpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_double *A, int64_t lda);
+HYLA_API int hyla_spotrf(hyla_t *ctx, char uplo, int64_t n, float *A, int64_t lda);
+HYLA_API int hyla_dpotrf(hyla_t *ctx, char uplo, int64_t n, double *A, int64_t lda);
+HYLA_API int hyla_cpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_float *A, int64_t lda);
+HYLA_API int hyla_zpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_double *A, int64_t lda);
 
 /* Solves A X = B with the factor from hyla_?potrf (LAPACK potrs).
  *   uplo, n, A, lda   as passed to and returned by potrf; A is not modified.
@@ -372,26 +380,26 @@ int hyla_zpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_double *A, int64
  * streams through each device by panels (kept resident when it fits).
  * Returns 0; -i for a bad argument (1 uplo, 2 n, 3 nrhs, 4 A NULL, 5 lda,
  * 6 B NULL, 7 ldb); a HYLA_ERR_* code on failure (B may be partly updated). */
-int hyla_spotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const float *A, int64_t lda,
+HYLA_API int hyla_spotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const float *A, int64_t lda,
                 float *B, int64_t ldb);
-int hyla_dpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const double *A, int64_t lda,
+HYLA_API int hyla_dpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const double *A, int64_t lda,
                 double *B, int64_t ldb);
-int hyla_cpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const hyla_complex_float *A,
+HYLA_API int hyla_cpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const hyla_complex_float *A,
                 int64_t lda, hyla_complex_float *B, int64_t ldb);
-int hyla_zpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const hyla_complex_double *A,
+HYLA_API int hyla_zpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const hyla_complex_double *A,
                 int64_t lda, hyla_complex_double *B, int64_t ldb);
 
 /* Factors A (as hyla_?potrf) and solves A X = B (LAPACK posv). When the
  * factor stays on the devices, the solve uses it there without copying it
  * again. Arguments and codes as potrs; A is overwritten by the factor; on
  * info = k > 0, B is not modified. */
-int hyla_sposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, float *A, int64_t lda,
+HYLA_API int hyla_sposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, float *A, int64_t lda,
                float *B, int64_t ldb);
-int hyla_dposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, double *A, int64_t lda,
+HYLA_API int hyla_dposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, double *A, int64_t lda,
                double *B, int64_t ldb);
-int hyla_cposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_complex_float *A,
+HYLA_API int hyla_cposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_complex_float *A,
                int64_t lda, hyla_complex_float *B, int64_t ldb);
-int hyla_zposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_complex_double *A,
+HYLA_API int hyla_zposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_complex_double *A,
                int64_t lda, hyla_complex_double *B, int64_t ldb);
 
 /* Cholesky factorization of a matrix resident on device `dev` (memory from
@@ -400,24 +408,24 @@ int hyla_zposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_complex_dou
  * Argument numbers as hyla_?potrf with dev as argument 0 (a bad dev returns
  * HYLA_ERR_NO_DEVICE). On info = k > 0 the contents of dA from the panel
  * holding column k on are unspecified. */
-int hyla_spotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, float *dA, int64_t ldda);
-int hyla_dpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, double *dA, int64_t ldda);
-int hyla_cpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, hyla_complex_float *dA,
+HYLA_API int hyla_spotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, float *dA, int64_t ldda);
+HYLA_API int hyla_dpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, double *dA, int64_t ldda);
+HYLA_API int hyla_cpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, hyla_complex_float *dA,
                     int64_t ldda);
-int hyla_zpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, hyla_complex_double *dA,
+HYLA_API int hyla_zpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, hyla_complex_double *dA,
                     int64_t ldda);
 
 /* Solves A X = B on device `dev` with a device-resident factor from
  * hyla_?potrf_gpu; dB (lddb >= max(1, n)) is overwritten by X. Synchronous.
  * Argument numbers as hyla_?potrs with dev as argument 0. */
-int hyla_spotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs, const float *dA,
+HYLA_API int hyla_spotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs, const float *dA,
                     int64_t ldda, float *dB, int64_t lddb);
-int hyla_dpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs, const double *dA,
+HYLA_API int hyla_dpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs, const double *dA,
                     int64_t ldda, double *dB, int64_t lddb);
-int hyla_cpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs,
+HYLA_API int hyla_cpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs,
                     const hyla_complex_float *dA, int64_t ldda, hyla_complex_float *dB,
                     int64_t lddb);
-int hyla_zpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs,
+HYLA_API int hyla_zpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs,
                     const hyla_complex_double *dA, int64_t ldda, hyla_complex_double *dB,
                     int64_t lddb);
 
@@ -426,10 +434,10 @@ int hyla_zpotrs_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs,
  * -1 ctx NULL, -4 ptr NULL. hyla_free_device accepts NULL and *ptr == NULL and
  * sets *ptr to NULL. hyla_copy_to_device/from_device copy `bytes` bytes
  * synchronously between host memory and device memory of device dev. */
-int hyla_malloc_device(hyla_t *ctx, int dev, size_t bytes, void **ptr);
-void hyla_free_device(hyla_t *ctx, int dev, void **ptr);
-int hyla_copy_to_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
-int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
+HYLA_API int hyla_malloc_device(hyla_t *ctx, int dev, size_t bytes, void **ptr);
+HYLA_API void hyla_free_device(hyla_t *ctx, int dev, void **ptr);
+HYLA_API int hyla_copy_to_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
+HYLA_API int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes);
 
 /* ---------------------------------------------------------------- LU (src/lu) */
 
@@ -456,10 +464,10 @@ int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size
  * devices). A NULL ctx returns HYLA_ERR_INVALID.
  * Workspace: device and pinned buffers cached in ctx, as for GEMM
  * (hyla_release_workspace frees them). */
-int hyla_sgetrf(hyla_t *ctx, int64_t m, int64_t n, float *A, int64_t lda, int64_t *ipiv);
-int hyla_dgetrf(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda, int64_t *ipiv);
-int hyla_cgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda, int64_t *ipiv);
-int hyla_zgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_double *A, int64_t lda, int64_t *ipiv);
+HYLA_API int hyla_sgetrf(hyla_t *ctx, int64_t m, int64_t n, float *A, int64_t lda, int64_t *ipiv);
+HYLA_API int hyla_dgetrf(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda, int64_t *ipiv);
+HYLA_API int hyla_cgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda, int64_t *ipiv);
+HYLA_API int hyla_zgetrf(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_double *A, int64_t lda, int64_t *ipiv);
 
 /* Statistics of the last LU call of this context that reached the devices
  * (getrf, getrs, gesv, their _gpu and _nopiv variants; calls that return
@@ -479,7 +487,7 @@ typedef struct {
                                   * panels (they overlap the updates); 0 after a failure */
 } hyla_lu_stats;
 /* Copies the statistics into *stats. Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
-int hyla_get_lu_stats(const hyla_t *ctx, hyla_lu_stats *stats);
+HYLA_API int hyla_get_lu_stats(const hyla_t *ctx, hyla_lu_stats *stats);
 
 /* Solves op(A) X = B with the factor from hyla_?getrf (LAPACK getrs), on the
  * first device of the context.
@@ -490,26 +498,26 @@ int hyla_get_lu_stats(const hyla_t *ctx, hyla_lu_stats *stats);
  * Returns 0; -i for a bad argument (1 trans, 2 n, 3 nrhs, 4 A NULL, 5 lda,
  * 6 ipiv NULL or an entry outside 1..n, 7 B NULL, 8 ldb); a HYLA_ERR_* code
  * on failure (B may be partly updated). */
-int hyla_sgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const float *A,
+HYLA_API int hyla_sgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const float *A,
                  int64_t lda, const int64_t *ipiv, float *B, int64_t ldb);
-int hyla_dgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const double *A,
+HYLA_API int hyla_dgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const double *A,
                  int64_t lda, const int64_t *ipiv, double *B, int64_t ldb);
-int hyla_cgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const hyla_complex_float *A,
+HYLA_API int hyla_cgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const hyla_complex_float *A,
                  int64_t lda, const int64_t *ipiv, hyla_complex_float *B, int64_t ldb);
-int hyla_zgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const hyla_complex_double *A,
+HYLA_API int hyla_zgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const hyla_complex_double *A,
                  int64_t lda, const int64_t *ipiv, hyla_complex_double *B, int64_t ldb);
 
 /* Factors A (as hyla_?getrf) and solves A X = B (LAPACK gesv). Arguments as
  * getrs without trans (1 n, 2 nrhs, 3 A, 4 lda, 5 ipiv, 6 B, 7 ldb); A is
  * overwritten by its factor, ipiv by the pivots; on info = k > 0, B is not
  * modified. */
-int hyla_sgesv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, int64_t *ipiv,
+HYLA_API int hyla_sgesv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, int64_t *ipiv,
                float *B, int64_t ldb);
-int hyla_dgesv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, int64_t *ipiv,
+HYLA_API int hyla_dgesv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, int64_t *ipiv,
                double *B, int64_t ldb);
-int hyla_cgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_float *A, int64_t lda, int64_t *ipiv,
+HYLA_API int hyla_cgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_float *A, int64_t lda, int64_t *ipiv,
                hyla_complex_float *B, int64_t ldb);
-int hyla_zgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_double *A, int64_t lda, int64_t *ipiv,
+HYLA_API int hyla_zgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_double *A, int64_t lda, int64_t *ipiv,
                hyla_complex_double *B, int64_t ldb);
 
 /* LU factorization with partial pivoting of a matrix resident on device
@@ -518,26 +526,26 @@ int hyla_zgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_double *A, int
  * ipiv is a HOST array of min(m, n) entries. Synchronous. Argument numbers
  * as hyla_?getrf with dev as argument 0 (a bad dev returns
  * HYLA_ERR_NO_DEVICE). */
-int hyla_sgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA, int64_t ldda,
+HYLA_API int hyla_sgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA, int64_t ldda,
                      int64_t *ipiv);
-int hyla_dgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA, int64_t ldda,
+HYLA_API int hyla_dgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA, int64_t ldda,
                      int64_t *ipiv);
-int hyla_cgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_float *dA, int64_t ldda,
+HYLA_API int hyla_cgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_float *dA, int64_t ldda,
                      int64_t *ipiv);
-int hyla_zgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_double *dA, int64_t ldda,
+HYLA_API int hyla_zgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_double *dA, int64_t ldda,
                      int64_t *ipiv);
 
 /* Solves op(A) X = B on device `dev` with a device-resident factor from
  * hyla_?getrf_gpu and its HOST pivot array; dB (lddb >= max(1, n)) is
  * overwritten by X. Synchronous. Argument numbers as hyla_?getrs with dev as
  * argument 0. */
-int hyla_sgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_sgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                      const float *dA, int64_t ldda, const int64_t *ipiv, float *dB, int64_t lddb);
-int hyla_dgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_dgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                      const double *dA, int64_t ldda, const int64_t *ipiv, double *dB, int64_t lddb);
-int hyla_cgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_cgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                      const hyla_complex_float *dA, int64_t ldda, const int64_t *ipiv, hyla_complex_float *dB, int64_t lddb);
-int hyla_zgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_zgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                      const hyla_complex_double *dA, int64_t ldda, const int64_t *ipiv, hyla_complex_double *dB, int64_t lddb);
 
 /* LU factorization WITHOUT pivoting, A = L U, host-resident, every device
@@ -547,46 +555,46 @@ int hyla_zgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
  * solver, hyla_?gesv_rbt). Arguments as hyla_?getrf without ipiv (1 m, 2 n,
  * 3 A, 4 lda). Returns k > 0 when U(k, k) is exactly zero: the elimination
  * cannot go on, and A from column k on is unspecified. */
-int hyla_sgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, float *A, int64_t lda);
-int hyla_dgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda);
-int hyla_cgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda);
-int hyla_zgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_double *A, int64_t lda);
+HYLA_API int hyla_sgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, float *A, int64_t lda);
+HYLA_API int hyla_dgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda);
+HYLA_API int hyla_cgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda);
+HYLA_API int hyla_zgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_double *A, int64_t lda);
 
 /* Factors A without pivoting (hyla_?getrf_nopiv, same warning) and solves
  * A X = B. Arguments: 1 n, 2 nrhs, 3 A, 4 lda, 5 B, 6 ldb; on info = k > 0,
  * B is not modified. */
-int hyla_sgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, float *B,
+HYLA_API int hyla_sgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, float *B,
                      int64_t ldb);
-int hyla_dgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, double *B,
+HYLA_API int hyla_dgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, double *B,
                      int64_t ldb);
-int hyla_cgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_float *A, int64_t lda, hyla_complex_float *B,
+HYLA_API int hyla_cgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_float *A, int64_t lda, hyla_complex_float *B,
                      int64_t ldb);
-int hyla_zgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_double *A, int64_t lda, hyla_complex_double *B,
+HYLA_API int hyla_zgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_double *A, int64_t lda, hyla_complex_double *B,
                      int64_t ldb);
 
 /* hyla_?getrf_nopiv on a matrix resident on device `dev`, that device alone,
  * no copies of A; synchronous. Argument numbers as hyla_?getrf_nopiv with
  * dev as argument 0 (a bad dev returns HYLA_ERR_NO_DEVICE). */
-int hyla_sgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA,
+HYLA_API int hyla_sgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA,
                            int64_t ldda);
-int hyla_dgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA,
+HYLA_API int hyla_dgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA,
                            int64_t ldda);
-int hyla_cgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_float *dA,
+HYLA_API int hyla_cgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_float *dA,
                            int64_t ldda);
-int hyla_zgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_double *dA,
+HYLA_API int hyla_zgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_complex_double *dA,
                            int64_t ldda);
 
 /* Solves op(A) X = B on device `dev` with the factor from
  * hyla_?getrf_nopiv_gpu (no row interchanges); dB overwritten by X.
  * Synchronous. Arguments: 1 trans ('N', 'T', 'C'), 2 n, 3 nrhs, 4 dA NULL,
  * 5 ldda, 6 dB NULL, 7 lddb, dev as argument 0. */
-int hyla_sgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_sgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                            const float *dA, int64_t ldda, float *dB, int64_t lddb);
-int hyla_dgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_dgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                            const double *dA, int64_t ldda, double *dB, int64_t lddb);
-int hyla_cgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_cgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                            const hyla_complex_float *dA, int64_t ldda, hyla_complex_float *dB, int64_t lddb);
-int hyla_zgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
+HYLA_API int hyla_zgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                            const hyla_complex_double *dA, int64_t ldda, hyla_complex_double *dB, int64_t lddb);
 
 /* ---------------------------------------------------------------- RBT solver (src/lu) */
@@ -678,14 +686,14 @@ typedef struct {
  * (n x n) and O(np (nrhs + depth)) more, allocated per call; host memory of
  * O(n nrhs); the fallback takes a host copy of A. n == 0 or nrhs == 0 returns
  * at once with info zeroed (depth and n_padded set). */
-int hyla_sgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const float *A, int64_t lda, float *B,
+HYLA_API int hyla_sgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const float *A, int64_t lda, float *B,
                    int64_t ldb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
-int hyla_dgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const double *A, int64_t lda,
+HYLA_API int hyla_dgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const double *A, int64_t lda,
                    double *B, int64_t ldb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
-int hyla_cgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const hyla_complex_float *A,
+HYLA_API int hyla_cgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const hyla_complex_float *A,
                    int64_t lda, hyla_complex_float *B, int64_t ldb, const hyla_rbt_opts *opts,
                    hyla_rbt_info *info);
-int hyla_zgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const hyla_complex_double *A,
+HYLA_API int hyla_zgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const hyla_complex_double *A,
                    int64_t lda, hyla_complex_double *B, int64_t ldb, const hyla_rbt_opts *opts,
                    hyla_rbt_info *info);
 
@@ -696,16 +704,16 @@ int hyla_zgesv_rbt(hyla_t *ctx, int64_t n, int64_t nrhs, const hyla_complex_doub
  * host, solves there with hyla_?gesv and uploads X). Synchronous. Argument
  * numbers as hyla_?gesv_rbt with dev as argument 0 (a bad dev returns
  * HYLA_ERR_NO_DEVICE). */
-int hyla_sgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs, const float *dA,
+HYLA_API int hyla_sgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs, const float *dA,
                        int64_t ldda, float *dB, int64_t lddb, const hyla_rbt_opts *opts,
                        hyla_rbt_info *info);
-int hyla_dgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs, const double *dA,
+HYLA_API int hyla_dgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs, const double *dA,
                        int64_t ldda, double *dB, int64_t lddb, const hyla_rbt_opts *opts,
                        hyla_rbt_info *info);
-int hyla_cgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
+HYLA_API int hyla_cgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
                        const hyla_complex_float *dA, int64_t ldda, hyla_complex_float *dB,
                        int64_t lddb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
-int hyla_zgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
+HYLA_API int hyla_zgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
                        const hyla_complex_double *dA, int64_t ldda, hyla_complex_double *dB,
                        int64_t lddb, const hyla_rbt_opts *opts, hyla_rbt_info *info);
 
@@ -735,13 +743,13 @@ int hyla_zgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
  * HYLA_ERR_UNSUPPORTED (n > INT_MAX). NULL ctx: HYLA_ERR_INVALID.
  * Workspace: device memory for A, the reflectors (2 n^2 elements, 3 n^2 for
  * uplo U) and n x nb; pinned n x (kd + 1). */
-int hyla_ssytrd_sy2sb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, float *A, int64_t lda,
+HYLA_API int hyla_ssytrd_sy2sb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, float *A, int64_t lda,
                       float *AB, int64_t ldab, float *tau);
-int hyla_dsytrd_sy2sb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, double *A, int64_t lda,
+HYLA_API int hyla_dsytrd_sy2sb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, double *A, int64_t lda,
                       double *AB, int64_t ldab, double *tau);
-int hyla_chetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hyla_complex_float *A,
+HYLA_API int hyla_chetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hyla_complex_float *A,
                       int64_t lda, hyla_complex_float *AB, int64_t ldab, hyla_complex_float *tau);
-int hyla_zhetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hyla_complex_double *A,
+HYLA_API int hyla_zhetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hyla_complex_double *A,
                       int64_t lda, hyla_complex_double *AB, int64_t ldab,
                       hyla_complex_double *tau);
 
@@ -752,14 +760,14 @@ int hyla_zhetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hyla_comple
  *   ncols >= 0; C, ldc  ldc >= max(1, n).
  * Returns 0; -i for a bad argument (1 trans, 2 n, 3 kd, 4 ncols, 5 A, 6 lda,
  * 7 tau, 8 C, 9 ldc); HYLA_ERR_* as the reduction. */
-int hyla_sormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+HYLA_API int hyla_sormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
                       const float *A, int64_t lda, const float *tau, float *C, int64_t ldc);
-int hyla_dormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+HYLA_API int hyla_dormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
                       const double *A, int64_t lda, const double *tau, double *C, int64_t ldc);
-int hyla_cunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+HYLA_API int hyla_cunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
                       const hyla_complex_float *A, int64_t lda, const hyla_complex_float *tau,
                       hyla_complex_float *C, int64_t ldc);
-int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
+HYLA_API int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
                       const hyla_complex_double *A, int64_t lda, const hyla_complex_double *tau,
                       hyla_complex_double *C, int64_t ldc);
 
@@ -783,12 +791,12 @@ int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t nc
  * Workspace: device memory about 2 n^2 elements (+ n^2 for uplo U), host
  * n^2 real elements for the tridiagonal eigenvectors (2 n^2 complex). The
  * seconds of each stage: hyla_get_eig_stats. */
-int hyla_ssyevd(hyla_t *ctx, char jobz, char uplo, int64_t n, float *A, int64_t lda, float *w);
-int hyla_dsyevd(hyla_t *ctx, char jobz, char uplo, int64_t n, double *A, int64_t lda,
+HYLA_API int hyla_ssyevd(hyla_t *ctx, char jobz, char uplo, int64_t n, float *A, int64_t lda, float *w);
+HYLA_API int hyla_dsyevd(hyla_t *ctx, char jobz, char uplo, int64_t n, double *A, int64_t lda,
                 double *w);
-int hyla_cheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_float *A,
+HYLA_API int hyla_cheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_float *A,
                 int64_t lda, float *w);
-int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_double *A,
+HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_double *A,
                 int64_t lda, double *w);
 
 /* The same on a matrix resident on device `dev` (memory from
@@ -798,13 +806,13 @@ int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_doubl
  * Argument numbers as hyla_?syevd with dev as argument 0 (a bad dev returns
  * HYLA_ERR_NO_DEVICE). NaN or Inf in dA are detected in the band after
  * stage 1 (HYLA_ERR_NAN), not scanned on input. */
-int hyla_ssyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, float *dA,
+HYLA_API int hyla_ssyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, float *dA,
                     int64_t ldda, float *w);
-int hyla_dsyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, double *dA,
+HYLA_API int hyla_dsyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, double *dA,
                     int64_t ldda, double *w);
-int hyla_cheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
+HYLA_API int hyla_cheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
                     hyla_complex_float *dA, int64_t ldda, float *w);
-int hyla_zheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
+HYLA_API int hyla_zheevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n,
                     hyla_complex_double *dA, int64_t ldda, double *w);
 
 /* Seconds spent in each stage by the last ?syevd / ?heevd call of a context
@@ -848,7 +856,7 @@ enum {
     HYLA_EIG_PHASE_GEMM = 6, HYLA_EIG_PHASE_DOWNLOAD = 7
 };
 /* Returns 0, -1 (ctx NULL) or -2 (stats NULL). */
-int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
+HYLA_API int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
 
 /* Stage 2: Hermitian band -> real symmetric tridiagonal (src/eig/sb2st.c). */
 
@@ -862,7 +870,7 @@ int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats);
 typedef struct hyla_sb2st_q hyla_sb2st_q;
 
 /* Frees a reflector store. Accepts NULL and *q == NULL; sets *q to NULL. */
-void hyla_sb2st_q_free(hyla_sb2st_q **q);
+HYLA_API void hyla_sb2st_q_free(hyla_sb2st_q **q);
 
 /* Reduces the Hermitian (real: symmetric) band matrix B to a real symmetric
  * tridiagonal T = Q2^H B Q2 by bulge chasing (LAPACK ?sytrd_sb2st /
@@ -886,14 +894,14 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q);
  * HYLA_ERR_NO_MEMORY. A NULL ctx returns HYLA_ERR_INVALID.
  * Workspace: a working copy of the band with room for the bulge
  * (2*kd*n elements), allocated inside. */
-int hyla_ssytrd_sb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd, const float *AB,
+HYLA_API int hyla_ssytrd_sb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd, const float *AB,
                       int64_t ldab, float *d, float *e, hyla_sb2st_q **q);
-int hyla_dsytrd_sb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd, const double *AB,
+HYLA_API int hyla_dsytrd_sb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd, const double *AB,
                       int64_t ldab, double *d, double *e, hyla_sb2st_q **q);
-int hyla_chetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
+HYLA_API int hyla_chetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
                       const hyla_complex_float *AB, int64_t ldab, float *d, float *e,
                       hyla_sb2st_q **q);
-int hyla_zhetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
+HYLA_API int hyla_zhetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
                       const hyla_complex_double *AB, int64_t ldab, double *d, double *e,
                       hyla_sb2st_q **q);
 
@@ -912,24 +920,24 @@ int hyla_zhetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
  * updated). A NULL ctx returns HYLA_ERR_INVALID.
  * Workspace: device memory for the reflectors (about 1.5 n^2 elements), a
  * chunk of Z and kd x ncols elements. */
-int hyla_sormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, float *Z, int64_t ldz);
-int hyla_dormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, double *Z,
+HYLA_API int hyla_sormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, float *Z, int64_t ldz);
+HYLA_API int hyla_dormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, double *Z,
                       int64_t ldz);
-int hyla_cunmtr_hb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, hyla_complex_float *Z,
+HYLA_API int hyla_cunmtr_hb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, hyla_complex_float *Z,
                       int64_t ldz);
-int hyla_zunmtr_hb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols,
+HYLA_API int hyla_zunmtr_hb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols,
                       hyla_complex_double *Z, int64_t ldz);
 
 /* The same on a matrix resident on device `dev` (memory from
  * hyla_malloc_device), synchronous. Argument numbers as above with dev as
  * argument 0 (a bad dev returns HYLA_ERR_NO_DEVICE). */
-int hyla_sormtr_sb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, float *dZ,
+HYLA_API int hyla_sormtr_sb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, float *dZ,
                           int64_t lddz);
-int hyla_dormtr_sb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+HYLA_API int hyla_dormtr_sb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
                           double *dZ, int64_t lddz);
-int hyla_cunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+HYLA_API int hyla_cunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
                           hyla_complex_float *dZ, int64_t lddz);
-int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
+HYLA_API int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
                           hyla_complex_double *dZ, int64_t lddz);
 
 /* -- tridiagonal eigensolvers (src/eig/tridiag.c; real types only) -- */
@@ -950,8 +958,8 @@ int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
  * (nothing is computed); HYLA_ERR_NO_MEMORY. Workspace: allocated inside,
  * about 14 n reals and 4 n integers for the blocks solved by divide and
  * conquer, none otherwise. */
-int hyla_ssterf(int64_t n, float *d, float *e);
-int hyla_dsterf(int64_t n, double *d, double *e);
+HYLA_API int hyla_ssterf(int64_t n, float *d, float *e);
+HYLA_API int hyla_dsterf(int64_t n, double *d, double *e);
 
 /* Eigenvalues and, optionally, eigenvectors of the real symmetric tridiagonal
  * T = (d, e) (LAPACK stedc): Cuppen's divide and conquer with Gu and
@@ -975,8 +983,8 @@ int hyla_dsterf(int64_t n, double *d, double *e);
  * allocated inside, at most about 2 n^2 + 10 n entries of host memory and,
  * when the device levels run, 3 n^2 + 12 n entries of device 0's memory and
  * 12 n of pinned host memory. */
-int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
-int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
+HYLA_API int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
+HYLA_API int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz);
 
 /* Eigenvalues of the real symmetric tridiagonal matrix T = (d, e) by
@@ -996,8 +1004,8 @@ int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double
  * then unchanged); HYLA_ERR_UNSUPPORTED (n >= 2^31 on a GPU); device memory
  * and device codes. Workspace: about 40 n bytes of device 0's memory,
  * allocated inside. */
-int hyla_ssterf_bisect(hyla_t *ctx, int64_t n, float *d, const float *e);
-int hyla_dsterf_bisect(hyla_t *ctx, int64_t n, double *d, const double *e);
+HYLA_API int hyla_ssterf_bisect(hyla_t *ctx, int64_t n, float *d, const float *e);
+HYLA_API int hyla_dsterf_bisect(hyla_t *ctx, int64_t n, double *d, const double *e);
 
 /* ---------------------------------------------------------------- NumPy .npy */
 
@@ -1018,17 +1026,17 @@ typedef struct {
  * HYLA_ERR_FORMAT (malformed, truncated, unsupported dtype or rank),
  * HYLA_ERR_NO_MEMORY. On failure *out holds no allocation. If err_msg is
  * non-NULL, a short reason is copied into it (err_len bytes at most). */
-int hyla_npy_read(const char *path, hyla_npy *out, char *err_msg, size_t err_len);
+HYLA_API int hyla_npy_read(const char *path, hyla_npy *out, char *err_msg, size_t err_len);
 
 /* Writes a column-major rows x cols matrix of type dtype as a little-endian,
  * Fortran-order .npy (version 1.0, or 2.0 when the header needs it).
  * Returns 0, -1 (path NULL), -2 (bad dtype), -3 (rows < 0), -4 (cols < 0),
  * -5 (data NULL with rows*cols > 0), -6 (ld < max(1, rows)), HYLA_ERR_IO. */
-int hyla_npy_write(const char *path, hyla_dtype dtype, int64_t rows, int64_t cols,
+HYLA_API int hyla_npy_write(const char *path, hyla_dtype dtype, int64_t rows, int64_t cols,
                    const void *data, int64_t ld);
 
 /* Frees npy->data and zeroes the struct. Accepts NULL. */
-void hyla_npy_free(hyla_npy *npy);
+HYLA_API void hyla_npy_free(hyla_npy *npy);
 
 /* ------------------------------------------ matrices distributed over devices */
 
@@ -1060,17 +1068,17 @@ typedef struct {
  * g's memory each, contents undefined. Returns 0, -1 (ctx NULL), -2 (bad
  * dtype), -3 (n < 0), -4 (A NULL), HYLA_ERR_NO_MEMORY,
  * HYLA_ERR_DEVICE_MEMORY (nothing left allocated, *A NULL). */
-int hyla_dist_create(hyla_t *ctx, hyla_dtype dtype, int64_t n, hyla_dist_matrix **A);
+HYLA_API int hyla_dist_create(hyla_t *ctx, hyla_dtype dtype, int64_t n, hyla_dist_matrix **A);
 /* Frees the blocks and the struct; accepts NULL and *A == NULL; sets *A to
  * NULL. Call it before hyla_destroy of the context. */
-void hyla_dist_destroy(hyla_t *ctx, hyla_dist_matrix **A);
+HYLA_API void hyla_dist_destroy(hyla_t *ctx, hyla_dist_matrix **A);
 /* Distribute: A := the n x n host matrix src (column major, ld >= n), every
  * column at full height. Gather: the n x n host matrix dst := A.
  * Synchronous. Return 0, -1 (ctx NULL), -2 (A NULL or made for a context
  * with another device count), -3 (src/dst NULL while n > 0), -4 (ld < max(1,
  * n)), or the devices' copy failures. */
-int hyla_dist_set(hyla_t *ctx, hyla_dist_matrix *A, const void *src, int64_t ld);
-int hyla_dist_get(hyla_t *ctx, const hyla_dist_matrix *A, void *dst, int64_t ld);
+HYLA_API int hyla_dist_set(hyla_t *ctx, hyla_dist_matrix *A, const void *src, int64_t ld);
+HYLA_API int hyla_dist_get(hyla_t *ctx, const hyla_dist_matrix *A, void *dst, int64_t ld);
 
 /* The eigensolver of hyla_?syevd / ?heevd on a matrix distributed over the
  * devices (from hyla_dist_create, of the routine's type): A holds the
@@ -1088,19 +1096,19 @@ int hyla_dist_get(hyla_t *ctx, const hyla_dist_matrix *A, void *dst, int64_t ld)
  * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
  * HYLA_ERR_UNSUPPORTED (n beyond LAPACK's int); on a failure A's contents are
  * undefined. One device: the one-device solver on block[0]. */
-int hyla_ssyevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, float *w);
-int hyla_dsyevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, double *w);
-int hyla_cheevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, float *w);
-int hyla_zheevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, double *w);
+HYLA_API int hyla_ssyevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, float *w);
+HYLA_API int hyla_dsyevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, double *w);
+HYLA_API int hyla_cheevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, float *w);
+HYLA_API int hyla_zheevd_mgpu(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, double *w);
 
 /* ---------------------------------------------------------------- debugging */
 
 /* Counts of allocations made by hyla (host, pinned and device memory, all
  * devices). live = not yet freed. Used by tests to prove nothing leaks. */
-void hyla_debug_alloc_stats(int64_t *live, int64_t *total);
+HYLA_API void hyla_debug_alloc_stats(int64_t *live, int64_t *total);
 /* Makes the k-th allocation from now fail (k >= 1), as if memory ran out;
  * k = 0 disables the injection. Process-wide; for tests. */
-void hyla_debug_fail_alloc(int64_t k);
+HYLA_API void hyla_debug_fail_alloc(int64_t k);
 
 #ifdef __cplusplus
 }

@@ -56,11 +56,11 @@ typedef struct {
  * -2 (dat NULL); HYLA_ERR_IO when the file cannot be opened; HYLA_ERR_FORMAT
  * when a line is missing, malformed or out of range, with msg (msg_len bytes
  * at most, may be NULL) set to "HPL.dat line L: reason". */
-int hyla_hpl_dat_read(const char *path, hyla_hpl_dat *dat, char *msg, size_t msg_len);
+HYLA_API int hyla_hpl_dat_read(const char *path, hyla_hpl_dat *dat, char *msg, size_t msg_len);
 
 /* The same on the text of a file (NUL-terminated): returns 0; -1 (text
  * NULL), -2 (dat NULL); HYLA_ERR_FORMAT with msg as above. */
-int hyla_hpl_dat_parse(const char *text, hyla_hpl_dat *dat, char *msg, size_t msg_len);
+HYLA_API int hyla_hpl_dat_parse(const char *text, hyla_hpl_dat *dat, char *msg, size_t msg_len);
 
 /* ---------------------------------------------------------------- processes */
 
@@ -69,8 +69,8 @@ int hyla_hpl_dat_parse(const char *text, hyla_hpl_dat *dat, char *msg, size_t ms
  * *local_rank is the rank among the processes of this host (for the GPU
  * choice). Returns 0 or HYLA_ERR_MPI. hyla_hpl_finalize ends MPI if
  * hyla_hpl_init started it. */
-int hyla_hpl_init(int *rank, int *size, int *local_rank);
-void hyla_hpl_finalize(void);
+HYLA_API int hyla_hpl_init(int *rank, int *size, int *local_rank);
+HYLA_API void hyla_hpl_finalize(void);
 
 /* ---------------------------------------------------------------- the run */
 
@@ -131,7 +131,7 @@ typedef struct {
  * dev), -3 (bad params: sizes, grid larger than the ranks), -4 (res NULL);
  * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
  * HYLA_ERR_MPI. A failure on one rank is reported on every grid rank. */
-int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *params, hyla_hpl_result *res,
+HYLA_API int hyla_hpl_run(hyla_t *ctx, int dev, const hyla_hpl_params *params, hyla_hpl_result *res,
                  double *x);
 
 #ifdef __cplusplus

@@ -3,8 +3,7 @@
  * DSYMM, by one DGEMM on the full matrix, and by blocked DGEMMs that read
  * only the lower triangle (block columns of width b: X[j:] += A[j:, j] V[j],
  * X[j] += A[j+b:, j]^T V[j+b:]); and the trailing DSYR2K (k = 128) for scale.
- * Build on the GPU host: gcc -O2 symm_gemm.c -I/usr/local/cuda/include
- *   -L/usr/local/cuda/lib64 -lcublas -lcudart -o symm_gemm */
+ * Built with -DHYLA_BENCH=ON (bench/CMakeLists.txt) as build/bin/symm_gemm. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdio.h>

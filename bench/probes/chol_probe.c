@@ -1,9 +1,7 @@
 /* Probe for tuning the Cholesky panel width on a GPU host: times
  * hyla_dpotrf (host-resident), hyla_dpotrf_gpu (device-resident) and
  * cuSOLVER's dpotrf on the same device-resident matrix, for several nb.
- * Build (after the CMake build):
- *   gcc -O2 -fopenmp bench/probes/chol_probe.c -Iinclude -I/usr/local/cuda/include \
- *       build/libhyla.so -L/usr/local/cuda/lib64 -lcusolver -lcudart -Wl,-rpath,build -o build/chol_probe
+ * Built with -DHYLA_BENCH=ON (bench/CMakeLists.txt) as build/bin/chol_probe.
  * Usage: chol_probe UPLO N NB[,NB...] [REPEAT] */
 #include "hyla.h"
 #include <cuda_runtime.h>

@@ -4,8 +4,7 @@
  * of the host panel QR (LAPACKE dgeqrt3 on
  * m x k, all OpenBLAS threads), so the critical path of sy2sb can be
  * estimated per panel width k.
- * Build: gcc -O2 bench/probes/eig_probe.c -I/usr/local/cuda/include \
- *        -L/usr/local/cuda/lib64 -lcusolver -lcublas -lcudart -llapacke -lopenblas -o build/eig_probe
+ * Built with -DHYLA_BENCH=ON (bench/CMakeLists.txt) as build/bin/eig_probe.
  * Usage: eig_probe M K[,K...] */
 #include <cublas_v2.h>
 #include <cusolverDn.h>

@@ -1,8 +1,7 @@
 /* Probe of the host<->GPU link as hyla's streaming GEMM sees it: H2D/D2H
  * rates from pinned, registered and pageable memory; the cost of
  * cudaHostRegister; multi-threaded pack (pageable -> pinned) bandwidth.
- * Build: gcc -O2 -fopenmp host_link.c -I/usr/local/cuda/include
- *        -L/usr/local/cuda/lib64 -lcudart -o host_link */
+ * Built with -DHYLA_BENCH=ON (bench/CMakeLists.txt) as build/bin/host_link. */
 #include <cuda_runtime_api.h>
 #include <omp.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * multi-tile paths run in tests. The stedc device-merge threshold of
  * "hopper" (1024): dsyevd with vectors at n = 8192 took 0.63 s against
  * 0.97 s with 2048 and 0.70 s with 512, the same at 16384 (2.56-2.58 s),
- * one H100 (bench/results/2026-11-23-h100-dcmin-raw.txt). The "host" band
+ * one H100 (bench/results/raw/syevd-h100-dc-min.txt). The "host" band
  * widths with eigenvectors (2 cores, host backend, against LAPACKE ?syevd /
  * ?heevd in the same run): d n = 4000 kd 128 5.11 s against 6.68 s with kd
  * 64 (LAPACKE 4.23 s), n = 3000 2.39 s against 2.93 s (kd 96: 2.54, 192:

@@ -19,7 +19,7 @@
  * H100, dsyevd with vectors: at n = 4096, 0.204 s with merges from 256 rows
  * on the device against 0.237 s from 512 and 0.332 s from 1024; at 8192,
  * 512 and 1024 took the same 0.591 s
- * (bench/results/2026-11-23-h100-small2-raw.txt). */
+ * (bench/results/raw/syevd-h100-n4096.txt). */
 static void stedc_tuning(hyla_t *ctx, int64_t n, int64_t *leaf, int64_t *gemm_min) {
     const hyla_tuning *tu = ctx && ctx->ndev > 0 ? hyla_tuning_for(ctx->devs[0]) : NULL;
     if (*leaf <= 0) *leaf = tu ? tu->stedc_leaf : 32;
@@ -35,7 +35,7 @@ static void stedc_tuning(hyla_t *ctx, int64_t n, int64_t *leaf, int64_t *gemm_mi
 /* sterf: unreduced blocks of at least STERF_DC_MIN rows go to the
  * values-only divide and conquer with leaves of at most STERF_DC_LEAF rows;
  * smaller ones to the QL iteration (no context, hence no tuning table:
- * both measured on the host, bench/results/2026-11-22-cpu2-tridiag.md). */
+ * both measured on the host, bench/results/syevd.md). */
 #define STERF_DC_MIN 512
 #define STERF_DC_LEAF 64
 

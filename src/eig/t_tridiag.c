@@ -1184,7 +1184,7 @@ static int TRI(sterf_dc)(int64_t n, R *d, R *e, int64_t leaf) {
     /* at most one thread per 512 rows: on the GPU host's 16 cores, n = 4000
      * took 0.156 s on 16 threads against 0.047 s on 8 (the team's start
      * and barriers cost more than the little work per thread;
-     * bench/results/2026-11-23-h100host-threads-raw.txt) */
+     * bench/results/raw/host16-sterf-all-threads.txt) */
     const int nth0 = omp_get_max_threads(), nth = (int)HYLA_MAX(1, HYLA_MIN(nth0, n / 512));
     if (nth != nth0) omp_set_num_threads(nth);
     int64_t nleaf = 1;

@@ -97,7 +97,7 @@ static void dat_defaults(hyla_hpl_dat *d, bool cuda) {
     d->nn = 1;
     d->nnb = 1;
     /* one H100, N = 86000, same run: NB 768 42.5, 1024 43.4, 1280 43.8
-     * TFLOP/s (bench/results/2026-11-23-h100-hplnb-raw.txt) */
+     * TFLOP/s (bench/results/raw/hpl-h100-nb.txt) */
     d->nb[0] = cuda ? 1280 : 256;
     d->ngrid = 1;
     d->p[0] = d->q[0] = 1;
