@@ -1,0 +1,86 @@
+"""scripts/bench.sh end to end on the host backend.
+
+Usage: bench_smoke.py SOURCE BUILD OUT
+
+Runs bench/suites/smoke-cpu.sh with the build BUILD, writing into OUT (never
+into the source tree), then checks what it wrote: the raw log is not empty,
+every command line of the suite has at least one row in the table, every row
+comes from a command of the suite, and every row's status is a success
+(ok, pass; HPL prints PASSED).
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+SUCCESS = {"ok", "pass", "PASSED"}
+
+
+def suite_commands(path):
+    """The suite's `hyla ...` lines as the table shows them (without the settings)."""
+    commands = []
+    for line in open(path):
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("hyla "):
+            commands.append(" ".join(line.split()))
+    return commands
+
+
+def table_rows(path):
+    """Each row of a table written by scripts/bench.sh: a dict from column name to cell."""
+    header, rows = None, []
+    for line in open(path):
+        if not line.startswith("|") or line.startswith("|---"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header is None:
+            header = cells
+        else:
+            rows.append(dict(zip(header, cells)))
+    return rows
+
+
+def is_number(cell):
+    try:
+        return float(cell) >= 0
+    except ValueError:
+        return False
+
+
+def main():
+    source, build, out = sys.argv[1:]
+    shutil.rmtree(out, ignore_errors=True)
+    rc = subprocess.call(["bash", os.path.join(source, "scripts", "bench.sh"), "-n", "-B", build,
+                          "-o", out, "smoke-cpu"])
+    if rc != 0:
+        print(f"scripts/bench.sh smoke-cpu: exit status {rc}")
+        return 1
+    raw = os.path.join(out, "raw", "smoke-cpu.log")
+    if not os.path.getsize(raw):
+        print(f"{raw}: empty")
+        return 1
+    commands = suite_commands(os.path.join(source, "bench", "suites", "smoke-cpu.sh"))
+    rows = table_rows(os.path.join(out, "smoke-cpu.md"))
+    print(f"{len(commands)} commands, {len(rows)} rows")
+    bad = 0
+    for c in commands:
+        if not any(r["command"].strip("`").endswith(c) for r in rows):
+            print(f"no row for: {c}")
+            bad += 1
+    for r in rows:
+        command = r["command"].strip("`")
+        problems = []
+        if not any(command.endswith(c) for c in commands):
+            problems.append("no command of the suite")
+        if r["status"] not in SUCCESS:
+            problems.append(f"status {r['status']}")
+        timed = ["hyla (s)"] + (["vendor (s)", "ratio"] if "--vs vendor" in command else [])
+        problems += [f"{col} {r[col]}" for col in timed if not is_number(r[col])]
+        for p in problems:
+            print(f"{p}: {command}")
+        bad += len(problems)
+    return 1 if bad or not commands else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
