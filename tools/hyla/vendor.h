@@ -2,7 +2,8 @@
  * OpenBLAS on the host; cuBLASXt and device-resident cuBLAS on GPUs.
  * Cholesky and LU: LAPACKE on the host; cuSOLVER on one GPU and cusolverMg
  * on several, both on device-resident copies. Eigensolver: LAPACKE on the
- * host, cuSOLVER on the first GPU) and the vendor library versions.
+ * host, cuSOLVER on one GPU, cusolverMg on several distinct GPUs) and the
+ * vendor library versions.
  *
  * The commands and the report call into this module; it calls back into
  * neither (it uses only clock.h and matgen.h of the tester). vendor_impl.h
@@ -100,9 +101,12 @@ typedef struct {
 } evd_problem;
 
 /* Times the vendor eigensolver on the devices of ctx: LAPACKE ?syevd/?heevd
- * on host devices, cusolverDnXsyevd on the first GPU on a device-resident
- * copy; warmup + repeat calls, each on a fresh copy of A. Sets out->time_s
- * (NaN where it could not run, reported on stderr) and out->name. */
+ * on host devices; on GPUs, cusolverDnXsyevd on a device-resident copy when
+ * the context holds one GPU (listed once or several times, cuda:0,0), else
+ * cusolverMgSyevd on its distinct GPUs (1-D block-cyclic columns of
+ * VENDOR_MG_TILE, the lower triangle only: skipped for uplo U); warmup +
+ * repeat calls, each on a fresh copy of A. Sets out->time_s (NaN where it
+ * could not run, reported on stderr) and out->name. */
 void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendor_times *out);
 
 /* One symmetric tridiagonal eigenproblem (real types): diagonal d (n) and
