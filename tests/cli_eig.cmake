@@ -39,7 +39,7 @@ add_test(NAME cli_syevd_range_json COMMAND sh -c "out=$(\"$0\" syevd -n 10:30:10
 # Several devices: the multi-device solver checked in each stage-1 variant and
 # order of the back transformations, on 2, 4 and 5 virtual devices; with --vs
 # vendor the one-device path's column, with --timers the per-device timeline.
-add_test(NAME cli_syevd_mgpu COMMAND sh -c "out=$(\"$0\" syevd -n 150,301 --type d,z --uplo L,U --jobz V --devices cpu:3 --check --vs vendor --timers --kd 8 --nb 32 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q 'one-dev(s)' && test $(echo \"$out\" | grep -c '^%   dev 2 ') -eq 8 && test $(echo \"$out\" | grep -c ' pass$') -eq 8" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_syevd_mgpu COMMAND sh -c "out=$(\"$0\" syevd -n 150,301 --type d,z --uplo L,U --jobz V --devices cpu:3 --check --vs vendor --timers --kd 8 --nb 32 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '^% routine.* one-dev(s) ' && test $(echo \"$out\" | grep -c '^% vendor (eig): LAPACKE') -eq 1 && test $(echo \"$out\" | grep -c '^%   dev [0-2]  |[U12TqQGD.]\\{60\\}| *[0-9][0-9]* cols  U ') -eq 24 && test $(echo \"$out\" | grep -c ' pass$') -eq 8" $<TARGET_FILE:hyla_cli>)
 foreach(v "half_host|--sbr half --allreduce host|cpu:2" "half_device|--sbr half --allreduce device|cpu:4"
           "full|--sbr full|cpu:4" "reordered|--back-order reordered|cpu:5" "direct_full|--sbr full --back-order direct|cpu:2")
   string(REPLACE "|" ";" v "${v}")
@@ -49,4 +49,16 @@ foreach(v "half_host|--sbr half --allreduce host|cpu:2" "half_device|--sbr half 
   separate_arguments(flags UNIX_COMMAND "${flags}")
   add_test(NAME cli_syevd_mgpu_${name} COMMAND hyla_cli syevd -n 1,3,97,260 --type s,c --uplo L,U --jobz V --check --devices ${devs} --kd 6 --nb 24 --repeat 1 ${flags})
 endforeach()
-add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --jobz V --devices cpu:2 --vs vendor --timers --json --kd 8 --nb 16); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"one_dev_time_s\":' && echo \"$out\" | grep -q '\"timeline\":\\[{\"device\":0,\"cols\":'" $<TARGET_FILE:hyla_cli>)
+# and each of the stage-1 variants and the reordered order on the other of 2
+# and 4 devices, in d and z
+foreach(v "half_host|--sbr half --allreduce host|cpu:4" "half_device|--sbr half --allreduce device|cpu:2"
+          "full|--sbr full|cpu:2" "reordered|--back-order reordered|cpu:2" "reordered|--back-order reordered|cpu:4")
+  string(REPLACE "|" ";" v "${v}")
+  list(GET v 0 name)
+  list(GET v 1 flags)
+  list(GET v 2 devs)
+  string(REPLACE "cpu:" "" ndev "${devs}")
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  add_test(NAME cli_syevd_mgpu_${name}_${ndev} COMMAND hyla_cli syevd -n 3,97,250 --type d,z --uplo L,U --jobz V --check --devices ${devs} --kd 6 --nb 24 --repeat 1 ${flags})
+endforeach()
+add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --jobz V --devices cpu:2 --vs vendor --timers --json --check --kd 8 --nb 16); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"one_dev_time_s\":[0-9].*\"status\":\"pass\".*\"timeline\":\\[{\"device\":0,\"cols\":[0-9]*,\"upload\":\\[[0-9.e-]*,[0-9.e-]*\\].*},{\"device\":1,\"cols\":'" $<TARGET_FILE:hyla_cli>)

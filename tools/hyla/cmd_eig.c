@@ -240,44 +240,61 @@ static int check_result(const eig_problem *p, uint64_t seed, double *err) {
     return p->n <= EIG_EXACT_CHECK_MAX ? check_exact(p, err) : check_probe(p, seed, err);
 }
 
-/* hyla_?syevd_gpu on a device-resident copy (uploaded untimed); median. */
-static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) {
+/* A into the work copy Aw, before a call. */
+static void fresh_copy(const eig_problem *p) {
+    mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
+}
+
+/* The median of warmup + repeat calls of hyla's solver, each on a fresh
+ * copy of A (untimed): hyla_?syevd_gpu on the device-resident dA, or with
+ * dA NULL hyla_?syevd on the work copy p->Aw. NaN after a failure
+ * (reported, `what` naming the run). */
+static double time_ours(hyla_t *ctx, const cli_opts *o, const eig_problem *p, void *dA,
+                        const char *what) {
     size_t ba = (size_t)(p->n * p->n) * dtype_size(p->t);
-    void *dA = NULL;
     double med = NAN, *t = malloc(sizeof *t * (size_t)o->repeat);
-    int rc = t ? hyla_malloc_device(ctx, 0, ba, &dA) : HYLA_ERR_NO_MEMORY;
+    int rc = t ? 0 : HYLA_ERR_NO_MEMORY;
     for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
-        rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
+        if (dA) rc = hyla_copy_to_device(ctx, 0, dA, p->A, ba);
+        else fresh_copy(p);
         double t0 = cli_now();
-        if (!rc) rc = call_evd_gpu(ctx, p, dA, max1(p->n));
+        if (!rc)
+            rc = dA ? call_evd_gpu(ctx, p, dA, max1(p->n)) : call_evd(ctx, p, p->Aw, max1(p->n));
         if (!rc && c >= o->warmup) t[c - o->warmup] = cli_now() - t0;
     }
-    if (rc) fprintf(stderr, "hyla: hyla_%c%s_gpu: %d: %s\n", dtype_char(p->t), rname(p->t), rc,
+    if (rc) fprintf(stderr, "hyla: hyla_%c%s%s: %d: %s\n", dtype_char(p->t), rname(p->t), what, rc,
                     hyla_strerror(rc));
     else med = cli_median(t, o->repeat);
-    hyla_free_device(ctx, 0, &dA);
     free(t);
     return med;
 }
 
-/* hyla's one-device path (HYLA_OPT_EIG_DEVICES 1) on the same context and
- * a fresh copy of A each call; median. For the runs on several devices. */
+/* hyla_?syevd_gpu on a device-resident copy (uploaded untimed); median. */
+static double ours_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) {
+    void *dA = NULL;
+    int rc = hyla_malloc_device(ctx, 0, (size_t)(p->n * p->n) * dtype_size(p->t), &dA);
+    if (rc) {
+        fprintf(stderr, "hyla: hyla_%c%s_gpu: %d: %s\n", dtype_char(p->t), rname(p->t), rc,
+                hyla_strerror(rc));
+        return NAN;
+    }
+    double med = time_ours(ctx, o, p, dA, "_gpu");
+    hyla_free_device(ctx, 0, &dA);
+    return med;
+}
+
+/* hyla's one-device path (HYLA_OPT_EIG_DEVICES 1, restored after) on the
+ * same context; median. For the runs on several devices; overwrites p->Aw
+ * (the runs' own result is checked and written out before). */
 static double ours_one_device(hyla_t *ctx, const cli_opts *o, const eig_problem *p) {
     int64_t was = 0;
-    double med = NAN, *t = malloc(sizeof *t * (size_t)o->repeat);
-    int rc = t ? hyla_get_option(ctx, HYLA_OPT_EIG_DEVICES, &was) : HYLA_ERR_NO_MEMORY;
-    if (!rc) rc = hyla_set_option(ctx, HYLA_OPT_EIG_DEVICES, 1);
-    for (int c = 0; !rc && c < o->warmup + o->repeat; c++) {
-        mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
-        double t0 = cli_now();
-        rc = call_evd(ctx, p, p->Aw, max1(p->n));
-        if (!rc && c >= o->warmup) t[c - o->warmup] = cli_now() - t0;
+    if (hyla_get_option(ctx, HYLA_OPT_EIG_DEVICES, &was) != 0 ||
+        hyla_set_option(ctx, HYLA_OPT_EIG_DEVICES, 1) != 0) {
+        fputs("hyla: cannot select the one-device eigensolver (HYLA_OPT_EIG_DEVICES)\n", stderr);
+        return NAN;
     }
-    if (rc) fprintf(stderr, "hyla: one-device hyla_%c%s: %d: %s\n", dtype_char(p->t), rname(p->t),
-                    rc, hyla_strerror(rc));
-    else med = cli_median(t, o->repeat);
+    double med = time_ours(ctx, o, p, NULL, " on one device");
     hyla_set_option(ctx, HYLA_OPT_EIG_DEVICES, was);
-    free(t);
     return med;
 }
 
@@ -345,6 +362,28 @@ static void print_timeline(const hyla_eig_stats *s, bool json) {
     }
 }
 
+/* The % lines that say what the vendor (routine `vendor`) and hyla's
+ * other columns time (dev: ours-dev). */
+static void print_legend(const report *r, const char *vendor, bool dev) {
+    if (r->cuda && vendor && strcmp(vendor, "cusolverMgSyevd") == 0)
+        printf("%% vendor (eig): cusolverMgSyevd on the distinct GPUs of the context, 1-D "
+               "block-cyclic columns of %d, the lower triangle (skipped for uplo U); A uploaded "
+               "untimed, the call timed up to the synchronization of every GPU\n", VENDOR_MG_TILE);
+    else if (r->cuda)
+        printf("%% vendor (eig): cusolverDnXsyevd (64-bit API) on a DEVICE-RESIDENT copy%s, the "
+               "call alone timed with CUDA events\n",
+               r->ndevices > 1 ? " on the one GPU that the context lists several times" : "");
+    else
+        printf("%% vendor (eig): LAPACKE ?syevd/?heevd (OpenBLAS) on a copy of the same host "
+               "matrix\n");
+    if (dev) printf("%% ours-dev: hyla_?syevd_gpu on a device-resident copy\n");
+    if (r->ndevices > 1)
+        printf("%% one-dev: hyla's one-device path (--eig-devices one) on the same context, "
+               "host-resident as the time column\n");
+    printf("%% %sratio = vendor time / hyla time\n",
+           r->cuda ? "hyla's own time includes the host<->device copies; " : "");
+}
+
 /* The row of a run (the run loop's print hook): eig's own columns. */
 static void print_row(void *arg, const report_row *w) {
     static bool header;
@@ -378,17 +417,7 @@ static void print_row(void *arg, const report_row *w) {
     }
     if (!header) {
         header = true;
-        if (r->vs && r->cuda)
-            printf("%% vendor (eig): cusolverDnXsyevd (64-bit API) on a DEVICE-RESIDENT copy on the "
-                   "first GPU, the call alone timed with CUDA events; ours-dev: hyla_?syevd_gpu on a "
-                   "device-resident copy; hyla's own time includes the host<->device copies; "
-                   "ratio = vendor time / hyla time\n");
-        if (r->vs && r->ndevices > 1)
-            printf("%% one-dev: hyla's one-device path (--eig-devices one) on the same context, "
-                   "host-resident as the time column\n");
-        else if (r->vs)
-            printf("%% vendor (eig): LAPACKE ?syevd/?heevd (OpenBLAS) on a copy of the same host "
-                   "matrix; ratio = vendor time / hyla time\n");
+        if (r->vs) print_legend(r, w->vendor, dev);
         if (r->check)
             printf("%% check (eig): n <= %d: max of |A - Z L Z^H|_1/(n |A|_1 eps), |I - Z^H Z|_1/(n "
                    "eps) and eigenvalues vs LAPACKE ?syevd/(n |A|_1 eps); beyond: random-vector "
@@ -441,10 +470,7 @@ static int write_outputs(const cli_opts *o, const eig_problem *p) {
     return rc;
 }
 
-static void restore(void *arg) {
-    const eig_problem *p = ((eig_run *)arg)->p;
-    mat_copy(p->t, p->n, p->n, p->A, max1(p->n), p->Aw, max1(p->n));
-}
+static void restore(void *arg) { fresh_copy(((eig_run *)arg)->p); }
 
 static int hook_call(hyla_t *ctx, void *arg) {
     const eig_problem *p = ((eig_run *)arg)->p;
