@@ -1,0 +1,117 @@
+/* Probe of the GPU bulge chase alone (the backend's hb2st op, eigenvalues
+ * only): the kernel's time on a random band of width kd already on the
+ * device, CUDA events around the op, and that time per step of its
+ * critical path (2 n dependent steps: sweep i trails sweep i-1 by two of
+ * them, k_hb2st.cu). Built with -DHYLA_BENCH=ON as build/bin/chase_probe.
+ * Usage: chase_probe TYPES N[,N...] KD [REPEAT]   (TYPES among s,d,c,z) */
+#include "backend/cuda/k_hb2st.h"
+#include "hyla.h"
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int type_of(char c) {
+    switch (c) {
+    case 's': return HYLA_S;
+    case 'd': return HYLA_D;
+    case 'c': return HYLA_C;
+    case 'z': return HYLA_Z;
+    default: return -1;
+    }
+}
+
+/* the median of REPEAT chases of one random band (milliseconds), or < 0 */
+static double time_chase(int t, long n, long kd, int repeat) {
+    const size_t real = t == HYLA_S || t == HYLA_C ? 4 : 8, es = real * (t >= HYLA_C ? 2 : 1);
+    const long ldab = 2 * kd, kde = kd < n - 1 ? kd : n - 1;
+    const size_t band = (size_t)ldab * (size_t)n * es;
+    unsigned char *h = malloc(band);
+    void *dAB = NULL, *dAB0 = NULL, *dd = NULL, *de = NULL, *dw = NULL;
+    double ms = -1;
+    float *times = calloc((size_t)repeat, sizeof(float));
+    if (!h || !times) goto done;
+    memset(h, 0, band);
+    srand(7);
+    for (long j = 0; j < n; j++)
+        for (long r = 0; r <= kde && j + r < n; r++)
+            for (size_t p = 0; p < es / real; p++) {
+                const double v = rand() / (double)RAND_MAX - 0.5;
+                unsigned char *at = h + ((size_t)(r + j * ldab) * (es / real) + p) * real;
+                if (real == 4) {
+                    const float f = (float)v;
+                    memcpy(at, &f, 4);
+                } else {
+                    memcpy(at, &v, 8);
+                }
+            }
+    if (cudaMalloc(&dAB, band) || cudaMalloc(&dAB0, band) || cudaMalloc(&dd, (size_t)n * real) ||
+        cudaMalloc(&de, (size_t)n * real) || cudaMalloc(&dw, HYLA_HB2ST_WORK_BYTES(n)) ||
+        cudaMemcpy(dAB0, h, band, cudaMemcpyHostToDevice))
+        goto done;
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    for (int k = -1; k < repeat; k++) { /* one warm-up */
+        cudaMemcpy(dAB, dAB0, band, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(a, 0);
+        if (hyla_cuda_hb2st(0, t, n, kd, dAB, ldab, dd, de, dw, NULL)) goto done;
+        cudaEventRecord(b, 0);
+        if (cudaEventSynchronize(b)) goto done;
+        if (k >= 0) cudaEventElapsedTime(&times[k], a, b);
+    }
+    for (int i = 1; i < repeat; i++) /* insertion sort, then the median */
+        for (int j = i; j > 0 && times[j] < times[j - 1]; j--) {
+            const float x = times[j];
+            times[j] = times[j - 1];
+            times[j - 1] = x;
+        }
+    ms = times[repeat / 2];
+done:
+    cudaFree(dAB);
+    cudaFree(dAB0);
+    cudaFree(dd);
+    cudaFree(de);
+    cudaFree(dw);
+    free(h);
+    free(times);
+    return ms;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: chase_probe TYPES N[,N...] KD [REPEAT]\n");
+        return 2;
+    }
+    const long kd = atol(argv[3]);
+    const int repeat = argc > 4 ? atoi(argv[4]) : 3;
+    if (kd < 1 || kd > HYLA_CUDA_HB2ST_MAX_KD || repeat < 1) {
+        fprintf(stderr, "chase_probe: KD in 1..%d, REPEAT >= 1\n", HYLA_CUDA_HB2ST_MAX_KD);
+        return 2;
+    }
+    printf("%-4s %8s %4s %12s %14s\n", "type", "n", "kd", "chase (ms)", "per step (us)");
+    for (const char *tp = argv[1]; *tp; tp++) {
+        if (*tp == ',') continue;
+        const int t = type_of(*tp);
+        if (t < 0) {
+            fprintf(stderr, "chase_probe: unknown type %c\n", *tp);
+            return 2;
+        }
+        for (char *s = argv[2]; *s;) {
+            char *end;
+            const long n = strtol(s, &end, 10);
+            if (end == s || n < 2) {
+                fprintf(stderr, "chase_probe: bad size list %s\n", argv[2]);
+                return 2;
+            }
+            const double ms = time_chase(t, n, kd, repeat);
+            if (ms < 0) {
+                fprintf(stderr, "chase_probe: the chase failed at n = %ld\n", n);
+                return 1;
+            }
+            printf("%-4c %8ld %4ld %12.3f %14.3f\n", *tp, n, kd, ms, 1e3 * ms / (2.0 * n));
+            s = *end == ',' ? end + 1 : end;
+        }
+    }
+    return 0;
+}
