@@ -217,6 +217,53 @@ int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, i
     return rc ? rc : rs;
 }
 
+int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, int64_t cols,
+                              int64_t bc, void *host, int64_t ldh, const void *dmem, int64_t ldd,
+                              hyla_queue *qp, hyla_xfer_produce_fn produce, void *arg,
+                              double *t_produced) {
+    enum { NSLOTS = 4 };
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t);
+    const int64_t nblk = bc > 0 && cols > 0 ? (cols + bc - 1) / bc : 0;
+    hyla_dev_workspace *ws;
+    hyla_event **ev = NULL;
+    hyla_xfer x;
+    *t_produced = hyla_wtime();
+    if (nblk == 0 || rows == 0) return 0;
+    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
+    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
+    if (!rc) rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, es, hyla_pack_threads(ctx));
+    if (rc) return rc;
+    ev = hyla_calloc((size_t)nblk, sizeof *ev);
+    if (!ev) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+    for (int64_t k = 0; k < nblk; k++) { /* every block's production first */
+        const int64_t c0 = k * bc, nc = HYLA_MIN(bc, cols - c0);
+        HYLA_TRY(produce(arg, qp, c0, nc));
+        HYLA_TRY(o->event_create(d, 0, &ev[k]));
+        HYLA_TRY(o->event_record(ev[k], qp));
+    }
+    for (int64_t k = 0; k < nblk; k++) {
+        const int64_t c0 = k * bc, nc = HYLA_MIN(bc, cols - c0);
+        HYLA_TRY(o->queue_wait_event(ws->q_in, ev[k]));
+        HYLA_TRY(hyla_xfer_down(&x, ws->q_in, hyla_elem(host, 0, c0, ldh, es), ldh,
+                                hyla_elem(dmem, 0, c0, ldd, es), ldd, 0, c0, rows, nc,
+                                HYLA_XFER_ALL, NULL, NULL));
+    }
+    HYLA_TRY(o->event_sync(ev[nblk - 1]));
+    *t_produced = hyla_wtime();
+cleanup:;
+    /* nothing of the staging ring or the events is released while queued */
+    const int r1 = o->queue_sync(qp), r2 = o->queue_sync(ws->q_in);
+    if (!rc) rc = r1 ? r1 : r2;
+    hyla_xfer_fini(&x);
+    if (ev)
+        for (int64_t k = 0; k < nblk; k++)
+            if (ev[k]) o->event_destroy(ev[k]);
+    hyla_free(ev);
+    return rc;
+}
+
 /* Uploads the n x n host matrix A to a new device buffer holding its lower
  * triangle (for uplo U, rebuilt from the upper one). On the host backend,
  * uplo L, the upper triangle is left unset: nothing reads it. */

@@ -65,6 +65,23 @@ int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const v
 int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
                      void *host, int64_t ldh, void *dmem, int64_t ldd);
 
+/* Enqueues on q the computation of columns c0 .. c0+nc-1 of a matrix that
+ * hyla_xfer_download_behind then downloads; returns 0 or a HYLA_ERR_*. */
+typedef int (*hyla_xfer_produce_fn)(void *arg, hyla_queue *q, int64_t c0, int64_t nc);
+
+/* Device -> host copy of the rows x cols matrix dmem (device dev, ld ldd) to
+ * host (pageable, ld ldh) by blocks of bc columns while they are computed:
+ * produce(arg, qp, c0, nc) enqueues every block's computation on qp first,
+ * then each block is downloaded (through the staging ring, on the device's
+ * input queue) as soon as its computation is done, so block k's download
+ * overlaps the computation of the blocks after it. *t_produced: the wall
+ * time (hyla_wtime) at which the last block was computed. Synchronous:
+ * returns when qp and the downloads are done, 0 or the first failure. */
+int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, int64_t cols,
+                              int64_t bc, void *host, int64_t ldh, const void *dmem, int64_t ldd,
+                              hyla_queue *qp, hyla_xfer_produce_fn produce, void *arg,
+                              double *t_produced);
+
 /* *dA := a new n x n device buffer (ld n) on device dev holding the lower
  * triangle of the host matrix A (uplo L: copied; uplo U: rebuilt from the
  * upper triangle with hyla_lower_from_upper). Synchronous. */

@@ -14,6 +14,7 @@
  * By default the reordered order runs on a GPU for large n (where it was
  * measured faster) when the device has the memory, else the direct one. */
 #include "eig/pvectors.h"
+#include "core/xfer.h"
 #include "eig/ptridiag.h"
 #include <omp.h>
 #include <pthread.h>
@@ -111,9 +112,32 @@ static void *build_q_main(void *arg) {
     return NULL;
 }
 
+/* Z := Q E by blocks of columns (the produce function of
+ * hyla_xfer_download_behind). E is real: for complex Q, one real GEMM on
+ * Q's (re, im) pairs, a 2n x n real matrix of leading dimension 2 ld. */
+typedef struct {
+    hyla_dev *d;
+    hyla_dtype t;
+    int64_t n, lddz;
+    const void *dQ, *dE;
+    void *dZ;
+} q_times_e;
+
+static int q_times_e_cols(void *arg, hyla_queue *q, int64_t c0, int64_t nc) {
+    const q_times_e *g = arg;
+    const hyla_dtype rt = hyla_dtype_real(g->t);
+    const int64_t f = g->t == rt ? 1 : 2;
+    const size_t rs = hyla_dtype_size(rt);
+    return g->d->ops->gemm(q, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * g->n, nc, g->n,
+                           hyla_scalar(rt, HYLA_SC_ONE), g->dQ, f * g->n,
+                           hyla_elem(g->dE, 0, c0, g->n, rs), g->n,
+                           hyla_scalar(rt, HYLA_SC_ZERO),
+                           hyla_elem(g->dZ, 0, c0, f * g->lddz, rs), f * g->lddz);
+}
+
 int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
                      const hyla_sb2st_q *q2, void *w, void *e, void *dZ, int64_t lddz,
-                     int order, hyla_eig_stats *st) {
+                     void *hZ, int64_t ldhz, int order, hyla_eig_stats *st) {
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const hyla_dtype rt = hyla_dtype_real(t);
@@ -156,6 +180,11 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
         st->tridiag = hyla_wtime() - tt;
         hyla_eig_stedc_parts(ctx, st);
         HYLA_TRY(direct(ctx, dev, t, n, q1, q2, z_dev ? NULL : Zr, dZ, lddz, st));
+        if (hZ) {
+            tt = hyla_wtime();
+            HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 0, n, n, hZ, ldhz, dZ, lddz));
+            st->transfers += hyla_wtime() - tt;
+        }
         goto cleanup;
     }
     /* reordered: Q on a thread of its own (one core, queues of its own)
@@ -193,15 +222,26 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     st->transfers += hyla_wtime() - tt;
     tt = hyla_wtime();
     {
-        const int64_t f = (t == rt) ? 1 : 2;
+        /* with a host destination, each block of Z goes down while the
+         * GEMM of the next runs */
+        enum { ZBLOCK = 2048 };
+        q_times_e g = {.d = d, .t = t, .n = n, .lddz = lddz, .dQ = dQ, .dE = dE, .dZ = dZ};
         hyla_dev_workspace *ws;
+        double t_gemm;
         HYLA_TRY(hyla_workspace_get(ctx, dev, 0, 0, &ws));
-        HYLA_TRY(o->gemm(ws->q_comp, rt, HYLA_NOTRANS, HYLA_NOTRANS, f * n, n, n,
-                         hyla_scalar(rt, HYLA_SC_ONE), dQ, f * n, dE, n,
-                         hyla_scalar(rt, HYLA_SC_ZERO), dZ, f * lddz));
-        HYLA_TRY(o->queue_sync(ws->q_comp));
+        if (hZ) {
+            HYLA_TRY(hyla_xfer_download_behind(ctx, dev, t, n, n, ZBLOCK, hZ, ldhz, dZ, lddz,
+                                               ws->q_comp, q_times_e_cols, &g, &t_gemm));
+        } else {
+            HYLA_TRY(q_times_e_cols(&g, ws->q_comp, 0, n));
+            HYLA_TRY(o->queue_sync(ws->q_comp));
+            t_gemm = hyla_wtime();
+        }
+        /* the GEMM counts with the last back transformation, the tail of
+         * the download not hidden behind it with the transfers */
+        st->back1 += t_gemm - tt;
+        st->transfers += hyla_wtime() - t_gemm;
     }
-    st->back1 += hyla_wtime() - tt; /* the GEMM counts with the last back transformation */
 cleanup:
     o->mem_free(d, HYLA_MEM_DEVICE, dQ);
     o->mem_free(d, HYLA_MEM_DEVICE, dE);
