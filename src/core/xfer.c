@@ -185,11 +185,19 @@ int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const v
                     skip, skip_arg);
 }
 
-int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
-                     void *host, int64_t ldh, void *dmem, int64_t ldd) {
-    enum { NSLOTS = 4 };
+/* The staging ring of the whole-matrix transfers below: NSLOTS slots of
+ * the device's tuned size in its workspace's pinned memory. */
+enum { NSLOTS = 4 };
+static int staging_init(hyla_t *ctx, int dev, size_t es, hyla_dev_workspace **ws, hyla_xfer *x) {
     hyla_dev *d = ctx->devs[dev];
     const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
+    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, ws);
+    return rc ? rc : hyla_xfer_init(x, d, (*ws)->pinned, NSLOTS, slot, es, hyla_pack_threads(ctx));
+}
+
+int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, int64_t cols,
+                     void *host, int64_t ldh, void *dmem, int64_t ldd) {
+    hyla_dev *d = ctx->devs[dev];
     hyla_dev_workspace *ws;
     hyla_xfer x;
     if (rows == 0 || cols == 0) return 0;
@@ -205,9 +213,7 @@ int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, i
         int rs = rc ? 0 : d->ops->queue_sync(ws->q_in);
         return rc ? rc : rs;
     }
-    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
-    if (rc) return rc;
-    rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, hyla_dtype_size(t), hyla_pack_threads(ctx));
+    int rc = staging_init(ctx, dev, hyla_dtype_size(t), &ws, &x);
     if (rc) return rc;
     rc = up ? hyla_xfer_up(&x, ws->q_in, dmem, ldd, host, ldh, 0, 0, rows, cols, HYLA_XFER_ALL)
             : hyla_xfer_down(&x, ws->q_in, host, ldh, dmem, ldd, 0, 0, rows, cols, HYLA_XFER_ALL,
@@ -221,7 +227,6 @@ int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, 
                               int64_t bc, void *host, int64_t ldh, const void *dmem, int64_t ldd,
                               hyla_queue *qp, hyla_xfer_produce_fn produce, void *arg,
                               double *t_produced) {
-    enum { NSLOTS = 4 };
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t);
@@ -231,9 +236,7 @@ int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, 
     hyla_xfer x;
     *t_produced = hyla_wtime();
     if (nblk == 0 || rows == 0) return 0;
-    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
-    int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
-    if (!rc) rc = hyla_xfer_init(&x, d, ws->pinned, NSLOTS, slot, es, hyla_pack_threads(ctx));
+    int rc = staging_init(ctx, dev, es, &ws, &x);
     if (rc) return rc;
     ev = hyla_calloc((size_t)nblk, sizeof *ev);
     if (!ev) HYLA_TRY(HYLA_ERR_NO_MEMORY);
@@ -291,9 +294,26 @@ int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_
                                 HYLA_COPY_H2D));
         goto cleanup;
     }
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, lower ? 1 : (size_t)(n * n) * es, &dU));
-    HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, lower ? *dA : dU, n));
-    if (!lower) HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
+    if (lower) {
+        /* the lower triangle alone, by blocks of columns from their
+         * diagonal down: half the bytes of the whole matrix (the upper part
+         * of each diagonal block gets whatever the slot held: unreferenced) */
+        enum { CB = 512 };
+        hyla_xfer x;
+        HYLA_TRY(staging_init(ctx, dev, es, &ws, &x));
+        for (int64_t j = 0; j < n && !rc; j += CB)
+            rc = hyla_xfer_up(&x, ws->q_in, hyla_elem(*dA, j, j, n, es), n,
+                              hyla_elem(A, j, j, lda, es), lda, j, j, n - j, HYLA_MIN(CB, n - j),
+                              HYLA_XFER_LOWER);
+        const int rs = o->queue_sync(ws->q_in);
+        hyla_xfer_fini(&x);
+        ws = NULL; /* synchronized */
+        if (!rc) rc = rs;
+        goto cleanup;
+    }
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dU));
+    HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, dU, n));
+    HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
 cleanup:
     if (ws) { /* the split copies: done (or stopped) before *dA may go */
         const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);
