@@ -1,0 +1,115 @@
+"""Contexts: devices, errors, the GIL released during a call, and a call
+interrupted by Ctrl-C (SIGINT) leaving its context usable."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import hyla
+
+
+def test_context_devices_and_close():
+    with hyla.Context("cpu:2") as ctx:
+        assert [(d.kind, d.ordinal) for d in ctx.devices] == [("cpu", 0), ("cpu", 1)]
+        assert all(d.memory_bytes > 0 for d in ctx.devices)
+        np.testing.assert_allclose(hyla.eigvalsh(np.diag([3.0, 1.0, 2.0]), ctx=ctx), [1, 2, 3])
+    with pytest.raises(ValueError, match="closed"):
+        hyla.eigvalsh(np.eye(2), ctx=ctx)
+    ctx.close()  # idempotent
+
+
+def test_memory_cap_is_part_of_the_device_list():
+    with hyla.Context("cpu:1@1M") as ctx:
+        assert ctx.devices[0].memory_bytes == 1 << 20
+
+
+@pytest.mark.parametrize("spec", ["cpu:x", "tpu", "cpu:2@lots"])
+def test_bad_device_list_raises_value_error(spec):
+    with pytest.raises(ValueError, match="malformed device list"):
+        hyla.Context(spec)
+
+
+def test_array_on_a_device_outside_the_context_raises():
+    with hyla.Context("cpu:1") as ctx:
+        with pytest.raises(ValueError, match="cuda:3"):
+            ctx.device_index("cuda", 3)
+
+
+def test_gil_is_released_during_a_call():
+    """Another Python thread keeps running while hyla computes."""
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((700, 700))
+    a = a + a.T
+    ticks, done = [], threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.002)
+
+    with hyla.Context("cpu:1") as ctx:
+        hyla.eigvalsh(np.eye(2), ctx=ctx)  # the worker thread started
+        t = threading.Thread(target=tick)
+        t.start()
+        start = time.monotonic()
+        hyla.eigh(a, ctx=ctx)
+        end = time.monotonic()
+        done.set()
+        t.join()
+    during = [x for x in ticks if start < x < end]
+    # a thread starved of the GIL would tick once at most
+    assert end - start > 0.1 and len(during) > 10
+
+
+_INTERRUPTED = textwrap.dedent("""
+    import os, signal, threading, time
+    import numpy as np
+    import hyla
+
+    ctx = hyla.Context("cpu:1")
+    rng = np.random.default_rng(3)
+    n = 1000
+    a = rng.standard_normal((n, n))
+    a = np.asfortranarray(a + a.T)
+    h = a.copy()
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    start = time.monotonic()
+    try:
+        hyla.eigh(a, overwrite_a=True, ctx=ctx)
+        print("not interrupted")
+    except KeyboardInterrupt:
+        print("interrupted after", round(time.monotonic() - start, 3))
+    start = time.monotonic()
+    ctx.wait()
+    print("call ended", round(time.monotonic() - start, 3), "s later")
+    # the interrupted call finished its work in a: eigenvectors
+    v = a
+    print("orthogonality", np.abs(v.T @ v - np.eye(n)).max())
+    w = np.einsum("ij,ij->j", v, h @ v)
+    print("residual", np.abs(h @ v - v * w).max())
+    # the context goes on
+    b = rng.standard_normal(n)
+    x = hyla.solve(h, b, ctx=ctx)
+    print("next call residual", np.abs(h @ x - b).max())
+""")
+
+
+def test_interrupt_returns_at_once_and_leaves_the_context_usable():
+    env = dict(os.environ, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", _INTERRUPTED], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split(" ", 1) for line in out.stdout.splitlines())
+    interrupted_after = float(lines["interrupted"].split()[1])
+    ended_later = float(lines["call"].split()[1])
+    assert interrupted_after < 0.3 + 0.25  # the caller got Ctrl-C within one poll
+    assert ended_later > 0.1  # ... while the library call was still running
+    assert float(lines["orthogonality"]) < 1e-10
+    assert float(lines["residual"]) < 1e-9
+    assert float(lines["next"].split()[-1]) < 1e-8

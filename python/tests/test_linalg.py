@@ -1,0 +1,287 @@
+"""The routines on NumPy arrays (the host-resident path) against SciPy, in
+the four types and both memory orders, on the default context (the ctest
+runs this file with HYLA_DEVICES=cpu:1 and cpu:3)."""
+
+import os
+
+import numpy as np
+import pytest
+import scipy.linalg as sl
+
+import hyla
+from helpers import (DTYPES, THRESHOLD, close, garbage_triangle, hermitian, ordered, random,
+                     solve_residual)
+
+N = 37  # odd, not a multiple of any block size
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(2024)
+
+
+def test_default_context_has_the_devices_of_hyla_devices():
+    spec = os.environ.get("HYLA_DEVICES", "cpu")
+    expected = int(spec.split(":")[1]) if ":" in spec else 1
+    assert len(hyla.default_context().devices) == expected
+    assert all(d.kind == "cpu" for d in hyla.default_context().devices)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", "CF")
+@pytest.mark.parametrize("lower", [True, False])
+def test_eigh(rng, dtype, order, lower):
+    h = hermitian(rng, N, dtype)
+    a = ordered(garbage_triangle(h, lower, rng), order)
+    before = a.copy()
+    w, v = hyla.eigh(a, lower=lower)
+    assert w.dtype == np.finfo(dtype).dtype and v.dtype == dtype and v.shape == (N, N)
+    ref = sl.eigh(h.astype(np.complex128), eigvals_only=True)
+    assert close(w, ref, h, dtype, N) < THRESHOLD
+    h64, v64 = h.astype(np.complex128), v.astype(np.complex128)
+    assert close(h64 @ v64, v64 * w, h, dtype, N) < THRESHOLD
+    assert close(v64.conj().T @ v64, np.eye(N), np.eye(N), dtype, N) < THRESHOLD
+    np.testing.assert_array_equal(a, before)  # not overwritten without overwrite_a
+    assert close(hyla.eigvalsh(a, lower=lower), ref, h, dtype, N) < THRESHOLD
+
+
+@pytest.mark.parametrize("order", "CF")
+def test_eigh_overwrite_a_works_in_place(rng, order):
+    h = hermitian(rng, N, np.float64)
+    a = ordered(h.copy(), order)
+    w, v = hyla.eigh(a, overwrite_a=True)
+    assert np.shares_memory(v, a)
+    assert close(h @ v, v * w, h, np.float64, N) < THRESHOLD
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", "CF")
+@pytest.mark.parametrize("lower", [True, False])
+def test_cholesky(rng, dtype, order, lower):
+    h = hermitian(rng, N, dtype, shift=3 * N ** 0.5)
+    a = ordered(garbage_triangle(h, lower, rng), order)
+    c = hyla.cholesky(a, lower=lower)
+    ref = sl.cholesky(h.astype(np.complex128), lower=lower)
+    assert c.dtype == dtype
+    assert close(c, ref, h, dtype, N) < THRESHOLD
+    other = np.triu(c, 1) if lower else np.tril(c, -1)
+    assert not other.any()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", "CF")
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("nrhs", [None, 3])
+def test_cho_factor_cho_solve(rng, dtype, order, lower, nrhs):
+    h = hermitian(rng, N, dtype, shift=3 * N ** 0.5)
+    a = ordered(garbage_triangle(h, lower, rng), order)
+    b = random(rng, (N,) if nrhs is None else (N, nrhs), dtype)
+    c, low = hyla.cho_factor(a, lower=lower)
+    assert low == lower
+    x = hyla.cho_solve((c, low), b)
+    assert x.shape == b.shape and x.dtype == dtype
+    assert solve_residual(h, x, b) < THRESHOLD
+
+
+@pytest.mark.parametrize("order", "CF")
+def test_cho_factor_overwrite_a_factors_in_place(rng, order):
+    """A C-order symmetric matrix is factored as its transpose with the
+    other triangle: no copy."""
+    h = hermitian(rng, N, np.complex128, shift=3 * N ** 0.5)
+    a = ordered(h.copy(), order)
+    c, lower = hyla.cho_factor(a, lower=True, overwrite_a=True)
+    assert c is a
+    np.testing.assert_allclose(np.tril(c), sl.cholesky(h, lower=True), atol=1e-12)
+
+
+def test_cholesky_not_positive_definite_raises_with_info():
+    a = np.diag([4.0, 1.0, -1.0, 2.0])
+    with pytest.raises(np.linalg.LinAlgError) as err:
+        hyla.cholesky(a)
+    assert isinstance(err.value, hyla.LinAlgError) and err.value.info == 3
+    with pytest.raises(hyla.LinAlgError) as err:
+        hyla.solve(a, np.ones(4), assume_a="pos")
+    assert err.value.info == 3
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", "CF")
+@pytest.mark.parametrize("shape", [(N, N), (N + 8, N), (N, N - 9)])
+def test_lu_factor_as_scipy(rng, dtype, order, shape):
+    a = ordered(random(rng, shape, dtype), order)
+    lu, piv = hyla.lu_factor(a)
+    ref_lu, ref_piv = sl.lu_factor(a.astype(np.complex128))
+    np.testing.assert_array_equal(piv, ref_piv)
+    assert close(lu, ref_lu, a, dtype, max(shape)) < THRESHOLD
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("trans", [0, 1, 2])
+@pytest.mark.parametrize("b_order", "CF")
+def test_lu_solve(rng, dtype, trans, b_order):
+    a = random(rng, (N, N), dtype)
+    b = ordered(random(rng, (N, 4), dtype), b_order)
+    x = hyla.lu_solve(hyla.lu_factor(a), b, trans=trans)
+    op = [a, a.T, a.conj().T][trans]
+    assert solve_residual(op, x, b) < THRESHOLD
+    # SciPy's factors solve the same
+    x_ref = hyla.lu_solve(sl.lu_factor(a), b, trans=trans)
+    assert close(x, x_ref, x, dtype, N) < THRESHOLD * 10
+
+
+def test_lu_factor_singular_warns_as_scipy():
+    a = np.array([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.warns(hyla.LinAlgWarning, match="Diagonal number 2"):
+        hyla.lu_factor(a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", "CF")
+@pytest.mark.parametrize("assume_a", ["gen", "pos"])
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize("nrhs", [None, 2])
+def test_solve(rng, dtype, order, assume_a, transposed, nrhs):
+    if assume_a == "pos":
+        h = hermitian(rng, N, dtype, shift=3 * N ** 0.5)
+        a = ordered(garbage_triangle(h, False, rng), order)
+    else:
+        h = random(rng, (N, N), dtype)
+        a = ordered(h, order)
+    b = random(rng, (N,) if nrhs is None else (N, nrhs), dtype)
+    before = a.copy(), b.copy()
+    x = hyla.solve(a, b, assume_a=assume_a, transposed=transposed)
+    assert x.shape == b.shape and x.dtype == dtype
+    assert solve_residual(h.T if transposed else h, x, b) < THRESHOLD
+    np.testing.assert_array_equal(a, before[0])
+    np.testing.assert_array_equal(b, before[1])
+
+
+def test_solve_c_order_overwrite_a_factors_in_place(rng):
+    """solve(assume_a="gen") on a C-order matrix factors the transpose in
+    its own memory and solves transposed."""
+    a = np.ascontiguousarray(random(rng, (N, N), np.float64))
+    a0 = a.copy()
+    b = random(rng, (N, 2), np.float64)
+    x = hyla.solve(a, b, overwrite_a=True)
+    assert solve_residual(a0, x, b) < THRESHOLD
+    lu, piv = sl.lu_factor(a0.T)
+    np.testing.assert_allclose(a.T, lu, atol=1e-12)
+
+
+def test_solve_singular_raises():
+    a = np.array([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.raises(np.linalg.LinAlgError, match="singular") as err:
+        hyla.solve(a, np.ones(2))
+    assert err.value.info == 2
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", "CF")
+def test_solve_rbt(rng, dtype, order):
+    a = ordered(random(rng, (N, N), dtype) + 4 * np.eye(N, dtype=dtype), order)
+    b = random(rng, (N, 3), dtype)
+    a0 = a.copy()
+    x, info = hyla.solve_rbt(a, b, seed=7, full_output=True)
+    assert solve_residual(a0, x, b) < THRESHOLD
+    assert info.fallback == 0 and info.depth == 2
+    assert info.berr < np.finfo(dtype).eps * N ** 0.5
+    np.testing.assert_array_equal(a, a0)
+    assert solve_residual(a0, hyla.solve_rbt(a, b[:, 0], seed=7), b[:, 0]) < THRESHOLD
+
+
+def test_solve_rbt_falls_back_on_a_permutation(rng):
+    """The anti-diagonal permutation has structural zeros a depth-1
+    butterfly cannot remove: a zero pivot, and the partial-pivoting
+    fallback solves it, as the info says."""
+    p = np.eye(8)[::-1].copy()
+    b = random(rng, (8,), np.float64)
+    x, info = hyla.solve_rbt(p, b, depth=1, seed=1, full_output=True)
+    np.testing.assert_allclose(x, b[::-1])
+    assert (info.fallback, info.fallback_reason, info.depth) == (1, 1, 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("trans_a", [0, 1, 2])
+@pytest.mark.parametrize("trans_b", [0, 1, 2])
+@pytest.mark.parametrize("orders", ["CC", "CF", "FC", "FF"])
+def test_gemm(rng, dtype, trans_a, trans_b, orders):
+    m, n, k = 13, 11, 9
+    ops = [lambda x: x, lambda x: x.T, lambda x: x.conj().T]
+    a = ordered(ops[trans_a](random(rng, (m, k), dtype)).copy(), orders[0])
+    b = ordered(ops[trans_b](random(rng, (k, n), dtype)).copy(), orders[1])
+    c = random(rng, (m, n), dtype)
+    alpha, beta = (1.5 - 0.5j, 0.25 + 1j) if np.dtype(dtype).kind == "c" else (1.5, 0.25)
+    ref = alpha * (ops[trans_a](a).astype(np.complex128) @ ops[trans_b](b)) + beta * c
+    got = hyla.gemm(alpha, a, b, beta, c, trans_a=trans_a, trans_b=trans_b)
+    assert got.dtype == dtype
+    assert close(got, ref, ref, dtype, k) < THRESHOLD
+    prod = hyla.gemm(alpha, a, b, trans_a=trans_a, trans_b=trans_b)
+    assert close(prod, ref - beta * c, ref, dtype, k) < THRESHOLD
+
+
+def test_matmul_keeps_numpy_order(rng):
+    a, b = random(rng, (20, 30), np.float64), random(rng, (30, 10), np.float64)
+    c = hyla.matmul(a, b)
+    assert c.flags.c_contiguous
+    np.testing.assert_allclose(c, a @ b, rtol=1e-12, atol=1e-12)
+    assert hyla.matmul(np.asfortranarray(a), b).flags.f_contiguous
+
+
+def test_layout_tricks_make_no_copies(rng, monkeypatch):
+    """Operands in C order, or strided sub-matrices, reach the library
+    without a copy wherever the algebra allows."""
+    copies = []
+    real_copy = hyla._arrays.NumpyArrays.copy
+    monkeypatch.setattr(hyla._arrays.NumpyArrays, "copy",
+                        staticmethod(lambda x, order: copies.append(order) or real_copy(x, order)))
+    big = random(rng, (40, 40), np.complex128)
+    for a in (big[:20, :30], np.asfortranarray(big)[:20, :30]):
+        for b in (big[:30, :10], np.asfortranarray(big)[5:35, 3:13]):
+            # transposes (1) of C-order or strided sub-matrices, and the
+            # conjugate transpose (2) of a column-major one (b.T, b in C order)
+            b_c_order = b.strides[1] == b.itemsize
+            for ta, tb in ((0, 0), (1, 1), (1, 0), (0, 2 if b_c_order else 1)):
+                x = a if ta == 0 else a.T
+                y = b if tb == 0 else b.T
+                copies.clear()
+                got = hyla.gemm(1.0, x, y, trans_a=ta, trans_b=tb)
+                assert copies == []
+                np.testing.assert_allclose(got, a @ (b.conj() if tb == 2 else b), atol=1e-12)
+    h = hermitian(rng, N, np.complex128, shift=3 * N ** 0.5)
+    copies.clear()
+    hyla.cho_factor(h, overwrite_a=True)
+    hyla.eigh(hermitian(rng, N, np.float64), overwrite_a=True)
+    hyla.eigvalsh(hermitian(rng, N, np.complex128))
+    assert copies == []
+
+
+def test_array_likes_and_other_types_are_converted():
+    w = hyla.eigvalsh([[2, 1], [1, 2]])
+    assert w.dtype == np.float64
+    np.testing.assert_allclose(w, [1, 3])
+    assert hyla.cholesky(np.eye(3, dtype=np.float16)).dtype == np.float32
+    with pytest.raises(ValueError, match="unsupported dtype"):
+        hyla.eigh(np.eye(2, dtype=np.longdouble))
+
+
+def test_bad_arguments_raise_value_error(rng):
+    a = random(rng, (4, 4), np.float64)
+    with pytest.raises(ValueError, match="square"):
+        hyla.eigh(np.ones((3, 4)))
+    with pytest.raises(ValueError, match="incompatible"):
+        hyla.solve(a, np.ones(5))
+    with pytest.raises(ValueError, match="assume_a"):
+        hyla.solve(a, np.ones(4), assume_a="sym")
+    with pytest.raises(ValueError, match="trans"):
+        hyla.lu_solve(hyla.lu_factor(a), np.ones(4), trans=3)
+    with pytest.raises(ValueError, match="op"):
+        hyla.matmul(a, np.ones((5, 2)))
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        hyla.eigh(np.full((3, 3), np.nan))
+
+
+def test_empty_matrices():
+    w, v = hyla.eigh(np.zeros((0, 0)))
+    assert w.shape == (0,) and v.shape == (0, 0)
+    assert hyla.solve(np.zeros((0, 0)), np.zeros(0)).shape == (0,)
+    assert hyla.matmul(np.zeros((3, 0)), np.zeros((0, 2))).tolist() == [[0, 0]] * 3
