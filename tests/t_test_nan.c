@@ -274,6 +274,43 @@ static void PS(nan_eig)(hyla_t *h, int dev, const T *A0) {
     leak_check(h, "eigensolvers NaN");
 }
 
+/* finite entries whose row sums pass the single range (about 55 x 8e36 >
+ * FLT_MAX): no NaN or Inf to ?gesv_rbt, which solves */
+static void PS(nan_huge)(hyla_t *h, const T *A0, unsigned long long *s) {
+    const double scale = 8e36; /* the diagonal (about 37) stays below FLT_MAX */
+    T *A = malloc((size_t)(NN * NN) * sizeof(T)), *B = malloc((size_t)(NN * NRHS) * sizeof(T));
+    T *B0 = malloc((size_t)(NN * NRHS) * sizeof(T));
+    for (int64_t c = 0; c < NN * NN; c++) put(DT, A, c, get(DT, A0, c) * scale);
+    PS(rand_fill)(B0, NN * NRHS, s);
+    for (int64_t c = 0; c < NN * NRHS; c++) put(DT, B0, c, get(DT, B0, c) * scale);
+    memcpy(B, B0, (size_t)(NN * NRHS) * sizeof(T));
+    hyla_rbt_info info;
+    const int rc = PN(gesv_rbt)(h, NN, NRHS, A, NN, B, NN, NULL, &info);
+    /* max_j |b_j - A x_j|_inf / (|A|_inf |x_j|_inf + |b_j|_inf), in double */
+    double berr = 0, anorm = 0;
+    for (int64_t i = 0; i < NN; i++) {
+        double r = 0;
+        for (int64_t j = 0; j < NN; j++) r += cabs(get(DT, A, i + j * NN));
+        if (r > anorm) anorm = r;
+    }
+    for (int64_t k = 0; k < NRHS; k++) {
+        double rn = 0, xn = 0, bn = 0;
+        for (int64_t i = 0; i < NN; i++) {
+            zc r = get(DT, B0, i + k * NN);
+            for (int64_t j = 0; j < NN; j++) r -= get(DT, A, i + j * NN) * get(DT, B, j + k * NN);
+            rn = fmax(rn, cabs(r));
+            xn = fmax(xn, cabs(get(DT, B, i + k * NN)));
+            bn = fmax(bn, cabs(get(DT, B0, i + k * NN)));
+        }
+        berr = fmax(berr, rn / (anorm * xn + bn));
+    }
+    CHECK(rc == 0 && berr < 100 * NN * eps_of(DT),
+          "%cgesv_rbt huge finite entries: %d (%s), backward error %.3g", CH, rc,
+          hyla_strerror(rc), berr);
+    free(A), free(B), free(B0);
+    leak_check(h, "gesv_rbt huge");
+}
+
 static void PN(nan_all)(hyla_t *h, unsigned long long *s) {
     const int dev = hyla_device_count(h) - 1; /* another device than 0 when there are several */
     T *A0 = malloc((size_t)(NN * NN) * sizeof(T));
@@ -281,6 +318,7 @@ static void PN(nan_all)(hyla_t *h, unsigned long long *s) {
     PS(nan_potrf)(h, dev, A0);
     PS(nan_getrf)(h, dev, A0);
     PS(nan_solve)(h, dev, A0, s);
+    PS(nan_huge)(h, A0, s);
     PS(nan_eig)(h, dev, A0);
     free(A0);
 }

@@ -5,7 +5,8 @@
  *  - The solvers and eigensolvers (?posv, ?gesv, ?gesv_nopiv, ?gesv_rbt and
  *    _gpu, ?syevd / ?heevd, _gpu and _mgpu, ?sytrd_sb2st / ?hetrd_hb2st)
  *    return HYLA_ERR_NAN and leave the caller's data as passed; a NaN in
- *    the triangle a routine does not read changes nothing.
+ *    the triangle a routine does not read changes nothing; huge finite
+ *    entries are no NaN or Inf to ?gesv_rbt.
  *  - The factorizations (?potrf, ?getrf, ?getrf_nopiv and _gpu) propagate:
  *    a NaN in the triangle potrf reads gives info = k > 0 with k at most
  *    the row (uplo L) or column (U) of the NaN plus one, as LAPACK's NaN
