@@ -16,6 +16,27 @@
  *   keeps a pointer to a caller's buffer after a call returns. On failure the
  *   caller's output may have been partly written, as LAPACK allows, but
  *   nothing the caller owns is freed or leaked.
+ * - NaN and Inf: one policy, LAPACK's where LAPACK has one.
+ *     Computational routines compute what they are asked and let NaN and
+ *     Inf propagate to the output: ?gemm, the triangular solves ?potrs,
+ *     ?getrs, ?getrs_nopiv_gpu, stage 1 ?sytrd_sy2sb / ?hetrd_he2hb and the
+ *     back transformations ?ormtr_* / ?unmtr_* (and their _gpu variants).
+ *     Factorizations propagate them too and report through info where
+ *     LAPACK does: ?potrf returns k > 0 when pivot k is not positive or is
+ *     NaN (LAPACK's test; a NaN anywhere in the triangle read reaches a
+ *     pivot no later than its row (uplo L) or column (U) plus one, while an
+ *     Inf on the diagonal passes it and stays in the factor); ?getrf and
+ *     ?getrf_nopiv report exactly zero pivots only, so NaN and Inf show in
+ *     the factor with info 0.
+ *     Solvers and eigensolvers check their input before any work and return
+ *     HYLA_ERR_NAN, the caller's data left as passed, when the part of it
+ *     they read holds a NaN or an Inf (complex: in either part): ?posv,
+ *     ?gesv, ?gesv_nopiv, ?gesv_rbt (A and B), ?syevd / ?heevd (the triangle
+ *     read), ?sytrd_sb2st / ?hetrd_hb2st (the band), ?sterf, ?stedc,
+ *     ?sterf_bisect (d and e), and their _gpu and _mgpu variants.
+ *     Device-resident input is scanned on its device (one pass, no copy to
+ *     the host), host-resident input by the host cores (one pass).
+ *     Functions below say "NaN/Inf policy" where this applies.
  * - hyla never prints, aborts or exits. Diagnostics are returned as codes;
  *   verbose tracing goes to a stream only if the caller sets one
  *   (hyla_set_log()).
@@ -72,8 +93,8 @@ enum {
     HYLA_ERR_FORMAT = -109,           /* malformed input file (.npy) */
     HYLA_ERR_INVALID = -110,          /* invalid value of an option or handle */
     HYLA_ERR_INTERNAL = -111,         /* invariant broken inside hyla: please report */
-    HYLA_ERR_NAN = -112,              /* the input holds NaN or Inf where a finite value
-                                         is needed (the routine stopped instead of looping) */
+    HYLA_ERR_NAN = -112,              /* the input of a solver or eigensolver holds NaN or
+                                         Inf (the NaN/Inf policy above); nothing computed */
     HYLA_ERR_MPI = -113               /* an MPI call failed (HPL) */
 };
 
@@ -292,7 +313,8 @@ HYLA_API int hyla_get_gemm_stats(const hyla_t *ctx, hyla_gemm_stats *stats);
  * 12 C (NULL while m, n > 0), 13 ldc. A NULL ctx returns HYLA_ERR_INVALID.
  * Workspace: device and pinned buffers cached in ctx (hyla_release_workspace).
  * Failures: HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE,
- * HYLA_ERR_BLAS; on failure C may be partly updated. */
+ * HYLA_ERR_BLAS; on failure C may be partly updated. NaN/Inf policy:
+ * propagated. */
 HYLA_API int hyla_sgemm(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k,
                float alpha, const float *A, int64_t lda, const float *B, int64_t ldb,
                float beta, float *C, int64_t ldc);
@@ -359,9 +381,10 @@ HYLA_API int hyla_get_chol_stats(const hyla_t *ctx, hyla_chol_stats *stats);
  *   n        order of A, >= 0.
  *   A, lda   lda >= max(1, n).
  * Returns 0; -i when argument i is bad (1 uplo, 2 n, 3 A NULL while n > 0,
- * 4 lda); k > 0 when the leading minor of order k is not positive definite:
- * the panels before the one holding column k then hold the factor and the
- * rest of A is left as it was passed; a HYLA_ERR_* code on a resource or
+ * 4 lda); k > 0 when the leading minor of order k is not positive definite
+ * or pivot k is NaN (NaN/Inf policy: LAPACK's test; NaN and Inf otherwise
+ * propagate): the panels before the one holding column k then hold the
+ * factor and the rest of A is left as it was passed; a HYLA_ERR_* code on a resource or
  * device failure (A may then be partly overwritten). A NULL ctx returns
  * HYLA_ERR_INVALID.
  * Workspace: device and pinned buffers cached in ctx, as for GEMM
@@ -379,7 +402,8 @@ HYLA_API int hyla_zpotrf(hyla_t *ctx, char uplo, int64_t n, hyla_complex_double 
  * The right-hand sides are split by columns over the devices; the factor
  * streams through each device by panels (kept resident when it fits).
  * Returns 0; -i for a bad argument (1 uplo, 2 n, 3 nrhs, 4 A NULL, 5 lda,
- * 6 B NULL, 7 ldb); a HYLA_ERR_* code on failure (B may be partly updated). */
+ * 6 B NULL, 7 ldb); a HYLA_ERR_* code on failure (B may be partly updated).
+ * NaN/Inf policy: propagated. */
 HYLA_API int hyla_spotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const float *A, int64_t lda,
                 float *B, int64_t ldb);
 HYLA_API int hyla_dpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const double *A, int64_t lda,
@@ -392,7 +416,8 @@ HYLA_API int hyla_zpotrs(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const 
 /* Factors A (as hyla_?potrf) and solves A X = B (LAPACK posv). When the
  * factor stays on the devices, the solve uses it there without copying it
  * again. Arguments and codes as potrs; A is overwritten by the factor; on
- * info = k > 0, B is not modified. */
+ * info = k > 0, B is not modified. HYLA_ERR_NAN (NaN/Inf policy) when the
+ * triangle uplo of A or B holds NaN or Inf: A and B are not modified. */
 HYLA_API int hyla_sposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, float *A, int64_t lda,
                float *B, int64_t ldb);
 HYLA_API int hyla_dposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, double *A, int64_t lda,
@@ -407,7 +432,7 @@ HYLA_API int hyla_zposv(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, hyla_co
  * the same algorithm as hyla_?potrf and no host copies. Synchronous.
  * Argument numbers as hyla_?potrf with dev as argument 0 (a bad dev returns
  * HYLA_ERR_NO_DEVICE). On info = k > 0 the contents of dA from the panel
- * holding column k on are unspecified. */
+ * holding column k on are unspecified. NaN/Inf policy: as hyla_?potrf. */
 HYLA_API int hyla_spotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, float *dA, int64_t ldda);
 HYLA_API int hyla_dpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, double *dA, int64_t ldda);
 HYLA_API int hyla_cpotrf_gpu(hyla_t *ctx, int dev, char uplo, int64_t n, hyla_complex_float *dA,
@@ -458,7 +483,8 @@ HYLA_API int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *
  *             (1-based, as LAPACK).
  * Returns 0; -i when argument i is bad (1 m, 2 n, 3 A NULL while m, n > 0,
  * 4 lda, 5 ipiv NULL while m, n > 0); k > 0 when U(k, k) is exactly zero
- * (the factorization is completed, as LAPACK's, and U is singular); a
+ * (the factorization is completed, as LAPACK's, and U is singular; NaN/Inf
+ * policy: NaN and Inf propagate to the factor, info stays 0 for them); a
  * HYLA_ERR_* code on a resource or device failure (A may then be partly
  * overwritten; HYLA_ERR_DEVICE_MEMORY when the matrix does not fit on the
  * devices). A NULL ctx returns HYLA_ERR_INVALID.
@@ -497,7 +523,7 @@ HYLA_API int hyla_get_lu_stats(const hyla_t *ctx, hyla_lu_stats *stats);
  *   B, ldb     n x nrhs right-hand sides, overwritten by X; ldb >= max(1, n).
  * Returns 0; -i for a bad argument (1 trans, 2 n, 3 nrhs, 4 A NULL, 5 lda,
  * 6 ipiv NULL or an entry outside 1..n, 7 B NULL, 8 ldb); a HYLA_ERR_* code
- * on failure (B may be partly updated). */
+ * on failure (B may be partly updated). NaN/Inf policy: propagated. */
 HYLA_API int hyla_sgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const float *A,
                  int64_t lda, const int64_t *ipiv, float *B, int64_t ldb);
 HYLA_API int hyla_dgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const double *A,
@@ -510,7 +536,8 @@ HYLA_API int hyla_zgetrs(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const
 /* Factors A (as hyla_?getrf) and solves A X = B (LAPACK gesv). Arguments as
  * getrs without trans (1 n, 2 nrhs, 3 A, 4 lda, 5 ipiv, 6 B, 7 ldb); A is
  * overwritten by its factor, ipiv by the pivots; on info = k > 0, B is not
- * modified. */
+ * modified. HYLA_ERR_NAN (NaN/Inf policy) when A or B holds NaN or Inf: A,
+ * ipiv and B are not modified. */
 HYLA_API int hyla_sgesv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, int64_t *ipiv,
                float *B, int64_t ldb);
 HYLA_API int hyla_dgesv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, int64_t *ipiv,
@@ -525,7 +552,7 @@ HYLA_API int hyla_zgesv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex_doubl
  * device alone, with the same algorithm as hyla_?getrf and no copies of A.
  * ipiv is a HOST array of min(m, n) entries. Synchronous. Argument numbers
  * as hyla_?getrf with dev as argument 0 (a bad dev returns
- * HYLA_ERR_NO_DEVICE). */
+ * HYLA_ERR_NO_DEVICE). NaN/Inf policy: as hyla_?getrf. */
 HYLA_API int hyla_sgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA, int64_t ldda,
                      int64_t *ipiv);
 HYLA_API int hyla_dgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA, int64_t ldda,
@@ -538,7 +565,7 @@ HYLA_API int hyla_zgetrf_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, hyla_co
 /* Solves op(A) X = B on device `dev` with a device-resident factor from
  * hyla_?getrf_gpu and its HOST pivot array; dB (lddb >= max(1, n)) is
  * overwritten by X. Synchronous. Argument numbers as hyla_?getrs with dev as
- * argument 0. */
+ * argument 0. NaN/Inf policy: propagated. */
 HYLA_API int hyla_sgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                      const float *dA, int64_t ldda, const int64_t *ipiv, float *dB, int64_t lddb);
 HYLA_API int hyla_dgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
@@ -554,7 +581,8 @@ HYLA_API int hyla_zgetrs_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_
  * unless A is, e.g., diagonally dominant or randomized first (the RBT
  * solver, hyla_?gesv_rbt). Arguments as hyla_?getrf without ipiv (1 m, 2 n,
  * 3 A, 4 lda). Returns k > 0 when U(k, k) is exactly zero: the elimination
- * cannot go on, and A from column k on is unspecified. */
+ * cannot go on, and A from column k on is unspecified. NaN/Inf policy: as
+ * hyla_?getrf. */
 HYLA_API int hyla_sgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, float *A, int64_t lda);
 HYLA_API int hyla_dgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, double *A, int64_t lda);
 HYLA_API int hyla_cgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_float *A, int64_t lda);
@@ -562,7 +590,8 @@ HYLA_API int hyla_zgetrf_nopiv(hyla_t *ctx, int64_t m, int64_t n, hyla_complex_d
 
 /* Factors A without pivoting (hyla_?getrf_nopiv, same warning) and solves
  * A X = B. Arguments: 1 n, 2 nrhs, 3 A, 4 lda, 5 B, 6 ldb; on info = k > 0,
- * B is not modified. */
+ * B is not modified. HYLA_ERR_NAN (NaN/Inf policy) when A or B holds NaN
+ * or Inf: A and B are not modified. */
 HYLA_API int hyla_sgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, float *A, int64_t lda, float *B,
                      int64_t ldb);
 HYLA_API int hyla_dgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, double *A, int64_t lda, double *B,
@@ -574,7 +603,8 @@ HYLA_API int hyla_zgesv_nopiv(hyla_t *ctx, int64_t n, int64_t nrhs, hyla_complex
 
 /* hyla_?getrf_nopiv on a matrix resident on device `dev`, that device alone,
  * no copies of A; synchronous. Argument numbers as hyla_?getrf_nopiv with
- * dev as argument 0 (a bad dev returns HYLA_ERR_NO_DEVICE). */
+ * dev as argument 0 (a bad dev returns HYLA_ERR_NO_DEVICE). NaN/Inf policy:
+ * as hyla_?getrf. */
 HYLA_API int hyla_sgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, float *dA,
                            int64_t ldda);
 HYLA_API int hyla_dgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, double *dA,
@@ -587,7 +617,7 @@ HYLA_API int hyla_zgetrf_nopiv_gpu(hyla_t *ctx, int dev, int64_t m, int64_t n, h
 /* Solves op(A) X = B on device `dev` with the factor from
  * hyla_?getrf_nopiv_gpu (no row interchanges); dB overwritten by X.
  * Synchronous. Arguments: 1 trans ('N', 'T', 'C'), 2 n, 3 nrhs, 4 dA NULL,
- * 5 ldda, 6 dB NULL, 7 lddb, dev as argument 0. */
+ * 5 ldda, 6 dB NULL, 7 lddb, dev as argument 0. NaN/Inf policy: propagated. */
 HYLA_API int hyla_sgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
                            const float *dA, int64_t ldda, float *dB, int64_t lddb);
 HYLA_API int hyla_dgetrs_nopiv_gpu(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs,
@@ -678,7 +708,9 @@ typedef struct {
  * n, nrhs > 0, 6 ldb, 7 opts holds a value out of range, 8 info NULL;
  * HYLA_ERR_NO_DEVICE when opts->dev is not a device of ctx); k > 0 when the
  * fallback ran and its LU has U(k, k) exactly zero (A singular): X is not
- * computed and B is left as passed. A singular A whose transformed factor
+ * computed and B is left as passed; HYLA_ERR_NAN (NaN/Inf policy) when A or
+ * B holds NaN or Inf, checked on the device before any work: B is left as
+ * passed. A singular A whose transformed factor
  * has no zero pivot gives, like partial pivoting on a matrix singular up to
  * rounding, an X of small backward error instead; a HYLA_ERR_* code on a resource or device failure
  * (B may then be partly overwritten). A NULL ctx returns HYLA_ERR_INVALID.
@@ -740,7 +772,8 @@ HYLA_API int hyla_zgesv_rbt_gpu(hyla_t *ctx, int dev, int64_t n, int64_t nrhs,
  *            there is none). Q1 = H_0 H_1 ... H_{n-kd-2}.
  * Returns 0; -i for a bad argument (1 uplo .. 8 tau); HYLA_ERR_NO_MEMORY,
  * HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
- * HYLA_ERR_UNSUPPORTED (n > INT_MAX). NULL ctx: HYLA_ERR_INVALID.
+ * HYLA_ERR_UNSUPPORTED (n > INT_MAX). NULL ctx: HYLA_ERR_INVALID. NaN/Inf
+ * policy: propagated.
  * Workspace: device memory for A, the reflectors (2 n^2 elements, 3 n^2 for
  * uplo U) and n x nb; pinned n x (kd + 1). */
 HYLA_API int hyla_ssytrd_sy2sb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, float *A, int64_t lda,
@@ -759,7 +792,8 @@ HYLA_API int hyla_zhetrd_he2hb(hyla_t *ctx, char uplo, int64_t n, int64_t kd, hy
  *   n, kd, A, lda, tau  as passed to and returned by the reduction.
  *   ncols >= 0; C, ldc  ldc >= max(1, n).
  * Returns 0; -i for a bad argument (1 trans, 2 n, 3 kd, 4 ncols, 5 A, 6 lda,
- * 7 tau, 8 C, 9 ldc); HYLA_ERR_* as the reduction. */
+ * 7 tau, 8 C, 9 ldc); HYLA_ERR_* as the reduction. NaN/Inf policy:
+ * propagated. */
 HYLA_API int hyla_sormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
                       const float *A, int64_t lda, const float *tau, float *C, int64_t ldc);
 HYLA_API int hyla_dormtr_sy2sb(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols,
@@ -784,7 +818,8 @@ HYLA_API int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, i
  *            eigenvectors (column k belongs to w[k]); jobz 'N': not written.
  *   w        n eigenvalues in ascending order (real type).
  * Returns 0; -i for a bad argument (1 jobz, 2 uplo, 3 n, 4 A, 5 lda, 6 w);
- * HYLA_ERR_NAN when the referenced triangle holds NaN or Inf; k > 0 when
+ * HYLA_ERR_NAN (NaN/Inf policy) when the referenced triangle holds NaN or
+ * Inf, A then not modified; k > 0 when
  * the tridiagonal eigensolver failed to converge (LAPACK meaning);
  * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
  * HYLA_ERR_UNSUPPORTED (n > INT_MAX). NULL ctx: HYLA_ERR_INVALID.
@@ -804,8 +839,8 @@ HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
  * dA is overwritten by the eigenvectors; jobz 'N' with uplo 'L': the lower
  * triangle of dA is destroyed (uplo 'U': dA is not written). Synchronous.
  * Argument numbers as hyla_?syevd with dev as argument 0 (a bad dev returns
- * HYLA_ERR_NO_DEVICE). NaN or Inf in dA are detected in the band after
- * stage 1 (HYLA_ERR_NAN), not scanned on input. */
+ * HYLA_ERR_NO_DEVICE). NaN/Inf policy: the triangle read is scanned on the
+ * device first; HYLA_ERR_NAN leaves dA as passed. */
 HYLA_API int hyla_ssyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, float *dA,
                     int64_t ldda, float *w);
 HYLA_API int hyla_dsyevd_gpu(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, double *dA,
@@ -890,7 +925,8 @@ HYLA_API void hyla_sb2st_q_free(hyla_sb2st_q **q);
  *          'N': ignored (set to NULL when not NULL).
  * Returns 0; -i when argument i is bad (1 vect, 2 n, 3 kd, 4 AB NULL while
  * n > 0, 5 ldab, 6 d, 7 e NULL while needed, 8 q NULL with vect 'V');
- * HYLA_ERR_NAN when B holds NaN or Inf (nothing is computed);
+ * HYLA_ERR_NAN (NaN/Inf policy) when B holds NaN or Inf (nothing is
+ * computed);
  * HYLA_ERR_NO_MEMORY. A NULL ctx returns HYLA_ERR_INVALID.
  * Workspace: a working copy of the band with room for the bulge
  * (2*kd*n elements), allocated inside. */
@@ -917,7 +953,8 @@ HYLA_API int hyla_zhetrd_hb2st(hyla_t *ctx, char vect, int64_t n, int64_t kd,
  * Returns 0; -i when argument i is bad (1 q NULL or of another type,
  * 2 ncols, 3 Z NULL while read, 4 ldz); HYLA_ERR_DEVICE_MEMORY,
  * HYLA_ERR_DEVICE, HYLA_ERR_BLAS, HYLA_ERR_NO_MEMORY (Z may then be partly
- * updated). A NULL ctx returns HYLA_ERR_INVALID.
+ * updated). A NULL ctx returns HYLA_ERR_INVALID. NaN/Inf policy:
+ * propagated.
  * Workspace: device memory for the reflectors (about 1.5 n^2 elements), a
  * chunk of Z and kd x ncols elements. */
 HYLA_API int hyla_sormtr_sb2st(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, float *Z, int64_t ldz);
@@ -954,8 +991,8 @@ HYLA_API int hyla_zunmtr_hb2st_gpu(hyla_t *ctx, int dev, const hyla_sb2st_q *q, 
  * Returns 0; -1 (n < 0), -2 (d NULL while n > 0), -3 (e NULL while n > 1);
  * k > 0 when the iteration (at most 30 n sweeps) left k off-diagonals
  * unconverged, or 1 when a secular equation did not converge (d then holds
- * unordered approximations); HYLA_ERR_NAN when d or e holds NaN or Inf
- * (nothing is computed); HYLA_ERR_NO_MEMORY. Workspace: allocated inside,
+ * unordered approximations); HYLA_ERR_NAN (NaN/Inf policy) when d or e
+ * holds NaN or Inf (nothing is computed); HYLA_ERR_NO_MEMORY. Workspace: allocated inside,
  * about 14 n reals and 4 n integers for the blocks solved by divide and
  * conquer, none otherwise. */
 HYLA_API int hyla_ssterf(int64_t n, float *d, float *e);
@@ -977,8 +1014,8 @@ HYLA_API int hyla_dsterf(int64_t n, double *d, double *e);
  *          (may be NULL), ldz >= 1.
  * Returns 0; -i for a bad argument (1 compz, 2 n, 3 d, 4 e, 5 Z, 6 ldz);
  * k > 0 when an iteration failed to converge (compz 'N': as ?sterf; 'I': k - 1
- * is the first row of the subproblem that failed); HYLA_ERR_NAN when d or e
- * holds NaN or Inf; HYLA_ERR_NO_MEMORY; device codes (allocation, copies,
+ * is the first row of the subproblem that failed); HYLA_ERR_NAN (NaN/Inf
+ * policy) when d or e holds NaN or Inf; HYLA_ERR_NO_MEMORY; device codes (allocation, copies,
  * GEMMs, the merge kernels); a NULL ctx returns HYLA_ERR_INVALID. Workspace:
  * allocated inside, at most about 2 n^2 + 10 n entries of host memory and,
  * when the device levels run, 3 n^2 + 12 n entries of device 0's memory and
@@ -1000,8 +1037,8 @@ HYLA_API int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *
  *   d   in: the n diagonal entries; out: the eigenvalues, ascending.
  *   e   the n-1 off-diagonal entries (may be NULL when n <= 1); not modified.
  * Returns 0; HYLA_ERR_INVALID (ctx NULL); -2 (n < 0), -3 (d NULL while n > 0),
- * -4 (e NULL while n > 1); HYLA_ERR_NAN when d or e holds NaN or Inf (d
- * then unchanged); HYLA_ERR_UNSUPPORTED (n >= 2^31 on a GPU); device memory
+ * -4 (e NULL while n > 1); HYLA_ERR_NAN (NaN/Inf policy) when d or e holds
+ * NaN or Inf (d then unchanged); HYLA_ERR_UNSUPPORTED (n >= 2^31 on a GPU); device memory
  * and device codes. Workspace: about 40 n bytes of device 0's memory,
  * allocated inside. */
 HYLA_API int hyla_ssterf_bisect(hyla_t *ctx, int64_t n, float *d, const float *e);
@@ -1092,7 +1129,8 @@ HYLA_API int hyla_dist_get(hyla_t *ctx, const hyla_dist_matrix *A, void *dst, in
  * jobz, 2 uplo, 3 A (NULL, of another type, made for another device count or
  * for an update block that is not a multiple of the band width in force:
  * make it again after changing HYLA_OPT_EIG_KD or _NB), 4 w. Returns 0, -i
- * for a bad argument, HYLA_ERR_NAN (NaN or Inf found in the band),
+ * for a bad argument, HYLA_ERR_NAN (NaN/Inf policy: the triangle read,
+ * scanned on each device before any work, holds NaN or Inf; A as passed),
  * HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_BLAS,
  * HYLA_ERR_UNSUPPORTED (n beyond LAPACK's int); on a failure A's contents are
  * undefined. One device: the one-device solver on block[0]. */

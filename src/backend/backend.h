@@ -123,8 +123,9 @@ struct hyla_backend_ops {
      * read nor written. info points to one int in device memory of q's
      * device (mem_alloc HYLA_MEM_DEVICE), into which the work writes, in
      * order on q, 0 or k > 0 when the leading minor of order k is not
-     * positive definite (the factorization then stopped; A is partly
-     * overwritten). n == 0 writes 0. Workspace: the backend's own, kept
+     * positive definite or its pivot is NaN (LAPACK's test: the
+     * factorization then stopped, or, past a NaN, ran on with NaN; A is
+     * partly overwritten). n == 0 writes 0. Workspace: the backend's own, kept
      * with the queue (CUDA: cuSOLVER's, counted against the device's memory
      * cap, freed by queue_destroy; growing it, on a call that needs more
      * than any earlier call on q, waits for q's earlier work).
@@ -187,6 +188,16 @@ struct hyla_backend_ops {
      * n < 0, lda < max(1, m), NULL pointer while m > 0) or failure codes. */
     int (*row_asum)(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, const void *A,
                     int64_t lda, void *sums);
+    /* *bad := 1 when the part of the m x n matrix A selected by uplo and off
+     * (base.h's hyla_nonfinite: -1 every element, HYLA_LOWER rows i >= j +
+     * off of column j, HYLA_UPPER rows i <= j + off) holds a NaN or an Inf,
+     * else 0; bad is one int in device memory of q's device, written in
+     * order on q (m == 0 or n == 0 writes 0). The input check of hyla's
+     * NaN/Inf policy on device-resident data. Returns 0, HYLA_ERR_INVALID
+     * (bad dtype or uplo, m or n < 0, lda < max(1, m), bad NULL, A NULL
+     * while m, n > 0; nothing enqueued) or failure codes. */
+    int (*nonfinite)(hyla_queue *q, hyla_dtype t, int uplo, int64_t off, int64_t m, int64_t n,
+                     const void *A, int64_t lda, int *bad);
     /* QR of the m x n matrix A (LAPACK geqrf): R in the upper triangle, the
      * vectors of the k = min(m, n) Householder reflectors H_i = I - tau_i
      * v_i v_i^H below the diagonal (v_i(i) = 1 implied), Q = H_0 ... H_{k-1}.

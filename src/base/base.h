@@ -33,6 +33,16 @@ int hyla_dtype_is_complex(hyla_dtype t);
 typedef enum { HYLA_SC_ONE, HYLA_SC_MONE, HYLA_SC_MHALF, HYLA_SC_ZERO } hyla_scalar_const;
 const void *hyla_scalar(hyla_dtype t, hyla_scalar_const which);
 
+/* ---- NaN and Inf (finite.c) ---- */
+/* 1 when the part of the m x n host matrix A (dtype t, leading dimension
+ * lda) selected by uplo holds a NaN or an Inf (complex: in either part),
+ * else 0. uplo -1: every element; 0 (lower): rows i >= j + off of column j;
+ * 1 (upper): rows i <= j + off. off = 0 selects a triangle; a block of
+ * columns of a larger matrix, whose first column is column off of the
+ * whole, passes off to be tested against the whole's triangle. */
+int hyla_nonfinite(hyla_dtype t, int uplo, int64_t off, int64_t m, int64_t n, const void *A,
+                   int64_t lda);
+
 /* Monotonic wall clock in seconds (error.c). */
 double hyla_wtime(void);
 

@@ -20,6 +20,9 @@ int PN(posv)(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, T *A, int64_t lda,
     if (!ctx) return HYLA_ERR_INVALID;
     int lower, info = potrs_check(uplo, n, nrhs, A, lda, B, ldb, &lower);
     if (info || n == 0) return info;
+    if (hyla_nonfinite(DT, lower ? 0 : 1, 0, n, n, A, lda) ||
+        hyla_nonfinite(DT, -1, 0, n, nrhs, B, ldb))
+        return HYLA_ERR_NAN;
     return chol_run(ctx, DT, lower, n, A, lda, nrhs, B, ldb, 1, 1, -1);
 }
 

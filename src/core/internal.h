@@ -84,4 +84,11 @@ int hyla_workspace_get(hyla_t *ctx, int i, size_t dev_bytes, size_t pinned_bytes
 /* Device memory that hyla may take on device i right now (free, less a margin). */
 size_t hyla_workspace_budget(hyla_t *ctx, int i);
 
+/* HYLA_ERR_NAN when the part of the m x n matrix A in the memory of device
+ * dev selected by uplo and off (as base.h's hyla_nonfinite) holds a NaN or
+ * an Inf, else 0, or a device failure code. Scanned on the device (its
+ * q_comp, synchronously); one int comes back to the host (finite.c). */
+int hyla_check_finite_dev(hyla_t *ctx, int dev, hyla_dtype t, int uplo, int64_t off, int64_t m,
+                          int64_t n, const void *A, int64_t lda);
+
 #endif

@@ -47,27 +47,6 @@ static int syevd_check(char jobz, char uplo, int64_t n, const void *A, int64_t l
     return 0;
 }
 
-/* 1 when the referenced triangle of the host matrix holds NaN or Inf (by
- * columns over the cores: one core alone would take about as long as the
- * upload at n = 16384) */
-static int has_nonfinite(hyla_dtype t, int lower, int64_t n, const void *A, int64_t lda) {
-    const int64_t per = (t == HYLA_C || t == HYLA_Z) ? 2 : 1;
-    int bad = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(| : bad)
-    for (int64_t j = 0; j < n; j++) {
-        if (bad) continue; /* this thread found one already */
-        const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
-        if (t == HYLA_S || t == HYLA_C) {
-            const float *c = (const float *)A + (i0 + j * lda) * per;
-            for (int64_t i = 0; i < (i1 - i0) * per; i++) bad |= !isfinite(c[i]);
-        } else {
-            const double *c = (const double *)A + (i0 + j * lda) * per;
-            for (int64_t i = 0; i < (i1 - i0) * per; i++) bad |= !isfinite(c[i]);
-        }
-    }
-    return bad;
-}
-
 /* How stages 1 and 2 run (hyla_eig_stages12's mode): the device chase
  * (keeping the reflectors on the device for jobz V) when asked for
  * (HYLA_OPT_EIG_CHASE 2) or, by default on a GPU, when it is the faster
@@ -104,7 +83,10 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     int rc = 0;
     double t0 = hyla_wtime(), tt;
 
-    if (host && has_nonfinite(t, lower, n, A, lda)) return HYLA_ERR_NAN;
+    /* NaN or Inf in the triangle read: refused before any work (hyla.h,
+     * "NaN and Inf"), scanned where A is */
+    if (host && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda)) return HYLA_ERR_NAN;
+    if (!host) HYLA_TRY(hyla_check_finite_dev(ctx, di, t, lower ? 0 : 1, 0, n, n, A, lda));
     if (host && ctx->ndev > 1 && ctx->opt_eig_devices != 1) {
         rc = hyla_eig_syevd_mgpu(ctx, t, vec, lower, n, A, lda, w, &st);
         ctx->eig_stats = st;
@@ -137,8 +119,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     }
     st.transfers += hyla_wtime() - tt;
 
-    /* stages 1 and 2 (at the same time on a GPU; NaN or Inf in the band,
-     * from a device-resident input, is found by stage 2) */
+    /* stages 1 and 2 (at the same time on a GPU) */
     AB = hyla_calloc((size_t)((kd + 1) * n), es);
     e = hyla_malloc((size_t)n * rs);
     if (!AB || !e) HYLA_TRY(HYLA_ERR_NO_MEMORY);

@@ -747,6 +747,13 @@ int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist
     if (n > 1 && A->align % kd) hyla_eig_mgpu_sizes(ctx, t, 1, n, &kd, &nb);
     if (n > 1 && (A->align < kd || A->align % kd)) return -3;
     nb = n > 1 ? A->align : nb;
+    /* NaN or Inf in the triangle read: refused before any work (hyla.h,
+     * "NaN and Inf"), each device scanning its block */
+    for (int g = 0; g < A->ndev; g++) {
+        rc = hyla_check_finite_dev(ctx, g, t, lower ? 0 : 1, A->col[g], n,
+                                   A->col[g + 1] - A->col[g], A->block[g], A->ld[g]);
+        if (rc) return rc;
+    }
     if (!lower || sbr == HYLA_EIG_SBR_FULL) {
         /* half storage reads the lower triangle, full storage both */
         rc = mirror(ctx, t, lower, &dist, A->block, A->ld);

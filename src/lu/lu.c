@@ -46,6 +46,12 @@ static int pivots_ok(int64_t n, const int64_t *ipiv) {
     return 1;
 }
 
+/* gesv's input check (hyla.h, "NaN and Inf"): 1 when A or B holds NaN or Inf */
+static int gesv_nonfinite(hyla_dtype t, int64_t n, int64_t nrhs, const void *A, int64_t lda,
+                          const void *B, int64_t ldb) {
+    return hyla_nonfinite(t, -1, 0, n, n, A, lda) || hyla_nonfinite(t, -1, 0, n, nrhs, B, ldb);
+}
+
 static int lu_run(hyla_t *ctx, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
                   int pivot, int64_t *ipiv, hyla_op trans, int64_t nrhs, void *B, int64_t ldb,
                   int factor, int solve, int dev) {

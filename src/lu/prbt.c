@@ -71,14 +71,14 @@ static double absval(hyla_dtype t, const void *X, size_t k) {
     }
 }
 
+/* max(m, a), NaN from the first NaN on (a running maximum must not let a
+ * later, larger value replace a NaN) */
+static double max_nan(double m, double a) { return isnan(m) ? m : !(a <= m) ? a : m; }
+
 /* max_i |X(i, j)|; NaN when a value is NaN */
 static double col_amax(hyla_dtype t, const void *X, int64_t n, int64_t j) {
     double m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const double a = absval(t, X, (size_t)(i + j * n));
-        if (!(a <= m)) m = a; /* keeps NaN */
-        if (isnan(m)) return m;
-    }
+    for (int64_t i = 0; i < n; i++) m = max_nan(m, absval(t, X, (size_t)(i + j * n)));
     return m;
 }
 
@@ -193,8 +193,8 @@ static int pivots_small(plan *pl, int *small) {
     double lo = INFINITY, hi = 0;
     for (int64_t k = 0; k < pl->np; k++) {
         const double a = absval(pl->t, pl->hdiag, (size_t)k);
-        if (!(a >= lo)) lo = a; /* NaN sticks */
-        if (!(a <= hi)) hi = a;
+        if (!(a >= lo)) lo = a;
+        hi = max_nan(hi, a);
     }
     *small = !(lo > 0) || !isfinite(hi);
     return 0;
@@ -242,6 +242,11 @@ static int run(plan *pl) {
     const size_t es = pl->es, rs = pl->rs, col = (size_t)n * es, all = col * (size_t)nrhs;
     const size_t nw = (size_t)np * (size_t)job->depth;
     int rc = 0;
+
+    /* NaN or Inf in A or B: refused before any work (hyla.h, "NaN and Inf"),
+     * scanned where they are */
+    HYLA_TRY(hyla_check_finite_dev(pl->ctx, job->dev, pl->t, -1, 0, n, n, job->A, job->lda));
+    HYLA_TRY(hyla_check_finite_dev(pl->ctx, job->dev, pl->t, -1, 0, n, nrhs, job->B, job->ldb));
 
     /* device and pinned memory */
     HYLA_TRY(dev_alloc(pl, (size_t)np * (size_t)np * es, &pl->Ar));
@@ -296,15 +301,11 @@ static int run(plan *pl) {
 
     HYLA_TRY(o->queue_sync(pl->q));
     pl->anorm = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const double s = rs == sizeof(float) ? ((float *)pl->hsums)[i] : ((double *)pl->hsums)[i];
-        if (!(s <= pl->anorm)) pl->anorm = s;
-    }
+    for (int64_t i = 0; i < n; i++)
+        pl->anorm = max_nan(pl->anorm, rs == sizeof(float) ? ((float *)pl->hsums)[i]
+                                                           : ((double *)pl->hsums)[i]);
     for (int64_t j = 0; j < nrhs; j++) pl->bnorm[j] = col_amax(pl->t, pl->hB0, n, j);
     info->t_refine += hyla_wtime() - t3;
-    if (!isfinite(pl->anorm)) HYLA_TRY(HYLA_ERR_NAN);
-    for (int64_t j = 0; j < nrhs; j++)
-        if (!isfinite(pl->bnorm[j])) HYLA_TRY(HYLA_ERR_NAN);
 
     double berr = NAN;
     if (finfo == 0) {

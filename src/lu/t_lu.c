@@ -23,6 +23,7 @@ int PN(gesv)(hyla_t *ctx, int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *i
     hyla_op op = HYLA_NOTRANS;
     int info = getrs_check(1, 'N', n, nrhs, A, lda, ipiv, 1, B, ldb, &op);
     if (info || n == 0) return info;
+    if (gesv_nonfinite(DT, n, nrhs, A, lda, B, ldb)) return HYLA_ERR_NAN;
     return lu_run(ctx, DT, n, n, A, lda, 1, ipiv, op, nrhs, B, ldb, 1, 1, -1);
 }
 
@@ -59,6 +60,7 @@ int PN(gesv_nopiv)(hyla_t *ctx, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B
     hyla_op op = HYLA_NOTRANS;
     int info = getrs_check(1, 'N', n, nrhs, A, lda, NULL, 0, B, ldb, &op);
     if (info || n == 0) return info;
+    if (gesv_nonfinite(DT, n, nrhs, A, lda, B, ldb)) return HYLA_ERR_NAN;
     return lu_run(ctx, DT, n, n, A, lda, 0, NULL, op, nrhs, B, ldb, 1, 1, -1);
 }
 

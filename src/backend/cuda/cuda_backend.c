@@ -758,6 +758,17 @@ static int cuda_scale(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, const 
     return queue_fail(q, hyla_cuda_scale(q->stream, (int)t, m, n, alpha, A, lda));
 }
 
+static int cuda_nonfinite(hyla_queue *qb, hyla_dtype t, int uplo, int64_t off, int64_t m,
+                          int64_t n, const void *A, int64_t lda, int *bad) {
+    struct cuda_queue *q = cqueue(qb);
+    if (!dtype_ok(t) || (uplo != -1 && uplo != HYLA_LOWER && uplo != HYLA_UPPER) || m < 0 ||
+        n < 0 || !ld_ok(lda, m) || !bad || (m > 0 && n > 0 && !A))
+        return HYLA_ERR_INVALID;
+    int rc = queue_enter(q);
+    if (!rc) rc = hyla_cuda_nonfinite(q->stream, (int)t, uplo, off, m, n, A, lda, bad);
+    return queue_fail(q, rc);
+}
+
 static int cuda_geam(hyla_queue *qb, hyla_dtype t, hyla_op ta, int64_t m, int64_t n,
                      const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
                      int64_t ldc) {
@@ -983,6 +994,7 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
         rc = solver_rc(cusolverDnXpotrf(q->solver, q->solver_params, fu, n, dt, A, lda, dt,
                                         q->work, q->work_bytes, q->host_work,
                                         q->host_work_bytes, info));
+    if (!rc) rc = hyla_cuda_potrf_nan_pivot(q->stream, (int)t, n, A, lda, info);
     return queue_fail(q, rc);
 }
 
@@ -1263,6 +1275,7 @@ static const hyla_backend_ops cuda_ops = {
     .trsm = cuda_trsm,
     .trmm = cuda_trmm,
     .row_asum = cuda_row_asum,
+    .nonfinite = cuda_nonfinite,
     .laset = cuda_laset,
     .scale = cuda_scale,
     .potrf = cuda_potrf,

@@ -1,5 +1,5 @@
-/* Custom kernels of the CUDA backend: laset and scale on column-major
- * matrices of the four dtypes. Threads run along the rows of a column (the
+/* Custom kernels of the CUDA backend: laset, scale, the NaN/Inf scan and
+ * potrf's NaN pivot on column-major matrices of the four dtypes. Threads run along the rows of a column (the
  * contiguous direction), so accesses coalesce; both grid dimensions stride,
  * so any m and n work with a bounded grid. */
 #include <complex>
@@ -81,6 +81,51 @@ __global__ void scale_kernel(int64_t m, int64_t n, T alpha, T *A, int64_t lda) {
     }
 }
 
+__device__ __forceinline__ float re_part(float a) { return a; }
+__device__ __forceinline__ double re_part(double a) { return a; }
+__device__ __forceinline__ float re_part(float2 a) { return a.x; }
+__device__ __forceinline__ double re_part(double2 a) { return a.x; }
+
+__device__ __forceinline__ bool finite_value(float a) { return isfinite(a); }
+__device__ __forceinline__ bool finite_value(double a) { return isfinite(a); }
+__device__ __forceinline__ bool finite_value(float2 a) { return isfinite(a.x) && isfinite(a.y); }
+__device__ __forceinline__ bool finite_value(double2 a) { return isfinite(a.x) && isfinite(a.y); }
+
+/* *bad := 1 where an element of the selected part is not finite (*bad was
+ * zeroed before the launch; every writer stores the same value) */
+template <typename T>
+__global__ void nonfinite_kernel(int uplo, int64_t off, int64_t m, int64_t n, const T *A,
+                                 int64_t lda, int *bad) {
+    const int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t istep = (int64_t)gridDim.x * blockDim.x;
+    const int64_t jstep = (int64_t)gridDim.y * blockDim.y;
+    bool found = false;
+    for (int64_t j = (int64_t)blockIdx.y * blockDim.y + threadIdx.y; j < n; j += jstep) {
+        int64_t lo = 0, hi = m;
+        if (uplo == 0) lo = max((int64_t)0, min(m, j + off));
+        else if (uplo == 1) hi = max((int64_t)0, min(m, j + off + 1));
+        const T *col = A + j * lda;
+        for (int64_t i = lo + i0; i < hi; i += istep) found |= !finite_value(col[i]);
+    }
+    if (found) *bad = 1;
+}
+
+/* *info := k + 1 for the first NaN on the diagonal of the n x n factor
+ * among the columns factored (those before a nonzero *info). One block. */
+template <typename T>
+__global__ void nan_pivot_kernel(int64_t n, const T *A, int64_t lda, int *info) {
+    __shared__ unsigned long long first;
+    if (threadIdx.x == 0) first = ~0ULL;
+    __syncthreads();
+    const int64_t k = *info > 0 ? *info - 1 : n;
+    for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
+        const T a = A[j + j * lda];
+        if (isnan(re_part(a))) atomicMin(&first, (unsigned long long)j);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && first != ~0ULL) *info = (int)(first + 1);
+}
+
 dim3 grid_for(int64_t m, int64_t n) {
     int64_t gx = (m + BLOCK_X - 1) / BLOCK_X, gy = (n + BLOCK_Y - 1) / BLOCK_Y;
     if (gx > GRID_X_MAX) gx = GRID_X_MAX;
@@ -115,6 +160,22 @@ int scale_typed(cudaStream_t s, int64_t m, int64_t n, const void *alpha_p, void 
     return launch_status();
 }
 
+template <typename T>
+int nonfinite_typed(cudaStream_t s, int uplo, int64_t off, int64_t m, int64_t n, const void *A,
+                    int64_t lda, int *bad) {
+    (void)cudaGetLastError();
+    nonfinite_kernel<T><<<grid_for(m, n), dim3(BLOCK_X, BLOCK_Y, 1), 0, s>>>(
+        uplo, off, m, n, static_cast<const T *>(A), lda, bad);
+    return launch_status();
+}
+
+template <typename T> int nan_pivot_typed(cudaStream_t s, int64_t n, const void *A, int64_t lda,
+                                          int *info) {
+    (void)cudaGetLastError();
+    nan_pivot_kernel<T><<<1, 256, 0, s>>>(n, static_cast<const T *>(A), lda, info);
+    return launch_status();
+}
+
 } // namespace
 
 extern "C" int hyla_cuda_laset(cudaStream_t s, int dtype, int uplo, int64_t m, int64_t n,
@@ -146,6 +207,32 @@ extern "C" int hyla_cuda_scale(cudaStream_t s, int dtype, int64_t m, int64_t n,
     case HYLA_D: return scale_typed<double>(s, m, n, alpha, A, lda);
     case HYLA_C: return scale_typed<float2>(s, m, n, alpha, A, lda);
     case HYLA_Z: return scale_typed<double2>(s, m, n, alpha, A, lda);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_nonfinite(cudaStream_t s, int dtype, int uplo, int64_t off, int64_t m,
+                                   int64_t n, const void *A, int64_t lda, int *bad) {
+    if (uplo != 0 && uplo != 1 && uplo != -1) return HYLA_ERR_INVALID;
+    if (cudaMemsetAsync(bad, 0, sizeof *bad, s) != cudaSuccess) return HYLA_ERR_DEVICE;
+    if (m <= 0 || n <= 0) return 0;
+    switch (dtype) {
+    case HYLA_S: return nonfinite_typed<float>(s, uplo, off, m, n, A, lda, bad);
+    case HYLA_D: return nonfinite_typed<double>(s, uplo, off, m, n, A, lda, bad);
+    case HYLA_C: return nonfinite_typed<float2>(s, uplo, off, m, n, A, lda, bad);
+    case HYLA_Z: return nonfinite_typed<double2>(s, uplo, off, m, n, A, lda, bad);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_potrf_nan_pivot(cudaStream_t s, int dtype, int64_t n, const void *A,
+                                         int64_t lda, int *info) {
+    if (n <= 0) return 0;
+    switch (dtype) {
+    case HYLA_S: return nan_pivot_typed<float>(s, n, A, lda, info);
+    case HYLA_D: return nan_pivot_typed<double>(s, n, A, lda, info);
+    case HYLA_C: return nan_pivot_typed<float2>(s, n, A, lda, info);
+    case HYLA_Z: return nan_pivot_typed<double2>(s, n, A, lda, info);
     default: return HYLA_ERR_INVALID;
     }
 }

@@ -21,6 +21,18 @@ int hyla_cuda_laset(cudaStream_t s, int dtype, int uplo, int64_t m, int64_t n,
 int hyla_cuda_scale(cudaStream_t s, int dtype, int64_t m, int64_t n, const void *alpha,
                     void *A, int64_t lda);
 
+/* *bad := 1 when the part of the m x n matrix A selected by uplo (-1 all,
+ * 0 lower: rows i >= j + off of column j, 1 upper: rows i <= j + off)
+ * holds a NaN or an Inf, else 0 (bad: one device int, zeroed first). */
+int hyla_cuda_nonfinite(cudaStream_t s, int dtype, int uplo, int64_t off, int64_t m, int64_t n,
+                        const void *A, int64_t lda, int *bad);
+
+/* After a potrf of the n x n matrix A with its device info: *info := k + 1
+ * for the first NaN pivot k (a NaN on the factor's diagonal) among the
+ * columns factored, as LAPACK's potrf reports it (cuSOLVER's need not). */
+int hyla_cuda_potrf_nan_pivot(cudaStream_t s, int dtype, int64_t n, const void *A, int64_t lda,
+                              int *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,7 @@ struct host_task {
         struct { struct host_event *ev; uint64_t gen; } event;
         struct { hyla_dtype t; hyla_rbt_args a; } rbt;
         struct { hyla_dtype t; int64_t m, n, lda; const void *A; void *sums; } asum;
+        struct { hyla_dtype t; int uplo; int64_t off, m, n, lda; const void *A; int *bad; } fin;
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
         struct { hyla_dtype t; hyla_q2_args a; void *buf; } q2;
         struct {
@@ -499,6 +500,30 @@ static int host_row_asum(hyla_queue *q, hyla_dtype t, int64_t m, int64_t n, cons
     return 0;
 }
 
+static void run_nonfinite(host_task *t) {
+    *t->u.fin.bad = hyla_nonfinite(t->u.fin.t, t->u.fin.uplo, t->u.fin.off, t->u.fin.m,
+                                   t->u.fin.n, t->u.fin.A, t->u.fin.lda);
+}
+
+static int host_nonfinite(hyla_queue *q, hyla_dtype t, int uplo, int64_t off, int64_t m,
+                          int64_t n, const void *A, int64_t lda, int *bad) {
+    if (hyla_dtype_size(t) == 0 || (uplo != -1 && uplo != HYLA_LOWER && uplo != HYLA_UPPER) ||
+        m < 0 || n < 0 || lda < HYLA_MAX(1, m) || !bad || (m > 0 && n > 0 && !A))
+        return HYLA_ERR_INVALID;
+    host_task *k = task_new(run_nonfinite);
+    if (!k) return HYLA_ERR_NO_MEMORY;
+    k->u.fin.t = t;
+    k->u.fin.uplo = uplo;
+    k->u.fin.off = off;
+    k->u.fin.m = m;
+    k->u.fin.n = n;
+    k->u.fin.lda = lda;
+    k->u.fin.A = A;
+    k->u.fin.bad = bad;
+    enqueue(q, k);
+    return 0;
+}
+
 static void run_rbt_diagonals(host_task *t) {
     hyla_rbt_diagonals(t->u.diag.t, t->u.diag.seed, t->u.diag.offset, t->u.diag.count,
                        t->u.diag.w);
@@ -774,6 +799,7 @@ static const hyla_backend_ops host_ops = {
     .trsm = host_trsm,
     .trmm = host_trmm,
     .row_asum = host_row_asum,
+    .nonfinite = host_nonfinite,
     .laset = host_laset,
     .scale = host_scale,
     .geam = host_geam,

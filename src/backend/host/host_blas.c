@@ -5,6 +5,7 @@
 #include <complex.h>
 #include <lapacke.h>
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 static enum CBLAS_TRANSPOSE cb_op(int op) {
@@ -246,6 +247,22 @@ static void run_geam(const host_blas_call *c) {
 }
 
 /* LAPACKE's _work variant: no NaN scan of A, and no copy (column major) */
+/* LAPACK's potrf stops at a pivot that is not positive or is NaN; OpenBLAS's
+ * tests only `<= 0` and runs on through a NaN. A NaN pivot leaves NaN on
+ * the factor's diagonal from its column on: the first NaN among the
+ * columns factored (before `info`, the first pivot that stopped it) is
+ * LAPACK's info. */
+static int nan_pivot(const host_blas_call *c, int info) {
+    const int64_t k = info > 0 ? info - 1 : c->n;
+    const int single = c->t == HYLA_S || c->t == HYLA_C;
+    const size_t es = hyla_dtype_size(c->t);
+    for (int64_t j = 0; j < k; j++) {
+        const void *p = hyla_elem(c->C, j, j, c->lda, es);
+        if (single ? isnan(*(const float *)p) : isnan(*(const double *)p)) return (int)(j + 1);
+    }
+    return info;
+}
+
 static void run_potrf(const host_blas_call *c) {
     const char u = c->uplo == HYLA_UPPER ? 'U' : 'L';
     const lapack_int n = (lapack_int)c->n, lda = (lapack_int)c->lda;
@@ -260,7 +277,7 @@ static void run_potrf(const host_blas_call *c) {
     case HYLA_C: info = LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, u, n, c->C, lda); break;
     case HYLA_Z: info = LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, u, n, c->C, lda); break;
     }
-    *c->info = (int)info;
+    *c->info = nan_pivot(c, (int)info);
 }
 
 /* LU without pivoting, recursive on the columns (Toledo's recursive LU
