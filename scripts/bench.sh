@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Runs one benchmark suite and writes its table.
 #
-# Usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] SUITE
+# Usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] SUITE
 #   SUITE     a name in bench/suites/ (SUITE.sh) or the path of a suite file
 #   -B BUILD  build directory (default: build); configured (Release, with the
 #             probes: -DHYLA_BENCH=ON) when it has no CMakeCache.txt yet
 #   -o DIR    where the table goes (default: bench/results); the raw log goes
 #             to DIR/raw/SUITE.log
 #   -n        use the build as it is (no configure, no build)
+#   -p        also draw the run (DIR/SUITE.png, scripts/plot_bench.py: time
+#             or TF/s against n, hyla against the vendor, one panel per
+#             routine, precision and jobz; needs matplotlib)
 # Environment: CMAKE, the cmake to run (default: cmake on PATH); CMAKE_ARGS,
 # more arguments for the first configure; MPIRUN, the launcher of `mpi` lines
 # (default: mpirun --allow-run-as-root --bind-to none); BENCH_TIMEOUT, the
 # limit in seconds for one command (default: none); PYTHON, the python3 that
-# makes the table (default: python3 on PATH).
+# makes the table and the picture (default: python3 on PATH).
 #
 # A suite is a bash file sourced here, with three commands besides plain bash:
 #   hyla ARGS...           one CLI run (--json is added); every record it
@@ -27,13 +30,14 @@
 # a command fails or a record is FAILED.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=build results=$root/bench/results do_build=1
-usage() { echo "usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] SUITE" >&2; exit 2; }
-while getopts "B:o:n" opt; do
+build=build results=$root/bench/results do_build=1 do_plot=0
+usage() { echo "usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] SUITE" >&2; exit 2; }
+while getopts "B:o:np" opt; do
   case $opt in
     B) build=$OPTARG ;;
     o) results=$OPTARG ;;
     n) do_build=0 ;;
+    p) do_plot=1 ;;
     *) usage ;;
   esac
 done
@@ -116,4 +120,8 @@ cd "$root" || exit 1
 source "$suite_file"
 
 "${PYTHON:-python3}" "$root/scripts/bench_table.py" "$raw" "$table" || failed=1
+if [ "$do_plot" = 1 ]; then
+  "${PYTHON:-python3}" "$root/scripts/plot_bench.py" -o "$results/$suite.png" --title "Suite $suite: $device" "$raw" ||
+    failed=1
+fi
 exit $failed

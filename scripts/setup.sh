@@ -3,6 +3,7 @@
 # Idempotent: packages already present are left alone. Needs root or sudo.
 set -euo pipefail
 pkgs=(cmake make gcc g++ pkg-config libopenblas-dev liblapacke-dev libopenmpi-dev openmpi-bin python3)
+pkgs+=(python3-matplotlib)  # the pictures of scripts/bench.sh -p (scripts/plot_bench.py)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
