@@ -34,6 +34,7 @@ import math
 import os
 import statistics
 import sys
+import textwrap
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -248,7 +249,8 @@ def main():
         draw_panel(ax, key, panels[key], a.metric)
     for ax in axes.flat[len(order):]:
         ax.set_visible(False)
-    fig.suptitle(a.title or ", ".join(os.path.basename(p) for p in a.logs), fontsize=11)
+    title = a.title or ", ".join(os.path.basename(p) for p in a.logs)
+    fig.suptitle(textwrap.fill(title, int(11 * 4.6 * cols)), fontsize=11)  # ~11 characters an inch
     fig.savefig(out)
     if a.summary:
         print(json.dumps(summary(fig, out)))
