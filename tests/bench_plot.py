@@ -19,6 +19,8 @@ import struct
 import subprocess
 import sys
 
+import matplotlib.image
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_smoke import is_number, table_rows  # noqa: E402
 
@@ -106,7 +108,6 @@ def main():
             check_point(panel["lines"], "vendor", n, None if unit else r["vendor (s)"], unit,
                         problems, title)
 
-    import matplotlib.image
     for png in (os.path.join(out, "smoke-cpu.png"), check_png):
         size = png_size(png) if os.path.exists(png) else None
         if size != (fig["width"], fig["height"]):
