@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Runs one benchmark suite and writes its table.
 #
-# Usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] SUITE
+# Usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] SUITE
 #   SUITE     a name in bench/suites/ (SUITE.sh) or the path of a suite file
 #   -B BUILD  build directory (default: build); configured (Release, with the
 #             probes: -DHYLA_BENCH=ON) when it has no CMakeCache.txt yet
 #   -o DIR    where the table goes (default: bench/results); the raw log goes
 #             to DIR/raw/SUITE.log
 #   -n        use the build as it is (no configure, no build)
+#   -p        also draw the run (DIR/SUITE.png, scripts/plot_bench.py: time
+#             or TF/s against n, hyla against the vendor, one panel per
+#             routine, precision and jobz; needs matplotlib)
 # Environment: CMAKE, the cmake to run (default: cmake on PATH); CMAKE_ARGS,
 # more arguments for the first configure; MPIRUN, the launcher of `mpi` lines
 # (default: mpirun --allow-run-as-root --bind-to none); BENCH_TIMEOUT, the
-# limit in seconds for one command (default: none).
+# limit in seconds for one command (default: none); PYTHON, the python3 that
+# makes the table and the picture (default: python3 on PATH).
 #
 # A suite is a bash file sourced here, with three commands besides plain bash:
 #   hyla ARGS...           one CLI run (--json is added); every record it
@@ -19,18 +23,21 @@
 #   mpi NP ARGS...         the same CLI run on NP MPI ranks
 #   probe NAME ARGS...     a probe from bench/probes or bench/micro; its output
 #                          goes to the raw log only
-# The table (DIR/SUITE.md) gives the device, date, commit and, per record,
-# the command, hyla's time, the vendor's time from the same run and their
-# ratio. The exit status is 1 when a command fails or a record is FAILED.
+# The raw log starts with `% bench KEY: value` lines (suite, device, host,
+# date, commit); scripts/bench_table.py makes the table (DIR/SUITE.md) from
+# it: the device, date, commit and, per record, the command, hyla's time, the
+# vendor's time from the same run and their ratio. The exit status is 1 when
+# a command fails or a record is FAILED.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=build results=$root/bench/results do_build=1
-usage() { echo "usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] SUITE" >&2; exit 2; }
-while getopts "B:o:n" opt; do
+build=build results=$root/bench/results do_build=1 do_plot=0
+usage() { echo "usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] SUITE" >&2; exit 2; }
+while getopts "B:o:np" opt; do
   case $opt in
     B) build=$OPTARG ;;
     o) results=$OPTARG ;;
     n) do_build=0 ;;
+    p) do_plot=1 ;;
     *) usage ;;
   esac
 done
@@ -55,7 +62,6 @@ fi
 
 mkdir -p "$results/raw"
 table=$results/$suite.md raw=$results/raw/$suite.log
-: > "$raw"
 failed=0
 
 # run WORDS...: one command, its output (stdout and stderr) to the raw log
@@ -102,76 +108,20 @@ cpu="$(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | h
 date_utc=$(date -u '+%Y-%m-%d %H:%M UTC')
 commit=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 
+{
+  echo "% bench suite: $suite"
+  echo "% bench device: $device"
+  echo "% bench host: $cpu"
+  echo "% bench date: $date_utc"
+  echo "% bench commit: $commit"
+} > "$raw"
 cd "$root" || exit 1
 # shellcheck disable=SC1090
 source "$suite_file"
 
-python3 - "$raw" "$table" "$suite" "bench/suites/$suite.sh" "$device" "$cpu" "$date_utc" "$commit" "raw/$suite.log" <<'EOF' || failed=1
-import json, sys
-
-raw, table, suite, suite_path, device, cpu, date, commit, raw_link = sys.argv[1:]
-
-def num(v, fmt):
-    return "-" if v is None else fmt % v
-
-rows, command, bad = [], "", 0
-for line in open(raw, errors="replace"):
-    line = line.rstrip("\n")
-    if line.startswith("$ "):
-        # the command as a user types it: the CLI's words after the binary
-        words = line[2:].split()
-        settings = [w for w in words if "=" in w.split("-")[0]]
-        words = words[len(settings):]
-        at = next((i for i, w in enumerate(words) if w.endswith("/bin/hyla")), None)
-        if at is None:
-            command = " ".join([words[0].rsplit("/", 1)[-1]] + words[1:])
-        else:
-            np = words[words.index("-np") + 1] if "-np" in words[:at] else None
-            command = " ".join(["hyla"] + [w for w in words[at + 1:] if w != "--json"])
-            if np:
-                command = f"mpirun -np {np} {command}"
-        command = " ".join(settings + [command])
-        continue
-    if not line.startswith("{"):
-        continue
-    try:
-        r = json.loads(line)
-    except json.JSONDecodeError:
-        continue
-    if "time_s" not in r:
-        continue  # a record that reports on the row above it
-    status = r.get("status", "-")
-    bad += status == "FAILED"
-    what = r.get("routine", "?") + " " + r.get("type", "d")
-    if "jobz" in r:
-        what += " " + r["jobz"]
-    size = str(r.get("n", "-"))
-    if r.get("m") not in (None, r.get("n")):
-        size = f"{r['m']} x {size}"
-    if r.get("routine") == "hpl":
-        where = f"grid {r['p']} x {r['q']}, nb {r['nb']}"
-        rate = num(r.get("gflops") and r["gflops"] * 1e-3, "%.2f")
-    else:
-        where = r.get("devices", "-")
-        rate = num(r.get("tflops") or (r.get("gflops") and r["gflops"] * 1e-3), "%.3g")
-    rows.append(f"| `{command}` | {what} | {size} | {where} | {num(r.get('time_s'), '%.4g')} | "
-                f"{rate} | {num(r.get('ours_device_time_s'), '%.4g')} | {r.get('vendor', '-')} | "
-                f"{num(r.get('vendor_time_s'), '%.4g')} | {num(r.get('ratio'), '%.2f')} | {status} |")
-
-with open(table, "w") as f:
-    f.write(f"# Suite {suite}\n\n"
-            f"- suite: `{suite_path}`, run by `scripts/bench.sh {suite}`\n"
-            f"- device: {device}; host: {cpu}\n"
-            f"- date: {date}; commit: {commit}\n"
-            f"- raw log: [{raw_link}]({raw_link})\n"
-            "- hyla (s): host-resident input, every transfer included; device-resident: "
-            "hyla's `_gpu` routine on a device-resident copy; ratio = vendor time / hyla time "
-            "(> 1: hyla is faster)\n\n"
-            "| command | routine | n | devices | hyla (s) | TF/s | hyla device-resident (s) | "
-            "vendor | vendor (s) | ratio | status |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|\n")
-    f.write("\n".join(rows) + "\n")
-print(f"{table}: {len(rows)} rows")
-sys.exit(1 if bad or not rows else 0)
-EOF
+"${PYTHON:-python3}" "$root/scripts/bench_table.py" "$raw" "$table" || failed=1
+if [ "$do_plot" = 1 ]; then
+  "${PYTHON:-python3}" "$root/scripts/plot_bench.py" -o "$results/$suite.png" --title "Suite $suite: $device" "$raw" ||
+    failed=1
+fi
 exit $failed

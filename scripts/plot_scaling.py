@@ -11,22 +11,12 @@ runs of that routine (n growing with the GPUs) weak. Writes OUT_PREFIX.md (table
 efficiency against one GPU, the vendor's numbers from the same run) and
 OUT_PREFIX.png (rate against GPUs, one curve per routine, ideal lines dashed).
 """
-import json
+import os
 import sys
 from collections import defaultdict
 
-
-def load(path):
-    rows = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line.startswith("{"):
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError:
-                    pass
-    return rows
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_log import rate, read  # noqa: E402
 
 
 def gpus(r):
@@ -49,22 +39,9 @@ def add_labels(rows):
     return rows
 
 
-def rate(r):
-    """GFLOP/s of a record: the CLI writes gflops (gemm, hpl) or tflops (factorizations)."""
-    if r.get("tflops") is not None:
-        return 1e3 * r["tflops"]
-    return r.get("gflops") or 0.0
-
-
-def vendor_rate(r):
-    if r.get("vendor_tflops") is not None:
-        return 1e3 * r["vendor_tflops"]
-    return r.get("vendor_gflops")
-
-
 def main():
     raw, prefix = sys.argv[1], sys.argv[2]
-    rows = add_labels([r for r in load(raw) if r.get("status") in ("ok", "pass", "PASSED") and "time_s" in r])
+    rows = add_labels([r for r in read(raw) if r.get("status") in ("ok", "pass", "PASSED") and "time_s" in r])
     series = defaultdict(list)
     for r in rows:
         # strong: one curve per (routine, n); weak: n grows with the GPUs,
@@ -88,7 +65,7 @@ def main():
                 sp = float("nan")
             eff = sp / g
             vt = p.get("vendor_time_s")
-            vg = vendor_rate(p)
+            vg = rate(p, "vendor_")
             out.append(f"| {label} | {routine} | {p.get('n')} | {g} | {p['time_s']:.3f} | {rate(p)/1e3:.1f} | "
                        f"{sp:.2f}x | {100*eff:.0f}% | {'-' if vt is None else f'{vt:.3f}'} | "
                        f"{'-' if vg is None else f'{vg/1e3:.1f}'} |")

@@ -1,7 +1,8 @@
-# Smoke run of scripts/bench.sh on the host backend at small sizes (a ctest
-# runs it): every family once against the vendor (LAPACKE, OpenBLAS).
-hyla gemm -n 256 --type d --check --vs vendor --devices cpu:2 --repeat 1
-hyla potrf -n 300 --type d,z --check --vs vendor --devices cpu:3 --nb 64 --repeat 1
+# Smoke run of scripts/bench.sh on the host backend at small sizes (ctests
+# run it): every family once against the vendor (LAPACKE, OpenBLAS), two
+# sizes for some (lines in the picture, bench_plot).
+hyla gemm -n 128,256 --type d --check --vs vendor --devices cpu:2 --repeat 1
+hyla potrf -n 200,300 --type d,z --check --vs vendor --devices cpu:3 --nb 64 --repeat 1
 hyla getrf -n 300 --type d --check --vs vendor --devices cpu:3 --repeat 1
 hyla gesv_rbt -n 256 --type d --check --vs vendor --devices cpu:1 --repeat 1
 hyla syevd -n 200 --type d --jobz N --check --vs vendor --devices cpu:1 --repeat 1

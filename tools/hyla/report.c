@@ -43,6 +43,10 @@ static void print_arg(const char *a) {
     putchar('\'');
 }
 
+/* The vendor GEMM of --vs: on the host matrices, and (GPUs) on device-resident copies. */
+#define GEMM_VENDOR_DEVICE "cuBLAS"
+static const char *gemm_vendor(const report *r) { return r->cuda ? "cuBLASXt" : "OpenBLAS"; }
+
 void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
     if (r->json) return;
     printf("%% hyla %s\n", hyla_version());
@@ -61,10 +65,11 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
     bool chol = !o->routine || strncmp(o->routine, "po", 2) == 0;
     bool lu = !o->routine || strncmp(o->routine, "ge", 2) == 0;
     if (r->vs && gemm && r->cuda)
-        printf("%% vendor: cuBLASXt (block %d) on the host matrices; cublas: cuBLAS on "
-               "device-resident copies, timed with CUDA events\n", r->xt_block);
+        printf("%% vendor: %s (block %d) on the host matrices; cublas: %s on "
+               "device-resident copies, timed with CUDA events\n", gemm_vendor(r), r->xt_block,
+               GEMM_VENDOR_DEVICE);
     else if (r->vs && gemm)
-        printf("%% vendor: OpenBLAS on the same host matrices\n");
+        printf("%% vendor: %s on the same host matrices\n", gemm_vendor(r));
     if (r->vs && chol && !r->cuda)
         printf("%% vendor (Cholesky): LAPACKE ?potrf/?potrs/?posv (OpenBLAS) on copies of the same "
                "host matrices; ratio = vendor time / hyla time\n");
@@ -274,6 +279,8 @@ void report_print(const report *r, const report_row *w) {
                (long long)w->k, w->transa, w->transb, r->devices);
         json_number("time_s", w->time_s);
         json_number("gflops", gflops);
+        if (r->vs) printf(",\"vendor\":\"%s\"", gemm_vendor(r));
+        if (r->vs && r->cuda) printf(",\"vendor_device\":\"%s\"", GEMM_VENDOR_DEVICE);
         json_number("vendor_time_s", w->vendor_time_s);
         json_number("vendor_gflops", vgflops);
         json_number("ratio", ratio);
