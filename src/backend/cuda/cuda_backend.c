@@ -1092,14 +1092,24 @@ static int cuda_getrf(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, void *
          * checks co-residency itself) leaves the panel to cuSOLVER */
         if (rc != HYLA_ERR_DEVICE || panel != 0) return queue_fail(q, rc);
     }
+    /* cuSOLVER's getrf replaces a NaN of its input by finite values
+     * (CUDA 13.0: a 37 x 37 dgetrf with one NaN returns a finite factor and
+     * info 0). hyla's policy (hyla.h, "NaN and Inf") is that NaN and Inf show
+     * in the factor: a flag after cuSOLVER's workspace records whether A
+     * held one, and then U(0, 0) of this block is set to NaN afterwards; one
+     * read of A, no synchronisation. */
     const cudaDataType dt = solver_types[t];
     rc = solver_rc(cusolverDnXgetrf_bufferSize(q->solver, q->solver_params, m, n, dt, A, lda,
                                                    dt, &dev_bytes, &host_bytes));
-    if (!rc) rc = solver_workspace(q, dev_bytes, host_bytes);
+    const size_t flag_at = (dev_bytes + 255) / 256 * 256;
+    if (!rc) rc = solver_workspace(q, flag_at + sizeof(int), host_bytes);
+    int *flag = rc ? NULL : (int *)((unsigned char *)q->work + flag_at);
+    if (!rc) rc = hyla_cuda_nonfinite(q->stream, (int)t, -1, 0, m, n, A, lda, flag);
     if (!rc)
         rc = solver_rc(cusolverDnXgetrf(q->solver, q->solver_params, m, n, dt, A, lda, ipiv, dt,
-                                        q->work, q->work_bytes, q->host_work,
-                                        q->host_work_bytes, info));
+                                        q->work, flag_at, q->host_work, q->host_work_bytes,
+                                        info));
+    if (!rc) rc = hyla_cuda_nan_mark(q->stream, (int)t, flag, A);
     return queue_fail(q, rc);
 }
 

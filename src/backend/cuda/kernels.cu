@@ -110,6 +110,15 @@ __global__ void nonfinite_kernel(int uplo, int64_t off, int64_t m, int64_t n, co
     if (found) *bad = 1;
 }
 
+/* A[0] := NaN when *flag is set (one thread) */
+__device__ __forceinline__ void set_nan(float *a) { *a = __int_as_float(0x7fc00000); }
+__device__ __forceinline__ void set_nan(double *a) { *a = __longlong_as_double(0x7ff8000000000000LL); }
+__device__ __forceinline__ void set_nan(float2 *a) { set_nan(&a->x); }
+__device__ __forceinline__ void set_nan(double2 *a) { set_nan(&a->x); }
+template <typename T> __global__ void nan_mark_kernel(const int *flag, T *A) {
+    if (*flag) set_nan(A);
+}
+
 /* *info := k + 1 for the first NaN on the diagonal of the n x n factor
  * among the columns factored (those before a nonzero *info). One block. */
 template <typename T>
@@ -169,6 +178,12 @@ int nonfinite_typed(cudaStream_t s, int uplo, int64_t off, int64_t m, int64_t n,
     return launch_status();
 }
 
+template <typename T> int nan_mark_typed(cudaStream_t s, const int *flag, void *A) {
+    (void)cudaGetLastError();
+    nan_mark_kernel<T><<<1, 1, 0, s>>>(flag, static_cast<T *>(A));
+    return launch_status();
+}
+
 template <typename T> int nan_pivot_typed(cudaStream_t s, int64_t n, const void *A, int64_t lda,
                                           int *info) {
     (void)cudaGetLastError();
@@ -221,6 +236,16 @@ extern "C" int hyla_cuda_nonfinite(cudaStream_t s, int dtype, int uplo, int64_t 
     case HYLA_D: return nonfinite_typed<double>(s, uplo, off, m, n, A, lda, bad);
     case HYLA_C: return nonfinite_typed<float2>(s, uplo, off, m, n, A, lda, bad);
     case HYLA_Z: return nonfinite_typed<double2>(s, uplo, off, m, n, A, lda, bad);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_nan_mark(cudaStream_t s, int dtype, const int *flag, void *A) {
+    switch (dtype) {
+    case HYLA_S: return nan_mark_typed<float>(s, flag, A);
+    case HYLA_D: return nan_mark_typed<double>(s, flag, A);
+    case HYLA_C: return nan_mark_typed<float2>(s, flag, A);
+    case HYLA_Z: return nan_mark_typed<double2>(s, flag, A);
     default: return HYLA_ERR_INVALID;
     }
 }

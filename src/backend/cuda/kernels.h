@@ -27,6 +27,10 @@ int hyla_cuda_scale(cudaStream_t s, int dtype, int64_t m, int64_t n, const void 
 int hyla_cuda_nonfinite(cudaStream_t s, int dtype, int uplo, int64_t off, int64_t m, int64_t n,
                         const void *A, int64_t lda, int *bad);
 
+/* A[0] := NaN (the real part for complex types) when the device int *flag
+ * is nonzero; A is left alone otherwise. */
+int hyla_cuda_nan_mark(cudaStream_t s, int dtype, const int *flag, void *A);
+
 /* After a potrf of the n x n matrix A with its device info: *info := k + 1
  * for the first NaN pivot k (a NaN on the factor's diagonal) among the
  * columns factored, as LAPACK's potrf reports it (cuSOLVER's need not). */
