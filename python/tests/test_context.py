@@ -74,14 +74,15 @@ _INTERRUPTED = textwrap.dedent("""
 
     ctx = hyla.Context("cpu:1")
     rng = np.random.default_rng(3)
-    # an order whose solve lasts about 2 s on this machine (n^3 from a
-    # timed n = 400), so that the interrupt at 0.3 s comes mid-call
+    # an order whose solve lasts about 4 s on this machine (n^3 from a
+    # timed n = 400; at least 1500), so that the interrupt at 0.3 s comes
+    # mid-call even where the timing ran on a busy machine
     m = 400
     b = rng.standard_normal((m, m))
     t0 = time.monotonic()
     hyla.eigh(np.asfortranarray(b + b.T), ctx=ctx)
     per = max(time.monotonic() - t0, 1e-4) / m**3
-    n = int(min(max((2.0 / per) ** (1 / 3), 600), 6000))
+    n = int(min(max((4.0 / per) ** (1 / 3), 1500), 8000))
     a = rng.standard_normal((n, n))
     a = np.asfortranarray(a + a.T)
     h = a.copy()
