@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "output.h"
 #include "matgen_eig.h"
 #include "runloop.h"
 #include "vendor.h"
@@ -459,15 +460,11 @@ static void print_row(void *arg, const report_row *w) {
 
 /* ---------------------------------------------------------------- runs */
 
+/* --output W.npy (the eigenvalues, 1-D) [,Z.npy (--jobz V)]: all or none. */
 static int write_outputs(const cli_opts *o, const eig_problem *p) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", o->output);
-    char *zname = strchr(buf, ',');
-    if (zname) *zname++ = '\0';
-    int rc = hyla_npy_write(buf, real_of(p->t), p->n, 1, p->w, max1(p->n));
-    if (!rc && zname && p->jobz == 'V') rc = hyla_npy_write(zname, p->t, p->n, p->n, p->Aw, max1(p->n));
-    if (rc) fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(rc));
-    return rc;
+    const out_item items[2] = {{real_of(p->t), p->n, 1, max1(p->n), p->w, true},
+                               {p->t, p->n, p->n, max1(p->n), p->Aw, false}};
+    return out_write(o, o->noutputs, items);
 }
 
 static void restore(void *arg) { fresh_copy(((eig_run *)arg)->p); }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "output.h"
 #include "runloop.h"
 #include "vendor.h"
 
@@ -200,12 +201,12 @@ static cmd_status run_matrices(hyla_t *ctx, const cli_opts *o, const report *r, 
             row.status = row.error < THRESHOLD ? "pass" : "FAILED";
         }
         if (first.fallback && !(row.has_error && !(row.error < THRESHOLD))) row.status = "fallback";
-        if (o->output) {
-            int wrc = hyla_npy_write(o->output, t, n, nrhs, Bw, max1(n));
-            if (wrc) {
-                fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(wrc));
-                goto out;
-            }
+        if (o->output && row.has_error && !(row.error < THRESHOLD) && !o->output_on_fail) {
+            fputs("hyla: the check FAILED: no --output file written (--output-on-fail writes "
+                  "them anyway)\n", stderr);
+        } else if (o->output) {
+            const out_item x = {t, n, nrhs, max1(n), Bw, false};
+            if (out_write(o, 1, &x)) goto out;
         }
     }
     row.time_s = cli_median(times, o->repeat);
