@@ -206,7 +206,8 @@ static int usage_error(const char *opt, const char *val, const char *why) {
     return CLI_EXIT_USAGE;
 }
 
-/* Reads a non-negative decimal integer at *p and advances *p past it. */
+/* Reads a non-negative decimal integer at *p, optionally with a power of
+ * ten (3e9), and advances *p past it. */
 static bool scan_size(const char **p, int64_t *out) {
     const char *s = *p;
     int64_t v = 0;
@@ -215,6 +216,15 @@ static bool scan_size(const char **p, int64_t *out) {
         int d = *s - '0';
         if (v > (INT64_MAX - d) / 10) return false;
         v = v * 10 + d;
+    }
+    if ((*s == 'e' || *s == 'E') && isdigit((unsigned char)s[1])) {
+        int64_t e = 0;
+        for (s++; isdigit((unsigned char)*s); s++)
+            if ((e = e * 10 + (*s - '0')) > 18) return false;
+        for (; e > 0; e--) {
+            if (v > INT64_MAX / 10) return false;
+            v *= 10;
+        }
     }
     *out = v;
     *p = s;
