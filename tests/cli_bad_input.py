@@ -191,10 +191,15 @@ def case_options():
 
 
 def case_empty():
-    # 0 x 5 and 5 x 0 (memcpy from an empty buffer: clean under UBSan)
+    # 0 x 5 and 5 x 0, generated and read from files with no data (no copy
+    # from a NULL buffer: clean under UBSan)
     for m, n in (("0", "5"), ("5", "0")):
         p = run("getrf", "-m", m, "-n", n, "--check", "--vs", "vendor", "--devices", "cpu")
         expect(p.returncode == 0 and "runtime error" not in p.stderr, "getrf %sx%s" % (m, n))
+        npy("E.npy", int(m), int(n), [])
+        p = run("getrf", "--input", "E.npy", "--check", "--output", "LU.npy", "--devices", "cpu")
+        expect(p.returncode == 0 and "runtime error" not in p.stderr, "getrf --input %sx%s" % (m, n))
+        expect(shape("LU.npy") == "%s, %s" % (m, n), "empty LU written")
 
 
 def case_mpi_once():
