@@ -72,6 +72,10 @@ HYLA_API int hyla_hpl_dat_parse(const char *text, hyla_hpl_dat *dat, char *msg, 
 HYLA_API int hyla_hpl_init(int *rank, int *size, int *local_rank);
 HYLA_API void hyla_hpl_finalize(void);
 
+/* Maximum of v[0..count) over the ranks (in place; every rank must call
+ * it); identity on one rank. Returns 0 or HYLA_ERR_MPI. */
+HYLA_API int hyla_hpl_allmax(double *v, int count);
+
 /* ---------------------------------------------------------------- the run */
 
 /* netlib HPL's seed of [A b] (HPL_ISEED). */

@@ -46,8 +46,6 @@ HYLA_API int64_t hyla_hpl_numroc(int64_t n, int64_t nb, int iproc, int nprocs);
 /* Whether this build has MPI (1) or runs one rank only (0). */
 HYLA_API int hyla_hpl_have_mpi(void);
 
-/* Maximum of v over the ranks (in place); identity on one rank. */
-HYLA_API int hyla_hpl_allmax(double *v, int count);
 
 #ifdef __cplusplus
 }

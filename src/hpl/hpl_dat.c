@@ -62,7 +62,7 @@ static int read_ints(dat_text *t, int ln, int count, int64_t lo, int64_t hi, con
             return dat_error(t, ln, "expected %d values of %s, found %d", count, what, i);
         }
         if (errno == ERANGE || x < lo || x > hi) {
-            if (hi == INT_MAX || hi == INT64_MAX)
+            if (hi == INT64_MAX)
                 return dat_error(t, ln, "%s %lld is out of range (>= %lld)", what, x, (long long)lo);
             return dat_error(t, ln, "%s %lld is out of range (%lld..%lld)", what, x, (long long)lo,
                              (long long)hi);

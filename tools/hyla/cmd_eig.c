@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "output.h"
 #include "matgen_eig.h"
 #include "runloop.h"
 #include "vendor.h"
@@ -306,10 +307,7 @@ static const char *num(char *b, const char *fmt, double v) {
     return b;
 }
 
-static void jnum(const char *key, double v) {
-    if (isfinite(v)) printf(",\"%s\":%.9g", key, v);
-    else printf(",\"%s\":null", key);
-}
+#define jnum report_json_number
 
 /* One run: what the run loop's hooks (runloop.h) need. */
 typedef struct {
@@ -335,8 +333,13 @@ static void print_timeline(const hyla_eig_stats *s, bool json) {
             printf("%s{\"device\":%d,\"cols\":%lld", g ? "," : "", g, (long long)s->cols[g]);
             for (int k = 0; k < 8; k++)
                 if (s->phase[g][k][1] > s->phase[g][k][0])
-                    printf(",\"%s\":[%.6g,%.6g]", phase_name[k], s->phase[g][k][0],
-                           s->phase[g][k][1]);
+                {
+                    printf(",\"%s\":[", phase_name[k]);
+                    report_json_value(s->phase[g][k][0]);
+                    putchar(',');
+                    report_json_value(s->phase[g][k][1]);
+                    putchar(']');
+                }
             printf("}");
         }
         printf("]");
@@ -405,11 +408,17 @@ static void print_row(void *arg, const report_row *w) {
         printf(",\"info\":%d", w->info);
         jnum("error", w->has_error ? w->error : NAN);
         printf(",\"status\":\"%s\"", w->status);
-        if (s)
-            printf(",\"timers\":{\"sy2sb\":%.6g,\"sb2st\":%.6g,\"tridiag\":%.6g,\"back2\":%.6g,"
-                   "\"back1\":%.6g,\"transfers\":%.6g,\"total\":%.6g,\"kd\":%lld,\"nb\":%lld}",
-                   s->sy2sb, s->sb2st, s->tridiag, s->back2, s->back1, s->transfers, s->total,
-                   (long long)s->kd, (long long)s->nb);
+        if (s) {
+            printf(",\"timers\":{\"kd\":%lld,\"nb\":%lld", (long long)s->kd, (long long)s->nb);
+            jnum("sy2sb", s->sy2sb);
+            jnum("sb2st", s->sb2st);
+            jnum("tridiag", s->tridiag);
+            jnum("back2", s->back2);
+            jnum("back1", s->back1);
+            jnum("transfers", s->transfers);
+            jnum("total", s->total);
+            putchar('}');
+        }
         if (s && s->ndev > 0) print_timeline(s, true);
         printf("}\n");
         fflush(stdout);
@@ -459,15 +468,11 @@ static void print_row(void *arg, const report_row *w) {
 
 /* ---------------------------------------------------------------- runs */
 
+/* --output W.npy (the eigenvalues, 1-D) [,Z.npy (--jobz V)]: all or none. */
 static int write_outputs(const cli_opts *o, const eig_problem *p) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", o->output);
-    char *zname = strchr(buf, ',');
-    if (zname) *zname++ = '\0';
-    int rc = hyla_npy_write(buf, real_of(p->t), p->n, 1, p->w, max1(p->n));
-    if (!rc && zname && p->jobz == 'V') rc = hyla_npy_write(zname, p->t, p->n, p->n, p->Aw, max1(p->n));
-    if (rc) fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(rc));
-    return rc;
+    const out_item items[2] = {{real_of(p->t), p->n, 1, max1(p->n), p->w, true},
+                               {p->t, p->n, p->n, max1(p->n), p->Aw, false}};
+    return out_write(o, o->noutputs, items);
 }
 
 static void restore(void *arg) { fresh_copy(((eig_run *)arg)->p); }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "matgen.h"
+#include "output.h"
 #include "runloop.h"
 #include "vendor.h"
 
@@ -154,7 +155,7 @@ out:
 typedef struct {
     const gemm_problem *p;
     const gemm_check *ck;
-    const char *output;
+    const cli_opts *o;
 } gemm_run;
 
 static int hook_call(hyla_t *ctx, void *arg) { return call_hyla(ctx, ((gemm_run *)arg)->p); }
@@ -174,9 +175,8 @@ static int hook_check(void *arg, double *err) {
 static int hook_write(void *arg) {
     const gemm_run *g = arg;
     const gemm_problem *p = g->p;
-    int wrc = hyla_npy_write(g->output, p->dtype, p->m, p->n, p->C, p->ldc);
-    if (wrc) fprintf(stderr, "hyla: cannot write %s: %s\n", g->output, hyla_strerror(wrc));
-    return wrc;
+    const out_item c = {p->dtype, p->m, p->n, p->ldc, p->C, false};
+    return out_write(g->o, 1, &c);
 }
 
 /* Runs hyla on one problem (check, warm-up, timed repeats), then the vendor
@@ -192,7 +192,7 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, g
     bool check = o->check && check_possible(p);
     if (o->check && !check) row.status = "nocheck";
     gemm_check ck = {0};
-    gemm_run g = {.p = p, .ck = &ck, .output = o->output};
+    gemm_run g = {.p = p, .ck = &ck, .o = o};
     const run_hooks h = {.arg = &g, .call = hook_call, .print_error = hook_error,
                          .check = hook_check, .write = hook_write, .threshold = THRESHOLD};
     cmd_status st = CMD_ERROR;

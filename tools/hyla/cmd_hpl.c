@@ -13,6 +13,7 @@
  * is PASSED/FAILED as in HPL. */
 #include "cmd.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #endif
 
 #include "hyla_hpl.h"
+#include "output.h"
 
 static const char *const RULE =
     "================================================================================";
@@ -176,6 +178,53 @@ static void print_params(FILE *f, const hyla_hpl_dat *d) {
                "  factorization, broadcast and swap; the T/V code shows their first values.\n\n");
 }
 
+/* Largest N of hyla_hpl_run: its global row indices are int. */
+#define HPL_N_MAX (((int64_t)1 << 31) - 2)
+
+/* Every N against the int range and, for each grid, the memory of this
+ * rank's device: [A b] takes 8 N (N + 1) / (P Q) bytes per rank. A rank
+ * whose device cannot hold it is named once, by rank 0. Returns 0, 2 (an N
+ * out of range) or 1 (a test does not fit), reported. */
+static int check_sizes(hyla_t *ctx, const hyla_hpl_dat *d) {
+    for (int i = 0; i < d->nn; i++)
+        if (d->n[i] > HPL_N_MAX) {
+            if (world_rank == 0)
+                fprintf(stderr, "hyla hpl: N %lld is beyond the largest N, %lld (row indices are "
+                        "int)\n", (long long)d->n[i], (long long)HPL_N_MAX);
+            return 2;
+        }
+    hyla_device_info info;
+    if (hyla_get_device_info(ctx, 0, &info) != 0 || info.memory_bytes <= 0) return 0;
+    double mem = (double)info.memory_bytes, need = 0, worst = 0;
+    int64_t worst_n = 0, ranks = 1;
+    for (int g = 0; g < d->ngrid; g++)
+        for (int i = 0; i < d->nn; i++) {
+            const double pq = (double)d->p[g] * (double)d->q[g];
+            need = 8.0 * (double)d->n[i] * ((double)d->n[i] + 1) / pq;
+            if (need > mem && need > worst) {
+                worst = need;
+                worst_n = d->n[i];
+                ranks = (int64_t)pq;
+            }
+        }
+    /* the lowest rank that cannot hold its part, agreed by all ranks */
+    double bad = worst > 0 ? -(double)world_rank : -1e300;
+    if (hyla_hpl_allmax(&bad, 1) != 0) bad = worst > 0 ? -(double)world_rank : -1e300;
+    if (bad < -1e299) return 0;
+    if (world_rank == 0) {
+        const double fit = floor(sqrt(mem * (double)ranks / 8.0));
+        if (worst > 0)
+            fprintf(stderr, "hyla hpl: rank %d: N %lld on %lld rank%s needs %.2f GiB of [A b] per "
+                    "rank, its device %s has %.2f GiB: N up to about %.0f fits\n", (int)-bad,
+                    (long long)worst_n, (long long)ranks, ranks == 1 ? "" : "s", worst / (1 << 30),
+                    info.name, mem / (1 << 30), fit);
+        else
+            fprintf(stderr, "hyla hpl: rank %d: a test does not fit in its device's memory\n",
+                    (int)-bad);
+    }
+    return 1;
+}
+
 cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
     hyla_hpl_dat d;
     char msg[512];
@@ -217,6 +266,9 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
         d.p[0] = o->hpl_p;
         d.q[0] = o->hpl_q;
     }
+
+    int sizes = check_sizes(ctx, &d);
+    if (sizes) return sizes == 2 ? CMD_USAGE : CMD_ERROR;
 
     FILE *out = stdout;
     if (!suite && !o->json && d.device_out != 6 && world_rank == 0) {
@@ -268,8 +320,9 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                         nskip++;
                         continue;
                     }
-                    if (rc) {
-                        fprintf(stderr, "hyla hpl: N %lld NB %lld grid %d x %d: %s%s\n",
+                    if (rc) { /* agreed by every rank of the grid: printed once */
+                        if (world_rank == 0)
+                            fprintf(stderr, "hyla hpl: N %lld NB %lld grid %d x %d: %s%s\n",
                                 (long long)p.n, (long long)p.nb, p.nprow, p.npcol,
                                 hyla_strerror(rc),
                                 rc == HYLA_ERR_UNSUPPORTED && p.bcast == HYLA_HPL_BCAST_DEVICE
@@ -294,18 +347,22 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
                     if (res.checked && !res.passed) st = CMD_FAILED;
                     if (want_x && res.info == 0 && world_rank == 0) {
                         wrote_x = true;
-                        rc = hyla_npy_write(o->output, HYLA_D, p.n, 1, x, p.n > 0 ? p.n : 1);
-                        if (rc) {
-                            fprintf(stderr, "hyla hpl: %s: %s\n", o->output, hyla_strerror(rc));
+                        const out_item xi = {HYLA_D, p.n, 1, p.n > 0 ? p.n : 1, x, false};
+                        if (res.checked && !res.passed && !o->output_on_fail)
+                            fputs("hyla hpl: the check FAILED: no --output file written "
+                                  "(--output-on-fail writes it anyway)\n", stderr);
+                        else if (out_write(o, 1, &xi))
                             st = CMD_ERROR;
-                        }
                     }
                     if (o->json) {
                         printf("{\"routine\":\"hpl\",\"tv\":\"%s\",\"n\":%lld,\"nb\":%lld,\"p\":%d,"
-                               "\"q\":%d,\"depth\":%d,\"time_s\":%.6g,\"gflops\":%.6g,"
-                               "\"resid\":%.6g,\"info\":%lld,\"bcast\":\"%s\",\"status\":\"%s\"}\n",
-                               tv, (long long)p.n, (long long)p.nb, p.nprow, p.npcol, p.depth,
-                               res.time_s, res.gflops, res.resid, (long long)res.info,
+                               "\"q\":%d,\"depth\":%d", tv, (long long)p.n, (long long)p.nb,
+                               p.nprow, p.npcol, p.depth);
+                        report_json_number("time_s", res.time_s);
+                        report_json_number("gflops", res.time_s > 0 ? res.gflops : NAN);
+                        report_json_number("resid", res.checked ? res.resid : NAN);
+                        printf(",\"info\":%lld,\"bcast\":\"%s\",\"status\":\"%s\"}\n",
+                               (long long)res.info,
                                p.npcol == 1 ? "none" : res.bcast_device ? "device" : "host", status);
                         continue;
                     }

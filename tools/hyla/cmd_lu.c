@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "output.h"
 #include "runloop.h"
 #include "vendor.h"
 
@@ -321,31 +322,24 @@ static int check_result(const lu_problem *p, const void *a0, const int64_t *ipiv
 
 /* ---------------------------------------------------------------- runs */
 
-/* The pivots as a float64 column vector (see the top of the file). */
-static int write_pivots(const char *path, int64_t k, const int64_t *ipiv) {
-    double *v = malloc(sizeof *v * (size_t)max1(k));
-    if (!v) return HYLA_ERR_NO_MEMORY;
-    for (int64_t i = 0; i < k; i++) v[i] = (double)ipiv[i];
-    int rc = hyla_npy_write(path, HYLA_D, k, 1, v, max1(k));
-    free(v);
-    return rc;
-}
-
-/* --output: getrf LU.npy[,ipiv.npy], the solves X.npy. Reports failures. */
+/* --output: getrf LU.npy[,ipiv.npy] (the 1-based pivots as a float64 1-D
+ * array), the solves X.npy; all or none. Reports failures. */
 static int write_outputs(const cli_opts *o, const lu_problem *p, const int64_t *ipiv) {
-    char *lu = strdup(o->output), *pv = lu ? strchr(lu, ',') : NULL;
-    const char *bad = o->output;
-    int rc = lu ? 0 : HYLA_ERR_NO_MEMORY;
-    if (pv) *pv++ = '\0';
-    if (!rc && p->routine == LU_GETRF) {
-        rc = hyla_npy_write(lu, p->dtype, p->m, p->n, p->Aw, p->lda);
-        bad = lu;
-        if (!rc && pv) rc = write_pivots(pv, kmin(p), ipiv), bad = pv;
-    } else if (!rc) {
-        rc = hyla_npy_write(lu, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
+    if (p->routine != LU_GETRF) {
+        const out_item x = {p->dtype, p->n, p->nrhs, p->ldb, p->Bw, false};
+        return out_write(o, 1, &x);
     }
-    if (rc) fprintf(stderr, "hyla: cannot write %s: %s\n", bad, hyla_strerror(rc));
-    free(lu);
+    const int64_t k = kmin(p);
+    double *v = malloc(sizeof *v * (size_t)max1(k));
+    if (!v) {
+        fputs("hyla: cannot write the pivots: out of memory\n", stderr);
+        return HYLA_ERR_NO_MEMORY;
+    }
+    for (int64_t i = 0; i < k; i++) v[i] = (double)ipiv[i];
+    const out_item items[2] = {{p->dtype, p->m, p->n, p->lda, p->Aw, false},
+                               {HYLA_D, k, 1, max1(k), v, true}};
+    int rc = out_write(o, o->noutputs, items);
+    free(v);
     return rc;
 }
 
@@ -455,7 +449,8 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, l
     lu_run c = {.p = p, .ipiv = ipiv, .a0 = a0, .o = o};
     const run_hooks h = {.arg = &c, .restore = hook_restore, .call = hook_call,
                          .print_error = hook_error, .numerical = hook_numerical,
-                         .check_numerical = p->routine == LU_GETRF, .check = hook_check,
+                         .check_numerical = p->routine == LU_GETRF,
+                         .write_numerical = p->routine == LU_GETRF, .check = hook_check,
                          .write = hook_write, .threshold = THRESHOLD};
     cmd_status st = run_calls(ctx, o, r, check, &h, &row);
     if (st != CMD_OK) goto out;
@@ -659,10 +654,6 @@ out:
 static cmd_status run_all(hyla_t *ctx, const cli_opts *o, const report *r, lu_routine rt) {
     if (rt != LU_GETRF && o->transa != 'N' && rt == LU_GESV) {
         fputs("hyla: gesv solves A X = B: --transa applies to getrs only\n", stderr);
-        return CMD_USAGE;
-    }
-    if (rt != LU_GETRF && o->output && strchr(o->output, ',')) {
-        fputs("hyla: --output LU.npy,ipiv.npy is for getrf; the solves write X.npy\n", stderr);
         return CMD_USAGE;
     }
     if (o->ninputs) return run_files(ctx, o, r, rt);

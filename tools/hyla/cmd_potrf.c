@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "output.h"
 #include "runloop.h"
 #include "vendor.h"
 
@@ -397,7 +398,7 @@ typedef struct {
     chol_problem *p;
     const void *a0;
     uint64_t seed;
-    const char *output;
+    const cli_opts *o;
 } chol_run;
 
 static void hook_restore(void *arg) { restore(((chol_run *)arg)->p); }
@@ -427,15 +428,13 @@ static int hook_check(void *arg, double *err) {
 static int hook_write(void *arg) {
     const chol_run *c = arg;
     chol_problem *p = c->p;
-    int wrc;
-    if (p->routine == CHOL_POTRF) {
-        zero_other(p, p->Aw);
-        wrc = hyla_npy_write(c->output, p->dtype, p->n, p->n, p->Aw, p->lda);
-    } else {
-        wrc = hyla_npy_write(c->output, p->dtype, p->n, p->nrhs, p->Bw, p->ldb);
+    if (p->routine != CHOL_POTRF) {
+        const out_item x = {p->dtype, p->n, p->nrhs, p->ldb, p->Bw, false};
+        return out_write(c->o, 1, &x);
     }
-    if (wrc) fprintf(stderr, "hyla: cannot write %s: %s\n", c->output, hyla_strerror(wrc));
-    return wrc;
+    zero_other(p, p->Aw);
+    const out_item l = {p->dtype, p->n, p->n, p->lda, p->Aw, false};
+    return out_write(c->o, 1, &l);
 }
 
 static int hook_device(hyla_t *ctx, void *arg, void *dA, void *dB) {
@@ -485,7 +484,7 @@ static cmd_status run_problem(hyla_t *ctx, const cli_opts *o, const report *r, c
     if (o->check && !check) row.status = "nocheck";
     if (check)
         row.check = solves(p) ? "residual" : p->n <= CHOL_EXACT_CHECK_MAX ? "exact" : "random";
-    chol_run c = {.p = p, .a0 = a0, .seed = o->seed, .output = o->output};
+    chol_run c = {.p = p, .a0 = a0, .seed = o->seed, .o = o};
     const run_hooks h = {.arg = &c, .restore = hook_restore, .call = hook_call,
                          .print_error = hook_error, .numerical = hook_numerical,
                          .check = hook_check, .write = hook_write, .threshold = THRESHOLD};

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "matgen.h"
+#include "output.h"
 #include "runloop.h"
 #include "vendor.h"
 
@@ -105,12 +106,15 @@ static void print_info(const report *r, const cli_opts *o, const char *what,
     const double share = i->t_total > 0 ? i->t_random / i->t_total : NAN;
     if (r->json) {
         printf("{\"routine\":\"gesv_rbt\",\"%s\":{\"depth\":%d,\"n_padded\":%lld,"
-               "\"refine_steps\":%d,\"berr\":%.3e,\"fallback\":%d,\"fallback_reason\":%d,"
-               "\"t_random\":%.6f,\"t_factor\":%.6f,\"t_solve\":%.6f,\"t_refine\":%.6f,"
-               "\"t_copy\":%.6f,\"t_fallback\":%.6f,\"t_total\":%.6f,\"random_share\":%.4f}}\n",
-               what, i->depth, (long long)i->n_padded, i->refine_steps, i->berr, i->fallback,
-               i->fallback_reason, i->t_random, i->t_factor, i->t_solve, i->t_refine, i->t_copy,
-               i->t_fallback, i->t_total, share);
+               "\"refine_steps\":%d,\"fallback\":%d,\"fallback_reason\":%d", what, i->depth,
+               (long long)i->n_padded, i->refine_steps, i->fallback, i->fallback_reason);
+        report_json_number("berr", i->berr);
+        const struct { const char *key; double v; } t[] = {
+            {"t_random", i->t_random}, {"t_factor", i->t_factor}, {"t_solve", i->t_solve},
+            {"t_refine", i->t_refine}, {"t_copy", i->t_copy},     {"t_fallback", i->t_fallback},
+            {"t_total", i->t_total},   {"random_share", share}};
+        for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) report_json_number(t[k].key, t[k].v);
+        printf(",\"berr_status\":\"%s\"}}\n", isfinite(i->berr) ? "ok" : "not finite");
         return;
     }
     printf("%%   %s: depth %d, np %lld, refinement steps %d, berr %.2e, fallback %s%s%s%s\n", what,
@@ -155,7 +159,8 @@ static cmd_status run_matrices(hyla_t *ctx, const cli_opts *o, const report *r, 
                                int64_t n, int64_t nrhs, const void *A, const void *B) {
     const double mul = dtype_is_complex(t) ? 4 : 1, dn = (double)n;
     report_row row = {.layout = ROW_CHOL, .routine = "gesv_rbt", .type = t, .uplo = '-', .n = n,
-                      .nrhs = nrhs, .flops = mul * (2 * dn * dn * dn / 3 + 2 * dn * dn * (double)nrhs),
+                      .nrhs = nrhs, .flops = nrhs == 0 ? 0 /* nothing solved: no work */
+                               : mul * (2 * dn * dn * dn / 3 + 2 * dn * dn * (double)nrhs),
                       .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
                       .ours_dev_time_s = NAN, .status = "ok"};
     const hyla_rbt_opts op = {.depth = o->rbt_depth > 0 ? o->rbt_depth : 0,
@@ -200,12 +205,12 @@ static cmd_status run_matrices(hyla_t *ctx, const cli_opts *o, const report *r, 
             row.status = row.error < THRESHOLD ? "pass" : "FAILED";
         }
         if (first.fallback && !(row.has_error && !(row.error < THRESHOLD))) row.status = "fallback";
-        if (o->output) {
-            int wrc = hyla_npy_write(o->output, t, n, nrhs, Bw, max1(n));
-            if (wrc) {
-                fprintf(stderr, "hyla: cannot write %s: %s\n", o->output, hyla_strerror(wrc));
-                goto out;
-            }
+        if (o->output && row.has_error && !(row.error < THRESHOLD) && !o->output_on_fail) {
+            fputs("hyla: the check FAILED: no --output file written (--output-on-fail writes "
+                  "them anyway)\n", stderr);
+        } else if (o->output) {
+            const out_item x = {t, n, nrhs, max1(n), Bw, false};
+            if (out_write(o, 1, &x)) goto out;
         }
     }
     row.time_s = cli_median(times, o->repeat);

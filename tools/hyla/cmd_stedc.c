@@ -182,8 +182,17 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
                       .vendor_time_s = NAN, .vendor_dev_time_s = NAN, .ours_dev_time_s = NAN,
                       .status = "ok"};
     size_t bz = 0, es = dtype_size(t);
-    if (vectors && mat_bytes(t, n, n, &bz) && !host_fits(2.0 * (double)bz, "Z and its copy"))
+    if (vectors && mat_bytes(t, n, n, &bz) &&
+        !host_fits_n(2.0 * (double)bz, "Z and its copy", n, 2))
         return CMD_ERROR;
+    /* d, e, their copies and the check's or vendor's copies: 6 vectors */
+    if (!host_fits_n(6.0 * 8.0 * (nn + 1), "the tridiagonal, its copies and the check's", n, 1))
+        return CMD_ERROR;
+    if ((o->check || o->vs_vendor) && sizeof(lapack_int) < 8 && n > INT32_MAX) {
+        fprintf(stderr, "hyla: %s -n %lld: --check and --vs vendor call LAPACKE, whose sizes are "
+                "32-bit here: n up to %d\n", row.routine, (long long)n, INT32_MAX);
+        return CMD_USAGE;
+    }
     cmd_status st = CMD_ERROR;
     tri_problem p = {.t = t, .n = n, .vectors = vectors, .bisect = bisect};
     double *d0 = malloc(sizeof *d0 * (size_t)(n + 1)), *e0 = malloc(sizeof *e0 * (size_t)(n + 1));

@@ -55,13 +55,19 @@ bool mat_bytes(hyla_dtype t, int64_t rows, int64_t cols, size_t *bytes) {
     return true;
 }
 
-bool host_fits(double bytes, const char *what) {
+bool host_fits_n(double bytes, const char *what, int64_t n, int power) {
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     if (ram <= 0 || bytes <= ram) return true;
-    fprintf(stderr, "hyla: %s need %.2f GiB, the host has %.2f GiB\n", what, bytes / (1 << 30),
+    fprintf(stderr, "hyla: %s need %.2f GiB, the host has %.2f GiB", what, bytes / (1 << 30),
             ram / (1 << 30));
+    if (n > 0 && power > 0)
+        fprintf(stderr, ": n up to about %.0f fits (n = %lld asked)", floor((double)n *
+                pow(ram / bytes, 1.0 / power)), (long long)n);
+    fputc('\n', stderr);
     return false;
 }
+
+bool host_fits(double bytes, const char *what) { return host_fits_n(bytes, what, 0, 0); }
 
 void *mat_alloc(hyla_dtype t, int64_t rows, int64_t cols, bool zero, const char *what) {
     size_t bytes;
@@ -125,6 +131,7 @@ void mat_fill_random(hyla_dtype t, int64_t rows, int64_t cols, void *a, int64_t 
 void mat_copy(hyla_dtype t, int64_t rows, int64_t cols, const void *src, int64_t lds, void *dst,
               int64_t ldd) {
     size_t es = dtype_size(t);
+    if (rows <= 0) return; /* nothing to copy; src may be NULL */
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < cols; j++)
         memcpy((char *)dst + (size_t)j * (size_t)ldd * es,

@@ -24,6 +24,9 @@ bool mat_bytes(hyla_dtype t, int64_t rows, int64_t cols, size_t *bytes);
  * overcommit, malloc would succeed and filling the matrices get the process
  * killed. */
 bool host_fits(double bytes, const char *what);
+/* The same for a size n whose memory grows as n^power: the message also
+ * says the largest n that fits. */
+bool host_fits_n(double bytes, const char *what, int64_t n, int power);
 
 /* A rows x cols matrix (leading dimension max(1, rows)), zeroed if `zero`.
  * On failure prints "cannot allocate <what> ..." on stderr and returns NULL. */

@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include "matgen_eig.h"
+#include "output.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +24,8 @@ typedef enum {
     OPT_N, OPT_M, OPT_K, OPT_TYPE, OPT_UPLO, OPT_JOBZ, OPT_DEVICES, OPT_CHECK, OPT_VS,
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION,
-    OPT_NRHS, OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_BCAST
+    OPT_NRHS, OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_BCAST,
+    OPT_OUTPUT_ON_FAIL
 } opt_id;
 
 typedef struct {
@@ -50,6 +52,7 @@ static const opt_spec specs[] = {
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
     {"--grid", OPT_GRID, true},    {"--bcast", OPT_BCAST, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
+    {"--output-on-fail", OPT_OUTPUT_ON_FAIL, false},
 };
 
 /* The tuning options (hyla_options.h), in table order: CLI_OPT_<ID> indexes it. */
@@ -92,13 +95,16 @@ void cli_usage(FILE *f) {
         "                       under mpirun, one rank per GPU (or host device) on the P x Q grid\n"
         "  gesv_rbt             solve A X = B by random butterflies, LU without pivoting, refinement\n"
         "\n"
-        "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100):\n"
+        "options (LIST: comma-separated sizes and start:end:step ranges, e.g. 100,200:400:100;\n"
+        "a size may carry a power of ten, e.g. 1e4):\n"
         "  -n LIST              sizes n (required unless --input)\n"
         "  -m LIST, -k LIST     sizes m and k (default: equal to n, element-wise; one value: for every n)\n"
         "  --type LIST          precisions among s,d,c,z (default d)\n"
         "  --uplo L,U           triangles, for routines that take one (default L)\n"
         "  --jobz N|V           eigenvectors, for routines that take them\n"
-        "  --devices SPEC       devices as in HYLA_DEVICES: cuda, cuda:0,2, cpu, cpu:3, optional @SIZE cap\n"
+        "  --devices SPEC       devices as in HYLA_DEVICES: cuda (every GPU), cuda:0,2 (ordinals;\n"
+        "                       one may repeat), cpu or host (one), cpu:3 (1..64), optional\n"
+        "                       @SIZE memory cap (bytes, K, M or G suffix), e.g. cpu:2@512M\n"
         "  --check              check the result: scaled error, pass if < 10 (gemm) or < 60 (Cholesky)\n"
         "  --vs vendor          also time the vendor routine and print the ratio vendor/hyla time\n"
         "                       (gemm: OpenBLAS; GPUs: cuBLASXt, and cuBLAS on device-resident matrices;\n"
@@ -111,8 +117,12 @@ void cli_usage(FILE *f) {
         "                       (gemm: A.npy,B.npy[,C.npy]; C starts as zeros when not given;\n"
         "                       potrf: A.npy; posv: A.npy,B.npy; potrs: L.npy,B.npy with the factor\n"
         "                       in the --uplo triangle)\n"
-        "  --output F.npy       write the result of the first run (gemm: C; potrf: the factor, the\n"
-        "                       other triangle zeroed; potrs, posv: X)\n"
+        "  --output F.npy[,...] write the result of the first run (gemm: C; potrf: the factor, the\n"
+        "                       other triangle zeroed; potrs, posv: X); as many names as the\n"
+        "                       routine has results; each file goes to a temporary file in its\n"
+        "                       directory, all renamed only when all were written; never an\n"
+        "                       --input; nothing after a FAILED --check\n"
+        "  --output-on-fail     write --output even when --check FAILED\n"
         "  --seed N             seed of the random matrices (default 42)\n"
         "  --verbose            library trace on stderr\n"
         "\n"
@@ -139,7 +149,7 @@ void cli_usage(FILE *f) {
         "                       T tridiag, q Q2, Q Q1, G Z = Q E, D download over 60 columns, each\n"
         "                       phase's start-end seconds, the columns of Z); --json: \"timeline\"\n"
         "  --input A.npy        the matrix (its --uplo triangle is read)\n"
-        "  --output W.npy[,Z.npy]  eigenvalues, and with --jobz V the eigenvectors\n"
+        "  --output W.npy[,Z.npy]  eigenvalues (1-D), and with --jobz V the eigenvectors\n"
         "  --check              |A - Z L Z^H|_1/(n |A|_1 eps), |I - Z^H Z|_1/(n eps) and eigenvalues vs\n"
         "                       LAPACKE ?syevd within 60 n eps |A| for n <= 2048; beyond, random-vector\n"
         "                       probes |A Z x - Z L x| and |Z^H Z x - x| (V), trace and Frobenius norm (N)\n"
@@ -154,7 +164,8 @@ void cli_usage(FILE *f) {
         "                       default: the 1-2-1 matrix with diagonal 2 + u/10, u in (-1, 1)\n"
         "LU options (getrf, getrs, gesv): --nrhs as for Cholesky; --transa N|T|C for getrs.\n"
         "  --input: getrf A.npy (any shape; --output LU.npy[,ipiv.npy] writes L\\U and\n"
-        "  the 1-based pivots as a float64 vector; info is in the row); getrs, gesv A.npy,B.npy\n"
+        "  the 1-based pivots as a 1-D float64 array; info is in the row; info > 0: the\n"
+        "  factorization completes and is written, with a warning); getrs, gesv A.npy,B.npy\n"
         "  (getrs factors A first, untimed; --output writes X); getrs LU.npy,ipiv.npy,B.npy solves\n"
         "  with that factor (--check against A = P L U formed from it). --panel (below) also\n"
         "  applies to gesv_rbt and hpl, and kernel[:N] to syevd/heevd's stage-1 QR panels.\n"
@@ -189,8 +200,12 @@ void cli_usage(FILE *f) {
     HYLA_OPTIONS(X)
 #undef X
     fputs("\n"
-          "exit status: 0 success, 1 FAILED check, matrix not positive definite or library error,\n"
-          "             2 bad usage\n",
+          "options a routine ignores give a warning; a tuning N is at least 1 (leave the flag\n"
+          "out for the default); sizes beyond memory or int ranges are refused before any work\n"
+          "(docs/BAD_INPUT.md lists every class of bad input)\n"
+          "\n"
+          "exit status: 0 success, 1 FAILED check, info > 0 (not positive definite, singular),\n"
+          "             library, file or memory error, a size that does not fit; 2 bad usage\n",
           f);
 }
 
@@ -203,7 +218,8 @@ static int usage_error(const char *opt, const char *val, const char *why) {
     return CLI_EXIT_USAGE;
 }
 
-/* Reads a non-negative decimal integer at *p and advances *p past it. */
+/* Reads a non-negative decimal integer at *p, optionally with a power of
+ * ten (3e9), and advances *p past it. */
 static bool scan_size(const char **p, int64_t *out) {
     const char *s = *p;
     int64_t v = 0;
@@ -212,6 +228,15 @@ static bool scan_size(const char **p, int64_t *out) {
         int d = *s - '0';
         if (v > (INT64_MAX - d) / 10) return false;
         v = v * 10 + d;
+    }
+    if ((*s == 'e' || *s == 'E') && isdigit((unsigned char)s[1])) {
+        int64_t e = 0;
+        for (s++; isdigit((unsigned char)*s); s++)
+            if ((e = e * 10 + (*s - '0')) > 18) return false;
+        for (; e > 0; e--) {
+            if (v > INT64_MAX / 10) return false;
+            v *= 10;
+        }
     }
     *out = v;
     *p = s;
@@ -325,23 +350,26 @@ static int parse_real(const char *opt, const char *s, double *out) {
     return 0;
 }
 
-static int parse_inputs(const char *opt, const char *s, cli_opts *o) {
+/* A comma list of file names (--input, --output), copied to *buf and split
+ * there into names[0 .. *count), at most max. */
+static int parse_files(const char *opt, const char *s, char **buf, const char **names, int *count,
+                       int max) {
     size_t len = strlen(s);
-    char *buf = malloc(len + 1);
-    if (!buf) {
+    char *b = malloc(len + 1);
+    if (!b) {
         fputs("hyla: out of memory\n", stderr);
         return CLI_EXIT_FAIL;
     }
-    memcpy(buf, s, len + 1);
-    free(o->input_buf);
-    o->input_buf = buf;
-    o->ninputs = 0;
-    for (char *p = buf;;) {
+    memcpy(b, s, len + 1);
+    free(*buf);
+    *buf = b;
+    *count = 0;
+    for (char *p = b;;) {
         char *comma = strchr(p, ',');
         if (comma) *comma = '\0';
         if (*p == '\0') return usage_error(opt, s, "empty file name");
-        if (o->ninputs == CLI_MAX_INPUTS) return usage_error(opt, s, "too many files");
-        o->inputs[o->ninputs++] = p;
+        if (*count == max) return usage_error(opt, s, "too many files");
+        names[(*count)++] = p;
         if (!comma) break;
         p = comma + 1;
     }
@@ -432,11 +460,14 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     case OPT_REPEAT: return set_count(opt, v, 1, 1000000, &o->repeat);
     case OPT_WARMUP: return set_count(opt, v, 0, 1000000, &o->warmup);
     case OPT_XT_BLOCK: return set_count(opt, v, 1, INT_MAX, &o->xt_block);
-    case OPT_INPUT: return parse_inputs(opt, v, o);
-    case OPT_OUTPUT:
-        if (*v == '\0') return usage_error(opt, v, "empty file name");
-        o->output = v;
-        return 0;
+    case OPT_INPUT:
+        return parse_files(opt, v, &o->input_buf, o->inputs, &o->ninputs, CLI_MAX_INPUTS);
+    case OPT_OUTPUT: {
+        int rc = parse_files(opt, v, &o->output_buf, o->outputs, &o->noutputs, CLI_MAX_OUTPUTS);
+        o->output = rc ? NULL : o->outputs[0];
+        return rc;
+    }
+    case OPT_OUTPUT_ON_FAIL: o->output_on_fail = true; return 0;
     case OPT_ALPHA: return parse_real(opt, v, &o->alpha);
     case OPT_BETA: return parse_real(opt, v, &o->beta);
     case OPT_SEED: {
@@ -465,12 +496,18 @@ static int find_tuning(const char *arg, size_t len) {
     return -1;
 }
 
+/* Smallest integer N of tuning option t on the command line: 0 means the
+ * default (tuning table, automatic) in every option whose range starts at
+ * 0, and the default is had by leaving the flag out, so a 0 given is a
+ * mistake (it would silently become the default). */
+static int64_t tuning_min(int t) { return tuning_table[t].min > 1 ? tuning_table[t].min : 1; }
+
 /* Reads s as the value of tuning option t by its table syntax (hyla_options.h):
  * the k-th word is min + k, N an integer, word:N the integer after the
  * word, F a fraction in units of 1/1000. */
 static bool tuning_value(int t, const char *s, int64_t *out) {
     int64_t word = tuning_table[t].min;
-    int64_t lo = tuning_table[t].min > 0 ? tuning_table[t].min : 0;
+    int64_t lo = tuning_min(t);
     for (const char *alt = tuning_table[t].values; *alt;) {
         size_t len = strcspn(alt, "|");
         if (len == 1 && *alt == 'N') {
@@ -505,12 +542,12 @@ static int set_tuning(cli_opts *o, const char *flag, const char *v) {
         if (!v) {
             o->tuning[t] = tuning_table[t].max;
         } else if (!tuning_value(t, v, &o->tuning[t])) {
-            char why[160];
+            char why[200];
             int w = snprintf(why, sizeof why, "expected %s", tuning_table[t].values);
             if (strchr(tuning_table[t].values, 'N'))
-                snprintf(why + w, sizeof why - (size_t)w, " (N: an integer from %lld to %lld)",
-                         (long long)(tuning_table[t].min > 0 ? tuning_table[t].min : 0),
-                         (long long)tuning_table[t].max);
+                snprintf(why + w, sizeof why - (size_t)w,
+                         " (N: an integer from %lld to %lld; leave the option out for the default)",
+                         (long long)tuning_min(t), (long long)tuning_table[t].max);
             else if (strchr(tuning_table[t].values, 'F'))
                 snprintf(why + w, sizeof why - (size_t)w, " (F: a fraction from 0 to %g)",
                          (double)tuning_table[t].max / 1000);
@@ -537,6 +574,80 @@ int cli_configure(hyla_t *ctx, const cli_opts *o) {
         }
     }
     return CLI_EXIT_OK;
+}
+
+/* The --output names: as many as the routine writes at most, none twice,
+ * none an --input (it would be overwritten). */
+static int check_outputs(const cli_opts *o) {
+    const char *what;
+    int max = out_max_names(o, &what);
+    if (o->noutputs > max) {
+        fprintf(stderr, "hyla: --output: %s writes %s, %d file%s at most; got %d names\n",
+                o->routine ? o->routine : "the default suite", what, max, max == 1 ? "" : "s",
+                o->noutputs);
+        return CLI_EXIT_USAGE;
+    }
+    for (int i = 0; i < o->noutputs; i++) {
+        for (int j = 0; j < i; j++)
+            if (out_same_file(o->outputs[i], o->outputs[j])) {
+                fprintf(stderr, "hyla: --output: %s is named twice\n", o->outputs[i]);
+                return CLI_EXIT_USAGE;
+            }
+        for (int j = 0; j < o->ninputs; j++)
+            if (out_same_file(o->outputs[i], o->inputs[j])) {
+                fprintf(stderr, "hyla: --output %s is the --input %s: writing it would destroy the "
+                        "input; name another file\n", o->outputs[i], o->inputs[j]);
+                return CLI_EXIT_USAGE;
+            }
+    }
+    return 0;
+}
+
+/* Whether routine r is one of the space-separated names in list. */
+static bool routine_in(const char *r, const char *list) {
+    size_t len = strlen(r);
+    for (const char *p = list; (p = strstr(p, r)) != NULL; p += len)
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return true;
+    return false;
+}
+
+/* A warning on stderr for each option given that the routine ignores. */
+static void warn_unused(const cli_opts *o) {
+    static const struct {
+        opt_id id;
+        const char *routines;
+    } uses[] = {
+        {OPT_M, "gemm getrf"},
+        {OPT_K, "gemm"},
+        {OPT_UPLO, "potrf potrs posv syevd heevd"},
+        {OPT_JOBZ, "syevd heevd"},
+        {OPT_TRANSA, "gemm getrs"},
+        {OPT_TRANSB, "gemm"},
+        {OPT_ALPHA, "gemm"},
+        {OPT_BETA, "gemm"},
+        {OPT_XT_BLOCK, "gemm"},
+        {OPT_NRHS, "potrs posv getrs gesv gesv_rbt"},
+        {OPT_COND, "potrf potrs posv stedc sterf"},
+        {OPT_MATRIX, "syevd heevd gesv_rbt"},
+        {OPT_TIMERS, "syevd heevd stedc sterf"},
+        {OPT_DEPTH, "gesv_rbt"},
+        {OPT_REFINE, "gesv_rbt"},
+        {OPT_TYPE, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
+        {OPT_CHECK, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
+        {OPT_SEED, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
+        {OPT_REPEAT, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
+        {OPT_WARMUP, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
+    };
+    if (!o->routine) return;
+    for (size_t i = 0; i < sizeof uses / sizeof uses[0]; i++) {
+        if (!(o->given & (UINT64_C(1) << uses[i].id)) || routine_in(o->routine, uses[i].routines))
+            continue;
+        const char *flag = "?";
+        for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++)
+            if (specs[s].id == uses[i].id) flag = specs[s].name;
+        fprintf(stderr, "hyla: warning: %s does not apply to %s; ignored (it applies to %s)\n", flag,
+                o->routine, uses[i].routines);
+    }
 }
 
 /* Checks that do not depend on the routine's own arguments. */
@@ -570,6 +681,10 @@ static int validate(cli_opts *o) {
         return CLI_EXIT_USAGE;
     }
     if (o->ntypes == 0) o->types[o->ntypes++] = HYLA_D;
+    if (o->noutputs && check_outputs(o)) return CLI_EXIT_USAGE;
+    if (o->output_on_fail && !o->noutputs)
+        fputs("hyla: warning: --output-on-fail without --output: nothing to write\n", stderr);
+    warn_unused(o);
     if (o->output && o->nuplo > 1)
         return usage_error("--output", NULL, "writes one result: give one --uplo");
     if (o->output && !o->ninputs && !hpl && (o->ntypes != 1 || o->n.count != 1 || o->nrhs.count > 1))
@@ -633,6 +748,7 @@ int cli_opts_parse(int argc, char **argv, cli_opts *o) {
         }
         int rc = set_option(o, sp, val);
         if (rc) return rc;
+        o->given |= UINT64_C(1) << sp->id;
     }
     return o->help || o->version ? 0 : validate(o);
 }
@@ -643,6 +759,7 @@ void cli_opts_free(cli_opts *o) {
     free(o->k.v);
     free(o->nrhs.v);
     free(o->input_buf);
+    free(o->output_buf);
     *o = (cli_opts){0};
 }
 

@@ -12,7 +12,7 @@
 /* Exit status of the CLI. */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
 
-enum { CLI_MAX_TYPES = 16, CLI_MAX_INPUTS = 8 };
+enum { CLI_MAX_TYPES = 16, CLI_MAX_INPUTS = 8, CLI_MAX_OUTPUTS = 8 };
 
 /* Index of each tuning option (hyla_options.h) in cli_opts: CLI_OPT_<ID>. */
 enum {
@@ -44,7 +44,11 @@ typedef struct {
     char *input_buf;              /* --input, split in place at the commas */
     const char *inputs[CLI_MAX_INPUTS];
     int ninputs;
-    const char *output;
+    const char *output;           /* the first --output name; NULL: none */
+    char *output_buf;             /* --output, split in place at the commas */
+    const char *outputs[CLI_MAX_OUTPUTS];
+    int noutputs;
+    bool output_on_fail;          /* --output-on-fail: write even after a FAILED check */
     char transa, transb;
     double alpha, beta;
     double cond;                  /* condition number of generated SPD matrices; 0: default */
@@ -59,6 +63,7 @@ typedef struct {
     int rbt_depth, rbt_refine;    /* gesv_rbt; -1: not given */
     int64_t tuning[CLI_NOPTS];    /* the tuning options given (hyla_set_option values) */
     bool tuning_given[CLI_NOPTS];
+    uint64_t given;               /* bit i: tester option i (options.c opt_id) was given */
     int argc;                     /* the command line, for the report header */
     char **argv;
 } cli_opts;

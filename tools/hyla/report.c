@@ -145,10 +145,17 @@ static const char *fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
     return buf;
 }
 
-static void json_number(const char *key, double v) {
-    if (isfinite(v)) printf(",\"%s\":%.9g", key, v);
-    else printf(",\"%s\":null", key);
+void report_json_value(double v) {
+    if (isfinite(v)) printf("%.9g", v);
+    else fputs("null", stdout);
 }
+
+void report_json_number(const char *key, double v) {
+    printf(",\"%s\":", key);
+    report_json_value(v);
+}
+
+#define json_number report_json_number
 
 static void print_stats(const report *r, const hyla_gemm_stats *s) {
     int nd = r->ndevices < 16 ? r->ndevices : 16;
@@ -212,10 +219,13 @@ static void print_lu_stats(const report *r, const hyla_lu_stats *s) {
     putchar('\n');
 }
 
+/* flops / t; NaN (no rate) for a run that did no work or was not timed. */
+static double rate(double flops, double t) { return flops > 0 && t > 0 ? flops / t : NAN; }
+
 static void print_chol(const report *r, const report_row *w) {
-    double tflops = w->flops / w->time_s * 1e-12;
-    double vtflops = w->flops / w->vendor_time_s * 1e-12;
-    double dtflops = w->flops / w->ours_dev_time_s * 1e-12;
+    double tflops = rate(w->flops, w->time_s) * 1e-12;
+    double vtflops = rate(w->flops, w->vendor_time_s) * 1e-12;
+    double dtflops = rate(w->flops, w->ours_dev_time_s) * 1e-12;
     double ratio = w->vendor_time_s / w->time_s;
     if (r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"uplo\":\"%c\",\"n\":%lld",
@@ -268,9 +278,9 @@ void report_print(const report *r, const report_row *w) {
         print_chol(r, w);
         return;
     }
-    double gflops = w->flops / w->time_s * 1e-9;
-    double vgflops = w->flops / w->vendor_time_s * 1e-9;
-    double dgflops = w->flops / w->vendor_dev_time_s * 1e-9;
+    double gflops = rate(w->flops, w->time_s) * 1e-9;
+    double vgflops = rate(w->flops, w->vendor_time_s) * 1e-9;
+    double dgflops = rate(w->flops, w->vendor_dev_time_s) * 1e-9;
     double ratio = w->vendor_time_s / w->time_s;
     if (r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"m\":%lld,\"n\":%lld,\"k\":%lld,"

@@ -50,4 +50,10 @@ void report_init(report *r, const cli_opts *o, const hyla_t *ctx);
 void report_header(const report *r, const cli_opts *o, const hyla_t *ctx);
 void report_print(const report *r, const report_row *row);
 
+/* ,"key":v in a JSON record; null when v is NaN or infinite (JSON has no
+ * such numbers; the record's status word says why). */
+void report_json_number(const char *key, double v);
+/* v alone, or null. */
+void report_json_value(double v);
+
 #endif

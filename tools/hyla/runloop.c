@@ -12,6 +12,21 @@ static void run_print(const report *r, const run_hooks *h, const report_row *row
     else report_print(r, row);
 }
 
+/* --output after the first call: nothing when its check FAILED, unless
+ * --output-on-fail. Returns nonzero on a failed write (reported). */
+static int run_write(const cli_opts *o, const run_hooks *h, const report_row *row) {
+    if (!o->output || !h->write) return 0;
+    if (row->has_error && !(row->error < h->threshold) && !o->output_on_fail) {
+        fprintf(stderr, "hyla: the check FAILED: no --output file written (--output-on-fail "
+                "writes them anyway)\n");
+        return 0;
+    }
+    if (row->info > 0)
+        fprintf(stderr, "hyla: warning: info = %d, but the factorization completed (LAPACK "
+                "semantics): --output holds it\n", row->info);
+    return h->write(h->arg);
+}
+
 cmd_status run_calls(hyla_t *ctx, const cli_opts *o, const report *r, bool check,
                      const run_hooks *h, report_row *row) {
     double *times = malloc((size_t)o->repeat * sizeof *times);
@@ -42,8 +57,9 @@ cmd_status run_calls(hyla_t *ctx, const cli_opts *o, const report *r, bool check
             row->has_error = true;
             row->status = row->error < h->threshold ? "pass" : "FAILED";
         }
+        if (numerical && h->write_numerical && run_write(o, h, row)) goto out;
         if (numerical) goto numerical_failure;
-        if (o->output && h->write && h->write(h->arg)) goto out;
+        if (run_write(o, h, row)) goto out;
     }
     row->time_s = cli_median(times, o->repeat);
     st = CMD_OK;

@@ -25,11 +25,15 @@ typedef struct {
     /* The result of a first call with info > 0 is checked before
      * numerical() runs (getrf: the factor is still checked). */
     bool check_numerical;
+    /* --output also after a first call with info > 0 (getrf: the factor is
+     * complete, LAPACK semantics), with a warning. */
+    bool write_numerical;
     /* The scaled error of the first call's result; nonzero on a failure
      * (reported). */
     int (*check)(void *arg, double *err);
-    /* --output: writes the first call's result; nonzero on a failure
-     * (reported). NULL: the routine writes nothing. */
+    /* --output: writes the first call's result (not when its check
+     * FAILED, unless --output-on-fail); nonzero on a failure (reported).
+     * NULL: the routine writes nothing. */
     int (*write)(void *arg);
     /* Prints a row (also the row of a failed call); NULL: report_print. */
     void (*print)(void *arg, const report_row *row);
