@@ -33,6 +33,10 @@ static struct {
     int forward_named;             /* HYLA_LAPACK_FORWARD was set (even if it failed to open) */
 } settings;
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
+/* The base address of this library, so that a look-up never returns one of
+ * its own functions (set with the settings). */
+static void *self_base;
+
 
 static hyla_t *default_ctx;
 static int ctx_code;               /* hyla_create's code */
@@ -68,6 +72,8 @@ static int read_int(const char *var, int64_t *v) {
 }
 
 static void read_settings(void) {
+    Dl_info self;
+    if (dladdr((void *)&hl_begin, &self)) self_base = self.dli_fbase;
     const char *v = getenv("HYLA_LAPACK_VERBOSE");
     settings.verbose = v && *v && strcmp(v, "0") != 0;
     int64_t all = 0;
@@ -100,20 +106,9 @@ static void create_context(void) {
         ctx_has_gpu ? "CUDA" : "host only");
 }
 
-/* The base address of this library, so that a look-up never returns one of
- * its own functions. */
-static void *self_base(void) {
-    static void *base;
-    if (!base) {
-        Dl_info info;
-        if (dladdr((void *)&hl_begin, &info)) base = info.dli_fbase;
-    }
-    return base;
-}
-
 static int is_ours(void *fn) {
     Dl_info info;
-    return fn && dladdr(fn, &info) && info.dli_fbase == self_base();
+    return fn && dladdr(fn, &info) && info.dli_fbase == self_base;
 }
 
 struct scan { const char *name; void *fn; };
@@ -123,7 +118,7 @@ struct scan { const char *name; void *fn; };
 static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     struct scan *s = data;
-    if (!info->dlpi_name || !*info->dlpi_name || (void *)info->dlpi_addr == self_base()) return 0;
+    if (!info->dlpi_name || !*info->dlpi_name || (void *)info->dlpi_addr == self_base) return 0;
     void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
     if (!h) return 0;
     void *fn = dlsym(h, s->name);

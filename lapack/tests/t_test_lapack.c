@@ -494,6 +494,30 @@ static void PS(errors)(void) {
     EXPECT(F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
                   &q, iw, &q, &info, 1, 1, 1), -15);
 #endif
+    /* NaN in B: hyla declines gesv and posv data with NaN, the next LAPACK
+     * computes on it (info 0, NaN in X) */
+    for (int posv = 0; posv < 2; posv++) {
+        memset(A, 0, sizeof A);
+        for (int i = 0; i < 4; i++) A[i + 4 * i] = (T)2, B[i] = (T)1;
+        B[2] = (T)NAN;
+        info = -99;
+        path_begin();
+        if (posv)
+            F(posv)("L", &n, &one, A, &n, B, &n, &info, 1);
+        else
+            F(gesv)(&n, &one, A, &n, ipiv, B, &n, &info);
+        snprintf(what, sizeof what, "%c%s with NaN", STR(P)[0], posv ? "posv" : "gesv");
+#ifdef TEST_ILP64
+        check(info == HYLA_ERR_NAN, what, (double)info);
+#else
+        /* forwarded; the next LAPACK's posv calls potrf_ and potrs_, which
+         * may come back to hyla */
+        int64_t fw;
+        hyla_lapack_get_counts(NULL, &fw);
+        check(fw > last_forwarded, what, (double)fw);
+        check(info == 0 && isnan(creal(B[2])), what, (double)info);
+#endif
+    }
     T C[16], C0[16], alpha = (T)1, beta = (T)0;
     for (int i = 0; i < 16; i++) C[i] = C0[i] = (T)i;
     F(gemm)("N", "N", &n, &n, &n, &alpha, A, &two, B, &n, &beta, C, &n, 1, 1);
