@@ -5,6 +5,7 @@ set -euo pipefail
 pkgs=(cmake make gcc g++ pkg-config libopenblas-dev liblapacke-dev libopenmpi-dev openmpi-bin python3)
 # the Python package's tests (python/): NumPy, SciPy, pytest, and venv for the pip install test
 pkgs+=(python3-numpy python3-scipy python3-pytest python3-venv)
+pkgs+=(liblapack-test)    # LAPACK's test programs, run on libhyla_lapack (lapack/tests)
 pkgs+=(python3-matplotlib)  # the pictures of scripts/bench.sh -p (scripts/plot_bench.py)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,231 @@
+/* The runtime of libhyla_lapack: who serves a call (hyla or the next LAPACK),
+ * the default context, and the log HYLA_LAPACK_VERBOSE asks for. */
+#include "lapack_rt.h"
+#include "hyla_lapack.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Below these sizes the next LAPACK is faster than a round trip through a
+ * GPU (first guesses, to be tuned by bench/suites/lapack-h100.sh). The
+ * measure is n, min(m, n) for getrf and min(m, n, k) for gemm. The solves
+ * alone move the whole factor for few right-hand sides: a higher bar. */
+static const struct {
+    const char *env;   /* HYLA_LAPACK_MIN_N_<env> overrides the default */
+    int64_t min_n;
+} routine_table[HL_ROUTINES] = {
+    [HL_POTRF] = {"POTRF", 2048}, [HL_POTRS] = {"POTRS", 8192}, [HL_POSV] = {"POSV", 2048},
+    [HL_GETRF] = {"GETRF", 2048}, [HL_GETRS] = {"GETRS", 8192}, [HL_GESV] = {"GESV", 2048},
+    [HL_SYEVD] = {"SYEVD", 1024}, [HL_SYEV] = {"SYEV", 1024},   [HL_SYEVR] = {"SYEVR", 1024},
+    [HL_GEMM] = {"GEMM", 2048},
+};
+
+/* The settings read once from the environment. */
+static struct {
+    int64_t min_n[HL_ROUTINES];
+    int explicit_min[HL_ROUTINES]; /* set by HYLA_LAPACK_MIN_N or its per-routine variable */
+    int verbose;
+    void *forward_lib;             /* dlopen of HYLA_LAPACK_FORWARD, or NULL */
+    int forward_named;             /* HYLA_LAPACK_FORWARD was set (even if it failed to open) */
+} settings;
+static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
+/* The base address of this library, so that a look-up never returns one of
+ * its own functions (set with the settings). */
+static void *self_base;
+
+
+static hyla_t *default_ctx;
+static int ctx_code;               /* hyla_create's code */
+static int ctx_has_gpu;
+static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
+
+/* One hyla call at a time: the context is not reentrant. A call that finds
+ * the lock taken (another thread in hyla, or hyla's own LAPACK calls on its
+ * worker threads) goes to the next library instead of waiting. */
+static pthread_mutex_t hyla_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int in_hyla;
+
+static _Atomic int64_t n_served, n_forwarded;
+
+/* The marker of a name looked up without success. */
+static char absent_marker;
+#define HL_ABSENT ((void *)&absent_marker)
+
+#define LOG(...) do { if (settings.verbose) fprintf(stderr, "hyla_lapack: " __VA_ARGS__); } while (0)
+
+static int read_int(const char *var, int64_t *v) {
+    const char *s = getenv(var);
+    if (!s || !*s) return 0;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || *end || x < 0) {
+        LOG("%s=%s is not a size >= 0; ignored\n", var, s);
+        return 0;
+    }
+    *v = x;
+    return 1;
+}
+
+static void read_settings(void) {
+    Dl_info self;
+    if (dladdr((void *)&hl_begin, &self)) self_base = self.dli_fbase;
+    const char *v = getenv("HYLA_LAPACK_VERBOSE");
+    settings.verbose = v && *v && strcmp(v, "0") != 0;
+    int64_t all = 0;
+    int all_set = read_int("HYLA_LAPACK_MIN_N", &all);
+    for (int r = 0; r < HL_ROUTINES; r++) {
+        char var[64];
+        snprintf(var, sizeof var, "HYLA_LAPACK_MIN_N_%s", routine_table[r].env);
+        settings.min_n[r] = all_set ? all : routine_table[r].min_n;
+        settings.explicit_min[r] = all_set;
+        if (read_int(var, &settings.min_n[r])) settings.explicit_min[r] = 1;
+    }
+    const char *lib = getenv("HYLA_LAPACK_FORWARD");
+    if (lib && *lib) {
+        settings.forward_named = 1;
+        settings.forward_lib = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+        if (!settings.forward_lib) LOG("HYLA_LAPACK_FORWARD=%s: %s\n", lib, dlerror());
+    }
+}
+
+static void create_context(void) {
+    ctx_code = hyla_create(&default_ctx, NULL);
+    if (ctx_code) {
+        LOG("no hyla context (%s); every call goes to the next LAPACK\n", hyla_strerror(ctx_code));
+        default_ctx = NULL;
+        return;
+    }
+    hyla_device_info info;
+    ctx_has_gpu = hyla_get_device_info(default_ctx, 0, &info) == 0 && info.kind == HYLA_DEVICE_CUDA;
+    LOG("context of %d device(s), %s\n", hyla_device_count(default_ctx),
+        ctx_has_gpu ? "CUDA" : "host only");
+}
+
+static int is_ours(void *fn) {
+    Dl_info info;
+    return fn && dladdr(fn, &info) && info.dli_fbase == self_base;
+}
+
+struct scan { const char *name; void *fn; };
+
+/* Libraries loaded with RTLD_LOCAL (a Python extension's OpenBLAS) are out
+ * of RTLD_NEXT's reach: ask each loaded object for the name. */
+static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct scan *s = data;
+    if (!info->dlpi_name || !*info->dlpi_name || (void *)info->dlpi_addr == self_base) return 0;
+    void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) return 0;
+    void *fn = dlsym(h, s->name);
+    dlclose(h);
+    if (fn && !is_ours(fn)) {
+        s->fn = fn;
+        return 1;
+    }
+    return 0;
+}
+
+static void *resolve(const char *name) {
+    void *fn = NULL;
+    if (settings.forward_named) {
+        if (settings.forward_lib) fn = dlsym(settings.forward_lib, name);
+        return fn && !is_ours(fn) ? fn : NULL;
+    }
+    fn = dlsym(RTLD_NEXT, name);
+    if (fn && !is_ours(fn)) return fn;
+    struct scan s = {name, NULL};
+    dl_iterate_phdr(scan_object, &s);
+    return s.fn;
+}
+
+void *hl_next(hl_fwd *f) {
+    pthread_once(&settings_once, read_settings);
+    void *fn = atomic_load(&f->fn);
+    if (!fn) {
+        /* two threads may both look up: they find the same function */
+        fn = resolve(f->name);
+        if (!fn) LOG("%s: no next LAPACK has this name\n", f->name);
+        atomic_store(&f->fn, fn ? fn : HL_ABSENT);
+        fn = fn ? fn : HL_ABSENT;
+    }
+    return fn == HL_ABSENT ? NULL : fn;
+}
+
+static hl_path forward(hl_fwd *f, int64_t n, const char *why) {
+    atomic_fetch_add(&n_forwarded, 1);
+    LOG("%s n=%lld -> forward (%s)\n", f->name, (long long)n, why);
+    return HL_FORWARD;
+}
+
+hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward, void **fn,
+                 hyla_t **ctx) {
+    *fn = hl_next(f);
+    *ctx = NULL;
+    char why[96];
+    if (force_forward) {
+        if (*fn) return forward(f, n, force_forward);
+        LOG("%s n=%lld: %s and no next LAPACK\n", f->name, (long long)n, force_forward);
+        return HL_NONE;
+    }
+    if (*fn && n < settings.min_n[rt]) {
+        snprintf(why, sizeof why, "n < HYLA_LAPACK_MIN_N_%s = %lld", routine_table[rt].env,
+                 (long long)settings.min_n[rt]);
+        return forward(f, n, why);
+    }
+    if (in_hyla) {
+        /* hyla's own LAPACK call on the calling thread */
+        if (*fn) return forward(f, n, "inside hyla");
+        return HL_NONE;
+    }
+    if (*fn) {
+        if (pthread_mutex_trylock(&hyla_lock) != 0) return forward(f, n, "hyla busy");
+    } else {
+        pthread_mutex_lock(&hyla_lock);
+    }
+    pthread_once(&ctx_once, create_context);
+    if (!default_ctx || (*fn && !ctx_has_gpu && !settings.explicit_min[rt])) {
+        pthread_mutex_unlock(&hyla_lock);
+        if (*fn) return forward(f, n, default_ctx ? "no GPU" : "no context");
+        return HL_NONE;
+    }
+    in_hyla = 1;
+    *ctx = default_ctx;
+    return HL_SERVE;
+}
+
+int hl_end(hl_fwd *f, int64_t n, int code, void *fn, int untouched) {
+    in_hyla = 0;
+    pthread_mutex_unlock(&hyla_lock);
+    if (fn && (code == HYLA_ERR_NAN || (untouched && code <= -100))) {
+        atomic_fetch_add(&n_forwarded, 1);
+        LOG("%s n=%lld -> forward (hyla: %s)\n", f->name, (long long)n, hyla_strerror(code));
+        return 1;
+    }
+    atomic_fetch_add(&n_served, 1);
+    if (code >= 0)
+        LOG("%s n=%lld -> hyla (info %d)\n", f->name, (long long)n, code);
+    else
+        LOG("%s n=%lld -> hyla (%s)\n", f->name, (long long)n, hyla_strerror(code));
+    return 0;
+}
+
+void hl_arg_error(const hl_fwd *f, int64_t arg) {
+    pthread_once(&settings_once, read_settings);
+    LOG("%s: argument %lld had an illegal value (info = -%lld)\n", f->name, (long long)arg,
+        (long long)arg);
+}
+
+void hl_query(const hl_fwd *f, int forwarded) {
+    LOG("%s: workspace query answered by %s\n", f->name,
+        forwarded ? "the next LAPACK" : "LAPACK's minimum");
+}
+
+void hyla_lapack_get_counts(int64_t *served, int64_t *forwarded) {
+    if (served) *served = atomic_load(&n_served);
+    if (forwarded) *forwarded = atomic_load(&n_forwarded);
+}

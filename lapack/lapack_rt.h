@@ -1,0 +1,52 @@
+/* The runtime of libhyla_lapack shared by its LP64 and ILP64 entry points
+ * (lapack_rt.c): the default context, the choice between hyla and the next
+ * LAPACK, the look-up of the next LAPACK's functions, and the log. */
+#ifndef HYLA_LAPACK_RT_H
+#define HYLA_LAPACK_RT_H
+
+#include "hyla.h"
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* The routines with a threshold of their own (lapack_rt.c's table). */
+typedef enum {
+    HL_POTRF, HL_POTRS, HL_POSV, HL_GETRF, HL_GETRS, HL_GESV, HL_SYEVD, HL_SYEV, HL_SYEVR,
+    HL_GEMM, HL_ROUTINES
+} hl_routine;
+
+/* One exported name and, once looked up, the next library's function of the
+ * same name (NULL while not looked up; hl_absent when there is none). */
+typedef struct {
+    const char *name;
+    _Atomic(void *) fn;
+} hl_fwd;
+
+/* hl_begin's verdict. */
+typedef enum {
+    HL_SERVE,   /* hyla serves the call: the context is returned, hl_end must follow */
+    HL_FORWARD, /* call *fn, the next library's function */
+    HL_NONE     /* neither: the context could not be created and there is no next library */
+} hl_path;
+
+/* Decides who serves a call of routine rt of size n (the routine's measure:
+ * n, min(m, n) or min(m, n, k)). force_forward: hyla cannot serve these
+ * options (why: a few words for the log). Sets *fn to the next library's
+ * function (NULL if none) and *ctx when it returns HL_SERVE; HL_SERVE holds
+ * the library's lock until hl_end. */
+hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward, void **fn,
+                 hyla_t **ctx);
+/* Ends a served call: releases the lock, counts and logs hyla's code.
+ * Returns 1 when the caller must forward the call after all (fn, the next
+ * library's function, exists and hyla declined the data: NaN/Inf input, or
+ * a library failure that left the caller's data untouched, as the caller
+ * says by untouched), 0 when hyla's code is the answer. */
+int hl_end(hl_fwd *f, int64_t n, int code, void *fn, int untouched);
+/* The next library's function for f (NULL if none); also the workspace
+ * queries' source. */
+void *hl_next(hl_fwd *f);
+/* Logs an argument error (info = -arg); never prints unless HYLA_LAPACK_VERBOSE. */
+void hl_arg_error(const hl_fwd *f, int64_t arg);
+/* Logs a workspace query and where its answer came from. */
+void hl_query(const hl_fwd *f, int forwarded);
+
+#endif

@@ -1,0 +1,353 @@
+/* The LAPACK routines of libhyla_lapack, one source for s, d, c, z (included
+ * by lapack.c through base/each_prec.h). Each checks its arguments as LAPACK
+ * does, in LAPACK's order, answers workspace queries, then lets hl_begin
+ * choose hyla or the next LAPACK. The entry points (t_entry.c) pass the
+ * hl_fwd of their own name, so that a call forwards to the same name. */
+
+static void PS(potrf)(hl_fwd *f, const char *uplo, const lapack_int *n, T *A,
+                      const lapack_int *lda, lapack_int *info) {
+    char u = up(uplo);
+    int bad = u != 'U' && u != 'L' ? 1 : *n < 0 ? 2 : *lda < max1(*n) ? 4 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_POTRF, f, *n, NULL, &fn, &ctx);
+    if (p == HL_SERVE) {
+        /* A factorization may have written A before a failure: no retry */
+        int code = PN(potrf)(ctx, u, *n, A, *lda);
+        if (!hl_end(f, *n, code, fn, 0)) { *info = code; return; }
+    } else if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return;
+    }
+    ((void (*)(const char *, const lapack_int *, T *, const lapack_int *, lapack_int *,
+               size_t))fn)(uplo, n, A, lda, info, 1);
+}
+
+/* potrs (factor given) and posv (factor and solve) share their arguments. */
+static void PS(potrs_posv)(hl_fwd *f, int posv, const char *uplo, const lapack_int *n,
+                           const lapack_int *nrhs, T *A, const lapack_int *lda, T *B,
+                           const lapack_int *ldb, lapack_int *info) {
+    char u = up(uplo);
+    int bad = u != 'U' && u != 'L' ? 1 : *n < 0 ? 2 : *nrhs < 0 ? 3 : *lda < max1(*n) ? 5
+            : *ldb < max1(*n) ? 7 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    hyla_t *ctx;
+    hl_path p = hl_begin(posv ? HL_POSV : HL_POTRS, f, *n, NULL, &fn, &ctx);
+    if (p == HL_SERVE) {
+        int code = posv ? PN(posv)(ctx, u, *n, *nrhs, A, *lda, B, *ldb)
+                        : PN(potrs)(ctx, u, *n, *nrhs, A, *lda, B, *ldb);
+        if (!hl_end(f, *n, code, fn, 0)) { *info = code; return; }
+    } else if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return;
+    }
+    ((void (*)(const char *, const lapack_int *, const lapack_int *, T *, const lapack_int *, T *,
+               const lapack_int *, lapack_int *, size_t))fn)(uplo, n, nrhs, A, lda, B, ldb, info, 1);
+}
+
+static void PS(getrf)(hl_fwd *f, const lapack_int *m, const lapack_int *n, T *A,
+                      const lapack_int *lda, lapack_int *ipiv, lapack_int *info) {
+    int bad = *m < 0 ? 1 : *n < 0 ? 2 : *lda < max1(*m) ? 4 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    int64_t mn = *m < *n ? *m : *n;
+    void *fn;
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_GETRF, f, mn, NULL, &fn, &ctx);
+    if (p == HL_SERVE) {
+        int64_t *piv = piv_get(ipiv, mn, 0);
+        int code = piv ? PN(getrf)(ctx, *m, *n, A, *lda, piv) : HYLA_ERR_NO_MEMORY;
+        if (code >= 0) piv_put(ipiv, piv, mn);
+        piv_free(ipiv, piv);
+        if (!hl_end(f, mn, code, fn, piv == NULL)) { *info = code; return; }
+    } else if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return;
+    }
+    ((void (*)(const lapack_int *, const lapack_int *, T *, const lapack_int *, lapack_int *,
+               lapack_int *))fn)(m, n, A, lda, ipiv, info);
+}
+
+static void PS(getrs)(hl_fwd *f, const char *trans, const lapack_int *n, const lapack_int *nrhs,
+                      const T *A, const lapack_int *lda, const lapack_int *ipiv, T *B,
+                      const lapack_int *ldb, lapack_int *info) {
+    char t = up(trans);
+    int bad = t != 'N' && t != 'T' && t != 'C' ? 1 : *n < 0 ? 2 : *nrhs < 0 ? 3
+            : *lda < max1(*n) ? 5 : *ldb < max1(*n) ? 8 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_GETRS, f, *n, NULL, &fn, &ctx);
+    if (p == HL_SERVE) {
+        int64_t *piv = piv_get((lapack_int *)ipiv, *n, 1);
+        int code = piv ? PN(getrs)(ctx, t, *n, *nrhs, A, *lda, piv, B, *ldb) : HYLA_ERR_NO_MEMORY;
+        piv_free((lapack_int *)ipiv, piv);
+        if (!hl_end(f, *n, code, fn, piv == NULL)) { *info = code; return; }
+    } else if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return;
+    }
+    ((void (*)(const char *, const lapack_int *, const lapack_int *, const T *, const lapack_int *,
+               const lapack_int *, T *, const lapack_int *, lapack_int *, size_t))fn)(
+        trans, n, nrhs, A, lda, ipiv, B, ldb, info, 1);
+}
+
+static void PS(gesv)(hl_fwd *f, const lapack_int *n, const lapack_int *nrhs, T *A,
+                     const lapack_int *lda, lapack_int *ipiv, T *B, const lapack_int *ldb,
+                     lapack_int *info) {
+    int bad = *n < 0 ? 1 : *nrhs < 0 ? 2 : *lda < max1(*n) ? 4 : *ldb < max1(*n) ? 7 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_GESV, f, *n, NULL, &fn, &ctx);
+    if (p == HL_SERVE) {
+        int64_t *piv = piv_get(ipiv, *n, 0);
+        int code = piv ? PN(gesv)(ctx, *n, *nrhs, A, *lda, piv, B, *ldb) : HYLA_ERR_NO_MEMORY;
+        if (code >= 0) piv_put(ipiv, piv, *n);
+        piv_free(ipiv, piv);
+        if (!hl_end(f, *n, code, fn, piv == NULL)) { *info = code; return; }
+    } else if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return;
+    }
+    ((void (*)(const lapack_int *, const lapack_int *, T *, const lapack_int *, lapack_int *, T *,
+               const lapack_int *, lapack_int *))fn)(n, nrhs, A, lda, ipiv, B, ldb, info);
+}
+
+/* hyla's two-stage eigensolver for syevd / heevd, syev / heev and syevr /
+ * heevr with range 'A': the same eigenvalues (ascending) and orthonormal
+ * eigenvectors, so the three drivers' results have the same meaning. */
+static int PS(eig)(hyla_t *ctx, char jobz, char uplo, int64_t n, T *A, int64_t lda, R *w) {
+#if IS_CPLX
+    return PN(heevd)(ctx, jobz, uplo, n, A, lda, w);
+#else
+    return PN(syevd)(ctx, jobz, uplo, n, A, lda, w);
+#endif
+}
+
+/* syevd / heevd; rwork and lrwork are NULL for s and d. */
+static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_int *n, T *A,
+                    const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,
+                    const lapack_int *lrwork, lapack_int *iwork, const lapack_int *liwork,
+                    lapack_int *info) {
+    char jz = up(jobz), u = up(uplo);
+    int bad = jz != 'V' && jz != 'N' ? 1 : u != 'U' && u != 'L' ? 2 : *n < 0 ? 3
+            : *lda < max1(*n) ? 5 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    /* LAPACK's minimum workspace */
+    int64_t N = *n, lw = 1, lrw = 1, liw = 1;
+    if (N > 1 && jz == 'V') {
+        lw = IS_CPLX ? 2 * N + N * N : 1 + 6 * N + 2 * N * N;
+        lrw = 1 + 5 * N + 2 * N * N;
+        liw = 3 + 5 * N;
+    } else if (N > 1) {
+        lw = IS_CPLX ? N + 1 : 2 * N + 1;
+        lrw = N;
+    }
+    int query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
+    bad = query ? 0 : *lwork < lw ? 8 : IS_CPLX && *lrwork < lrw ? 10 : *liwork < liw ? 8 + 2 + 2 * IS_CPLX : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    if (query) {
+        fn = hl_next(f);
+        hl_query(f, fn != NULL);
+        if (fn) {
+#if IS_CPLX
+            ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *,
+                       T *, const lapack_int *, R *, const lapack_int *, lapack_int *,
+                       const lapack_int *, lapack_int *, size_t, size_t))fn)(
+                jobz, uplo, n, A, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info, 1, 1);
+#else
+            ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *,
+                       T *, const lapack_int *, lapack_int *, const lapack_int *, lapack_int *,
+                       size_t, size_t))fn)(jobz, uplo, n, A, lda, w, work, lwork, iwork, liwork,
+                                           info, 1, 1);
+#endif
+        }
+        work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
+        if (IS_CPLX) rwork[0] = (R)(rwork[0] > (R)lrw && fn ? rwork[0] : (R)lrw);
+        iwork[0] = (lapack_int)(iwork[0] > liw && fn ? iwork[0] : liw);
+        *info = 0;
+        return;
+    }
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_SYEVD, f, N, NULL, &fn, &ctx);
+    if (p == HL_SERVE) {
+        int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
+        if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
+    } else if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return;
+    }
+#if IS_CPLX
+    ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *, T *,
+               const lapack_int *, R *, const lapack_int *, lapack_int *, const lapack_int *,
+               lapack_int *, size_t, size_t))fn)(jobz, uplo, n, A, lda, w, work, lwork, rwork,
+                                                 lrwork, iwork, liwork, info, 1, 1);
+#else
+    ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *, T *,
+               const lapack_int *, lapack_int *, const lapack_int *, lapack_int *, size_t,
+               size_t))fn)(jobz, uplo, n, A, lda, w, work, lwork, iwork, liwork, info, 1, 1);
+#endif
+}
+
+/* syev / heev; rwork (3n - 2 reals, no query) is NULL for s and d. */
+static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_int *n, T *A,
+                   const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,
+                   lapack_int *info) {
+    char jz = up(jobz), u = up(uplo);
+    int64_t N = *n, lw = max1(IS_CPLX ? 2 * N - 1 : 3 * N - 1);
+    int query = *lwork == -1;
+    int bad = jz != 'V' && jz != 'N' ? 1 : u != 'U' && u != 'L' ? 2 : N < 0 ? 3
+            : *lda < max1(N) ? 5 : !query && *lwork < lw ? 8 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    if (!query) {
+        hyla_t *ctx;
+        hl_path p = hl_begin(HL_SYEV, f, N, NULL, &fn, &ctx);
+        if (p == HL_SERVE) {
+            int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
+            if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
+        } else if (p == HL_NONE) {
+            *info = HYLA_ERR_UNSUPPORTED;
+            return;
+        }
+    } else {
+        fn = hl_next(f);
+        hl_query(f, fn != NULL);
+        if (!fn) {
+            work[0] = (T)lw;
+            *info = 0;
+            return;
+        }
+    }
+#if IS_CPLX
+    ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *, T *,
+               const lapack_int *, R *, lapack_int *, size_t, size_t))fn)(
+        jobz, uplo, n, A, lda, w, work, lwork, rwork, info, 1, 1);
+#else
+    (void)rwork;
+    ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *, T *,
+               const lapack_int *, lapack_int *, size_t, size_t))fn)(jobz, uplo, n, A, lda, w,
+                                                                     work, lwork, info, 1, 1);
+#endif
+}
+
+/* syevr's eigenvectors from A to Z, and each one's support (isuppz: its
+ * first and last nonzero rows, 1-based, as LAPACK reports them). */
+static void PS(copy_support)(int64_t n, const T *A, int64_t lda, T *Z, int64_t ldz,
+                             lapack_int *isuppz) {
+    for (int64_t j = 0; j < n; j++) {
+        const T *a = A + j * lda;
+        int64_t first = n, last = -1;
+        for (int64_t i = 0; i < n; i++) {
+            Z[i + j * ldz] = a[i];
+            if (a[i] != T_ZERO) {
+                if (first == n) first = i;
+                last = i;
+            }
+        }
+        isuppz[2 * j] = (lapack_int)(last < 0 ? 1 : first + 1);
+        isuppz[2 * j + 1] = (lapack_int)(last < 0 ? n : last + 1);
+    }
+}
+
+/* syevr / heevr: range 'A' served by hyla, 'V' and 'I' forwarded. rwork and
+ * lrwork are NULL for s and d. */
+static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *uplo,
+                    const lapack_int *n, T *A, const lapack_int *lda, const R *vl, const R *vu,
+                    const lapack_int *il, const lapack_int *iu, const R *abstol, lapack_int *m,
+                    R *w, T *Z, const lapack_int *ldz, lapack_int *isuppz, T *work,
+                    const lapack_int *lwork, R *rwork, const lapack_int *lrwork,
+                    lapack_int *iwork, const lapack_int *liwork, lapack_int *info) {
+    char jz = up(jobz), rg = up(range), u = up(uplo);
+    int64_t N = *n;
+    int bad = jz != 'V' && jz != 'N' ? 1 : rg != 'A' && rg != 'V' && rg != 'I' ? 2
+            : u != 'U' && u != 'L' ? 3 : N < 0 ? 4 : *lda < max1(N) ? 6 : 0;
+    if (!bad && rg == 'V' && N > 0 && *vu <= *vl) bad = 8;
+    if (!bad && rg == 'I' && (*il < 1 || *il > max1(N))) bad = 9;
+    if (!bad && rg == 'I' && (*iu < (N < *il ? N : *il) || *iu > N)) bad = 10;
+    if (!bad && (*ldz < 1 || (jz == 'V' && *ldz < N))) bad = 15;
+    int64_t lw = N > 1 ? (IS_CPLX ? 2 * N : 26 * N) : 1, lrw = N > 1 ? 24 * N : 1,
+            liw = N > 1 ? 10 * N : 1;
+    int query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
+    if (!bad && !query)
+        bad = *lwork < lw ? 18 : IS_CPLX && *lrwork < lrw ? 20 : *liwork < liw ? 20 + 2 * IS_CPLX : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    if (query) {
+        fn = hl_next(f);
+        hl_query(f, fn != NULL);
+    } else {
+        hyla_t *ctx;
+        hl_path p = hl_begin(HL_SYEVR, f, N, rg == 'A' ? NULL : "range V or I", &fn, &ctx);
+        if (p == HL_SERVE) {
+            int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
+            if (code == 0) {
+                *m = (lapack_int)N;
+                if (jz == 'V') PS(copy_support)(N, A, *lda, Z, *ldz, isuppz);
+            }
+            if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
+        } else if (p == HL_NONE) {
+            *info = HYLA_ERR_UNSUPPORTED;
+            return;
+        }
+    }
+    if (fn) {
+#if IS_CPLX
+        ((void (*)(const char *, const char *, const char *, const lapack_int *, T *,
+                   const lapack_int *, const R *, const R *, const lapack_int *, const lapack_int *,
+                   const R *, lapack_int *, R *, T *, const lapack_int *, lapack_int *, T *,
+                   const lapack_int *, R *, const lapack_int *, lapack_int *, const lapack_int *,
+                   lapack_int *, size_t, size_t, size_t))fn)(
+            jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w, Z, ldz, isuppz, work, lwork,
+            rwork, lrwork, iwork, liwork, info, 1, 1, 1);
+#else
+        ((void (*)(const char *, const char *, const char *, const lapack_int *, T *,
+                   const lapack_int *, const R *, const R *, const lapack_int *, const lapack_int *,
+                   const R *, lapack_int *, R *, T *, const lapack_int *, lapack_int *, T *,
+                   const lapack_int *, lapack_int *, const lapack_int *, lapack_int *, size_t,
+                   size_t, size_t))fn)(jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w,
+                                       Z, ldz, isuppz, work, lwork, iwork, liwork, info, 1, 1, 1);
+#endif
+    }
+    if (query) {
+        work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
+        if (IS_CPLX) rwork[0] = (R)(rwork[0] > (R)lrw && fn ? rwork[0] : (R)lrw);
+        iwork[0] = (lapack_int)(iwork[0] > liw && fn ? iwork[0] : liw);
+        *info = 0;
+    }
+}
+
+/* BLAS gemm. BLAS has no info: an argument error leaves C as it is (no
+ * xerbla, nothing printed unless HYLA_LAPACK_VERBOSE). */
+static void PS(gemm)(hl_fwd *f, const char *transa, const char *transb, const lapack_int *m,
+                     const lapack_int *n, const lapack_int *k, const T *alpha, const T *A,
+                     const lapack_int *lda, const T *B, const lapack_int *ldb, const T *beta, T *C,
+                     const lapack_int *ldc) {
+    char ta = up(transa), tb = up(transb);
+    int64_t rows_a = ta == 'N' ? *m : *k, rows_b = tb == 'N' ? *k : *n;
+    int bad = ta != 'N' && ta != 'T' && ta != 'C' ? 1 : tb != 'N' && tb != 'T' && tb != 'C' ? 2
+            : *m < 0 ? 3 : *n < 0 ? 4 : *k < 0 ? 5 : *lda < max1(rows_a) ? 8
+            : *ldb < max1(rows_b) ? 10 : *ldc < max1(*m) ? 13 : 0;
+    if (bad) {
+        hl_arg_error(f, bad);
+        return;
+    }
+    int64_t size = *m < *n ? *m : *n;
+    size = size < *k ? size : *k;
+    void *fn;
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_GEMM, f, size, NULL, &fn, &ctx);
+    if (p == HL_SERVE) {
+        int code = PN(gemm)(ctx, ta, tb, *m, *n, *k, *alpha, A, *lda, B, *ldb, *beta, C, *ldc);
+        hl_end(f, size, code, NULL, 0);
+        return;
+    }
+    if (p == HL_NONE) return;
+    ((void (*)(const char *, const char *, const lapack_int *, const lapack_int *,
+               const lapack_int *, const T *, const T *, const lapack_int *, const T *,
+               const lapack_int *, const T *, T *, const lapack_int *, size_t, size_t))fn)(
+        transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, 1, 1);
+}

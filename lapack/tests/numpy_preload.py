@@ -1,0 +1,69 @@
+"""NumPy and SciPy (Debian's, LAPACK's plain names) unchanged, with
+libhyla_lapack preloaded and every call forced to hyla: run under
+LD_PRELOAD=libhyla_lapack.so HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_VERBOSE=1.
+numpy.linalg.eigh, scipy.linalg.cholesky, solve and lu_factor must give
+LAPACK's results (scaled residuals) and hyla's log must show it served
+them. Exit 77 (skipped) without NumPy or SciPy."""
+import os
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    import scipy.linalg as sl
+except ImportError:
+    print("no numpy/scipy")
+    sys.exit(77)
+
+if "libhyla_lapack" not in os.environ.get("LD_PRELOAD", ""):
+    print("run with LD_PRELOAD=libhyla_lapack.so")
+    sys.exit(1)
+
+# hyla's log goes to stderr (fd 2): into a file for the duration of the calls
+log = tempfile.TemporaryFile(mode="w+")
+saved = os.dup(2)
+sys.stderr.flush()
+os.dup2(log.fileno(), 2)
+rng = np.random.default_rng(7)
+n = 97
+eps = np.finfo(float).eps
+A = rng.standard_normal((n, n))
+S = A @ A.T + n * np.eye(n)
+H = (A + A.T) / 2
+b = rng.standard_normal((n, 3))
+w, V = np.linalg.eigh(H)
+L = sl.cholesky(S, lower=True)
+x = sl.solve(A, b)
+lu, piv = sl.lu_factor(A)
+os.dup2(saved, 2)
+log.seek(0)
+text = log.read()
+
+fails = []
+def check(name, value, bound=30.0):
+    print(f"{name}: {value:.3g}")
+    if not value < bound:
+        fails.append(name)
+
+norm = np.linalg.norm
+check("eigh ||HV - VW|| / (n ||H|| eps)", norm(H @ V - V * w) / (n * norm(H) * eps))
+check("eigh ||I - V^T V|| / (n eps)", norm(np.eye(n) - V.T @ V) / (n * eps))
+check("cholesky ||S - LL^T|| / (n ||S|| eps)", norm(S - L @ L.T) / (n * norm(S) * eps))
+check("solve ||b - Ax|| / (||A|| ||x|| n eps)", norm(b - A @ x) / (norm(A) * norm(x) * n * eps))
+P = np.eye(n)
+for i, p in enumerate(piv):
+    P[[i, p]] = P[[p, i]]
+Lf = np.tril(lu, -1) + np.eye(n)
+Uf = np.triu(lu)
+check("lu_factor ||PA - LU|| / (n ||A|| eps)", norm(P @ A - Lf @ Uf) / (n * norm(A) * eps))
+
+served = {line.split()[1] for line in text.splitlines()
+          if line.startswith("hyla_lapack: ") and "-> hyla (info 0)" in line and f" n={n} " in line}
+print("served by hyla:", " ".join(sorted(served)))
+for want in (["dsyevd_"], ["dpotrf_"], ["dgesv_", "dgetrf_"], ["dgetrf_"]):
+    if not any(w_ in served for w_ in want):
+        fails.append("hyla did not serve " + " or ".join(want))
+if fails:
+    print("FAILED:", "; ".join(fails))
+    sys.exit(1)
+print("pass")

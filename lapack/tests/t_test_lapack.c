@@ -1,0 +1,527 @@
+/* The checks of one precision (test_lapack.c includes this once per
+ * precision through base/each_prec.h). */
+#undef P
+#if defined(HYLA_PREC_S)
+#define P s
+#elif defined(HYLA_PREC_D)
+#define P d
+#elif defined(HYLA_PREC_C)
+#define P c
+#else
+#define P z
+#endif
+#undef F
+#undef REF
+#define F(x) CAT3(P, x, SFX)
+#define REF(x) ref(STR(CAT3(P, x, _)))
+#undef EVD
+#undef EV
+#undef EVR
+#if IS_CPLX
+#define EVD heevd
+#define EV heev
+#define EVR heevr
+#else
+#define EVD syevd
+#define EV syev
+#define EVR syevr
+#endif
+#undef EPS
+#define EPS (sizeof(R) == 4 ? (double)FLT_EPSILON : DBL_EPSILON)
+
+void F(potrf)(const char *, const lint *, T *, const lint *, lint *, size_t);
+void F(potrs)(const char *, const lint *, const lint *, const T *, const lint *, T *, const lint *,
+              lint *, size_t);
+void F(posv)(const char *, const lint *, const lint *, T *, const lint *, T *, const lint *, lint *,
+             size_t);
+void F(getrf)(const lint *, const lint *, T *, const lint *, lint *, lint *);
+void F(getrs)(const char *, const lint *, const lint *, const T *, const lint *, const lint *, T *,
+              const lint *, lint *, size_t);
+void F(gesv)(const lint *, const lint *, T *, const lint *, lint *, T *, const lint *, lint *);
+void F(gemm)(const char *, const char *, const lint *, const lint *, const lint *, const T *,
+             const T *, const lint *, const T *, const lint *, const T *, T *, const lint *, size_t,
+             size_t);
+#if IS_CPLX
+void F(EVD)(const char *, const char *, const lint *, T *, const lint *, R *, T *, const lint *, R *,
+            const lint *, lint *, const lint *, lint *, size_t, size_t);
+void F(EV)(const char *, const char *, const lint *, T *, const lint *, R *, T *, const lint *, R *,
+           lint *, size_t, size_t);
+void F(EVR)(const char *, const char *, const char *, const lint *, T *, const lint *, const R *,
+            const R *, const lint *, const lint *, const R *, lint *, R *, T *, const lint *, lint *,
+            T *, const lint *, R *, const lint *, lint *, const lint *, lint *, size_t, size_t,
+            size_t);
+#else
+void F(EVD)(const char *, const char *, const lint *, T *, const lint *, R *, T *, const lint *,
+            lint *, const lint *, lint *, size_t, size_t);
+void F(EV)(const char *, const char *, const lint *, T *, const lint *, R *, T *, const lint *,
+           lint *, size_t, size_t);
+void F(EVR)(const char *, const char *, const char *, const lint *, T *, const lint *, const R *,
+            const R *, const lint *, const lint *, const R *, lint *, R *, T *, const lint *, lint *,
+            T *, const lint *, lint *, const lint *, lint *, size_t, size_t, size_t);
+#endif
+#ifdef TEST_ILP64
+void CAT4(scipy_, P, potrf, _64_)(const char *, const lint *, T *, const lint *, lint *, size_t);
+#endif
+
+static T PS(rand_t)(void) {
+#if IS_CPLX
+    double re = rnd();
+    return (T)(re + I * rnd());
+#else
+    return (T)rnd();
+#endif
+}
+
+static T *PS(alloc)(int64_t count) {
+    T *a = malloc((size_t)(count > 0 ? count : 1) * sizeof(T));
+    if (!a) exit(2);
+    return a;
+}
+
+static T *PS(dup)(const T *a, int64_t count) {
+    T *b = PS(alloc)(count);
+    memcpy(b, a, (size_t)count * sizeof(T));
+    return b;
+}
+
+/* Hermitian positive definite: random with n + 1 on the diagonal. */
+static T *PS(hpd)(int64_t n) {
+    T *a = PS(alloc)(n * n);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i <= j; i++) {
+            T x = i == j ? (T)(n + 1 + rnd()) : PS(rand_t)();
+            a[i + j * n] = x;
+            a[j + i * n] = conj(x);
+        }
+    return a;
+}
+
+static T *PS(randm)(int64_t count) {
+    T *a = PS(alloc)(count);
+    for (int64_t i = 0; i < count; i++) a[i] = PS(rand_t)();
+    return a;
+}
+
+static double PS(maxabs)(const T *a, int64_t count) {
+    double m = 0;
+    for (int64_t i = 0; i < count; i++) m = fmax(m, cabs((double complex)a[i]));
+    return m;
+}
+
+/* max |a - b| / (max(1, n) eps max(1, |b|)) */
+static double PS(diff)(const T *a, const T *b, int64_t count, int64_t n) {
+    double m = 0;
+    for (int64_t i = 0; i < count; i++) m = fmax(m, cabs((double complex)(a[i] - b[i])));
+    return m / ((n > 1 ? n : 1) * EPS * fmax(1, PS(maxabs)(b, count)));
+}
+
+static double PS(rdiff)(const R *a, const R *b, int64_t count, int64_t n, double scale) {
+    double m = 0;
+    for (int64_t i = 0; i < count; i++) m = fmax(m, fabs((double)a[i] - (double)b[i]));
+    return m / ((n > 1 ? n : 1) * EPS * fmax(1, scale));
+}
+
+/* ‖A Z − Z Λ‖ / (n ‖A‖ ε) and ‖I − Zᴴ Z‖ / (n ε) */
+static double PS(eig_resid)(int64_t n, const T *A, const T *Z, int64_t ldz, const R *w) {
+    double r = 0, o = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            double complex s = 0, g = 0;
+            for (int64_t k = 0; k < n; k++) {
+                s += (double complex)A[i + k * n] * Z[k + j * ldz];
+                g += conj((double complex)Z[k + i * ldz]) * Z[k + j * ldz];
+            }
+            r = fmax(r, cabs(s - (double complex)Z[i + j * ldz] * w[j]));
+            o = fmax(o, cabs(g - (i == j)));
+        }
+    double nn = n > 1 ? (double)n : 1;
+    return fmax(r / (nn * EPS * fmax(1, PS(maxabs)(A, n * n))), o / (nn * EPS));
+}
+
+#define TOL 100
+#define NAME(buf, fmt, ...) snprintf(buf, sizeof buf, "%s " fmt, STR(F(x)) + 0, __VA_ARGS__)
+
+static void PS(run_chol)(int64_t n) {
+    lint N = (lint)n, ld = (lint)(n > 1 ? n : 1), nrhs = 3, info = -99;
+    int rn = (int)n, rld = (int)ld, rnrhs = 3, rinfo = -99;
+    char what[96];
+    for (int u = 0; u < 2; u++) {
+        const char *uplo = u ? "U" : "L";
+        T *A0 = PS(hpd)(n), *B0 = PS(randm)(n * 3);
+        T *A1 = PS(dup)(A0, n * n), *A2 = PS(dup)(A0, n * n);
+        path_begin();
+        F(potrf)(uplo, &N, A1, &ld, &info, 1);
+        snprintf(what, sizeof what, "%cpotrf uplo %s n %lld", STR(P)[0], uplo, (long long)n);
+        path_check(what, 0);
+        ((void (*)(const char *, const int *, T *, const int *, int *, size_t))REF(potrf))(
+            uplo, &rn, A2, &rld, &rinfo, 1);
+        check(info == 0 && rinfo == 0, what, (double)info);
+        check(PS(diff)(A1, A2, n * n, n) < TOL, what, PS(diff)(A1, A2, n * n, n));
+
+        T *B1 = PS(dup)(B0, n * 3), *B2 = PS(dup)(B0, n * 3);
+        path_begin();
+        F(potrs)(uplo, &N, &nrhs, A1, &ld, B1, &ld, &info, 1);
+        snprintf(what, sizeof what, "%cpotrs uplo %s n %lld", STR(P)[0], uplo, (long long)n);
+        path_check(what, 0);
+        ((void (*)(const char *, const int *, const int *, const T *, const int *, T *, const int *,
+                   int *, size_t))REF(potrs))(uplo, &rn, &rnrhs, A2, &rld, B2, &rld, &rinfo, 1);
+        check(info == 0 && PS(diff)(B1, B2, n * 3, n) < TOL, what, PS(diff)(B1, B2, n * 3, n));
+
+        memcpy(A1, A0, (size_t)(n * n) * sizeof(T));
+        memcpy(A2, A0, (size_t)(n * n) * sizeof(T));
+        memcpy(B1, B0, (size_t)(n * 3) * sizeof(T));
+        memcpy(B2, B0, (size_t)(n * 3) * sizeof(T));
+        path_begin();
+        F(posv)(uplo, &N, &nrhs, A1, &ld, B1, &ld, &info, 1);
+        snprintf(what, sizeof what, "%cposv uplo %s n %lld", STR(P)[0], uplo, (long long)n);
+        path_check(what, 0);
+        ((void (*)(const char *, const int *, const int *, T *, const int *, T *, const int *, int *,
+                   size_t))REF(posv))(uplo, &rn, &rnrhs, A2, &rld, B2, &rld, &rinfo, 1);
+        check(info == 0 && PS(diff)(B1, B2, n * 3, n) < TOL, what, PS(diff)(B1, B2, n * 3, n));
+#ifdef TEST_ILP64
+        memcpy(A1, A0, (size_t)(n * n) * sizeof(T));
+        path_begin();
+        CAT4(scipy_, P, potrf, _64_)(uplo, &N, A1, &ld, &info, 1);
+        snprintf(what, sizeof what, "scipy_%cpotrf_64_ uplo %s n %lld", STR(P)[0], uplo,
+                 (long long)n);
+        path_check(what, 0);
+        check(info == 0 && PS(diff)(A1, A2, n * n, n) < TOL, what, PS(diff)(A1, A2, n * n, n));
+#endif
+        free(A0), free(A1), free(A2), free(B0), free(B1), free(B2);
+    }
+    /* not positive definite: info is the order of the failing minor */
+    if (n >= 2) {
+        T *A = PS(hpd)(n);
+        A[(n - 1) + (n - 1) * n] = (T)-1;
+        F(potrf)("L", &N, A, &ld, &info, 1);
+        snprintf(what, sizeof what, "%cpotrf not SPD n %lld", STR(P)[0], (long long)n);
+        check(info == N, what, (double)info);
+        free(A);
+    }
+}
+
+static void PS(run_lu)(int64_t n) {
+    char what[96];
+    const int64_t shapes[3][2] = {{n, n}, {n + 3, n}, {n, n + 2}};
+    for (int s = 0; s < 3; s++) {
+        int64_t m = shapes[s][0], nc = shapes[s][1], mn = m < nc ? m : nc;
+        lint M = (lint)m, NC = (lint)nc, ld = (lint)(m > 1 ? m : 1), info = -99;
+        int rm = (int)m, rnc = (int)nc, rld = (int)ld, rinfo = -99;
+        T *A0 = PS(randm)(m * nc), *A1 = PS(dup)(A0, m * nc), *A2 = PS(dup)(A0, m * nc);
+        lint *ipiv = malloc((size_t)(mn + 1) * sizeof *ipiv);
+        int *rpiv = malloc((size_t)(mn + 1) * sizeof *rpiv);
+        path_begin();
+        F(getrf)(&M, &NC, A1, &ld, ipiv, &info);
+        snprintf(what, sizeof what, "%cgetrf %lldx%lld", STR(P)[0], (long long)m, (long long)nc);
+        path_check(what, 0);
+        ((void (*)(const int *, const int *, T *, const int *, int *, int *))REF(getrf))(
+            &rm, &rnc, A2, &rld, rpiv, &rinfo);
+        int same_piv = 1;
+        for (int64_t i = 0; i < mn; i++) same_piv &= ipiv[i] == rpiv[i];
+        check(info == rinfo && same_piv, what, (double)info);
+        check(PS(diff)(A1, A2, m * nc, mn) < TOL, what, PS(diff)(A1, A2, m * nc, mn));
+        if (s == 0) {
+            lint nrhs = 2;
+            int rnrhs = 2;
+            const char *tr[3] = {"N", "T", "C"};
+            for (int t = 0; t < 3; t++) {
+                T *B1 = PS(randm)(n * 2), *B2 = PS(dup)(B1, n * 2);
+                path_begin();
+                F(getrs)(tr[t], &M, &nrhs, A1, &ld, ipiv, B1, &ld, &info, 1);
+                snprintf(what, sizeof what, "%cgetrs trans %s n %lld", STR(P)[0], tr[t],
+                         (long long)n);
+                path_check(what, 0);
+                ((void (*)(const char *, const int *, const int *, const T *, const int *,
+                           const int *, T *, const int *, int *, size_t))REF(getrs))(
+                    tr[t], &rm, &rnrhs, A2, &rld, rpiv, B2, &rld, &rinfo, 1);
+                check(info == 0 && PS(diff)(B1, B2, n * 2, n) < 10 * TOL, what,
+                      PS(diff)(B1, B2, n * 2, n));
+                free(B1), free(B2);
+            }
+            T *B1 = PS(randm)(n * 2), *B2 = PS(dup)(B1, n * 2);
+            memcpy(A1, A0, (size_t)(n * n) * sizeof(T));
+            memcpy(A2, A0, (size_t)(n * n) * sizeof(T));
+            path_begin();
+            F(gesv)(&M, &nrhs, A1, &ld, ipiv, B1, &ld, &info);
+            snprintf(what, sizeof what, "%cgesv n %lld", STR(P)[0], (long long)n);
+            path_check(what, 0);
+            ((void (*)(const int *, const int *, T *, const int *, int *, T *, const int *,
+                       int *))REF(gesv))(&rm, &rnrhs, A2, &rld, rpiv, B2, &rld, &rinfo);
+            same_piv = 1;
+            for (int64_t i = 0; i < n; i++) same_piv &= ipiv[i] == rpiv[i];
+            check(info == rinfo && same_piv && PS(diff)(B1, B2, n * 2, n) < 10 * TOL, what,
+                  PS(diff)(B1, B2, n * 2, n));
+            free(B1), free(B2);
+        }
+        free(A0), free(A1), free(A2), free(ipiv), free(rpiv);
+    }
+    /* an exactly singular matrix: info is the first zero pivot */
+    if (n >= 2) {
+        lint N = (lint)n, info = -99;
+        T *A = PS(randm)(n * n);
+        for (int64_t i = 0; i < n; i++) A[i + (n - 1) * n] = T_ZERO;
+        lint *ipiv = malloc((size_t)n * sizeof *ipiv);
+        F(getrf)(&N, &N, A, &N, ipiv, &info);
+        snprintf(what, sizeof what, "%cgetrf singular n %lld", STR(P)[0], (long long)n);
+        check(info == N, what, (double)info);
+        free(A), free(ipiv);
+    }
+}
+
+static void PS(run_eig)(int64_t n) {
+    char what[96];
+    lint N = (lint)n, ld = (lint)(n > 1 ? n : 1), info = -99, q = -1;
+    int rn = (int)n, rld = (int)ld, rinfo = -99, rq = -1;
+    R *w = malloc((size_t)(n + 1) * sizeof *w), *rw = malloc((size_t)(n + 1) * sizeof *rw);
+    for (int u = 0; u < 2; u++)
+        for (int v = 0; v < 2; v++) {
+            const char *uplo = u ? "U" : "L", *jobz = v ? "V" : "N";
+            T *A0 = PS(hpd)(n);
+            for (int64_t i = 0; i < n; i++) A0[i + i * n] = (T)rnd(); /* indefinite */
+            double anorm = PS(maxabs)(A0, n * n);
+            T *A2 = PS(dup)(A0, n * n);
+            /* reference eigenvalues: the system's ?syevd / ?heevd */
+            {
+                T wq;
+                R rwq = 0;
+                int iwq;
+#if IS_CPLX
+                void (*evd)(const char *, const char *, const int *, T *, const int *, R *, T *,
+                            const int *, R *, const int *, int *, const int *, int *, size_t,
+                            size_t) = REF(EVD);
+                evd("N", uplo, &rn, A2, &rld, rw, &wq, &rq, &rwq, &rq, &iwq, &rq, &rinfo, 1, 1);
+                int lw = (int)creal(wq), lrw = (int)rwq, liw = iwq;
+                T *wk = PS(alloc)(lw);
+                R *rwk = malloc((size_t)lrw * sizeof *rwk);
+                int *iwk = malloc((size_t)liw * sizeof *iwk);
+                evd("N", uplo, &rn, A2, &rld, rw, wk, &lw, rwk, &lrw, iwk, &liw, &rinfo, 1, 1);
+                free(rwk);
+#else
+                (void)rwq;
+                void (*evd)(const char *, const char *, const int *, T *, const int *, R *, T *,
+                            const int *, int *, const int *, int *, size_t, size_t) = REF(EVD);
+                evd("N", uplo, &rn, A2, &rld, rw, &wq, &rq, &iwq, &rq, &rinfo, 1, 1);
+                int lw = (int)wq, liw = iwq;
+                T *wk = PS(alloc)(lw);
+                int *iwk = malloc((size_t)liw * sizeof *iwk);
+                evd("N", uplo, &rn, A2, &rld, rw, wk, &lw, iwk, &liw, &rinfo, 1, 1);
+#endif
+                free(wk), free(iwk);
+            }
+            /* ?syevd / ?heevd, sizes from a query */
+            {
+                T *A1 = PS(dup)(A0, n * n), wq;
+                R rwq = 0;
+                lint iwq;
+#if IS_CPLX
+                F(EVD)(jobz, uplo, &N, A1, &ld, w, &wq, &q, &rwq, &q, &iwq, &q, &info, 1, 1);
+                lint lw = (lint)creal(wq), lrw = (lint)rwq, liw = iwq;
+                int64_t need = n > 1 && v ? 2 * n + n * n : n > 1 ? n + 1 : 1;
+                T *wk = PS(alloc)(lw);
+                R *rwk = malloc((size_t)lrw * sizeof *rwk);
+                lint *iwk = malloc((size_t)liw * sizeof *iwk);
+                snprintf(what, sizeof what, "%cheevd query jobz %s n %lld", STR(P)[0], jobz,
+                         (long long)n);
+                check(info == 0 && lw >= need && lrw >= 1 && liw >= 1, what, (double)lw);
+                path_begin();
+                F(EVD)(jobz, uplo, &N, A1, &ld, w, wk, &lw, rwk, &lrw, iwk, &liw, &info, 1, 1);
+                free(rwk);
+#else
+                (void)rwq;
+                F(EVD)(jobz, uplo, &N, A1, &ld, w, &wq, &q, &iwq, &q, &info, 1, 1);
+                lint lw = (lint)wq, liw = iwq;
+                int64_t need = n > 1 && v ? 1 + 6 * n + 2 * n * n : n > 1 ? 2 * n + 1 : 1;
+                T *wk = PS(alloc)(lw);
+                lint *iwk = malloc((size_t)liw * sizeof *iwk);
+                snprintf(what, sizeof what, "%csyevd query jobz %s n %lld", STR(P)[0], jobz,
+                         (long long)n);
+                check(info == 0 && lw >= need && liw >= 1, what, (double)lw);
+                path_begin();
+                F(EVD)(jobz, uplo, &N, A1, &ld, w, wk, &lw, iwk, &liw, &info, 1, 1);
+#endif
+                snprintf(what, sizeof what, "%c%s jobz %s uplo %s n %lld", STR(P)[0],
+                         STR(EVD) + 0, jobz, uplo, (long long)n);
+                path_check(what, 0);
+                check(info == 0 && PS(rdiff)(w, rw, n, n, anorm) < TOL, what,
+                      PS(rdiff)(w, rw, n, n, anorm));
+                if (v) check(PS(eig_resid)(n, A0, A1, n, w) < TOL, what, PS(eig_resid)(n, A0, A1, n, w));
+                free(A1), free(wk), free(iwk);
+            }
+            /* ?syev / ?heev */
+            {
+                T *A1 = PS(dup)(A0, n * n);
+                lint lw = (lint)(3 * n + 1);
+                T *wk = PS(alloc)(lw);
+                R *rwk = malloc((size_t)(3 * n + 1) * sizeof *rwk);
+                path_begin();
+#if IS_CPLX
+                F(EV)(jobz, uplo, &N, A1, &ld, w, wk, &lw, rwk, &info, 1, 1);
+#else
+                F(EV)(jobz, uplo, &N, A1, &ld, w, wk, &lw, &info, 1, 1);
+#endif
+                snprintf(what, sizeof what, "%c%s jobz %s uplo %s n %lld", STR(P)[0],
+                         STR(EV) + 0, jobz, uplo, (long long)n);
+                path_check(what, 0);
+                check(info == 0 && PS(rdiff)(w, rw, n, n, anorm) < TOL, what,
+                      PS(rdiff)(w, rw, n, n, anorm));
+                if (v) check(PS(eig_resid)(n, A0, A1, n, w) < TOL, what, PS(eig_resid)(n, A0, A1, n, w));
+                free(A1), free(wk), free(rwk);
+            }
+            /* ?syevr / ?heevr: range A (hyla) and I (forwarded) */
+            for (int r = 0; r < 2; r++) {
+                const char *range = r ? "I" : "A";
+                T *A1 = PS(dup)(A0, n * n), *Z = PS(alloc)(n * n);
+                lint lw = (lint)(26 * n + 1), lrw = (lint)(24 * n + 1), liw = (lint)(10 * n + 1);
+                T *wk = PS(alloc)(lw);
+                R *rwk = malloc((size_t)lrw * sizeof *rwk), vl = 0, vu = 0, tol = 0;
+                lint *iwk = malloc((size_t)liw * sizeof *iwk);
+                lint *isuppz = malloc((size_t)(2 * n + 2) * sizeof *isuppz);
+                lint il = 1, iu = (lint)(n > 1 ? n / 2 : n), m = -1;
+                path_begin();
+#if IS_CPLX
+                F(EVR)(jobz, range, uplo, &N, A1, &ld, &vl, &vu, &il, &iu, &tol, &m, w, Z, &ld,
+                       isuppz, wk, &lw, rwk, &lrw, iwk, &liw, &info, 1, 1, 1);
+#else
+                (void)lrw;
+                F(EVR)(jobz, range, uplo, &N, A1, &ld, &vl, &vu, &il, &iu, &tol, &m, w, Z, &ld,
+                       isuppz, wk, &lw, iwk, &liw, &info, 1, 1, 1);
+#endif
+                snprintf(what, sizeof what, "%c%s jobz %s range %s uplo %s n %lld", STR(P)[0],
+                         STR(EVR) + 0, jobz, range, uplo, (long long)n);
+#ifdef TEST_ILP64
+                /* range I with no next library: hyla's "unsupported" */
+                if (r) {
+                    check(info == HYLA_ERR_UNSUPPORTED, what, (double)info);
+                    free(A1), free(Z), free(wk), free(rwk), free(iwk), free(isuppz);
+                    continue;
+                }
+#else
+                path_check(what, r == 1);
+#endif
+                int64_t mm = r ? iu : n;
+                check(info == 0 && m == mm && PS(rdiff)(w, rw, mm, n, anorm) < TOL, what,
+                      PS(rdiff)(w, rw, mm, n, anorm));
+                if (v && !r) {
+                    check(PS(eig_resid)(n, A0, Z, n, w) < TOL, what, PS(eig_resid)(n, A0, Z, n, w));
+                    int sup = 1;
+                    for (int64_t j = 0; j < n; j++)
+                        sup &= isuppz[2 * j] >= 1 && isuppz[2 * j] <= isuppz[2 * j + 1] &&
+                               isuppz[2 * j + 1] <= N;
+                    check(sup, what, 0);
+                }
+                free(A1), free(Z), free(wk), free(rwk), free(iwk), free(isuppz);
+            }
+            free(A0), free(A2);
+        }
+    free(w), free(rw);
+}
+
+static void PS(run_gemm)(int64_t n) {
+    char what[96];
+    const char *tr[3] = {"N", "T", "C"};
+    int64_t m = n, nc = n + 1, k = n + 2;
+    T alpha = (T)0.5, beta = (T)-1.5;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            int64_t ra = a ? k : m, rb = b ? nc : k;
+            lint M = (lint)m, NC = (lint)nc, K = (lint)k, lda = (lint)(ra > 1 ? ra : 1),
+                 ldb = (lint)(rb > 1 ? rb : 1), ldc = (lint)(m > 1 ? m : 1);
+            int rm = (int)m, rnc = (int)nc, rk = (int)k, rlda = (int)lda, rldb = (int)ldb,
+                rldc = (int)ldc;
+            T *A = PS(randm)(ra * (a ? m : k)), *B = PS(randm)(rb * (b ? k : nc));
+            T *C1 = PS(randm)(m * nc), *C2 = PS(dup)(C1, m * nc);
+            path_begin();
+            F(gemm)(tr[a], tr[b], &M, &NC, &K, &alpha, A, &lda, B, &ldb, &beta, C1, &ldc, 1, 1);
+            snprintf(what, sizeof what, "%cgemm %s%s m %lld", STR(P)[0], tr[a], tr[b], (long long)m);
+            path_check(what, 0);
+            ((void (*)(const char *, const char *, const int *, const int *, const int *,
+                       const T *, const T *, const int *, const T *, const int *, const T *, T *,
+                       const int *, size_t, size_t))REF(gemm))(
+                tr[a], tr[b], &rm, &rnc, &rk, &alpha, A, &rlda, B, &rldb, &beta, C2, &rldc, 1, 1);
+            check(PS(diff)(C1, C2, m * nc, k) < TOL, what, PS(diff)(C1, C2, m * nc, k));
+            free(A), free(B), free(C1), free(C2);
+        }
+}
+
+static void PS(run)(int64_t n) {
+    PS(run_chol)(n);
+    PS(run_lu)(n);
+    PS(run_eig)(n);
+    PS(run_gemm)(n);
+}
+
+/* LAPACK's info for bad arguments, and C untouched by a bad gemm. */
+static void PS(errors)(void) {
+    char what[96];
+    lint n = 4, neg = -1, one = 1, two = 2, info = 0, q = 1, ipiv[4], iw[64], m;
+    T A[16] = {0}, B[16] = {0}, wk[64];
+    R w[4], rwk[128], vl = 0, vu = 0, tol = 0;
+    lint isuppz[8];
+#define EXPECT(call, want)                                                              \
+    do {                                                                                \
+        info = 0;                                                                       \
+        call;                                                                           \
+        snprintf(what, sizeof what, "%c: %.60s -> info %d", STR(P)[0], #call, want);     \
+        check(info == (want), what, (double)info);                                      \
+    } while (0)
+    EXPECT(F(potrf)("X", &n, A, &n, &info, 1), -1);
+    EXPECT(F(potrf)("L", &neg, A, &n, &info, 1), -2);
+    EXPECT(F(potrf)("L", &n, A, &two, &info, 1), -4);
+    EXPECT(F(potrs)("U", &n, &neg, A, &n, B, &n, &info, 1), -3);
+    EXPECT(F(potrs)("U", &n, &one, A, &n, B, &two, &info, 1), -7);
+    EXPECT(F(posv)("L", &n, &one, A, &one, B, &n, &info, 1), -5);
+    EXPECT(F(getrf)(&neg, &n, A, &n, ipiv, &info), -1);
+    EXPECT(F(getrf)(&n, &n, A, &two, ipiv, &info), -4);
+    EXPECT(F(getrs)("Q", &n, &one, A, &n, ipiv, B, &n, &info, 1), -1);
+    EXPECT(F(getrs)("N", &n, &one, A, &n, ipiv, B, &one, &info, 1), -8);
+    EXPECT(F(gesv)(&n, &neg, A, &n, ipiv, B, &n, &info), -2);
+    EXPECT(F(gesv)(&n, &one, A, &n, ipiv, B, &two, &info), -7);
+#if IS_CPLX
+    EXPECT(F(EVD)("V", "L", &n, A, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -8);
+    EXPECT(F(EVD)("X", "L", &n, A, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -1);
+    EXPECT(F(EV)("N", "L", &n, A, &n, w, wk, &q, rwk, &info, 1, 1), -8);
+    EXPECT(F(EVR)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, isuppz, wk,
+                  &q, rwk, &q, iw, &q, &info, 1, 1, 1), -9);
+    EXPECT(F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
+                  &q, rwk, &q, iw, &q, &info, 1, 1, 1), -15);
+#else
+    (void)rwk;
+    EXPECT(F(EVD)("V", "L", &n, A, &n, w, wk, &q, iw, &q, &info, 1, 1), -8);
+    EXPECT(F(EVD)("X", "L", &n, A, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
+    EXPECT(F(EV)("N", "L", &n, A, &n, w, wk, &q, &info, 1, 1), -8);
+    EXPECT(F(EVR)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, isuppz, wk,
+                  &q, iw, &q, &info, 1, 1, 1), -9);
+    EXPECT(F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
+                  &q, iw, &q, &info, 1, 1, 1), -15);
+#endif
+    /* NaN in B: hyla declines gesv and posv data with NaN, the next LAPACK
+     * computes on it (info 0, NaN in X) */
+    for (int posv = 0; posv < 2; posv++) {
+        memset(A, 0, sizeof A);
+        for (int i = 0; i < 4; i++) A[i + 4 * i] = (T)2, B[i] = (T)1;
+        B[2] = (T)NAN;
+        info = -99;
+        path_begin();
+        if (posv)
+            F(posv)("L", &n, &one, A, &n, B, &n, &info, 1);
+        else
+            F(gesv)(&n, &one, A, &n, ipiv, B, &n, &info);
+        snprintf(what, sizeof what, "%c%s with NaN", STR(P)[0], posv ? "posv" : "gesv");
+#ifdef TEST_ILP64
+        check(info == HYLA_ERR_NAN, what, (double)info);
+#else
+        /* forwarded; the next LAPACK's posv calls potrf_ and potrs_, which
+         * may come back to hyla */
+        int64_t fw;
+        hyla_lapack_get_counts(NULL, &fw);
+        check(fw > last_forwarded, what, (double)fw);
+        check(info == 0 && isnan(creal(B[2])), what, (double)info);
+#endif
+    }
+    T C[16], C0[16], alpha = (T)1, beta = (T)0;
+    for (int i = 0; i < 16; i++) C[i] = C0[i] = (T)i;
+    F(gemm)("N", "N", &n, &n, &n, &alpha, A, &two, B, &n, &beta, C, &n, 1, 1);
+    snprintf(what, sizeof what, "%cgemm bad lda leaves C", STR(P)[0]);
+    check(memcmp(C, C0, sizeof C) == 0, what, 0);
+#undef EXPECT
+}
