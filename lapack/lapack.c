@@ -1,7 +1,8 @@
 /* libhyla_lapack's entry points. Compiled twice: with HYLA_LAPACK_ILP64=0
- * for LAPACK's LP64 names (dpotrf_, 32-bit integers) and with
+ * for LAPACK's LP64 names (dpotrf_, and scipy_dpotrf_ as pip's SciPy calls
+ * its OpenBLAS, scipy-openblas32), 32-bit integers, and with
  * HYLA_LAPACK_ILP64=1 for the ILP64 names (dpotrf_64_, and scipy_dpotrf_64_
- * as pip's NumPy and SciPy call their OpenBLAS), 64-bit integers. The
+ * as pip's NumPy calls its OpenBLAS, scipy-openblas64), 64-bit integers. The
  * routines (t_lapack.c) and the names (t_entry.c) are templates included
  * once per precision. */
 #include "lapack_rt.h"
@@ -72,6 +73,10 @@ static void piv_free(lapack_int *ipiv, int64_t *p) {
 #else
 #define HL_PREFIX
 #define HL_SUFFIX _
+#define HYLA_TEMPLATE "t_entry.c"
+#include "base/each_prec.h"
+#undef HL_PREFIX
+#define HL_PREFIX scipy_
 #define HYLA_TEMPLATE "t_entry.c"
 #include "base/each_prec.h"
 #endif

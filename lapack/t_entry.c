@@ -2,7 +2,8 @@
  * convention: every argument by address, and for each character argument a
  * hidden length (size_t, gfortran's ABI) after the last argument, accepted
  * and never read (C callers often leave them out). HL_PREFIX and HL_SUFFIX
- * (lapack.c) make the names: dpotrf_, dpotrf_64_, scipy_dpotrf_64_. */
+ * (lapack.c) make the names: dpotrf_, scipy_dpotrf_, dpotrf_64_,
+ * scipy_dpotrf_64_. */
 #undef HL_P
 #if defined(HYLA_PREC_S)
 #define HL_P s

@@ -1,4 +1,5 @@
-"""NumPy and SciPy (Debian's, LAPACK's plain names) unchanged, with
+"""NumPy and SciPy unchanged (Debian's call LAPACK's plain names, pip's
+their OpenBLAS's scipy_ names, LP64 for SciPy and ILP64 for NumPy), with
 libhyla_lapack preloaded and every call forced to hyla: run under
 LD_PRELOAD=libhyla_lapack.so HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_VERBOSE=1.
 numpy.linalg.eigh, scipy.linalg.cholesky, solve and lu_factor must give
@@ -57,7 +58,13 @@ Lf = np.tril(lu, -1) + np.eye(n)
 Uf = np.triu(lu)
 check("lu_factor ||PA - LU|| / (n ||A|| eps)", norm(P @ A - Lf @ Uf) / (n * norm(A) * eps))
 
-served = {line.split()[1] for line in text.splitlines()
+def plain(name):
+    """dsyevd_ for dsyevd_, scipy_dsyevd_ (pip SciPy) and scipy_dsyevd_64_ (pip NumPy)"""
+    name = name.removeprefix("scipy_")
+    return name[:-4] + "_" if name.endswith("_64_") else name
+
+
+served = {plain(line.split()[1]) for line in text.splitlines()
           if line.startswith("hyla_lapack: ") and "-> hyla (info 0)" in line and f" n={n} " in line}
 print("served by hyla:", " ".join(sorted(served)))
 for want in (["dsyevd_"], ["dpotrf_"], ["dgesv_", "dgetrf_"], ["dgetrf_"]):
