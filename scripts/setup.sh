@@ -6,6 +6,7 @@ pkgs=(cmake make gcc g++ pkg-config libopenblas-dev liblapacke-dev libopenmpi-de
 # the Python package's tests (python/): NumPy, SciPy, pytest, and venv for the pip install test
 pkgs+=(python3-numpy python3-scipy python3-pytest python3-venv)
 pkgs+=(liblapack-test)    # LAPACK's test programs, run on libhyla_lapack (lapack/tests)
+pkgs+=(python3-hypothesis) # NumPy's own test suite (its conftest), run with libhyla_lapack preloaded
 pkgs+=(python3-matplotlib)  # the pictures of scripts/bench.sh -p (scripts/plot_bench.py)
 missing=()
 for p in "${pkgs[@]}"; do
