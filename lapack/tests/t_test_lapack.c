@@ -139,6 +139,20 @@ static double PS(eig_resid)(int64_t n, const T *A, const T *Z, int64_t ldz, cons
 }
 
 #define TOL 100
+
+/* The verdict on one eigensolver call through the Fortran names (routine
+ * name, options, n): the path taken, the eigenvalues w against LAPACK's rw,
+ * and with vectors (v) the residual and orthogonality of Z (in A1). */
+static void PS(eig_verdict)(const char *routine, const char *jobz, const char *uplo, int64_t n,
+                            lint info, const R *w, const R *rw, double anorm, int v,
+                            const T *A0, const T *A1) {
+    char what[96];
+    snprintf(what, sizeof what, "%c%s jobz %s uplo %s n %lld", STR(P)[0], routine, jobz, uplo,
+             (long long)n);
+    path_check(what, 0);
+    check(info == 0 && PS(rdiff)(w, rw, n, n, anorm) < TOL, what, PS(rdiff)(w, rw, n, n, anorm));
+    if (v) check(PS(eig_resid)(n, A0, A1, n, w) < TOL, what, PS(eig_resid)(n, A0, A1, n, w));
+}
 #define NAME(buf, fmt, ...) snprintf(buf, sizeof buf, "%s " fmt, STR(F(x)) + 0, __VA_ARGS__)
 
 static void PS(run_chol)(int64_t n) {
@@ -339,12 +353,7 @@ static void PS(run_eig)(int64_t n) {
                 path_begin();
                 F(EVD)(jobz, uplo, &N, A1, &ld, w, wk, &lw, iwk, &liw, &info, 1, 1);
 #endif
-                snprintf(what, sizeof what, "%c%s jobz %s uplo %s n %lld", STR(P)[0],
-                         STR(EVD) + 0, jobz, uplo, (long long)n);
-                path_check(what, 0);
-                check(info == 0 && PS(rdiff)(w, rw, n, n, anorm) < TOL, what,
-                      PS(rdiff)(w, rw, n, n, anorm));
-                if (v) check(PS(eig_resid)(n, A0, A1, n, w) < TOL, what, PS(eig_resid)(n, A0, A1, n, w));
+                PS(eig_verdict)(STR(EVD), jobz, uplo, n, info, w, rw, anorm, v, A0, A1);
                 free(A1), free(wk), free(iwk);
             }
             /* ?syev / ?heev */
@@ -359,12 +368,7 @@ static void PS(run_eig)(int64_t n) {
 #else
                 F(EV)(jobz, uplo, &N, A1, &ld, w, wk, &lw, &info, 1, 1);
 #endif
-                snprintf(what, sizeof what, "%c%s jobz %s uplo %s n %lld", STR(P)[0],
-                         STR(EV) + 0, jobz, uplo, (long long)n);
-                path_check(what, 0);
-                check(info == 0 && PS(rdiff)(w, rw, n, n, anorm) < TOL, what,
-                      PS(rdiff)(w, rw, n, n, anorm));
-                if (v) check(PS(eig_resid)(n, A0, A1, n, w) < TOL, what, PS(eig_resid)(n, A0, A1, n, w));
+                PS(eig_verdict)(STR(EV), jobz, uplo, n, info, w, rw, anorm, v, A0, A1);
                 free(A1), free(wk), free(rwk);
             }
             /* ?syevr / ?heevr: range A (hyla) and I (forwarded) */

@@ -1,6 +1,6 @@
 """An unchanged NumPy/SciPy program timed with and without libhyla_lapack.
 
-  python3 bench/lapack_demo.py --lib build/lapack/libhyla_lapack.so -n 8000,16000
+  python3 bench/probes/lapack_demo.py --lib build/lapack/libhyla_lapack.so -n 8000,16000
 
 runs the program below (numpy.linalg.eigh, scipy.linalg.cholesky,
 scipy.linalg.solve on n x n doubles) twice per n in child processes: once
