@@ -1,6 +1,7 @@
 """An unchanged NumPy/SciPy program timed with and without libhyla_lapack.
 
   python3 bench/probes/lapack_demo.py --lib build/lapack/libhyla_lapack.so -n 8000,16000
+      [--routines eigh,cholesky,solve] [--repeat 2]
 
 runs the program below (numpy.linalg.eigh, scipy.linalg.cholesky,
 scipy.linalg.solve on n x n doubles) twice per n in child processes: once
@@ -25,7 +26,7 @@ import time
 ROUTINES = ("eigh", "cholesky", "solve")
 
 
-def worker(n, repeat):
+def worker(n, repeat, routines):
     """The program itself: one JSON line per routine (time, residual)."""
     import numpy as np
     import scipy.linalg as sl
@@ -44,7 +45,7 @@ def worker(n, repeat):
     }
     inputs = {"eigh": H, "cholesky": S, "solve": A}
     small = {k: v[: n // 4, : n // 4].copy() for k, v in inputs.items()}
-    for r in ROUTINES:
+    for r in routines:
         call = calls[r]
         if r == "solve":
             sl.solve(small[r], b[: n // 4])
@@ -85,7 +86,8 @@ def child(args, n, lib):
         env["LD_PRELOAD"] = os.path.abspath(lib)
         env["HYLA_LAPACK_VERBOSE"] = "1"
     p = subprocess.run([sys.executable, __file__, "--worker", "-n", str(n), "--repeat",
-                        str(args.repeat)], env=env, capture_output=True, text=True)
+                        str(args.repeat), "--routines", ",".join(args.routines)], env=env,
+                       capture_output=True, text=True)
     recs = {}
     for line in p.stdout.splitlines():
         if line.startswith("{"):
@@ -103,12 +105,18 @@ def main():
     ap.add_argument("--lib", help="libhyla_lapack.so")
     ap.add_argument("-n", default="8000,16000")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--routines", default=",".join(ROUTINES),
+                    help="comma-separated subset of " + ",".join(ROUTINES))
     ap.add_argument("--worker", action="store_true")
     args = ap.parse_args()
+    args.routines = [r for r in args.routines.split(",") if r]
+    bad = [r for r in args.routines if r not in ROUTINES]
+    if bad or not args.routines:
+        ap.error("--routines: choose from " + ",".join(ROUTINES))
     sizes = [int(s) for s in args.n.split(",")]
     if args.worker:
         for n in sizes:
-            worker(n, args.repeat)
+            worker(n, args.repeat, args.routines)
         return 0
     if not args.lib:
         ap.error("--lib is required")
@@ -118,7 +126,7 @@ def main():
     for n in sizes:
         plain_run, _, rc0 = child(args, n, None)
         pre, served, rc1 = child(args, n, args.lib)
-        for r in ROUTINES:
+        for r in args.routines:
             v, h = plain_run.get(r), pre.get(r)
             mine = [x for x in served if x in LAPACK_OF[r]]
             ok = rc0 == 0 and rc1 == 0 and v and h and mine and h["error"] < 60 and v["error"] < 60
