@@ -20,17 +20,39 @@ if [ "$served" -lt 1 ]; then
   echo "suites_preload.sh: numpy.linalg.solve did not reach hyla: the preload did not take"
   exit 1
 fi
+# run from the directory that holds the packages, so that pytest loads
+# numpy's and scipy's own conftest.py (their markers: xslow tests, such as
+# SciPy's 47000 x 47000 Cholesky, are skipped as in their own runs)
+site=$("$py" -c 'import os, numpy; print(os.path.dirname(os.path.dirname(numpy.__file__)))')
+cd "$site" || exit 1
 dirs=$("$py" -c 'import os, numpy, scipy
 for m in (numpy, scipy):
-    print(os.path.join(os.path.dirname(m.__file__), "linalg", "tests"))')
-rc=0
+    print(os.path.relpath(os.path.join(os.path.dirname(m.__file__), "linalg", "tests")))')
 for d in $dirs; do
   if [ ! -d "$d" ]; then
     echo "suites_preload.sh: no test suite at $d (not installed with the package): skipped"
     exit 77
   fi
-  echo "== $d"
-  # shellcheck disable=SC2086
-  "$py" -m pytest -q -p no:cacheprovider "$d" || rc=1
+done
+# one pytest per test file, HYLA_SUITE_JOBS at a time (default: a job per two
+# cores, each job's BLAS and hyla taking OMP_NUM_THREADS of them); every
+# file's summary line, and the whole output of a file that fails
+jobs=${HYLA_SUITE_JOBS:-$(( $(nproc 2>/dev/null || echo 2) / 2 ))}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+logs=$(mktemp -d) || exit 1
+trap 'rm -rf "$logs"' EXIT
+# shellcheck disable=SC2086
+ls $(for d in $dirs; do printf '%s/test_*.py ' "$d"; done) |
+  PY=$py LOGS=$logs xargs -P "$jobs" -I{} sh -c '
+    f=$1; log=$LOGS/$(echo "$f" | tr / _).log
+    if "$PY" -m pytest -q -p no:cacheprovider "$f" > "$log" 2>&1; then :; else
+      rc=$?; [ $rc -eq 5 ] || echo "$rc" > "$log.failed"; fi' _ {}
+rc=0
+for log in "$logs"/*.log; do
+  printf '%s: %s\n' "$(basename "$log" .log | sed 's/^.*\(numpy\|scipy\)_linalg_tests_/\1 /')" "$(tail -n 1 "$log")"
+  if [ -f "$log.failed" ]; then
+    rc=1
+    cat "$log"
+  fi
 done
 exit $rc
