@@ -267,17 +267,7 @@ typedef enum {
      * A V. 0 = automatic (the tuning table's), 1 = through pinned host
      * memory, 2 = device to device (the partials to device 0, summed there,
      * copied back). */
-    HYLA_OPT_EIG_ALLREDUCE = 32,
-    /* Eigensolver, eigenvectors: the Q2 back transformation's GEMMs over
-     * V's staircase. -1 = automatic (the tuning table's, per device family
-     * and real or complex type), 0 = off (each group's GEMMs over the whole
-     * (kd+nb-1) x nb V, half of it zeros: 4 n^2 ncols flops for nb = kd),
-     * b >= 1 = split: W = V^H Z by blocks of b columns of V, each over its
-     * kd+b-1 nonzero rows, and Z -= (V T) W by blocks of b rows below row
-     * kd, each over its nonzero columns of V T (about 2.8 n^2 ncols flops
-     * for nb = kd and b = 16, in nb/b + (nb-1)/b + 1 batched GEMMs instead of
-     * 2). b >= nb is the same as off. */
-    HYLA_OPT_EIG_BACK2_SPLIT = 33
+    HYLA_OPT_EIG_ALLREDUCE = 32
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -64,8 +64,6 @@
     X(EIG_SBR, "--sbr", "auto|half|full", 0, 2, 0,                                                 \
       "several devices, stage 1: lower triangle and an allreduce, or both triangles")              \
     X(EIG_ALLREDUCE, "--allreduce", "auto|host|device", 0, 2, 0,                                   \
-      "several devices, half storage: A V summed through host memory or device to device")       \
-    X(EIG_BACK2_SPLIT, "--back2-split", "auto|off|N", -1, 1 << 16, -1,                             \
-      "Q2 back transformation: GEMMs over V's staircase by blocks of N; off: over all of V")
+      "several devices, half storage: A V summed through host memory or device to device")
 
 #endif

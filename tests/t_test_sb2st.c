@@ -221,10 +221,7 @@ out:
  * batches are the same GEMMs); the calls it reports: at most 5 per wave
  * in whole waves (V T, V^H Z, the update, and the two GEMMs of a wave's
  * last group where it reaches past row n-1), 3 per block reflector in
- * batches of one. With the staircase split (HYLA_OPT_EIG_BACK2_SPLIT = b <
- * nb) the same Z (to rounding), fewer flops, and per block reflector in
- * batches of one at least 3 calls and at most 2 + ceil(nb/b) +
- * ceil((nb-1)/b). */
+ * batches of one. */
 static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
                         unsigned long long *s) {
     const int64_t ldab = kd + 1, ldz = n + 2;
@@ -263,50 +260,17 @@ static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
             nw = HYLA_TMAX(nw, nsg - 1 - sg + steps);
         }
         hyla_set_option(h, HYLA_OPT_EIG_BACK2, 1); /* the batched GEMMs */
-        static const int64_t splits[] = {0, 1, 3, 16};
-        double flops_off[sizeof mbs / sizeof mbs[0]] = {0};
-        for (size_t sp = 0; sp < sizeof splits / sizeof splits[0] && !rc; sp++)
         for (size_t b = 0; b < sizeof mbs / sizeof mbs[0] && !rc; b++) {
-            const int64_t split = splits[sp] < nb ? splits[sp] : 0;
-            if (sp > 0 && (split == 0 || b == 2 || b == 3)) continue;
             int64_t calls = -1;
             double flops = -1;
-            T *out = b || sp ? Z1 : Z;
-            rc = hyla_set_option(h, HYLA_OPT_EIG_BACK2_SPLIT, splits[sp]);
-            rc = rc ? rc : hyla_copy_to_device(h, dev, dZ, Z0, bytes);
+            T *out = b ? Z1 : Z;
+            rc = hyla_copy_to_device(h, dev, dZ, Z0, bytes);
             rc = rc ? rc : hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, mbs[b], &calls, &flops);
             rc = rc ? rc : hyla_copy_from_device(h, dev, out, dZ, bytes);
-            hyla_set_option(h, HYLA_OPT_EIG_BACK2_SPLIT, -1);
-            CHECK(rc == 0, "%s, batch %lld split %lld: %d", what, (long long)mbs[b],
-                  (long long)split, rc);
+            CHECK(rc == 0, "%s, batch %lld: %d", what, (long long)mbs[b], rc);
             if (rc) break;
             /* the default: whole waves on a GPU, batches of one on the host */
             const int whole = mbs[b] > 3 || (mbs[b] == 0 && info.kind != HYLA_DEVICE_HOST);
-            if (split > 0) {
-                const int64_t most = 2 + (nb + split - 1) / split + (nb - 1 + split - 1) / split;
-                if (!whole)
-                    CHECK(calls >= 3 * groups && calls <= most * groups,
-                          "%s split %lld: %lld calls in batches of one, %lld groups", what,
-                          (long long)split, (long long)calls, (long long)groups);
-                /* fewer where some block reflector lies wholly inside Z */
-                CHECK(n >= 4 * (kde + nb) ? flops < flops_off[b] : flops <= flops_off[b],
-                      "%s split %lld, batch %lld: %g flops, %g without the split", what,
-                      (long long)split, (long long)mbs[b], flops, flops_off[b]);
-                double diff = 0, zn = 0;
-                int past = 0;
-                for (int64_t j = 0; j < nc; j++) {
-                    for (int64_t i = 0; i < n; i++) {
-                        diff = fmax(diff, PS(abs)(out[i + j * ldz] - Z[i + j * ldz]));
-                        zn = fmax(zn, PS(abs)(Z[i + j * ldz]));
-                    }
-                    for (int64_t i = n; i < ldz; i++) past |= out[i + j * ldz] != Z0[i + j * ldz];
-                }
-                CHECK(!past, "%s split %lld: wrote past row n", what, (long long)split);
-                CHECK(diff <= 10 * n * eps * fmax(zn, 1), "%s split %lld, batch %lld: differs by %g",
-                      what, (long long)split, (long long)mbs[b], diff);
-                continue;
-            }
-            flops_off[b] = flops;
             if (mbs[b] == 1 || (mbs[b] == 0 && !whole))
                 CHECK(calls == 3 * groups, "%s: %lld calls in batches of one, %lld groups", what,
                       (long long)calls, (long long)groups);

@@ -31,8 +31,6 @@ typedef struct {
     int64_t eig_kd_values[4]; /* eigenvalues only (jobz N): band half-width per dtype
                                  (0: eig_kd) */
     int64_t eig_nb_values[4]; /* eigenvalues only: stage-1 update block (0: eig_nb) */
-    int64_t eig_back2_split[2]; /* Q2 back transformation: the staircase blocks of
-                                   HYLA_OPT_EIG_BACK2_SPLIT for real, complex types (0: off) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
@@ -66,7 +64,6 @@ struct hyla_context {
     int64_t opt_eig_back1_nb; /* HYLA_OPT_EIG_BACK1_NB, 0 = tuning table */
     int64_t opt_eig_devices;  /* HYLA_OPT_EIG_DEVICES */
     int64_t opt_eig_sbr, opt_eig_allreduce; /* HYLA_OPT_EIG_SBR, HYLA_OPT_EIG_ALLREDUCE */
-    int64_t opt_eig_back2_split; /* HYLA_OPT_EIG_BACK2_SPLIT, -1 = tuning table */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;

@@ -43,12 +43,7 @@
  * groups last first, and within one, G(s, 0), G(s, 1), ... in this order.
  * V's zeros cost flops: the back transformation does 2 n^2 ncols
  * (kd+nb-1)/kd, 4 n^2 ncols for nb = kd, 3 n^2 ncols for nb = kd/2, but
- * its GEMMs get an inner dimension of nb only. The staircase split
- * (HYLA_OPT_EIG_BACK2_SPLIT = b) skips most of them: V^H Z by blocks of b
- * columns of V over their kd+b-1 nonzero rows, and Z -= (V T) W with rows
- * 0..kd-1 whole and the rows below by blocks of b over their nonzero
- * columns of V T (upper staircase: column j reaches row j+kd-1); for
- * nb = kd, 2 n^2 ncols ((kd+b-1)/kd + 3/2) / 2, more and thinner GEMMs.
+ * its GEMMs get an inner dimension of nb only.
  *
  * Waves. With nsg sweep groups, let u = nsg-1-s; sweep group s has
  * M(u) = steps of sweep s*nb (nondecreasing in u) groups m = 0..M(u)-1;
@@ -479,12 +474,6 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     scalar_of(q->t, 1, one);
     scalar_of(q->t, -1, mone);
     scalar_of(q->t, 0, zero);
-    /* the staircase split (HYLA_OPT_EIG_BACK2_SPLIT): blocks of `split`,
-     * 0 when off or when a block would hold all of V's columns */
-    const int cplx = hyla_dtype_is_complex(q->t);
-    int64_t split = ctx->opt_eig_back2_split >= 0 ? ctx->opt_eig_back2_split
-                                                  : hyla_tuning_for(d)->eig_back2_split[cplx];
-    if (split >= nb) split = 0;
     int rc = 0;
     if (!resident)
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)q->woff[q->nw] * es, &dq));
@@ -545,34 +534,7 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
                                              one, V, ldv, gsz, Tm, nb, gsz, zero, dvt, ldv,
                                              ldv * nb, nbt));
             COUNT(ldv, nb, nb, nbt);
-            if (full > 0 && split > 0) {
-                /* W = V^H Z by blocks of `split` columns of V: columns
-                 * j0 .. j0+jb-1 are nonzero in rows j0 .. j0+kd+jb-2 only */
-                for (int64_t j0 = 0; j0 < nb; j0 += split) {
-                    const int64_t jb = HYLA_MIN(split, nb - j0), kr = kd + jb - 1;
-                    HYLA_TRY(o->gemm_strided_batched(
-                        qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, jb, nc, kr, one,
-                        V + (size_t)(j0 + j0 * ldv) * es, ldv, gsz, Z + (size_t)j0 * es, lddz, zs,
-                        zero, (char *)dw + (size_t)j0 * es, nb, nb * nc, full));
-                    COUNT(jb, nc, kr, full);
-                }
-                /* Z -= (V T) W: V T's column j is nonzero in rows 0 .. j+kd-1
-                 * (T is upper triangular), so rows 0 .. kd-1 take all of W
-                 * and a block of rows from i0 >= kd on its rows j >= i0-kd+1 */
-                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, kd, nc, nb,
-                                                 mone, dvt, ldv, ldv * nb, dw, nb, nb * nc, one,
-                                                 Z, lddz, zs, full));
-                COUNT(kd, nc, nb, full);
-                for (int64_t i0 = kd; i0 < ldv; i0 += split) {
-                    const int64_t ib = HYLA_MIN(split, ldv - i0), jl = i0 - kd + 1;
-                    HYLA_TRY(o->gemm_strided_batched(
-                        qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ib, nc, nb - jl, mone,
-                        (const char *)dvt + (size_t)(i0 + jl * ldv) * es, ldv, ldv * nb,
-                        (const char *)dw + (size_t)jl * es, nb, nb * nc, one,
-                        Z + (size_t)i0 * es, lddz, zs, full));
-                    COUNT(ib, nc, nb - jl, full);
-                }
-            } else if (full > 0) {
+            if (full > 0) {
                 HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc,
                                                  ldv, one, V, ldv, gsz, Z, lddz, zs, zero, dw,
                                                  nb, nb * nc, full));
