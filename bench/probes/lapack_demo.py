@@ -1,7 +1,7 @@
 """An unchanged NumPy/SciPy program timed with and without libhyla_lapack.
 
   python3 bench/probes/lapack_demo.py --lib build/lapack/libhyla_lapack.so -n 8000,16000
-      [--routines eigh,cholesky,solve] [--repeat 2]
+      [--routines eigh,cholesky,solve] [--repeat 2] [--min-n N]
 
 runs the program below (numpy.linalg.eigh, scipy.linalg.cholesky,
 scipy.linalg.solve on n x n doubles) twice per n in child processes: once
@@ -85,6 +85,8 @@ def child(args, n, lib):
     if lib:
         env["LD_PRELOAD"] = os.path.abspath(lib)
         env["HYLA_LAPACK_VERBOSE"] = "1"
+        if args.min_n is not None:
+            env["HYLA_LAPACK_MIN_N"] = str(args.min_n)
     p = subprocess.run([sys.executable, __file__, "--worker", "-n", str(n), "--repeat",
                         str(args.repeat), "--routines", ",".join(args.routines)], env=env,
                        capture_output=True, text=True)
@@ -107,6 +109,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--routines", default=",".join(ROUTINES),
                     help="comma-separated subset of " + ",".join(ROUTINES))
+    ap.add_argument("--min-n", type=int, help="HYLA_LAPACK_MIN_N of the preloaded run "
+                    "(1: hyla at every size, to find where it starts to pay; default: "
+                    "the library's thresholds)")
     ap.add_argument("--worker", action="store_true")
     args = ap.parse_args()
     args.routines = [r for r in args.routines.split(",") if r]
