@@ -11,14 +11,18 @@
 #include <string.h>
 
 /* Below these sizes the next LAPACK is faster than a round trip through a
- * GPU (first guesses, to be tuned by bench/suites/lapack-h100.sh). The
- * measure is n, min(m, n) for getrf and min(m, n, k) for gemm. The solves
- * alone move the whole factor for few right-hand sides: a higher bar. */
+ * GPU. The measure is n, min(m, n) for getrf and min(m, n, k) for gemm.
+ * One H100 against pip's OpenBLAS on 16 cores, every call forced through
+ * hyla (bench/results/lapack-h100.md): scipy.linalg.cholesky 1.48x at 1024,
+ * 2.04x at 2048; numpy.linalg.eigh 1.28x at 1024, 2.12x at 2048;
+ * scipy.linalg.solve (getrf and getrs) 1.56x at 1024 but 0.81x at 2048 and
+ * 1.22x at 4096, so getrf keeps 2048. The solves alone move the whole
+ * factor for few right-hand sides: a higher bar. gemm: not measured. */
 static const struct {
     const char *env;   /* HYLA_LAPACK_MIN_N_<env> overrides the default */
     int64_t min_n;
 } routine_table[HL_ROUTINES] = {
-    [HL_POTRF] = {"POTRF", 2048}, [HL_POTRS] = {"POTRS", 8192}, [HL_POSV] = {"POSV", 2048},
+    [HL_POTRF] = {"POTRF", 1024}, [HL_POTRS] = {"POTRS", 8192}, [HL_POSV] = {"POSV", 1024},
     [HL_GETRF] = {"GETRF", 2048}, [HL_GETRS] = {"GETRS", 8192}, [HL_GESV] = {"GESV", 2048},
     [HL_SYEVD] = {"SYEVD", 1024}, [HL_SYEV] = {"SYEV", 1024},   [HL_SYEVR] = {"SYEVR", 1024},
     [HL_GEMM] = {"GEMM", 2048},

@@ -14,7 +14,7 @@ plot --routines getrf,gesv -o getrf.png \
   --title "LU, hyla against cuSOLVER / cusolverMg (raw/h100-syevd-getrf-rbt-hpl.txt, raw/getrf-h200x2.txt)" \
   raw/h100-syevd-getrf-rbt-hpl.txt raw/getrf-h200x2.txt
 plot --routines syevd,heevd -o syevd.png \
-  --title "Eigensolver, hyla against cuSOLVER Xsyevd (raw/syevd-h100.txt, raw/syevd-h200.txt)" \
-  raw/syevd-h100.txt raw/syevd-h200.txt
+  --title "Eigensolver, hyla against cuSOLVER Xsyevd (raw/syevd-h100.log, raw/syevd-h200.txt)" \
+  raw/syevd-h100.log raw/syevd-h200.txt
 plot -o gemm.png --title "GEMM on host matrices, hyla against cuBLASXt and cuBLAS (raw/gemm-h100.txt, raw/gemm-h200x2.txt)" \
   raw/gemm-h100.txt raw/gemm-h200x2.txt
