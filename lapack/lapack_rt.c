@@ -28,6 +28,14 @@ static const struct {
     [HL_GEMM] = {"GEMM", 2048},
 };
 
+/* Without a GPU, hyla's host backend serves the eigenvalues alone (?syevd,
+ * ?syev, ?syevr with jobz N) from these sizes (real, complex), where it was
+ * faster than LAPACKE on the same OpenBLAS: 2 cores, d n = 3000 1.46x, 4000
+ * 2.30x (2000: 0.81x); z n = 1500 1.25x, 2000 1.49x (1000: 0.95x); on 16
+ * cores d n = 4000 1.54x to 1.82x (bench/results/syevd.md). Everything else
+ * forwards there. A threshold set in the environment replaces these. */
+static const int64_t host_values_min[2] = {3000, 1500};
+
 /* The settings read once from the environment. */
 static struct {
     int64_t min_n[HL_ROUTINES];
@@ -166,8 +174,8 @@ static hl_path forward(hl_fwd *f, int64_t n, const char *why) {
     return HL_FORWARD;
 }
 
-hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward, void **fn,
-                 hyla_t **ctx) {
+hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward, hl_host host,
+                 void **fn, hyla_t **ctx) {
     *fn = hl_next(f);
     *ctx = NULL;
     char why[96];
@@ -192,7 +200,8 @@ hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward,
         pthread_mutex_lock(&hyla_lock);
     }
     pthread_once(&ctx_once, create_context);
-    if (!default_ctx || (*fn && !ctx_has_gpu && !settings.explicit_min[rt])) {
+    if (!default_ctx || (*fn && !ctx_has_gpu && !settings.explicit_min[rt] &&
+                         (host == HL_HOST_NO || n < host_values_min[host == HL_HOST_CPLX_VALUES]))) {
         pthread_mutex_unlock(&hyla_lock);
         if (*fn) return forward(f, n, default_ctx ? "no GPU" : "no context");
         return HL_NONE;

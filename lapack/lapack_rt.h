@@ -28,13 +28,19 @@ typedef enum {
     HL_NONE     /* neither: the context could not be created and there is no next library */
 } hl_path;
 
+/* What a call is, for a context without a GPU (where hyla's host backend
+ * serves only what it does faster than LAPACK): HL_HOST_NO, or the
+ * eigenvalues alone of a real or complex Hermitian matrix. */
+typedef enum { HL_HOST_NO, HL_HOST_REAL_VALUES, HL_HOST_CPLX_VALUES } hl_host;
+
 /* Decides who serves a call of routine rt of size n (the routine's measure:
  * n, min(m, n) or min(m, n, k)). force_forward: hyla cannot serve these
- * options (why: a few words for the log). Sets *fn to the next library's
- * function (NULL if none) and *ctx when it returns HL_SERVE; HL_SERVE holds
- * the library's lock until hl_end. */
-hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward, void **fn,
-                 hyla_t **ctx);
+ * options (why: a few words for the log). host: the call's kind for a
+ * context without a GPU. Sets *fn to the next library's function (NULL if
+ * none) and *ctx when it returns HL_SERVE; HL_SERVE holds the library's lock
+ * until hl_end. */
+hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward, hl_host host,
+                 void **fn, hyla_t **ctx);
 /* Ends a served call: releases the lock, counts and logs hyla's code.
  * Returns 1 when the caller must forward the call after all (fn, the next
  * library's function, exists and hyla declined the data: NaN/Inf input, or

@@ -11,7 +11,7 @@ static void PS(potrf)(hl_fwd *f, const char *uplo, const lapack_int *n, T *A,
     if (bad) { arg_error(f, info, bad); return; }
     void *fn;
     hyla_t *ctx;
-    hl_path p = hl_begin(HL_POTRF, f, *n, NULL, &fn, &ctx);
+    hl_path p = hl_begin(HL_POTRF, f, *n, NULL, HL_HOST_NO, &fn, &ctx);
     if (p == HL_SERVE) {
         /* A factorization may have written A before a failure: no retry */
         int code = PN(potrf)(ctx, u, *n, A, *lda);
@@ -34,7 +34,7 @@ static void PS(potrs_posv)(hl_fwd *f, int posv, const char *uplo, const lapack_i
     if (bad) { arg_error(f, info, bad); return; }
     void *fn;
     hyla_t *ctx;
-    hl_path p = hl_begin(posv ? HL_POSV : HL_POTRS, f, *n, NULL, &fn, &ctx);
+    hl_path p = hl_begin(posv ? HL_POSV : HL_POTRS, f, *n, NULL, HL_HOST_NO, &fn, &ctx);
     if (p == HL_SERVE) {
         int code = posv ? PN(posv)(ctx, u, *n, *nrhs, A, *lda, B, *ldb)
                         : PN(potrs)(ctx, u, *n, *nrhs, A, *lda, B, *ldb);
@@ -54,7 +54,7 @@ static void PS(getrf)(hl_fwd *f, const lapack_int *m, const lapack_int *n, T *A,
     int64_t mn = *m < *n ? *m : *n;
     void *fn;
     hyla_t *ctx;
-    hl_path p = hl_begin(HL_GETRF, f, mn, NULL, &fn, &ctx);
+    hl_path p = hl_begin(HL_GETRF, f, mn, NULL, HL_HOST_NO, &fn, &ctx);
     if (p == HL_SERVE) {
         int64_t *piv = piv_get(ipiv, mn, 0);
         int code = piv ? PN(getrf)(ctx, *m, *n, A, *lda, piv) : HYLA_ERR_NO_MEMORY;
@@ -78,7 +78,7 @@ static void PS(getrs)(hl_fwd *f, const char *trans, const lapack_int *n, const l
     if (bad) { arg_error(f, info, bad); return; }
     void *fn;
     hyla_t *ctx;
-    hl_path p = hl_begin(HL_GETRS, f, *n, NULL, &fn, &ctx);
+    hl_path p = hl_begin(HL_GETRS, f, *n, NULL, HL_HOST_NO, &fn, &ctx);
     if (p == HL_SERVE) {
         int64_t *piv = piv_get((lapack_int *)ipiv, *n, 1);
         int code = piv ? PN(getrs)(ctx, t, *n, *nrhs, A, *lda, piv, B, *ldb) : HYLA_ERR_NO_MEMORY;
@@ -100,7 +100,7 @@ static void PS(gesv)(hl_fwd *f, const lapack_int *n, const lapack_int *nrhs, T *
     if (bad) { arg_error(f, info, bad); return; }
     void *fn;
     hyla_t *ctx;
-    hl_path p = hl_begin(HL_GESV, f, *n, NULL, &fn, &ctx);
+    hl_path p = hl_begin(HL_GESV, f, *n, NULL, HL_HOST_NO, &fn, &ctx);
     if (p == HL_SERVE) {
         int64_t *piv = piv_get(ipiv, *n, 0);
         int code = piv ? PN(gesv)(ctx, *n, *nrhs, A, *lda, piv, B, *ldb) : HYLA_ERR_NO_MEMORY;
@@ -124,6 +124,13 @@ static int PS(eig)(hyla_t *ctx, char jobz, char uplo, int64_t n, T *A, int64_t l
 #else
     return PN(syevd)(ctx, jobz, uplo, n, A, lda, w);
 #endif
+}
+
+/* The eigensolvers' kind for a context without a GPU: hyla's host backend
+ * serves the eigenvalues alone (jobz N) from the sizes where it is faster
+ * than LAPACK (lapack_rt.c); with eigenvectors LAPACK is faster there. */
+static hl_host PS(host_values)(char jz) {
+    return jz != 'N' ? HL_HOST_NO : IS_CPLX ? HL_HOST_CPLX_VALUES : HL_HOST_REAL_VALUES;
 }
 
 /* syevd / heevd; rwork and lrwork are NULL for s and d. */
@@ -172,7 +179,7 @@ static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_
         return;
     }
     hyla_t *ctx;
-    hl_path p = hl_begin(HL_SYEVD, f, N, NULL, &fn, &ctx);
+    hl_path p = hl_begin(HL_SYEVD, f, N, NULL, PS(host_values)(jz), &fn, &ctx);
     if (p == HL_SERVE) {
         int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
         if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
@@ -205,7 +212,7 @@ static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_i
     void *fn;
     if (!query) {
         hyla_t *ctx;
-        hl_path p = hl_begin(HL_SYEV, f, N, NULL, &fn, &ctx);
+        hl_path p = hl_begin(HL_SYEV, f, N, NULL, PS(host_values)(jz), &fn, &ctx);
         if (p == HL_SERVE) {
             int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
             if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
@@ -281,7 +288,8 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
         hl_query(f, fn != NULL);
     } else {
         hyla_t *ctx;
-        hl_path p = hl_begin(HL_SYEVR, f, N, rg == 'A' ? NULL : "range V or I", &fn, &ctx);
+        hl_path p = hl_begin(HL_SYEVR, f, N, rg == 'A' ? NULL : "range V or I",
+                             PS(host_values)(jz), &fn, &ctx);
         if (p == HL_SERVE) {
             int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
             if (code == 0) {
@@ -339,7 +347,7 @@ static void PS(gemm)(hl_fwd *f, const char *transa, const char *transb, const la
     size = size < *k ? size : *k;
     void *fn;
     hyla_t *ctx;
-    hl_path p = hl_begin(HL_GEMM, f, size, NULL, &fn, &ctx);
+    hl_path p = hl_begin(HL_GEMM, f, size, NULL, HL_HOST_NO, &fn, &ctx);
     if (p == HL_SERVE) {
         int code = PN(gemm)(ctx, ta, tb, *m, *n, *k, *alpha, A, *lda, B, *ldb, *beta, C, *ldc);
         hl_end(f, size, code, NULL, 0);

@@ -82,6 +82,76 @@ static void path_check(const char *what, int must_forward) {
 #define HYLA_TEMPLATE "t_test_lapack.c"
 #include "base/each_prec.h"
 
+#ifndef TEST_ILP64
+/* Without a GPU (HYLA_DEVICES=cpu) and at the default thresholds, hyla's host
+ * backend serves the eigenvalues alone from n = 3000 (real) and 1500
+ * (complex), and forwards them below, and with eigenvectors: dsyevd_ and
+ * zheevd_ on each side of the line, eigenvalues against the system
+ * LAPACK's. */
+void dsyevd_(const char *, const char *, const int *, double *, const int *, double *, double *,
+             const int *, int *, const int *, int *, size_t, size_t);
+void zheevd_(const char *, const char *, const int *, double _Complex *, const int *, double *,
+             double _Complex *, const int *, double *, const int *, int *, const int *, int *,
+             size_t, size_t);
+
+static void host_values(int cplx, int n, const char *jobz, int must_serve) {
+    const int ld = n, lw = cplx ? 2 * n + n * n : 1 + 6 * n + 2 * n * n, lrw = 1 + 5 * n + 2 * n * n,
+              liw = 3 + 5 * n;
+    const size_t es = cplx ? sizeof(double _Complex) : sizeof(double);
+    void *A = malloc(es * (size_t)n * n), *A2 = malloc(es * (size_t)n * n);
+    void *wk = malloc(es * (size_t)lw);
+    double *w = malloc(sizeof *w * (size_t)n), *w2 = malloc(sizeof *w2 * (size_t)n);
+    double *rwk = malloc(sizeof *rwk * (size_t)lrw);
+    int *iwk = malloc(sizeof *iwk * (size_t)liw), info = -1, info2 = -1;
+    char what[96];
+    snprintf(what, sizeof what, "%s n %d jobz %s without a GPU", cplx ? "zheevd" : "dsyevd", n, jobz);
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) {
+            const double re = rnd(), im = cplx && i != j ? rnd() : 0;
+            if (cplx) {
+                ((double _Complex *)A)[i + j * n] = re + im * I;
+                ((double _Complex *)A)[j + i * n] = re - im * I;
+            } else {
+                ((double *)A)[i + j * n] = ((double *)A)[j + i * n] = re;
+            }
+        }
+    memcpy(A2, A, es * (size_t)n * n);
+    int64_t s0, f0, s1, f1;
+    hyla_lapack_get_counts(&s0, &f0);
+    if (cplx)
+        zheevd_(jobz, "L", &n, A, &ld, w, wk, &lw, rwk, &lrw, iwk, &liw, &info, 1, 1);
+    else
+        dsyevd_(jobz, "L", &n, A, &ld, w, wk, &lw, iwk, &liw, &info, 1, 1);
+    hyla_lapack_get_counts(&s1, &f1);
+    /* forwarded counts may also grow by the LAPACK and BLAS calls made inside
+     * the call (hyla's host backend's, or LAPACK's own through these names) */
+    check(must_serve ? s1 == s0 + 1 : s1 == s0 && f1 >= f0 + 1, what, (double)(s1 - s0));
+    void *fn = ref(cplx ? "zheevd_" : "dsyevd_");
+    if (cplx)
+        ((void (*)(const char *, const char *, const int *, double _Complex *, const int *,
+                   double *, double _Complex *, const int *, double *, const int *, int *,
+                   const int *, int *, size_t, size_t))fn)("N", "L", &n, A2, &ld, w2, wk, &lw,
+                                                          rwk, &lrw, iwk, &liw, &info2, 1, 1);
+    else
+        ((void (*)(const char *, const char *, const int *, double *, const int *, double *,
+                   double *, const int *, int *, const int *, int *, size_t, size_t))fn)(
+            "N", "L", &n, A2, &ld, w2, wk, &lw, iwk, &liw, &info2, 1, 1);
+    double d = 0, a = 0;
+    for (int i = 0; i < n; i++) {
+        d = fmax(d, fabs(w[i] - w2[i]));
+        a = fmax(a, fabs(w2[i]));
+    }
+    check(info == 0 && info2 == 0 && d <= 100.0 * n * DBL_EPSILON * a, what, d / (a * DBL_EPSILON));
+    free(A);
+    free(A2);
+    free(wk);
+    free(w);
+    free(w2);
+    free(rwk);
+    free(iwk);
+}
+#endif
+
 int main(void) {
     const char *v = getenv("HYLA_LAPACK_MIN_N");
     forced = v && strcmp(v, "0") == 0;
@@ -101,6 +171,16 @@ int main(void) {
     errors_d();
     errors_c();
     errors_z();
+#ifndef TEST_ILP64
+    const char *devs = getenv("HYLA_DEVICES");
+    if (!forced && devs && strncmp(devs, "cpu", 3) == 0 && !getenv("HYLA_LAPACK_MIN_N_SYEVD")) {
+        host_values(0, 3000, "N", 1);
+        host_values(0, 2999, "N", 0);
+        host_values(0, 3000, "V", 0);
+        host_values(1, 1500, "N", 1);
+        host_values(1, 1499, "N", 0);
+    }
+#endif
     printf("%s: %d checks, %d failed (%s)\n",
 #ifdef TEST_ILP64
            "ILP64",
