@@ -133,6 +133,26 @@ static hl_host PS(host_values)(char jz) {
     return jz != 'N' ? HL_HOST_NO : IS_CPLX ? HL_HOST_CPLX_VALUES : HL_HOST_REAL_VALUES;
 }
 
+/* hl_begin's verdict on an eigensolver call of routine rt carried out:
+ * returns 1 when the call is answered (*info: hyla's code, or
+ * HYLA_ERR_UNSUPPORTED when there is neither a context nor a next library),
+ * 0 when it goes to *fn, the next library's function (force_forward as for
+ * hl_begin). */
+static int PS(eig_call)(hl_routine rt, hl_fwd *f, const char *force_forward, char jz, char u,
+                        int64_t n, T *A, int64_t lda, R *w, void **fn, lapack_int *info) {
+    hyla_t *ctx;
+    hl_path p = hl_begin(rt, f, n, force_forward, PS(host_values)(jz), fn, &ctx);
+    if (p == HL_FORWARD) return 0;
+    if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return 1;
+    }
+    int code = PS(eig)(ctx, jz, u, n, A, lda, w);
+    if (hl_end(f, n, code, *fn, 0)) return 0;
+    *info = code;
+    return 1;
+}
+
 /* syevd / heevd; rwork and lrwork are NULL for s and d. */
 static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_int *n, T *A,
                     const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,
@@ -178,15 +198,7 @@ static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_
         *info = 0;
         return;
     }
-    hyla_t *ctx;
-    hl_path p = hl_begin(HL_SYEVD, f, N, NULL, PS(host_values)(jz), &fn, &ctx);
-    if (p == HL_SERVE) {
-        int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
-        if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
-    } else if (p == HL_NONE) {
-        *info = HYLA_ERR_UNSUPPORTED;
-        return;
-    }
+    if (PS(eig_call)(HL_SYEVD, f, NULL, jz, u, N, A, *lda, w, &fn, info)) return;
 #if IS_CPLX
     ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *, T *,
                const lapack_int *, R *, const lapack_int *, lapack_int *, const lapack_int *,
@@ -211,15 +223,7 @@ static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_i
     if (bad) { arg_error(f, info, bad); return; }
     void *fn;
     if (!query) {
-        hyla_t *ctx;
-        hl_path p = hl_begin(HL_SYEV, f, N, NULL, PS(host_values)(jz), &fn, &ctx);
-        if (p == HL_SERVE) {
-            int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
-            if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
-        } else if (p == HL_NONE) {
-            *info = HYLA_ERR_UNSUPPORTED;
-            return;
-        }
+        if (PS(eig_call)(HL_SYEV, f, NULL, jz, u, N, A, *lda, w, &fn, info)) return;
     } else {
         fn = hl_next(f);
         hl_query(f, fn != NULL);
@@ -287,18 +291,13 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
         fn = hl_next(f);
         hl_query(f, fn != NULL);
     } else {
-        hyla_t *ctx;
-        hl_path p = hl_begin(HL_SYEVR, f, N, rg == 'A' ? NULL : "range V or I",
-                             PS(host_values)(jz), &fn, &ctx);
-        if (p == HL_SERVE) {
-            int code = PS(eig)(ctx, jz, u, N, A, *lda, w);
-            if (code == 0) {
+        if (PS(eig_call)(HL_SYEVR, f, rg == 'A' ? NULL : "range V or I", jz, u, N, A, *lda, w,
+                         &fn, info)) {
+            /* info 0: hyla computed all n eigenpairs, in A */
+            if (*info == 0) {
                 *m = (lapack_int)N;
                 if (jz == 'V') PS(copy_support)(N, A, *lda, Z, *ldz, isuppz);
             }
-            if (!hl_end(f, N, code, fn, 0)) { *info = code; return; }
-        } else if (p == HL_NONE) {
-            *info = HYLA_ERR_UNSUPPORTED;
             return;
         }
     }
