@@ -53,6 +53,10 @@ namespace {
 const int NT = 256;       /* threads per block: eight warps (two per row of a dot) */
 const int HB2ST_LAG = 2;  /* steps by which sweep i trails sweep i-1 (see above) */
 
+/* variants of the kernel (hyla_cuda_hb2st_probe's var) */
+const unsigned VAR_RELEASE = HYLA_CUDA_HB2ST_RELEASE, VAR_SPIN = HYLA_CUDA_HB2ST_SPIN,
+               VAR_NORM = HYLA_CUDA_HB2ST_FASTNORM, VAR_BULGE4 = HYLA_CUDA_HB2ST_BULGE4;
+
 /* ---- scalars: R real, cx<R> complex ---- */
 #include "backend/cuda/k_cx.cuh"
 
@@ -141,14 +145,33 @@ template <typename T, typename R> __device__ R warp_nrm2(int len, const T *v, in
  * reference's arithmetic): x[0..len-1] (shared memory) becomes
  * (beta, 0, ..), v[0..len-1] receives v (v(0) = 1); returns tau, the same
  * in every lane. */
-template <typename T, typename R> __device__ T warp_larfg(int len, T *x, T *v, int lane) {
+template <typename T, typename R>
+__device__ T warp_larfg(int len, T *x, T *v, int lane, bool fast) {
     for (int k = 1 + lane; k < len; k += 32) v[k] = x[k];
     if (lane == 0) v[0] = make<T>::of(R(1), R(0));
     __syncwarp();
-    R xnorm = warp_nrm2<T, R>(len, v, lane);
     T alpha = x[0];
+    R xnorm = -1, beta = 0;
+    if (fast) { /* the unscaled sums of squares, where they are safe */
+        R ssq = 0;
+        for (int k = 1 + lane; k < len; k += 32)
+            ssq += re_of(v[k]) * re_of(v[k]) + im_of(v[k]) * im_of(v[k]);
+        ssq = warp_sum(ssq);
+        const R all = ssq + re_of(alpha) * re_of(alpha) + im_of(alpha) * im_of(alpha);
+        const R lo = lim<R>::safmin(), hi = R(1) / lo;
+        if (ssq == R(0)) {
+            xnorm = 0;
+            beta = -copysign(norm3(re_of(alpha), im_of(alpha), R(0)), re_of(alpha));
+        } else if (ssq >= lo && all <= hi) {
+            xnorm = sqrt(ssq);
+            beta = -copysign(sqrt(all), re_of(alpha));
+        }
+    }
+    if (xnorm < R(0)) {
+        xnorm = warp_nrm2<T, R>(len, v, lane);
+        beta = -copysign(norm3(re_of(alpha), im_of(alpha), xnorm), re_of(alpha));
+    }
     if (xnorm == R(0) && im_of(alpha) == R(0)) return make<T>::of(R(0), R(0));
-    R beta = -copysign(norm3(re_of(alpha), im_of(alpha), xnorm), re_of(alpha));
     const R safmin = lim<R>::safmin(), rsafmin = R(1) / safmin;
     int knt = 0;
     while (fabs(beta) < safmin && knt < 20) { /* near underflow: scale up, recompute */
@@ -272,10 +295,21 @@ __device__ __forceinline__ T dot(int len, const T *a, int sa, const T *b) {
     return (p0 + p1) + (p2 + p3);
 }
 
-/* Step m of sweep i (all threads of the block; see host_hb2st.c). */
-template <typename T, typename R>
+/* Step m of sweep i (all threads of the block; see host_hb2st.c). TR: thread
+ * 0 adds the clock cycles of the step's phases to ph[1..5] (load, bulge,
+ * reflector, products, update and stores). */
+template <typename T, typename R, bool TR>
 __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, const smem<T> &s,
-                     const vstore<T> &q) {
+                     const vstore<T> &q, long long *ph, unsigned var) {
+    long long tk = TR ? clock64() : 0;
+#define HB2ST_PHASE(k)                                                                          \
+    do {                                                                                       \
+        if (TR && threadIdx.x == 0) {                                                          \
+            const long long now = clock64();                                                   \
+            ph[k] += now - tk;                                                                 \
+            tk = now;                                                                          \
+        }                                                                                      \
+    } while (0)
     const int tid = threadIdx.x, lane = tid & 31, lds = s.lds;
     const int tr = tid % 64, tc = tid / 64; /* the tile loops' mapping */
     const int64_t st = i + 1 + (int64_t)m * kd;
@@ -289,13 +323,21 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     load_tile<T, R, true>(gA, ld, nv, nv, s.A, lds);
     load_tile<T, R, false>(gX, ld, nv, xcols, s.X, lds);
     __syncthreads();
+    HB2ST_PHASE(1);
 
     /* m >= 1: X := X (I - taup vprev vprev^H), the bulge */
     if (m > 0) {
         const T taup = s.tau[(m + 1) & 1];
         if (re_of(taup) != R(0) || im_of(taup) != R(0)) {
-            /* two threads a row (warps 0-3), half of the sum each */
-            if (tid < 128) {
+            if (var & VAR_BULGE4) { /* four threads a row, a quarter of the sum each */
+                const int r = tid >> 2, h = tid & 3, q4 = (kd + 3) / 4, k0 = min(h * q4, kd),
+                          len = r < nv ? min(q4, kd - k0) : 0;
+                T p = dot<T, R, false>(len, s.X + r + k0 * lds, lds, vprev + k0);
+                p = pair_sum(p);
+                p = p + make<T>::of(__shfl_xor_sync(0xffffffffu, re_of(p), 2),
+                                    __shfl_xor_sync(0xffffffffu, im_of(p), 2));
+                if (h == 0 && r < nv) s.w[r] = taup * p;
+            } else if (tid < 128) { /* two threads a row (warps 0-3), half of the sum each */
                 const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
                           len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
                 const T p = pair_sum(dot<T, R, false>(len, s.X + r + k0 * lds, lds, vprev + k0));
@@ -309,9 +351,11 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
         }
     }
 
+    HB2ST_PHASE(2);
+
     /* the reflector from X(:, 0) (m = 0: the column itself) */
     if (tid < 32) {
-        const T tau = warp_larfg<T, R>(nv, s.X, vcur, lane);
+        const T tau = warp_larfg<T, R>(nv, s.X, vcur, lane, (var & VAR_NORM) != 0);
         if (lane == 0) s.tau[m & 1] = tau;
     }
     __syncthreads();
@@ -326,6 +370,7 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
         if (tid < nv) V[j + (int64_t)j * q.ldv + tid] = vcur[tid];
         if (tid == 0) V[(int64_t)q.ldv * q.nb + j + j * q.nb] = tau;
     }
+    HB2ST_PHASE(3);
 
     /* z = conj(tau X(:, 1..)^H v) (warps 0-3) and y = tau A v (warps 4-7),
      * two threads a column or row, half of the sum each */
@@ -344,6 +389,7 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
         }
     }
     __syncthreads();
+    HB2ST_PHASE(4);
 
     /* alpha = -tau (y^H v) / 2, computed by every warp */
     T yv = make<T>::of(R(0), R(0));
@@ -366,12 +412,45 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
             st_band(gA + tr + c * ld, a);
         }
     }
+    HB2ST_PHASE(5);
+#undef HB2ST_PHASE
 }
 
-template <typename T, typename R>
+/* the counter of a sweep: published with release semantics (after the
+ * block's barrier, so cumulative over the block's stores), read with
+ * acquire semantics (VAR_RELEASE); or by a fence and a relaxed exchange, a
+ * volatile read and a fence */
+__device__ __forceinline__ void publish(int *p, int v, unsigned var) {
+    if (var & VAR_RELEASE) {
+        asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+    } else {
+        __threadfence();
+        atomicExch(p, v);
+    }
+}
+__device__ __forceinline__ int wait_for(const int *p, int need, unsigned var) {
+    int seen;
+    if (var & VAR_RELEASE) {
+        for (;;) {
+            asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(p) : "memory");
+            if (seen >= need) return seen;
+            if (!(var & VAR_SPIN)) __nanosleep(64);
+        }
+    }
+    const volatile int *vp = p;
+    while ((seen = *vp) < need)
+        if (!(var & VAR_SPIN)) __nanosleep(64);
+    __threadfence();
+    return seen;
+}
+
+/* TR: the blocks add the clock cycles of the phases of the steps of sweeps
+ * n/4 .. 3n/4 - 1 to trace[0..6] (wait, load, bulge, reflector, products,
+ * update and stores, publish) and their number to trace[7]. */
+template <typename T, typename R, bool TR>
 __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int64_t ld,
-                                                   int *progress, int *ticket,
-                                                   vstore<T> q) {
+                                                   int *progress, int *ticket, vstore<T> q,
+                                                   unsigned var, long long *trace) {
     extern __shared__ __align__(16) unsigned char raw[];
     __shared__ int sweep;
     smem<T> s;
@@ -383,33 +462,42 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
     s.y = s.w + kd;
     s.z = s.y + kd;
     s.tau = s.z + kd;
+    long long ph[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (;;) {
         if (threadIdx.x == 0) sweep = atomicAdd(ticket, 1);
         __syncthreads();
         const int64_t i = sweep;
         __syncthreads(); /* everyone has read `sweep` before thread 0 takes the next */
-        if (i >= n - 1) return;
+        if (i >= n - 1) break;
+        const bool sampled = TR && i >= n / 4 && i < 3 * n / 4;
         const int M = (int)((n - 1 - i + kd - 1) / kd);
         const int Mp = i > 0 ? (int)((n - i + kd - 1) / kd) : 0;
         int seen = 0; /* thread 0: progress of sweep i-1 last read */
         for (int m = 0; m < M; m++) {
+            long long t0 = sampled ? clock64() : 0;
             if (i > 0) {
                 const int need = min(m + HB2ST_LAG, Mp);
-                if (threadIdx.x == 0 && seen < need) {
-                    const volatile int *p = progress + (i - 1);
-                    while ((seen = *p) < need) __nanosleep(64);
-                    __threadfence();
-                }
+                if (threadIdx.x == 0 && seen < need) seen = wait_for(progress + (i - 1), need, var);
                 __syncthreads();
             }
-            step<T, R>(n, kd, W, ld, i, m, s, q);
+            if (sampled && threadIdx.x == 0) ph[0] += clock64() - t0;
+            if (sampled)
+                step<T, R, true>(n, kd, W, ld, i, m, s, q, ph, var);
+            else
+                step<T, R, false>(n, kd, W, ld, i, m, s, q, ph, var);
+            t0 = sampled ? clock64() : 0;
             __syncthreads();
-            if (threadIdx.x == 0) {
-                __threadfence(); /* cumulative: orders the block's stores seen at the barrier */
-                atomicExch(progress + i, m + 1);
+            if (threadIdx.x == 0) publish(progress + i, m + 1, var);
+            if (sampled && threadIdx.x == 0) {
+                ph[6] += clock64() - t0;
+                ph[7]++;
             }
         }
     }
+    if (TR && threadIdx.x == 0 && ph[7] > 0)
+        for (int k = 0; k < 8; k++)
+            atomicAdd(reinterpret_cast<unsigned long long *>(trace + k),
+                      static_cast<unsigned long long>(ph[k]));
 }
 
 /* d := Re diag, e := the subdiagonal (complex: its moduli, or with signed
@@ -472,10 +560,33 @@ int launch_status() {
     return e == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 
+/* the chase kernel (TR: traced) on a grid of what fits at once */
+template <typename T, typename R, bool TR>
+int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *work,
+                 const vstore<T> &q, unsigned var, long long *trace) {
+    int *progress = static_cast<int *>(work), *ticket = progress + n;
+    const size_t bytes = smem_bytes<T>(kd);
+    int dev = 0, sms = 0, per_sm = 0;
+    if (cudaMemsetAsync(work, 0, sizeof(int) * (size_t)(n + 1), st) != cudaSuccess ||
+        cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaFuncSetAttribute(hb2st_kernel<T, R, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)bytes) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hb2st_kernel<T, R, TR>, NT,
+                                                      bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return HYLA_ERR_DEVICE;
+    }
+    if (per_sm < 1) return HYLA_ERR_DEVICE;
+    const int64_t grid = min((int64_t)per_sm * sms, n - 1);
+    hb2st_kernel<T, R, TR><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
+                                                               ticket, q, var, trace);
+    return launch_status();
+}
+
 template <typename T, typename R>
 int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R *e,
-                void *work, const hyla_hb2st_store *hs) {
-    int *progress = static_cast<int *>(work), *ticket = progress + n;
+                void *work, const hyla_hb2st_store *hs, unsigned var, long long *trace) {
     vstore<T> q = {nullptr, nullptr, 0, 1, 1, 0};
     if (hs && hs->ngroups > 0) {
         q.data = static_cast<T *>(hs->data);
@@ -492,23 +603,8 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
         return HYLA_ERR_DEVICE;
     }
     if (kd > 0) {
-        const size_t bytes = smem_bytes<T>(kd);
-        int dev = 0, sms = 0, per_sm = 0;
-        if (cudaMemsetAsync(work, 0, sizeof(int) * (size_t)(n + 1), st) != cudaSuccess ||
-            cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            cudaFuncSetAttribute(hb2st_kernel<T, R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)bytes) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hb2st_kernel<T, R>, NT,
-                                                          bytes) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return HYLA_ERR_DEVICE;
-        }
-        if (per_sm < 1) return HYLA_ERR_DEVICE;
-        const int64_t grid = min((int64_t)per_sm * sms, n - 1);
-        hb2st_kernel<T, R><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
-                                                               ticket, q);
-        int rc = launch_status();
+        int rc = trace ? launch_chase<T, R, true>(st, n, kd, AB, ldab, work, q, var, trace)
+                       : launch_chase<T, R, false>(st, n, kd, AB, ldab, work, q, var, nullptr);
         if (rc) return rc;
         if (q.data && q.nb > 1) {
             const int64_t grid = min(hs->ngroups, (int64_t)1 << 20);
@@ -527,6 +623,14 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
 extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                                int64_t ldab, void *d, void *e, void *work,
                                const hyla_hb2st_store *st) {
+    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st,
+                                 HYLA_CUDA_HB2ST_DEFAULT, nullptr);
+}
+
+extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
+                                     int64_t ldab, void *d, void *e, void *work,
+                                     const hyla_hb2st_store *st, unsigned var,
+                                     long long *trace) {
     if (n <= 0) return 0;
     const int64_t kde = kd < n - 1 ? kd : n - 1;
     if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_INVALID;
@@ -534,19 +638,19 @@ extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd,
     case HYLA_S:
         return hb2st_typed<float, float>(s, n, (int)kde, static_cast<float *>(AB), ldab,
                                          static_cast<float *>(d), static_cast<float *>(e), work,
-                                         st);
+                                         st, var, trace);
     case HYLA_D:
         return hb2st_typed<double, double>(s, n, (int)kde, static_cast<double *>(AB), ldab,
                                            static_cast<double *>(d), static_cast<double *>(e),
-                                           work, st);
+                                           work, st, var, trace);
     case HYLA_C:
         return hb2st_typed<cx<float>, float>(s, n, (int)kde, static_cast<cx<float> *>(AB), ldab,
                                              static_cast<float *>(d), static_cast<float *>(e),
-                                             work, st);
+                                             work, st, var, trace);
     case HYLA_Z:
         return hb2st_typed<cx<double>, double>(s, n, (int)kde, static_cast<cx<double> *>(AB),
                                                ldab, static_cast<double *>(d),
-                                               static_cast<double *>(e), work, st);
+                                               static_cast<double *>(e), work, st, var, trace);
     default:
         return HYLA_ERR_INVALID;
     }
