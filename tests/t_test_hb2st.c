@@ -23,6 +23,12 @@ static void PS(make_band)(T *AB, int64_t n, int64_t kd, int64_t ldab, int cls,
 #endif
             if (cls == BAND_ZERO || (cls == BAND_DIAGONAL && r > 0)) v = T_ZERO;
             if (cls == BAND_GRADED) v *= (R)pow(0.5, (double)(2 * j + r) / 2);
+            /* near the ends of the exponent range, where the GPU chase
+             * forms its reflectors the way LAPACK's larfg does; steep:
+             * from 1 down to there over the columns */
+            if (cls == BAND_TINY) v = (T)ldexp(1.0, -(int)(0.7 * -(sizeof(R) == 4 ? FLT_MIN_EXP : DBL_MIN_EXP))) * v;
+            if (cls == BAND_HUGE) v = (T)ldexp(1.0, (int)(0.7 * (sizeof(R) == 4 ? FLT_MAX_EXP : DBL_MAX_EXP))) * v;
+            if (cls == BAND_STEEP) v = (T)ldexp(1.0, -(int)(0.9 * -(sizeof(R) == 4 ? FLT_MIN_EXP : DBL_MIN_EXP) * j / n)) * v;
             AB[r + j * ldab] = r <= kd ? v : (T)777;
         }
 }
@@ -102,6 +108,10 @@ static void PS(suite)(hyla_t *h, unsigned long long *s) {
     PS(case)(h, 0, 40, 5, 0, BAND_ZERO, s);
     PS(case)(h, 0, 40, 5, 0, BAND_DIAGONAL, s);
     PS(case)(h, 0, 70, 8, 0, BAND_GRADED, s);
+    for (int cls = BAND_TINY; cls <= BAND_STEEP; cls++) {
+        PS(case)(h, 0, 150, 64, 0, cls, s);
+        PS(case)(h, ndev - 1, 61, 8, 0, cls, s);
+    }
     PS(case)(h, 0, 9, 20, 0, BAND_RANDOM, s); /* kd > n - 1 */
 }
 

@@ -3,7 +3,8 @@
  * precisions: the eigenvalues of the tridiagonal (LAPACK sterf) against
  * the band's (LAPACK sbev/hbev) within 60 n eps |B|, for kd = 0, 1, 2, 3,
  * 8, 32, 64 and n = 0, 1, 2, kd, kd+1, odd, not a multiple of kd, kd > n-1;
- * zero, diagonal and graded bands; padded ldab; the band left unchanged;
+ * zero, diagonal and graded bands, and bands near either end of the
+ * exponent range or spanning it (tiny, huge, steep); padded ldab; the band left unchanged;
  * NaN and Inf input; bad arguments of the driver and of the op; kd past
  * what the backend chases; no leak; injected allocation failures. With
  * the reflectors kept on the device (hyla_eig_sb2st_dev): d, |e| bitwise
@@ -23,6 +24,7 @@
 #include "eig/phb2st_dev.h"
 #include "eig/psb2st.h"
 #include <complex.h>
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <omp.h>
@@ -32,8 +34,9 @@
 #define HYLA_TMIN(a, b) ((a) < (b) ? (a) : (b))
 #define HYLA_TMAX(a, b) ((a) > (b) ? (a) : (b))
 
-enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_GRADED };
-static const char *band_class_name[] = {"random", "zero", "diagonal", "graded"};
+enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_GRADED, BAND_TINY, BAND_HUGE, BAND_STEEP };
+static const char *band_class_name[] = {"random", "zero",  "diagonal", "graded",
+                                        "tiny",   "huge",  "steep"};
 
 #define HYLA_TEMPLATE "t_test_hb2st.c"
 #include "base/each_prec.h"

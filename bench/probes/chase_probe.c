@@ -3,15 +3,12 @@
  * device, CUDA events around the op, and that time per step of its
  * critical path (2 n dependent steps: sweep i trails sweep i-1 by two of
  * them, k_hb2st.cu); then, from one more traced run, the average time of a
- * step's phases in the middle half of the sweeps (k_hb2st.h). Each variant
- * of the kernel in VARS (sums of the HYLA_CUDA_HB2ST_* bits, default 0)
- * gets its lines. Built with -DHYLA_BENCH=ON as build/bin/chase_probe.
- * Usage: chase_probe TYPES N[,N...] KD [REPEAT [VARS]]   (TYPES among s,d,c,z,
- * VARS a comma-separated list) */
+ * step's phases in the middle half of the sweeps (k_hb2st.h). Built with
+ * -DHYLA_BENCH=ON as build/bin/chase_probe.
+ * Usage: chase_probe TYPES N[,N...] KD [REPEAT]   (TYPES among s,d,c,z) */
 #include "backend/cuda/k_hb2st.h"
 #include "hyla.h"
 #include <cuda_runtime.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +24,8 @@ static int type_of(char c) {
 }
 
 /* the median of REPEAT chases of one random band (milliseconds), or < 0;
- * ph[0..7]: the traced run's phases per step (microseconds); diag[0..n-1]:
- * the tridiagonal's diagonal */
-static double time_chase(int t, long n, long kd, int repeat, unsigned var, double ph[8],
-                         double *diag) {
+ * ph[0..5]: the traced run's phases per step (microseconds) */
+static double time_chase(int t, long n, long kd, int repeat, double ph[6]) {
     const size_t real = t == HYLA_S || t == HYLA_C ? 4 : 8, es = real * (t >= HYLA_C ? 2 : 1);
     const long ldab = 2 * kd, kde = kd < n - 1 ? kd : n - 1;
     const size_t band = (size_t)ldab * (size_t)n * es;
@@ -65,8 +60,7 @@ static double time_chase(int t, long n, long kd, int repeat, unsigned var, doubl
     for (int k = -1; k < repeat; k++) { /* one warm-up */
         cudaMemcpy(dAB, dAB0, band, cudaMemcpyDeviceToDevice);
         cudaEventRecord(a, 0);
-        if (hyla_cuda_hb2st_probe(0, t, n, kd, dAB, ldab, dd, de, dw, NULL, var, NULL))
-            goto done;
+        if (hyla_cuda_hb2st(0, t, n, kd, dAB, ldab, dd, de, dw, NULL)) goto done;
         cudaEventRecord(b, 0);
         if (cudaEventSynchronize(b)) goto done;
         if (k >= 0) cudaEventElapsedTime(&times[k], a, b);
@@ -79,22 +73,11 @@ static double time_chase(int t, long n, long kd, int repeat, unsigned var, doubl
         }
     int dev = 0, khz = 0;
     if (cudaMemcpy(dAB, dAB0, band, cudaMemcpyDeviceToDevice) || cudaMemset(dtr, 0, sizeof tr) ||
-        hyla_cuda_hb2st_probe(0, t, n, kd, dAB, ldab, dd, de, dw, NULL, var, dtr) ||
+        hyla_cuda_hb2st_probe(0, t, n, kd, dAB, ldab, dd, de, dw, NULL, dtr) ||
         cudaMemcpy(tr, dtr, sizeof tr, cudaMemcpyDeviceToHost) || cudaGetDevice(&dev) ||
         cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) || tr[7] < 1 || khz < 1)
         goto done;
-    for (int k = 0; k < 7; k++) ph[k] = 1e3 * (double)tr[k] / ((double)tr[7] * khz);
-    if (cudaMemcpy(h, dd, (size_t)n * real, cudaMemcpyDeviceToHost)) goto done;
-    for (long j = 0; j < n; j++) {
-        if (real == 4) {
-            float f;
-            memcpy(&f, h + (size_t)j * 4, 4);
-            diag[j] = f;
-        } else {
-            memcpy(&diag[j], h + (size_t)j * 8, 8);
-        }
-    }
-    ph[7] = (double)tr[7];
+    for (int k = 0; k < 6; k++) ph[k] = 1e3 * (double)tr[k] / ((double)tr[7] * khz);
     ms = times[repeat / 2];
 done:
     cudaFree(dAB);
@@ -110,7 +93,7 @@ done:
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: chase_probe TYPES N[,N...] KD [REPEAT [VARS]]\n");
+        fprintf(stderr, "usage: chase_probe TYPES N[,N...] KD [REPEAT]\n");
         return 2;
     }
     const long kd = atol(argv[3]);
@@ -119,10 +102,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "chase_probe: KD in 1..%d, REPEAT >= 1\n", HYLA_CUDA_HB2ST_MAX_KD);
         return 2;
     }
-    const char *vars = argc > 5 ? argv[5] : "0";
-    printf("%-4s %8s %4s %4s %12s %14s  %s\n", "type", "n", "kd", "var", "chase (ms)",
-           "per step (us)",
-           "traced step phases (us): wait load bulge reflector products update publish");
+    printf("%-4s %8s %4s %12s %14s  %s\n", "type", "n", "kd", "chase (ms)", "per step (us)",
+           "traced step phases (us): wait load bulge reflector+products update publish");
     for (const char *tp = argv[1]; *tp; tp++) {
         if (*tp == ',') continue;
         const int t = type_of(*tp);
@@ -137,41 +118,15 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "chase_probe: bad size list %s\n", argv[2]);
                 return 2;
             }
-            double *d0 = malloc((size_t)n * sizeof *d0), *d1 = malloc((size_t)n * sizeof *d1);
-            if (!d0 || !d1) {
-                fprintf(stderr, "chase_probe: out of memory at n = %ld\n", n);
+            double ph[6];
+            const double ms = time_chase(t, n, kd, repeat, ph);
+            if (ms < 0) {
+                fprintf(stderr, "chase_probe: the chase failed at n = %ld\n", n);
                 return 1;
             }
-            for (const char *v = vars; *v;) {
-                char *vend;
-                const unsigned long var = strtoul(v, &vend, 10);
-                if (vend == v) {
-                    fprintf(stderr, "chase_probe: bad variant list %s\n", vars);
-                    return 2;
-                }
-                double ph[8];
-                const double ms = time_chase(t, n, kd, repeat, (unsigned)var, ph,
-                                             v == vars ? d0 : d1);
-                if (ms < 0) {
-                    fprintf(stderr, "chase_probe: the chase failed at n = %ld\n", n);
-                    return 1;
-                }
-                printf("%-4c %8ld %4ld %4lu %12.3f %14.3f ", *tp, n, kd, var, ms,
-                       1e3 * ms / (2.0 * n));
-                for (int k = 0; k < 7; k++) printf(" %6.3f", ph[k]);
-                if (v != vars) { /* the diagonal against the first variant's */
-                    double dmax = 0, amax = 0;
-                    for (long j = 0; j < n; j++) {
-                        dmax = fmax(dmax, fabs(d1[j] - d0[j]));
-                        amax = fmax(amax, fabs(d0[j]));
-                    }
-                    printf("  diag vs first %.1e", dmax / (amax > 0 ? amax : 1));
-                }
-                printf("\n");
-                v = *vend == ',' ? vend + 1 : vend;
-            }
-            free(d0);
-            free(d1);
+            printf("%-4c %8ld %4ld %12.3f %14.3f ", *tp, n, kd, ms, 1e3 * ms / (2.0 * n));
+            for (int k = 0; k < 6; k++) printf(" %6.3f", ph[k]);
+            printf("\n");
             s = *end == ',' ? end + 1 : end;
         }
     }

@@ -28,15 +28,25 @@
  * waits: no deadlock, whatever the number of resident blocks. The grid is
  * what the occupancy API says fits at once (more would only queue).
  *
- * Memory: a step loads its windows (X = B(block m, block m-1), nv x kd, and
- * the Hermitian diagonal block, both triangles) into shared memory, works
- * there, and writes the results back. Global accesses to the band bypass
- * L1 (ld.global.cg / st.global.cg): other SMs write the band, and L1 is not
- * coherent. Publishing: the block synchronizes, then thread 0 fences
- * (__threadfence, cumulative over the stores the barrier ordered before it)
- * and writes the counter; waiting: thread 0 polls the counter (volatile),
- * fences, the block synchronizes (the pattern of cooperative groups' grid
- * barrier). */
+ * Memory: a step works on its windows (X = B(block m, block m-1), nv x
+ * kd, and the Hermitian diagonal block, both triangles) in shared memory
+ * and writes the results back. The window of step m+1 is final, but for
+ * its last row, once sweep i-1 has finished its step m+1, which step m
+ * waited for: so step m copies it into a second set of buffers
+ * (cp.async) while it computes, and step m+1 loads only that row (the
+ * diagonal blocks of complex double are loaded whole after the wait: two
+ * of them do not fit beside X's two). Stores to the band bypass L1
+ * (st.global.cg). Publishing: the block synchronizes, then thread 0 stores
+ * the counter with release semantics (cumulative over the stores the
+ * barrier ordered before it); waiting: thread 0 polls the counter with
+ * acquire loads, the block synchronizes. The acquire orders every later
+ * load of the block's threads after the writes it observed, L1 included.
+ *
+ * The reflector: every thread forms its scalars from x = X(:, 0), scaled
+ * by a power of two (fast_reflector), while the products y = tau A v and
+ * z = conj(tau X^H v) run on x itself (v is x scaled, but for v(0) = 1);
+ * where the scaling cannot be done safely, warp 0 forms v the way LAPACK's
+ * larfg does and the products follow. */
 #include <cfloat>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -52,10 +62,6 @@ namespace {
 
 const int NT = 256;       /* threads per block: eight warps (two per row of a dot) */
 const int HB2ST_LAG = 2;  /* steps by which sweep i trails sweep i-1 (see above) */
-
-/* variants of the kernel (hyla_cuda_hb2st_probe's var) */
-const unsigned VAR_RELEASE = HYLA_CUDA_HB2ST_RELEASE, VAR_SPIN = HYLA_CUDA_HB2ST_SPIN,
-               VAR_NORM = HYLA_CUDA_HB2ST_FASTNORM, VAR_BULGE4 = HYLA_CUDA_HB2ST_BULGE4;
 
 /* ---- scalars: R real, cx<R> complex ---- */
 #include "backend/cuda/k_cx.cuh"
@@ -145,32 +151,13 @@ template <typename T, typename R> __device__ R warp_nrm2(int len, const T *v, in
  * reference's arithmetic): x[0..len-1] (shared memory) becomes
  * (beta, 0, ..), v[0..len-1] receives v (v(0) = 1); returns tau, the same
  * in every lane. */
-template <typename T, typename R>
-__device__ T warp_larfg(int len, T *x, T *v, int lane, bool fast) {
+template <typename T, typename R> __device__ T warp_larfg(int len, T *x, T *v, int lane) {
     for (int k = 1 + lane; k < len; k += 32) v[k] = x[k];
     if (lane == 0) v[0] = make<T>::of(R(1), R(0));
     __syncwarp();
+    R xnorm = warp_nrm2<T, R>(len, v, lane);
     T alpha = x[0];
-    R xnorm = -1, beta = 0;
-    if (fast) { /* the unscaled sums of squares, where they are safe */
-        R ssq = 0;
-        for (int k = 1 + lane; k < len; k += 32)
-            ssq += re_of(v[k]) * re_of(v[k]) + im_of(v[k]) * im_of(v[k]);
-        ssq = warp_sum(ssq);
-        const R all = ssq + re_of(alpha) * re_of(alpha) + im_of(alpha) * im_of(alpha);
-        const R lo = lim<R>::safmin(), hi = R(1) / lo;
-        if (ssq == R(0)) {
-            xnorm = 0;
-            beta = -copysign(norm3(re_of(alpha), im_of(alpha), R(0)), re_of(alpha));
-        } else if (ssq >= lo && all <= hi) {
-            xnorm = sqrt(ssq);
-            beta = -copysign(sqrt(all), re_of(alpha));
-        }
-    }
-    if (xnorm < R(0)) {
-        xnorm = warp_nrm2<T, R>(len, v, lane);
-        beta = -copysign(norm3(re_of(alpha), im_of(alpha), xnorm), re_of(alpha));
-    }
+    R beta = -copysign(norm3(re_of(alpha), im_of(alpha), xnorm), re_of(alpha));
     if (xnorm == R(0) && im_of(alpha) == R(0)) return make<T>::of(R(0), R(0));
     const R safmin = lim<R>::safmin(), rsafmin = R(1) / safmin;
     int knt = 0;
@@ -203,21 +190,24 @@ __device__ T warp_larfg(int len, T *x, T *v, int lane, bool fast) {
 }
 
 /* Shared memory of a block: the windows (leading dimension lds = kd + 1,
- * odd or conflict-free for the column sweeps) and the vectors of the
- * sweep. */
+ * odd or conflict-free for the column sweeps), two of X and, where they fit
+ * (pfa), two of the diagonal block, by parity of the step: step m works in
+ * one while the next step's window arrives in the other (see step); and
+ * the vectors of the sweep. */
 template <typename T> struct smem {
-    T *X;      /* kd x kd: X, or for m = 0 the column B(st.., i) */
-    T *A;      /* kd x kd: the diagonal block, both triangles */
+    T *X[2];   /* kd x kd: X, or for m = 0 the column B(st.., i) */
+    T *A[2];   /* kd x kd: the diagonal block, both triangles (A[1] = A[0] without pfa) */
     T *v;      /* 2 kd: the reflectors of the last two steps, by parity of m */
     T *w;      /* kd: X vprev taup */
     T *y;      /* kd: tau A v */
     T *z;      /* kd: conj(tau v^H X), by column of X */
     T *tau;    /* 2: the taus of the last two steps, by parity */
     int lds;
+    bool pfa;  /* the diagonal blocks are prefetched as well */
 };
 
-template <typename T> __host__ __device__ size_t smem_bytes(int kd) {
-    return sizeof(T) * ((size_t)2 * kd * (kd + 1) + 5 * (size_t)kd + 2);
+template <typename T> __host__ __device__ size_t smem_bytes(int kd, bool pfa) {
+    return sizeof(T) * ((size_t)(pfa ? 4 : 3) * kd * (kd + 1) + 5 * (size_t)kd + 2);
 }
 
 /* The grouped reflector store (backend.h's hyla_hb2st_store; data NULL: no
@@ -230,7 +220,7 @@ template <typename T> struct vstore {
 };
 
 /* The tile loops map thread t to row r = t % 64 and columns c = t / 64 +
- * 2u, u = 0, 1, ..: a warp moves 32 consecutive elements of a column, and
+ * 4u, u = 0, 1, ..: a warp moves 32 consecutive elements of a column, and
  * the loads of a thread are issued load_batch<T>::u at a time before any is
  * used, so that their L2 latencies overlap: all of a kd = 64 tile at once
  * for real types, half of it for complex ones (register pressure). (kd <= 64
@@ -270,6 +260,50 @@ __device__ void load_tile(const T *g, int64_t ld, int rows, int cols, T *sm, int
     }
 }
 
+/* One element from the band into shared memory by an asynchronous copy
+ * (cp.async: no register holds it; it lands before the issuing thread's
+ * cp.async.wait_all returns). 16-byte elements bypass L1; smaller ones may
+ * be cached there, which the progress counters' acquire loads make safe (an
+ * acquire at gpu scope orders the later loads after the writes it
+ * observed). */
+template <typename T> __device__ __forceinline__ void cp_async(T *dst, const T *src) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    if (sizeof(T) == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+    else if (sizeof(T) == 8)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(d), "l"(src) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+/* s(r, c) := g(r, c) for r < rows, c < cols by asynchronous copies; herm:
+ * the lower triangle only (r >= c), as read (mirror_tile completes it). */
+template <typename T, bool herm>
+__device__ void prefetch_tile(const T *g, int64_t ld, int rows, int cols, T *sm, int lds) {
+    const int r = threadIdx.x % 64, c0 = threadIdx.x / 64;
+    if (r >= rows) return;
+    for (int c = c0; c < cols && (!herm || c <= r); c += TILE_COLS_PER_PASS)
+        cp_async(sm + r + c * lds, g + r + c * ld);
+}
+
+/* the upper triangle of the Hermitian s (rows x rows) from its lower one,
+ * the diagonal made real */
+template <typename T, typename R> __device__ void mirror_tile(int rows, T *sm, int lds) {
+    const int r = threadIdx.x % 64, c0 = threadIdx.x / 64;
+    if (r >= rows) return;
+    for (int c = c0; c <= r; c += TILE_COLS_PER_PASS) {
+        const T a = sm[r + c * lds];
+        if (r == c)
+            sm[r + c * lds] = make<T>::of(re_of(a), R(0));
+        else
+            sm[c + r * lds] = conj_of(a);
+    }
+}
+
 /* x summed over the two lanes 2r, 2r+1 of a warp (both get the sum) */
 template <typename R> __device__ __forceinline__ R pair_sum(R x) {
     return x + __shfl_xor_sync(0xffffffffu, x, 1);
@@ -278,29 +312,95 @@ template <typename R> __device__ __forceinline__ cx<R> pair_sum(cx<R> x) {
     return {pair_sum(x.re), pair_sum(x.im)};
 }
 
-/* sum_k a(k) b(k) over k < len, a and b strided (shared memory), four
- * partial sums so that the additions do not wait on each other */
+/* sum_k a(k) b(k) sb over k < len, a strided (shared memory), sb real,
+ * four partial sums so that the additions do not wait on each other */
 template <typename T, typename R, bool conj_a>
-__device__ __forceinline__ T dot(int len, const T *a, int sa, const T *b) {
+__device__ __forceinline__ T dot(int len, const T *a, int sa, const T *b, R sb) {
     T p0 = make<T>::of(R(0), R(0)), p1 = p0, p2 = p0, p3 = p0;
     int k = 0;
     for (; k + 4 <= len; k += 4) {
         const T a0 = a[k * sa], a1 = a[(k + 1) * sa], a2 = a[(k + 2) * sa], a3 = a[(k + 3) * sa];
-        p0 = p0 + (conj_a ? conj_of(a0) : a0) * b[k];
-        p1 = p1 + (conj_a ? conj_of(a1) : a1) * b[k + 1];
-        p2 = p2 + (conj_a ? conj_of(a2) : a2) * b[k + 2];
-        p3 = p3 + (conj_a ? conj_of(a3) : a3) * b[k + 3];
+        p0 = p0 + (conj_a ? conj_of(a0) : a0) * (sb * b[k]);
+        p1 = p1 + (conj_a ? conj_of(a1) : a1) * (sb * b[k + 1]);
+        p2 = p2 + (conj_a ? conj_of(a2) : a2) * (sb * b[k + 2]);
+        p3 = p3 + (conj_a ? conj_of(a3) : a3) * (sb * b[k + 3]);
     }
-    for (; k < len; k++) p0 = p0 + (conj_a ? conj_of(a[k * sa]) : a[k * sa]) * b[k];
+    for (; k < len; k++) p0 = p0 + (conj_a ? conj_of(a[k * sa]) : a[k * sa]) * (sb * b[k]);
     return (p0 + p1) + (p2 + p3);
 }
 
+/* largest |re|, |im| of x[1..len-1] by one warp (every lane gets it) */
+template <typename T, typename R> __device__ __forceinline__ R warp_amax(int len, const T *x) {
+    R mx = 0;
+    for (int k = 1 + (threadIdx.x & 31); k < len; k += 32)
+        mx = max(mx, max(fabs(re_of(x[k])), fabs(im_of(x[k]))));
+    return warp_max(mx);
+}
+
+/* sum of |x[k] sc|^2 over k in 1..len-1 by one warp (every lane gets it) */
+template <typename T, typename R>
+__device__ __forceinline__ R warp_ssq(int len, const T *x, R sc) {
+    R ssq = 0;
+    for (int k = 1 + (threadIdx.x & 31); k < len; k += 32) {
+        const R a = re_of(x[k]) * sc, b = im_of(x[k]) * sc;
+        ssq += a * a + b * b;
+    }
+    return warp_sum(ssq);
+}
+
+/* The reflector of x = X(:, 0) as every thread computes it without a
+ * barrier: x[1..] scaled by the power of two sc = 2^-e, e the exponent of
+ * their largest part, so that its sum of squares neither under- nor
+ * overflows; beta = -sign(Re alpha) |(alpha, x[1..])|, tau = (beta -
+ * alpha) / beta, and v[1..] = x[1..] / (alpha - beta) = (x[1..] sc) vs.
+ * Returns false where the exponents are too far out for that (the caller
+ * takes warp_larfg, which rescales as LAPACK's larfg does). */
+template <typename T, typename R> struct refl {
+    T tau, vs;
+    R beta, sc;
+};
+template <typename T, typename R> __device__ bool fast_reflector(int len, const T *x, refl<T, R> &f) {
+    const T alpha = x[0];
+    const R mx = warp_amax<T, R>(len, x);
+    const R ar = re_of(alpha), ai = im_of(alpha);
+    const R big = R(sizeof(R) == 8 ? 0x1p+500 : 0x1p+60), small = R(1) / big;
+    if (fabs(ar) > big || fabs(ai) > big) return false;
+    if (mx == R(0)) {
+        f.sc = 1;
+        if (ai == R(0)) { /* H = I */
+            f.tau = make<T>::of(R(0), R(0));
+            f.vs = f.tau;
+            f.beta = ar;
+            return true;
+        }
+        if (fabs(ar) < small && fabs(ai) < small) return false;
+    } else {
+        if (mx > big || mx < small) return false;
+        f.sc = R(1) / exp2(R(ilogb(mx)));
+    }
+    const R xn = sqrt(warp_ssq<T, R>(len, x, f.sc)) / f.sc;
+    const R beta = -copysign(hypot(hypot(ar, ai), xn), ar);
+    const R rb = R(1) / beta;
+    f.tau = make<T>::of((beta - ar) * rb, -ai * rb);
+    /* 1 / (alpha - beta) = conj(alpha - beta) / |alpha - beta|^2 */
+    const R zr = ar - beta, q = R(1) / (zr * zr + ai * ai);
+    f.vs = make<T>::of(zr * q / f.sc, -ai * q / f.sc);
+    f.beta = beta;
+    return true;
+}
+
 /* Step m of sweep i (all threads of the block; see host_hb2st.c). TR: thread
- * 0 adds the clock cycles of the step's phases to ph[1..5] (load, bulge,
- * reflector, products, update and stores). */
+ * 0 adds the clock cycles of the step's phases to ph[1..4] (load, bulge,
+ * reflector and products, update and stores).
+ *
+ * Prefetch: the window of step m+1 (X and, with pfa, the diagonal block)
+ * is final, but for its last row, once sweep i-1 has done its step m+1
+ * (the last row waits for its step m+2: the lag above). That holds when
+ * step m starts, so step m copies the next window into the other buffers
+ * (cp.async) while it computes, and step m+1 reads only that last row. */
 template <typename T, typename R, bool TR>
-__device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, const smem<T> &s,
-                     const vstore<T> &q, long long *ph, unsigned var) {
+__device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int M,
+                     const smem<T> &s, const vstore<T> &q, long long *ph) {
     long long tk = TR ? clock64() : 0;
 #define HB2ST_PHASE(k)                                                                          \
     do {                                                                                       \
@@ -315,13 +415,41 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     const int64_t st = i + 1 + (int64_t)m * kd;
     const int nv = (int)min((int64_t)kd, n - st);
     T *vcur = s.v + (m & 1) * kd, *vprev = s.v + ((m + 1) & 1) * kd;
+    T *sX = s.X[m & 1], *sA = s.A[m & 1];
     T *gA = W + st + st * ld;
     T *gX = m == 0 ? W + st + i * ld : W + st + (st - kd) * ld;
     const int xcols = m == 0 ? 1 : kd;
 
     /* the diagonal block (Hermitian, both triangles) and X */
-    load_tile<T, R, true>(gA, ld, nv, nv, s.A, lds);
-    load_tile<T, R, false>(gX, ld, nv, xcols, s.X, lds);
+    if (m == 0) {
+        load_tile<T, R, true>(gA, ld, nv, nv, sA, lds);
+        load_tile<T, R, false>(gX, ld, nv, xcols, sX, lds);
+    } else {
+        cp_async_wait();
+        __syncthreads();
+        /* the last row, which sweep i-1 wrote after the prefetch: all of
+         * the diagonal block's and X's last element */
+        if (tid < nv) {
+            const T a = ld_band(gA + (nv - 1) + tid * ld);
+            if (s.pfa) {
+                sA[nv - 1 + tid * lds] = tid == nv - 1 ? make<T>::of(re_of(a), R(0)) : a;
+                if (tid < nv - 1) sA[tid + (nv - 1) * lds] = conj_of(a);
+            }
+        } else if (tid == 64) {
+            sX[nv - 1 + (kd - 1) * lds] = ld_band(gX + (nv - 1) + (kd - 1) * ld);
+        }
+        if (s.pfa)
+            mirror_tile<T, R>(nv - 1, sA, lds);
+        else
+            load_tile<T, R, true>(gA, ld, nv, nv, sA, lds);
+    }
+    if (m + 1 < M) { /* the next window (see above) */
+        const int64_t st1 = st + kd;
+        const int nv1 = (int)min((int64_t)kd, n - st1);
+        prefetch_tile<T, false>(W + st1 + st * ld, ld, nv1, kd, s.X[(m + 1) & 1], lds);
+        if (s.pfa) prefetch_tile<T, true>(W + st1 + st1 * ld, ld, nv1, nv1, s.A[(m + 1) & 1], lds);
+        cp_async_commit();
+    }
     __syncthreads();
     HB2ST_PHASE(1);
 
@@ -329,34 +457,74 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     if (m > 0) {
         const T taup = s.tau[(m + 1) & 1];
         if (re_of(taup) != R(0) || im_of(taup) != R(0)) {
-            if (var & VAR_BULGE4) { /* four threads a row, a quarter of the sum each */
-                const int r = tid >> 2, h = tid & 3, q4 = (kd + 3) / 4, k0 = min(h * q4, kd),
-                          len = r < nv ? min(q4, kd - k0) : 0;
-                T p = dot<T, R, false>(len, s.X + r + k0 * lds, lds, vprev + k0);
-                p = pair_sum(p);
-                p = p + make<T>::of(__shfl_xor_sync(0xffffffffu, re_of(p), 2),
-                                    __shfl_xor_sync(0xffffffffu, im_of(p), 2));
-                if (h == 0 && r < nv) s.w[r] = taup * p;
-            } else if (tid < 128) { /* two threads a row (warps 0-3), half of the sum each */
+            /* two threads a row (warps 0-3), half of the sum each */
+            if (tid < 128) {
                 const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
                           len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
-                const T p = pair_sum(dot<T, R, false>(len, s.X + r + k0 * lds, lds, vprev + k0));
+                const T p = pair_sum(dot<T, R, false>(len, sX + r + k0 * lds, lds, vprev + k0, R(1)));
                 if (h == 0 && r < nv) s.w[r] = taup * p;
             }
             __syncthreads();
             if (tr < nv)
                 for (int c = tc; c < kd; c += TILE_COLS_PER_PASS)
-                    s.X[tr + c * lds] = s.X[tr + c * lds] - s.w[tr] * conj_of(vprev[c]);
+                    sX[tr + c * lds] = sX[tr + c * lds] - s.w[tr] * conj_of(vprev[c]);
             __syncthreads();
         }
     }
-
     HB2ST_PHASE(2);
 
-    /* the reflector from X(:, 0) (m = 0: the column itself) */
-    if (tid < 32) {
-        const T tau = warp_larfg<T, R>(nv, s.X, vcur, lane, (var & VAR_NORM) != 0);
-        if (lane == 0) s.tau[m & 1] = tau;
+    /* The reflector H = I - tau v v^H of x = X(:, 0) (m = 0: the column
+     * itself), y = tau A v and z = conj(tau X(:, 1..)^H v). The products
+     * are linear in v(1..) = x(1..) vs, so they run on x while every thread
+     * forms the reflector's scalars (fast_reflector); else warp 0 forms v
+     * first (warp_larfg) and the products follow. */
+    refl<T, R> f;
+    const bool fast = fast_reflector<T, R>(nv, sX, f);
+    T beta;
+    {
+        /* z (warps 0-3) and y (warps 4-7), two threads a column or row, half
+         * of the sum each; rows and columns 1.. of x on the fast path */
+        const int h = tid & 1, f0 = fast ? 1 : 0, k0 = h ? f0 + (nv - f0) / 2 : f0,
+                  half = h ? nv - k0 : (nv - f0) / 2;
+        const T *b = fast ? sX : vcur;
+        if (!fast) {
+            if (tid < 32) {
+                const T tau = warp_larfg<T, R>(nv, sX, vcur, lane);
+                if (lane == 0) s.tau[m & 1] = tau;
+            }
+            __syncthreads();
+        }
+        const int c = (tid >> 1) + 1, r = (tid - 128) >> 1;
+        const bool on = tid < 128 ? m > 0 && c < kd : r < nv;
+        const R sb = fast ? f.sc : R(1);
+        const T p =
+            tid < 128
+                ? pair_sum(dot<T, R, true>(on ? half : 0, sX + c * lds + k0, 1, b + k0, sb))
+                : pair_sum(dot<T, R, false>(on ? half : 0, sA + r + k0 * lds, lds, b + k0, sb));
+        if (fast) {
+            const T tau = f.tau;
+            const T ps = p * f.vs;
+            if (h == 0 && on) {
+                if (tid < 128)
+                    s.z[c] = tau * (conj_of(sX[c * lds]) + ps);
+                else
+                    s.y[r] = tau * (sA[r] + ps);
+            }
+            if (tid < nv)
+                vcur[tid] = tid == 0 ? make<T>::of(R(1), R(0))
+                                     : (f.sc * sX[tid]) * f.vs;
+            if (tid == 0) s.tau[m & 1] = tau;
+            beta = make<T>::of(f.beta, R(0));
+        } else {
+            const T tau = s.tau[m & 1];
+            if (h == 0 && on) {
+                if (tid < 128)
+                    s.z[c] = tau * p;
+                else
+                    s.y[r] = tau * p;
+            }
+            beta = sX[0];
+        }
     }
     __syncthreads();
     const T tau = s.tau[m & 1];
@@ -372,92 +540,66 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, cons
     }
     HB2ST_PHASE(3);
 
-    /* z = conj(tau X(:, 1..)^H v) (warps 0-3) and y = tau A v (warps 4-7),
-     * two threads a column or row, half of the sum each */
-    {
-        const int h = tid & 1, k0 = h ? nv / 2 : 0, half = h ? nv - nv / 2 : nv / 2;
-        if (tid < 128) {
-            const int c = (tid >> 1) + 1;
-            const bool on = m > 0 && c < kd;
-            const T p = pair_sum(dot<T, R, true>(on ? half : 0, s.X + c * lds + k0, 1, vcur + k0));
-            if (h == 0 && on) s.z[c] = tau * p;
-        } else {
-            const int r = (tid - 128) >> 1;
-            const bool on = r < nv;
-            const T p = pair_sum(dot<T, R, false>(on ? half : 0, s.A + r + k0 * lds, lds, vcur + k0));
-            if (h == 0 && on) s.y[r] = tau * p;
-        }
-    }
-    __syncthreads();
-    HB2ST_PHASE(4);
-
     /* alpha = -tau (y^H v) / 2, computed by every warp */
     T yv = make<T>::of(R(0), R(0));
     for (int r = lane; r < nv; r += 32) yv = yv + conj_of(s.y[r]) * vcur[r];
     yv = warp_sum(yv, R(0));
     const T alpha = R(-0.5) * (tau * yv);
 
-    /* X(:, 1..) := H^H X(:, 1..) and X out; B(block, block) := H^H B H out */
+    /* X(:, 0) := (beta, 0, ..); X(:, 1..) := H^H X(:, 1..); X out;
+     * B(block, block) := H^H B H out */
     if (tr < nv) {
         const T vr = vcur[tr], yr = s.y[tr] + alpha * vr;
         for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) {
-            T x = s.X[tr + c * lds];
-            if (c > 0) x = x - vr * conj_of(s.z[c]);
+            T x;
+            if (c > 0)
+                x = sX[tr + c * lds] - vr * conj_of(s.z[c]);
+            else
+                x = tr == 0 ? beta : make<T>::of(R(0), R(0));
             st_band(gX + tr + c * ld, x);
         }
         for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) {
             const T yc = s.y[c] + alpha * vcur[c];
-            T a = s.A[tr + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
+            T a = sA[tr + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
             if (tr == c) a = make<T>::of(re_of(a), R(0));
             st_band(gA + tr + c * ld, a);
         }
     }
-    HB2ST_PHASE(5);
+    HB2ST_PHASE(4);
 #undef HB2ST_PHASE
 }
 
-/* the counter of a sweep: published with release semantics (after the
- * block's barrier, so cumulative over the block's stores), read with
- * acquire semantics (VAR_RELEASE); or by a fence and a relaxed exchange, a
- * volatile read and a fence */
-__device__ __forceinline__ void publish(int *p, int v, unsigned var) {
-    if (var & VAR_RELEASE) {
-        asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-    } else {
-        __threadfence();
-        atomicExch(p, v);
-    }
+/* the counter of a sweep: published by a release store after the block's
+ * barrier (so cumulative over the block's stores), read by acquire loads */
+__device__ __forceinline__ void publish(int *p, int v) {
+    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-__device__ __forceinline__ int wait_for(const int *p, int need, unsigned var) {
-    int seen;
-    if (var & VAR_RELEASE) {
-        for (;;) {
-            asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(p) : "memory");
-            if (seen >= need) return seen;
-            if (!(var & VAR_SPIN)) __nanosleep(64);
-        }
+__device__ __forceinline__ int wait_for(const int *p, int need) {
+    for (;;) {
+        int seen;
+        asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(p) : "memory");
+        if (seen >= need) return seen;
+        __nanosleep(32);
     }
-    const volatile int *vp = p;
-    while ((seen = *vp) < need)
-        if (!(var & VAR_SPIN)) __nanosleep(64);
-    __threadfence();
-    return seen;
 }
 
 /* TR: the blocks add the clock cycles of the phases of the steps of sweeps
- * n/4 .. 3n/4 - 1 to trace[0..6] (wait, load, bulge, reflector, products,
- * update and stores, publish) and their number to trace[7]. */
+ * n/4 .. 3n/4 - 1 to trace[0..5] (wait, load, bulge, reflector and
+ * products, update and stores, publish) and their number to trace[7]. */
 template <typename T, typename R, bool TR>
 __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int64_t ld,
                                                    int *progress, int *ticket, vstore<T> q,
-                                                   unsigned var, long long *trace) {
+                                                   bool pfa, long long *trace) {
     extern __shared__ __align__(16) unsigned char raw[];
     __shared__ int sweep;
     smem<T> s;
     s.lds = kd + 1;
-    s.X = reinterpret_cast<T *>(raw);
-    s.A = s.X + kd * s.lds;
-    s.v = s.A + kd * s.lds;
+    s.pfa = pfa;
+    s.X[0] = reinterpret_cast<T *>(raw);
+    s.X[1] = s.X[0] + kd * s.lds;
+    s.A[0] = s.X[1] + kd * s.lds;
+    s.A[1] = pfa ? s.A[0] + kd * s.lds : s.A[0];
+    s.v = s.A[1] + kd * s.lds;
     s.w = s.v + 2 * kd;
     s.y = s.w + kd;
     s.z = s.y + kd;
@@ -477,19 +619,19 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
             long long t0 = sampled ? clock64() : 0;
             if (i > 0) {
                 const int need = min(m + HB2ST_LAG, Mp);
-                if (threadIdx.x == 0 && seen < need) seen = wait_for(progress + (i - 1), need, var);
+                if (threadIdx.x == 0 && seen < need) seen = wait_for(progress + (i - 1), need);
                 __syncthreads();
             }
             if (sampled && threadIdx.x == 0) ph[0] += clock64() - t0;
             if (sampled)
-                step<T, R, true>(n, kd, W, ld, i, m, s, q, ph, var);
+                step<T, R, true>(n, kd, W, ld, i, m, M, s, q, ph);
             else
-                step<T, R, false>(n, kd, W, ld, i, m, s, q, ph, var);
+                step<T, R, false>(n, kd, W, ld, i, m, M, s, q, ph);
             t0 = sampled ? clock64() : 0;
             __syncthreads();
-            if (threadIdx.x == 0) publish(progress + i, m + 1, var);
+            if (threadIdx.x == 0) publish(progress + i, m + 1);
             if (sampled && threadIdx.x == 0) {
-                ph[6] += clock64() - t0;
+                ph[5] += clock64() - t0;
                 ph[7]++;
             }
         }
@@ -560,17 +702,25 @@ int launch_status() {
     return e == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 
-/* the chase kernel (TR: traced) on a grid of what fits at once */
+/* the chase kernel (TR: traced) on a grid of what fits at once; the
+ * diagonal blocks double-buffered where the shared memory allows */
 template <typename T, typename R, bool TR>
 int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *work,
-                 const vstore<T> &q, unsigned var, long long *trace) {
+                 const vstore<T> &q, long long *trace) {
     int *progress = static_cast<int *>(work), *ticket = progress + n;
-    const size_t bytes = smem_bytes<T>(kd);
-    int dev = 0, sms = 0, per_sm = 0;
+    int dev = 0, sms = 0, per_sm = 0, optin = 0;
     if (cudaMemsetAsync(work, 0, sizeof(int) * (size_t)(n + 1), st) != cudaSuccess ||
         cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaFuncSetAttribute(hb2st_kernel<T, R, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess) {
+        (void)cudaGetLastError();
+        return HYLA_ERR_DEVICE;
+    }
+    /* the static shared memory (`sweep`) and a margin */
+    const bool pfa = smem_bytes<T>(kd, true) + 64 <= (size_t)optin;
+    const size_t bytes = smem_bytes<T>(kd, pfa);
+    if (cudaFuncSetAttribute(hb2st_kernel<T, R, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)bytes) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hb2st_kernel<T, R, TR>, NT,
                                                       bytes) != cudaSuccess) {
@@ -580,13 +730,13 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
     if (per_sm < 1) return HYLA_ERR_DEVICE;
     const int64_t grid = min((int64_t)per_sm * sms, n - 1);
     hb2st_kernel<T, R, TR><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
-                                                               ticket, q, var, trace);
+                                                               ticket, q, pfa, trace);
     return launch_status();
 }
 
 template <typename T, typename R>
 int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R *e,
-                void *work, const hyla_hb2st_store *hs, unsigned var, long long *trace) {
+                void *work, const hyla_hb2st_store *hs, long long *trace) {
     vstore<T> q = {nullptr, nullptr, 0, 1, 1, 0};
     if (hs && hs->ngroups > 0) {
         q.data = static_cast<T *>(hs->data);
@@ -603,8 +753,8 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
         return HYLA_ERR_DEVICE;
     }
     if (kd > 0) {
-        int rc = trace ? launch_chase<T, R, true>(st, n, kd, AB, ldab, work, q, var, trace)
-                       : launch_chase<T, R, false>(st, n, kd, AB, ldab, work, q, var, nullptr);
+        int rc = trace ? launch_chase<T, R, true>(st, n, kd, AB, ldab, work, q, trace)
+                       : launch_chase<T, R, false>(st, n, kd, AB, ldab, work, q, nullptr);
         if (rc) return rc;
         if (q.data && q.nb > 1) {
             const int64_t grid = min(hs->ngroups, (int64_t)1 << 20);
@@ -623,14 +773,12 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
 extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                                int64_t ldab, void *d, void *e, void *work,
                                const hyla_hb2st_store *st) {
-    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st,
-                                 HYLA_CUDA_HB2ST_DEFAULT, nullptr);
+    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st, nullptr);
 }
 
 extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                                      int64_t ldab, void *d, void *e, void *work,
-                                     const hyla_hb2st_store *st, unsigned var,
-                                     long long *trace) {
+                                     const hyla_hb2st_store *st, long long *trace) {
     if (n <= 0) return 0;
     const int64_t kde = kd < n - 1 ? kd : n - 1;
     if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_INVALID;
@@ -638,19 +786,19 @@ extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64
     case HYLA_S:
         return hb2st_typed<float, float>(s, n, (int)kde, static_cast<float *>(AB), ldab,
                                          static_cast<float *>(d), static_cast<float *>(e), work,
-                                         st, var, trace);
+                                         st, trace);
     case HYLA_D:
         return hb2st_typed<double, double>(s, n, (int)kde, static_cast<double *>(AB), ldab,
                                            static_cast<double *>(d), static_cast<double *>(e),
-                                           work, st, var, trace);
+                                           work, st, trace);
     case HYLA_C:
         return hb2st_typed<cx<float>, float>(s, n, (int)kde, static_cast<cx<float> *>(AB), ldab,
                                              static_cast<float *>(d), static_cast<float *>(e),
-                                             work, st, var, trace);
+                                             work, st, trace);
     case HYLA_Z:
         return hb2st_typed<cx<double>, double>(s, n, (int)kde, static_cast<cx<double> *>(AB),
                                                ldab, static_cast<double *>(d),
-                                               static_cast<double *>(e), work, st, var, trace);
+                                               static_cast<double *>(e), work, st, trace);
     default:
         return HYLA_ERR_INVALID;
     }

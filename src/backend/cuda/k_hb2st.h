@@ -25,28 +25,16 @@ extern "C" {
 int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, int64_t ldab,
                     void *d, void *e, void *work, const hyla_hb2st_store *st);
 
-/* Variants of the chase kernel, for hyla_cuda_hb2st_probe (bits of var):
- * RELEASE: a sweep's progress published by a release store and read by
- * acquire loads (else a fence and an exchange, volatile reads and a fence);
- * SPIN: the waits poll without sleeping; FASTNORM: the reflector's norm
- * from the unscaled sum of squares where it neither under- nor overflows;
- * BULGE4: the bulge's products by four threads a row (else two). */
-#define HYLA_CUDA_HB2ST_RELEASE 1u
-#define HYLA_CUDA_HB2ST_SPIN 2u
-#define HYLA_CUDA_HB2ST_FASTNORM 4u
-#define HYLA_CUDA_HB2ST_BULGE4 8u
-#define HYLA_CUDA_HB2ST_DEFAULT 0u
-
-/* hyla_cuda_hb2st with the variant var (bits above) and, with trace a
- * device array of 8 zeroed counters, the clock cycles that the kernel's
- * steps of the sweeps n/4 .. 3n/4 - 1 spent in each phase, summed over
- * those steps: trace[0..6] waiting for the previous sweep, loading the
- * windows, applying the previous reflector (the bulge), forming the
- * reflector, the products with it, updating and storing the windows,
- * publishing the progress; trace[7] the number of those steps. */
+/* hyla_cuda_hb2st and, with trace a device array of 8 zeroed counters,
+ * the clock cycles that the kernel's steps of the sweeps n/4 .. 3n/4 - 1
+ * spent in each phase, summed over those steps: trace[0..5] waiting for
+ * the previous sweep, loading the windows, applying the previous reflector
+ * (the bulge), forming the reflector and its products, updating and
+ * storing the windows, publishing the progress; trace[6] 0; trace[7] the
+ * number of those steps. trace NULL: hyla_cuda_hb2st itself. */
 int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                           int64_t ldab, void *d, void *e, void *work,
-                          const hyla_hb2st_store *st, unsigned var, long long *trace);
+                          const hyla_hb2st_store *st, long long *trace);
 
 #ifdef __cplusplus
 }
