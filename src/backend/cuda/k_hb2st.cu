@@ -397,7 +397,8 @@ template <typename T, typename R> __device__ bool fast_reflector(int len, const 
  * is final, but for its last row, once sweep i-1 has done its step m+1
  * (the last row waits for its step m+2: the lag above). That holds when
  * step m starts, so step m copies the next window into the other buffers
- * (cp.async) while it computes, and step m+1 reads only that last row. */
+ * (cp.async) while it updates its own, and step m+1 reads only that last
+ * row. */
 template <typename T, typename R, bool TR>
 __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int M,
                      const smem<T> &s, const vstore<T> &q, long long *ph) {
@@ -425,49 +426,56 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
         load_tile<T, R, true>(gA, ld, nv, nv, sA, lds);
         load_tile<T, R, false>(gX, ld, nv, xcols, sX, lds);
     } else {
+        /* the last row, which sweep i-1 wrote after the prefetch: all of
+         * the diagonal block's and X's last element (read while the
+         * prefetch is waited for) */
+        T late = make<T>::of(R(0), R(0));
+        if (tid < nv)
+            late = ld_band(gA + (nv - 1) + tid * ld);
+        else if (tid == 64)
+            late = ld_band(gX + (nv - 1) + (kd - 1) * ld);
         cp_async_wait();
         __syncthreads();
-        /* the last row, which sweep i-1 wrote after the prefetch: all of
-         * the diagonal block's and X's last element */
         if (tid < nv) {
-            const T a = ld_band(gA + (nv - 1) + tid * ld);
             if (s.pfa) {
-                sA[nv - 1 + tid * lds] = tid == nv - 1 ? make<T>::of(re_of(a), R(0)) : a;
-                if (tid < nv - 1) sA[tid + (nv - 1) * lds] = conj_of(a);
+                sA[nv - 1 + tid * lds] = tid == nv - 1 ? make<T>::of(re_of(late), R(0)) : late;
+                if (tid < nv - 1) sA[tid + (nv - 1) * lds] = conj_of(late);
             }
         } else if (tid == 64) {
-            sX[nv - 1 + (kd - 1) * lds] = ld_band(gX + (nv - 1) + (kd - 1) * ld);
+            sX[nv - 1 + (kd - 1) * lds] = late;
         }
         if (s.pfa)
             mirror_tile<T, R>(nv - 1, sA, lds);
         else
             load_tile<T, R, true>(gA, ld, nv, nv, sA, lds);
     }
-    if (m + 1 < M) { /* the next window (see above) */
-        const int64_t st1 = st + kd;
-        const int nv1 = (int)min((int64_t)kd, n - st1);
-        prefetch_tile<T, false>(W + st1 + st * ld, ld, nv1, kd, s.X[(m + 1) & 1], lds);
-        if (s.pfa) prefetch_tile<T, true>(W + st1 + st1 * ld, ld, nv1, nv1, s.A[(m + 1) & 1], lds);
-        cp_async_commit();
-    }
     __syncthreads();
     HB2ST_PHASE(1);
 
-    /* m >= 1: X := X (I - taup vprev vprev^H), the bulge */
+    /* m >= 1: X := X (I - taup vprev vprev^H) = X - w vprev^H, the bulge,
+     * w = taup X vprev. Only X(:, 0) is updated here (vprev(0) = 1); the
+     * products below and the final update of X(:, 1..) take the rank-1
+     * term into account. */
+    bool bulge = false;
     if (m > 0) {
         const T taup = s.tau[(m + 1) & 1];
-        if (re_of(taup) != R(0) || im_of(taup) != R(0)) {
-            /* two threads a row (warps 0-3), half of the sum each */
+        bulge = re_of(taup) != R(0) || im_of(taup) != R(0);
+        if (bulge) {
+            /* two threads a row (warps 0-3), half of the sum each; the
+             * second writes X(r, 0), which only the first read */
             if (tid < 128) {
                 const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
                           len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
-                const T p = pair_sum(dot<T, R, false>(len, sX + r + k0 * lds, lds, vprev + k0, R(1)));
-                if (h == 0 && r < nv) s.w[r] = taup * p;
+                const T p =
+                    pair_sum(dot<T, R, false>(len, sX + r + k0 * lds, lds, vprev + k0, R(1)));
+                if (r < nv) {
+                    const T w = taup * p;
+                    if (h == 0)
+                        s.w[r] = w;
+                    else
+                        sX[r] = sX[r] - w;
+                }
             }
-            __syncthreads();
-            if (tr < nv)
-                for (int c = tc; c < kd; c += TILE_COLS_PER_PASS)
-                    sX[tr + c * lds] = sX[tr + c * lds] - s.w[tr] * conj_of(vprev[c]);
             __syncthreads();
         }
     }
@@ -497,16 +505,25 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
         const int c = (tid >> 1) + 1, r = (tid - 128) >> 1;
         const bool on = tid < 128 ? m > 0 && c < kd : r < nv;
         const R sb = fast ? f.sc : R(1);
-        const T p =
-            tid < 128
-                ? pair_sum(dot<T, R, true>(on ? half : 0, sX + c * lds + k0, 1, b + k0, sb))
-                : pair_sum(dot<T, R, false>(on ? half : 0, sA + r + k0 * lds, lds, b + k0, sb));
+        T p = tid < 128
+                  ? pair_sum(dot<T, R, true>(on ? half : 0, sX + c * lds + k0, 1, b + k0, sb))
+                  : pair_sum(dot<T, R, false>(on ? half : 0, sA + r + k0 * lds, lds, b + k0, sb));
+        /* X(:, c) - w conj(vprev(c)) in place of X(:, c): p -= vprev(c) g,
+         * g = sum of conj(w) b sb over the same rows (each warp forms it) */
+        T w0 = make<T>::of(R(0), R(0));
+        if (tid < 128 && bulge) {
+            T g = make<T>::of(R(0), R(0));
+            for (int k = f0 + lane; k < nv; k += 32) g = g + conj_of(s.w[k]) * (sb * b[k]);
+            g = warp_sum(g, R(0));
+            if (on) p = p - vprev[c] * g;
+            w0 = s.w[0];
+        }
         if (fast) {
             const T tau = f.tau;
             const T ps = p * f.vs;
             if (h == 0 && on) {
                 if (tid < 128)
-                    s.z[c] = tau * (conj_of(sX[c * lds]) + ps);
+                    s.z[c] = tau * (conj_of(sX[c * lds] - w0 * conj_of(vprev[c])) + ps);
                 else
                     s.y[r] = tau * (sA[r] + ps);
             }
@@ -540,22 +557,33 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
     }
     HB2ST_PHASE(3);
 
+    if (m + 1 < M) { /* the next window (see above), while this one is updated */
+        const int64_t st1 = st + kd;
+        const int nv1 = (int)min((int64_t)kd, n - st1);
+        prefetch_tile<T, false>(W + st1 + st * ld, ld, nv1, kd, s.X[(m + 1) & 1], lds);
+        if (s.pfa) prefetch_tile<T, true>(W + st1 + st1 * ld, ld, nv1, nv1, s.A[(m + 1) & 1], lds);
+        cp_async_commit();
+    }
+
     /* alpha = -tau (y^H v) / 2, computed by every warp */
     T yv = make<T>::of(R(0), R(0));
     for (int r = lane; r < nv; r += 32) yv = yv + conj_of(s.y[r]) * vcur[r];
     yv = warp_sum(yv, R(0));
     const T alpha = R(-0.5) * (tau * yv);
 
-    /* X(:, 0) := (beta, 0, ..); X(:, 1..) := H^H X(:, 1..); X out;
+    /* X(:, 0) := (beta, 0, ..); X(:, 1..) := H^H (X(:, 1..) - w vprev(1..)^H);
+     * X out;
      * B(block, block) := H^H B H out */
     if (tr < nv) {
         const T vr = vcur[tr], yr = s.y[tr] + alpha * vr;
         for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) {
             T x;
-            if (c > 0)
+            if (c > 0) {
                 x = sX[tr + c * lds] - vr * conj_of(s.z[c]);
-            else
+                if (bulge) x = x - s.w[tr] * conj_of(vprev[c]);
+            } else {
                 x = tr == 0 ? beta : make<T>::of(R(0), R(0));
+            }
             st_band(gX + tr + c * ld, x);
         }
         for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) {
