@@ -397,9 +397,10 @@ template <typename T, typename R> __device__ bool fast_reflector(int len, const 
  * is final, but for its last row, once sweep i-1 has done its step m+1
  * (the last row waits for its step m+2: the lag above). That holds when
  * step m starts, so step m copies the next window into the other buffers
- * (cp.async) while it computes, and step m+1 reads only that last row
- * (issued later in the step, the copies held up the publication of its
- * progress: 8.57 against 8.56 us a step at n = 16384, one H100). */
+ * (cp.async) while it computes, and step m+1 reads only that last row.
+ * (Issued with the update instead, the copies held up the publication of
+ * the step's progress by what they saved in the loads: no faster, one
+ * H100, bench/results/chase-h100.md.) */
 template <typename T, typename R, bool TR>
 __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int M,
                      const smem<T> &s, const vstore<T> &q, long long *ph) {
