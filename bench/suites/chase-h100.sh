@@ -6,3 +6,4 @@
 # table's band width and at kd 32.
 probe chase_probe d,z,s,c 8192,16384 64 3
 probe chase_probe d,z 16384 32 3
+probe chase_probe d,z 2048,3000,4096 64 3

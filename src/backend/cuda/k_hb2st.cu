@@ -757,7 +757,12 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
         return HYLA_ERR_DEVICE;
     }
     if (per_sm < 1) return HYLA_ERR_DEVICE;
-    const int64_t grid = min((int64_t)per_sm * sms, n - 1);
+    /* at most about M0 / HB2ST_LAG sweeps (M0 steps the longest) run at
+     * once, sweep i starting HB2ST_LAG steps after sweep i-1: more blocks
+     * would only poll, and hold SMs that other queues' kernels could use */
+    const int64_t steps0 = (n - 2 + kd) / kd;
+    const int64_t grid =
+        min(min((int64_t)per_sm * sms, n - 1), (steps0 + HB2ST_LAG - 1) / HB2ST_LAG + 2);
     hb2st_kernel<T, R, TR><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
                                                                ticket, q, pfa, trace);
     return launch_status();
