@@ -14,6 +14,7 @@
  *   while the host solves the tridiagonal, then Z := Q E.
  */
 #include "eig/mgpu.h"
+#include "eig/phb2st_dev.h"
 #include "eig/pstages12.h"
 #include "eig/ptridiag.h"
 #include "eig/pvectors.h"
@@ -60,7 +61,7 @@ static int chase_mode(const hyla_t *ctx, const hyla_dev *d, int64_t n, int64_t k
      * 16 host cores. With eigenvectors (keeping the reflectors) it added
      * 0.33 s after stage 1 against 0.97 s for the host chase beside it
      * (n = 16384, d), and 0.16 s against 0.36 s at 8192. */
-    return d->info.kind != HYLA_DEVICE_HOST && kd <= 64 && n >= 4096 ? 2 : -1;
+    return hyla_eig_dev_chase_auto(d, n, kd) ? 2 : -1;
 }
 
 /* Tier 2 of the driver (arguments checked, n > 0). dev >= 0: A is in the

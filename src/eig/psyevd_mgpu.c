@@ -457,7 +457,6 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     const int nd = dist->nd;
     const hyla_dtype rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
-    const int gpu = ctx->devs[0]->info.kind != HYLA_DEVICE_HOST;
     hyla_sy2sb_qm *q1 = NULL;
     hyla_sb2st_q *q2 = NULL;
     hyla_sy2sb_mstats ms;
@@ -483,7 +482,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         st->phase[g][HYLA_EIG_PHASE_SY2SB][1] = tt + st->sy2sb - origin;
     tt = hyla_wtime();
     const int dev_chase = ctx->opt_eig_chase == 2 ||
-                          (ctx->opt_eig_chase == 0 && gpu && kd <= 64 && n >= 4096);
+                          (ctx->opt_eig_chase == 0 && hyla_eig_dev_chase_auto(ctx->devs[0], n, kd));
     if (dev_chase)
         HYLA_TRY(vec ? hyla_eig_sb2st_dev(ctx, 0, t, n, kd, AB, kd + 1, w, e, &q2)
                      : hyla_eig_hb2st_dev(ctx, 0, t, n, kd, AB, kd + 1, w, e));
