@@ -51,6 +51,8 @@ const int TX = 64;                 /* rows per pass */
 const int TY = THREADS / TX;       /* columns per pass */
 const int WARPS = THREADS / 32;
 const int64_t MIN_ROWS = 64;       /* rows per CTA below which fewer CTAs are used */
+const int CPW = 8;                 /* columns per warp: WARPS * CPW >= the widest panel */
+const int LPW = 8;                 /* CTAs per lane loaded at once after the barrier */
 
 #include "backend/cuda/k_panel_scalar.cuh"
 #include "backend/cuda/k_panel_grid.cuh"
@@ -116,34 +118,22 @@ __device__ __forceinline__ void ssq_elem(double &s, double &q, c16 x) {
     ssq_merge(s, q, fabs(x.y), 1.0);
 }
 
-/* the block's lassq pair, returned to all threads; all threads call it */
-template <typename R> __device__ void block_ssq(R &s, R &q, R *ss, R *sq) {
+/* The warp's lassq pair: merged down a fixed tree (the same order in every
+ * warp of every CTA, so every one gets the same bits) and given to every
+ * lane; all lanes call it. */
+template <typename R> __device__ __forceinline__ void warp_ssq(R &s, R &q) {
     for (int o = 16; o > 0; o >>= 1) {
         const R s2 = __shfl_down_sync(0xffffffffu, s, o), q2 = __shfl_down_sync(0xffffffffu, q, o);
         ssq_merge(s, q, s2, q2);
     }
-    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    __syncthreads(); /* ss, sq free from the previous call */
-    if (lane == 0) {
-        ss[w] = s;
-        sq[w] = q;
-    }
-    __syncthreads();
-    if (w == 0) {
-        s = lane < WARPS ? ss[lane] : (R)0;
-        q = lane < WARPS ? sq[lane] : (R)0;
-        for (int o = 16; o > 0; o >>= 1) {
-            const R s2 = __shfl_down_sync(0xffffffffu, s, o), q2 = __shfl_down_sync(0xffffffffu, q, o);
-            ssq_merge(s, q, s2, q2);
-        }
-        if (lane == 0) {
-            ss[WARPS] = s;
-            sq[WARPS] = q;
-        }
-    }
-    __syncthreads();
-    s = ss[WARPS];
-    q = sq[WARPS];
+    s = __shfl_sync(0xffffffffu, s, 0);
+    q = __shfl_sync(0xffffffffu, q, 0);
+}
+
+/* a + the sum of a over the warp's lanes, in lane 0 */
+template <typename T> __device__ __forceinline__ T warp_sum(T a) {
+    for (int o = 16; o > 0; o >>= 1) a = add(a, shfl_down(a, o));
+    return a;
 }
 
 /* sqrt(a^2 + b^2 + c^2) without overflow (LAPACK lapy3) */
@@ -222,24 +212,27 @@ geqrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, T *tau, int *info, int64
     typedef typename real_of<T>::type R;
     cg::grid_group grid = cg::this_grid();
     extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ R red_s[WARPS + 1], red_q[WARPS + 1];
 
     const int G = gridDim.x, b = blockIdx.x, t = threadIdx.x;
-    const int tx = t % TX, ty = t / TX, lane = t % 32, warp = t / 32, half = tx / 32;
+    const int tx = t % TX, ty = t / TX, lane = t % 32, warp = t / 32;
     const qr_work<T> x(work, G, n);
 
     const int64_t r0 = min64(m, (int64_t)b * rpc), r1 = min64(m, r0 + rpc);
     T *s_w = reinterpret_cast<T *>(smem); /* conj(tau) w_k, n elements */
-    T *s_part = s_w + n;                  /* [2][n]: the two warps of a column pass */
     T *W = A + r0;                        /* this CTA's rows: W[(i - r0) + k ldw] */
     int64_t ldw = lda;
     if (in_smem) {
-        W = s_part + 2 * n;
+        W = s_w + n;
         ldw = rpc;
         copy_rows(W, ldw, A + r0, lda, r1 - r0, n);
         __syncthreads();
     }
 
+    /* column j's v = scal x is written into the panel one column late,
+     * beside the next column's partial products (which do not read it):
+     * the update of column j reads x itself */
+    int64_t vj = -1;
+    T vscal = one<T>();
     const int kmax = (int)min64(m, (int64_t)n);
     for (int j = 0; j < kmax; j++) {
         const int par = j & 1;
@@ -249,57 +242,102 @@ geqrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, T *tau, int *info, int64
         const bool own_j = j >= r0 && j < r1;
         const int64_t i0 = max64(r0, (int64_t)j + 1);
         const T *colj = W + (int64_t)j * ldw; /* colj[i - r0] is a_ij */
+        if (vj >= 0)
+            for (int64_t i = max64(r0, vj + 1) + t; i < r1; i += THREADS)
+                W[(i - r0) + vj * ldw] = mul(vscal, W[(i - r0) + vj * ldw]);
 
-        /* this CTA's lassq pair of x = A(j+1:m, j) */
-        R s = 0, q = 0;
-        for (int64_t i = i0 + t; i < r1; i += THREADS) ssq_elem(s, q, colj[i - r0]);
-        block_ssq(s, q, red_s, red_q);
-        if (t == 0) {
-            css[2 * b] = s;
-            css[2 * b + 1] = q;
+        /* this CTA's partial products S_k = sum_i conj(x_i) a_ik, x =
+         * A(j+1:m, j): warp w takes the columns k = j+1+w+WARPS c, c <
+         * CPW, its lanes the rows; warp 0 also the lassq pair of x */
+        {
+            T acc[CPW];
+#pragma unroll
+            for (int c = 0; c < CPW; c++) acc[c] = zero<T>();
+            R s = 0, q = 0;
+            for (int64_t i = i0 + lane; i < r1; i += 32) {
+                const T xi = colj[i - r0];
+                if (warp == 0) ssq_elem(s, q, xi);
+#pragma unroll
+                for (int c = 0; c < CPW; c++) {
+                    const int k = j + 1 + warp + WARPS * c;
+                    if (k < n) acc[c] = cj_fma(xi, W[(i - r0) + (int64_t)k * ldw], acc[c]);
+                }
+            }
+#pragma unroll
+            for (int c = 0; c < CPW; c++) {
+                const int k = j + 1 + warp + WARPS * c;
+                const T sum = warp_sum(acc[c]);
+                if (k < n && lane == 0) cpart[(size_t)b * n + k] = sum;
+            }
+            if (warp == 0) {
+                warp_ssq(s, q);
+                if (lane == 0) {
+                    css[2 * b] = s;
+                    css[2 * b + 1] = q;
+                }
+            }
         }
-        /* its partial products S_k = sum_i conj(x_i) a_ik */
-        for (int k = j + 1 + ty; k < n; k += TY) {
-            T acc = zero<T>();
-            for (int64_t i = i0 + tx; i < r1; i += TX) acc = cj_fma(colj[i - r0], W[(i - r0) + k * ldw], acc);
-            for (int o = 16; o > 0; o >>= 1) acc = add(acc, shfl_down(acc, o));
-            if (lane == 0) s_part[half * n + k] = acc;
-        }
-        __syncthreads();
-        for (int k = j + 1 + t; k < n; k += THREADS)
-            cpart[(size_t)b * n + k] = add(s_part[k], s_part[n + k]);
         if (own_j)
-            for (int k = t; k < n; k += THREADS) crow[k] = W[(j - r0) + k * ldw];
+            for (int k = j + t; k < n; k += THREADS) crow[k] = W[(j - r0) + (int64_t)k * ldw];
 
         grid.sync();
 
-        /* the same reflector in every CTA */
-        s = 0;
-        q = 0;
-        for (int c = t; c < G; c += THREADS) ssq_merge(s, q, ldcg(css + 2 * c), ldcg(css + 2 * c + 1));
-        block_ssq(s, q, red_s, red_q);
+        /* every warp: the G lassq pairs and, for its columns, the sums of
+         * the G partial products (loads issued together, one L2 round
+         * trip; the same order in every CTA, so every CTA gets the same
+         * bits), then the reflector */
+        R s = 0, q = 0;
+        T acc[CPW];
+#pragma unroll
+        for (int c = 0; c < CPW; c++) acc[c] = zero<T>();
+        {
+            R ls[LPW], lq[LPW];
+#pragma unroll
+            for (int u = 0; u < LPW; u++) {
+                const int c = lane + 32 * u;
+                ls[u] = 0;
+                lq[u] = 0;
+                if (c < G) {
+                    ls[u] = ldcg(css + 2 * c);
+                    lq[u] = ldcg(css + 2 * c + 1);
+#pragma unroll
+                    for (int cc = 0; cc < CPW; cc++) {
+                        const int k = j + 1 + warp + WARPS * cc;
+                        if (k < n) acc[cc] = add(acc[cc], ldcg(cpart + (size_t)c * n + k));
+                    }
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < LPW; u++) ssq_merge(s, q, ls[u], lq[u]);
+            for (int c = lane + 32 * LPW; c < G; c += 32) { /* grids beyond 32 LPW CTAs */
+                ssq_merge(s, q, ldcg(css + 2 * c), ldcg(css + 2 * c + 1));
+#pragma unroll
+                for (int cc = 0; cc < CPW; cc++) {
+                    const int k = j + 1 + warp + WARPS * cc;
+                    if (k < n) acc[cc] = add(acc[cc], ldcg(cpart + (size_t)c * n + k));
+                }
+            }
+        }
+        warp_ssq(s, q);
         const R xnorm = s == 0 ? (R)0 : s * sqrt(q);
         const T alpha = ldcg(crow + j);
         T tj, beta, scal;
         const int apply = larfg(alpha, xnorm, tj, beta, scal);
         if (b == 0 && t == 0) tau[j] = tj;
-
+        /* conj(tau) w_k, w_k = a_jk + conj(scal) S_k = (v^H A)_k */
+        const T ctau = conj_(tj), cscal = conj_(scal);
+#pragma unroll
+        for (int cc = 0; cc < CPW; cc++) {
+            const int k = j + 1 + warp + WARPS * cc;
+            const T sum = warp_sum(acc[cc]);
+            if (k < n && lane == 0) s_w[k] = mul(ctau, add(ldcg(crow + k), mul(cscal, sum)));
+        }
+        __syncthreads();
         if (apply) {
-            /* conj(tau) w_k, w_k = a_jk + conj(scal) S_k, one warp per column */
-            const T ctau = conj_(tj), cscal = conj_(scal);
-            for (int k = j + 1 + warp; k < n; k += WARPS) {
-                T acc = zero<T>();
-                for (int c = lane; c < G; c += 32) acc = add(acc, ldcg(cpart + (size_t)c * n + k));
-                for (int o = 16; o > 0; o >>= 1) acc = add(acc, shfl_down(acc, o));
-                if (lane == 0) s_w[k] = mul(ctau, add(ldcg(crow + k), mul(cscal, acc)));
-            }
-            /* v := scal x */
-            for (int64_t i = i0 + t; i < r1; i += THREADS)
-                W[(i - r0) + (int64_t)j * ldw] = mul(scal, colj[i - r0]);
-            __syncthreads();
-            /* A(j+1:, j+1:) -= v conj(tau) w; row j: a_jk -= conj(tau) w_k, beta */
+            /* A(j+1:, j+1:) -= v conj(tau) w, v = scal x; row j: a_jk -=
+             * conj(tau) w_k, beta */
             for (int64_t i = i0 + tx; i < r1; i += TX) {
-                const T v = colj[i - r0];
+                const T v = mul(scal, colj[i - r0]);
                 T *row = W + (i - r0);
                 for (int k = j + 1 + ty; k < n; k += TY) row[k * ldw] = fnms(v, s_w[k], row[k * ldw]);
             }
@@ -309,16 +347,24 @@ geqrf_panel_kernel(int64_t m, int n, T *A, int64_t lda, T *tau, int *info, int64
                 if (t == 0) row[(int64_t)j * ldw] = beta;
             }
         }
-        __syncthreads(); /* column j + 1, the rows and s_w, s_part are used next */
+        vj = apply ? j : -1;
+        vscal = scal;
+        __syncthreads(); /* column j + 1's rows and s_w are used next */
     }
-
-    if (in_smem) copy_rows(A + r0, lda, W, ldw, r1 - r0, n);
+    if (vj >= 0)
+        for (int64_t i = max64(r0, vj + 1) + t; i < r1; i += THREADS)
+            W[(i - r0) + vj * ldw] = mul(vscal, W[(i - r0) + vj * ldw]);
+    if (in_smem) {
+        __syncthreads();
+        copy_rows(A + r0, lda, W, ldw, r1 - r0, n);
+    }
     if (b == 0 && t == 0) *info = 0;
 }
 
 template <typename T>
 int plan_typed(int64_t m, int64_t n, int max_ctas, hyla_cuda_qr_plan *pl) {
-    const int rc = plan_grid(geqrf_panel_kernel<T>, m, n, sizeof(T), 3 * (size_t)n * sizeof(T),
+    static_assert(WARPS * CPW >= HYLA_CUDA_GEQRF_PANEL_MAX_N, "a warp's columns");
+    const int rc = plan_grid(geqrf_panel_kernel<T>, m, n, sizeof(T), (size_t)n * sizeof(T),
                              max_ctas, pl);
     if (!rc) pl->work_bytes = qr_work<T>::bytes(pl->ctas, (int)n);
     return rc;
