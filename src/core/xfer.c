@@ -21,9 +21,23 @@ int hyla_pack_threads(hyla_t *ctx) {
     return (int)HYLA_MAX(1, HYLA_MIN(t, 12));
 }
 
+/* Threads for a copy of `bytes`: at most `threads`, and at least
+ * PACK_MIN_BYTES for each, so that small copies run in the calling thread.
+ * A team costs more than it saves on a small copy, and far more when the
+ * cores are busy: OpenBLAS's pthreads spin for a while after each call,
+ * and a team started beside them waits for time slices (on the 16-core
+ * GPU host, stedc's uploads at n = 512 took up to 73 ms, and an eigensolver
+ * upload of 16 MB up to 40 ms, where one thread copies at about 5 GB/s). */
+#define PACK_MIN_BYTES ((size_t)4 << 20)
+static int pack_team(int threads, size_t bytes) {
+    const size_t t = bytes / PACK_MIN_BYTES;
+    return threads < 2 || t < 2 ? 1 : (int)HYLA_MIN((size_t)threads, t);
+}
+
 void hyla_pack_cols(unsigned char *dst, int64_t ldd, const unsigned char *src, int64_t lds,
                     int64_t rows, int64_t cols, size_t esz, int threads) {
     const size_t w = (size_t)rows * esz;
+    threads = pack_team(threads, w * (size_t)cols);
     if ((ldd == rows && lds == rows) || cols == 1) {
         /* one contiguous block: split it evenly */
         const size_t total = w * (size_t)cols, piece = (size_t)1 << 22;
@@ -60,6 +74,7 @@ static void copy_clipped(unsigned char *piece, unsigned char *mat, int64_t ldm, 
         else hyla_pack_cols(mat, ldm, piece, rows, rows, cols, esz, threads);
         return;
     }
+    threads = pack_team(threads, (size_t)rows * (size_t)cols * esz);
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && cols > 1)
     for (int64_t j = 0; j < cols; j++) {
         int64_t lo, hi;

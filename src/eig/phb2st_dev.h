@@ -40,7 +40,7 @@ int hyla_eig_sb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
 
 /* Smallest order whose band the automatic choice (HYLA_OPT_EIG_CHASE auto)
  * chases on a GPU rather than on the host cores. */
-#define HYLA_EIG_DEV_CHASE_MIN_N 2048
+#define HYLA_EIG_DEV_CHASE_MIN_N 512
 
 /* 1 when the automatic choice chases a band of order n and half-bandwidth
  * kd on device d: a GPU, kd <= 64, n >= HYLA_EIG_DEV_CHASE_MIN_N (the

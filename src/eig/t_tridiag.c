@@ -742,9 +742,15 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
                              HYLA_COPY_D2H);
     }
     /* also when every pole deflated: the previous merge's uploads read hsm */
+    const double ts = hyla_wtime();
     if (!err) err = o->queue_sync(qc);
     if (err) return err;
     if (k > 0 && *hinfo) return 1;
+    hyla_log(w->ctx,
+             "stedc device merge: rows %lld (%lld + %lld), roots %lld, rotations %lld; host "
+             "%.3f ms, device (earlier GEMMs, roots) %.3f ms",
+             (long long)n, (long long)n1, (long long)(n - n1), (long long)k,
+             (long long)rl.count, 1e3 * (ts - t0), 1e3 * (hyla_wtime() - ts));
 
     /* output columns: the roots (ascending) merged with the sorted deflated;
      * pos[i] for root i, pos[k + t] for deflated t */
