@@ -107,8 +107,18 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
     if (dZ && (!ctx || ctx->ndev < 1 || lddz < HYLA_MAX(1, n))) return HYLA_ERR_INVALID;
     stedc_tuning(ctx, n, &leaf, &gemm_min);
     double tm[STEDC_T_COUNT] = {0};
+    /* teams of at most one thread per 256 rows. On the GPU host's 16 cores
+     * a team of all 16 waited for a descheduled member at every barrier
+     * (OpenBLAS's threads spin after each call, CUDA's host threads run):
+     * with vectors, the tridiagonal stage took 0.038-0.073 s at n = 512
+     * against 0.001 s on 8 or 4 threads, and the merges of 192 rows at
+     * 1536 (a team inside each) 0.046 s against 0.0013 s; at 2048 8 threads
+     * were level with 16 (suite syevd-small-h100, bench/results/syevd.md). */
+    const int nth0 = omp_get_max_threads(), nth = (int)HYLA_MAX(1, HYLA_MIN(nth0, n / 256));
+    if (nth != nth0) omp_set_num_threads(nth);
     const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm)
                                 : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm);
+    if (nth != nth0) omp_set_num_threads(nth0);
     if (ctx) {
         hyla_eig_stats *s = &ctx->eig_stats;
         s->stedc_lower = tm[STEDC_T_LOWER];

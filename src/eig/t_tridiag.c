@@ -746,11 +746,7 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     if (!err) err = o->queue_sync(qc);
     if (err) return err;
     if (k > 0 && *hinfo) return 1;
-    hyla_log(w->ctx,
-             "stedc device merge: rows %lld (%lld + %lld), roots %lld, rotations %lld; host "
-             "%.3f ms, device (earlier GEMMs, roots) %.3f ms",
-             (long long)n, (long long)n1, (long long)(n - n1), (long long)k,
-             (long long)rl.count, 1e3 * (ts - t0), 1e3 * (hyla_wtime() - ts));
+    const double tw = hyla_wtime();
 
     /* output columns: the roots (ascending) merged with the sorted deflated;
      * pos[i] for root i, pos[k + t] for deflated t */
@@ -784,6 +780,11 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
                          rs * (size_t)nb, rs * (size_t)rl.count, 2, HYLA_COPY_H2D);
     if (!err) err = o->alg->dc_vectors(qc, DT, &a);
     t1 = hyla_wtime();
+    hyla_log(w->ctx,
+             "stedc device merge: rows %lld (%lld + %lld), roots %lld, rotations %lld; host "
+             "%.3f ms, device (earlier GEMMs, roots) %.3f ms, host and merge matrix %.3f ms",
+             (long long)n, (long long)n1, (long long)(n - n1), (long long)k,
+             (long long)rl.count, 1e3 * (ts - t0), 1e3 * (tw - ts), 1e3 * (t1 - tw));
     if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
     t0 = t1;
     if (err) return err;
@@ -814,6 +815,7 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
     const size_t bytes = sizeof(R) * (size_t)n * (size_t)n, sbytes = TRI(dc_bytes)(n);
     TRI(dev_ws) w = {.ctx = ctx, .nb = n};
     R *zr = ws->qn;
+    const double tstart = hyla_wtime();
     int rc;
     if ((rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.cur))) w.cur = NULL;
     if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.nxt))) w.nxt = NULL;
@@ -828,12 +830,13 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         goto cleanup;
     }
     if ((rc = hyla_workspace_get(ctx, 0, 0, 0, &w.dws))) goto cleanup;
-    double t0 = hyla_wtime();
+    double t0 = hyla_wtime(), ta = t0, tz = t0;
     /* cur := the block diagonal of the lower levels' results */
     {
         const R zero = 0;
         rc = o->laset(w.dws->q_comp, DT, -1, n, n, &zero, &zero, w.cur, n);
         if (!rc) rc = o->queue_sync(w.dws->q_comp);
+        tz = hyla_wtime();
         for (int64_t g = 0; g < nleaf / w0 && !rc; g++) {
             const int64_t s0 = b[g * w0], m = b[(g + 1) * w0] - s0;
             rc = hyla_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
@@ -841,6 +844,11 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         }
     }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
+    hyla_log(ctx,
+             "stedc device levels: n %lld from blocks of %lld leaves; allocations %.3f ms, "
+             "zeroing (after the queue's earlier work) %.3f ms, blocks up %.3f ms",
+             (long long)n, (long long)w0, 1e3 * (ta - tstart), 1e3 * (tz - ta),
+             1e3 * (hyla_wtime() - tz));
     for (int64_t width = w0; width < nleaf && !rc; width *= 2) {
         const int64_t ng = nleaf / (2 * width);
         /* z's rows of every merge of the level, before its GEMMs are queued */
