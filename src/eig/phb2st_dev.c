@@ -85,13 +85,14 @@ cleanup:;
 
 /* One H100, 16 host cores (suite syevd-small-h100, stage 2's time after
  * stage 1, bench/results/syevd.md): with eigenvectors, the host chase
- * (keeping its reflectors) took 0.014 / 0.024 / 0.075 / 0.162 s (d) and
- * 0.060 / 0.078 / 0.177 / 0.361 s (z) at n = 512 / 1024 / 2048 / 3000
- * against 0.009 / 0.019 / 0.039 / 0.058 s and 0.012 / 0.025 / 0.052 /
- * 0.078 s for the GPU kernel; values only, d: 0.008 / 0.026 / 0.074 /
- * 0.127 s against 0.008 / 0.018 / 0.037 / 0.055 s. The kernel's time is
- * 2 n steps of about 9 us (d) whatever kd, the host chase's grows as
- * n^2 kd. */
+ * (keeping its reflectors) took 0.013 / 0.022 / 0.082 / 0.157 s (d) and
+ * 0.035 / 0.070 / 0.174 / 0.276 s (z) at n = 512 / 1024 / 2048 / 3000
+ * against 0.009 / 0.019 / 0.038 / 0.057 s and 0.012 / 0.025 / 0.052 /
+ * 0.077 s for the GPU kernel; values only, z: 0.032 / 0.062 / 0.153 /
+ * 0.285 s against 0.011 / 0.024 / 0.050 / 0.075 s; values only, d, the
+ * one case where the host was not slower: 0.007 / 0.018 s against 0.008 /
+ * 0.018 s at 512 / 1024. The kernel's time is 2 n steps of about 9 us (d)
+ * whatever kd, the host chase's grows as n^2 kd. */
 int hyla_eig_dev_chase_auto(const hyla_dev *d, int64_t n, int64_t kd) {
     return d->info.kind != HYLA_DEVICE_HOST && kd <= 64 && n >= HYLA_EIG_DEV_CHASE_MIN_N;
 }

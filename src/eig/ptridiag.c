@@ -108,12 +108,11 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
     stedc_tuning(ctx, n, &leaf, &gemm_min);
     double tm[STEDC_T_COUNT] = {0};
     /* teams of at most one thread per 256 rows. On the GPU host's 16 cores
-     * a team of all 16 waited for a descheduled member at every barrier
-     * (OpenBLAS's threads spin after each call, CUDA's host threads run):
-     * with vectors, the tridiagonal stage took 0.038-0.073 s at n = 512
-     * against 0.001 s on 8 or 4 threads, and the merges of 192 rows at
-     * 1536 (a team inside each) 0.046 s against 0.0013 s; at 2048 8 threads
-     * were level with 16 (suite syevd-small-h100, bench/results/syevd.md). */
+     * a team of all 16 stalled beside OpenBLAS's pthreads and CUDA's host
+     * threads: with vectors at n = 512 the tridiagonal stage took 0.056-0.066 s
+     * with 16 threads and 0.006-0.011 s with this cap (suite syevd-small-h100,
+     * bench/results/syevd.md, which also lists the stall at 1536 that the cap
+     * does not remove). */
     const int nth0 = omp_get_max_threads(), nth = (int)HYLA_MAX(1, HYLA_MIN(nth0, n / 256));
     if (nth != nth0) omp_set_num_threads(nth);
     const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm)
