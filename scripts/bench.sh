@@ -69,7 +69,7 @@ failed=0
 # failure is remembered.
 run() {
   local line="$*" v settings=""
-  for v in OMP_NUM_THREADS HYLA_DEVICES; do
+  for v in OMP_NUM_THREADS OPENBLAS_NUM_THREADS OMP_WAIT_POLICY HYLA_DEVICES; do
     [ -n "${!v:-}" ] && settings+="$v=${!v} "
   done
   echo "\$ $settings${line//$root\//}" >> "$raw"

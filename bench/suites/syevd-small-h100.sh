@@ -14,8 +14,3 @@ done
 for p in vendor kernel; do
   hyla syevd -n 4096,8192,16384 --type d,z --jobz N --timers --repeat 2 --warmup 1 --panel $p
 done
-# the tridiagonal stage's stalls at 512 and 1536 on 16 cores (bench/results/syevd.md): the
-# same solves with OpenBLAS on one thread, OpenMP's threads waiting passively, and 8 threads
-for e in OPENBLAS_NUM_THREADS=1 OMP_WAIT_POLICY=passive OMP_NUM_THREADS=8; do
-  (export "$e"; hyla syevd -n 512,1536 --type d --jobz V --timers --repeat 3 --warmup 1)
-done
