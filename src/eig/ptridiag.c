@@ -39,11 +39,6 @@ static void stedc_tuning(hyla_t *ctx, int64_t n, int64_t *leaf, int64_t *gemm_mi
 #define STERF_DC_MIN 512
 #define STERF_DC_LEAF 64
 
-/* Largest m n k of a merge's product computed in the calling thread when
- * merges run side by side (t_tridiag.c's gemm): 256^3 / 4, a few
- * milliseconds in plain loops. */
-#define TRI_GEMM_HERE 4194304.0
-
 /* stedc's timers (hyla_eig_stats' stedc_* in this order) */
 enum { STEDC_T_LOWER, STEDC_T_DEFLATE, STEDC_T_SECULAR, STEDC_T_GEMM, STEDC_T_COPY,
        STEDC_T_COUNT };

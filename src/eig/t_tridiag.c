@@ -397,24 +397,6 @@ static void TRI(gemm)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda,
         for (int64_t j = 0; j < n; j++) memset(C + j * ldc, 0, sizeof *C * (size_t)m);
         return;
     }
-    /* Small products of merges that run side by side in an OpenMP team:
-     * here, in this thread. The BLAS would start its own threads for them
-     * (OpenBLAS from about 64^3), which then spin beside the team: on the
-     * GPU host's 16 cores, the merges of 192 rows at n = 1536 took 0.066 s
-     * that way against 0.007 s with OpenBLAS on one thread (suite
-     * syevd-threads-h100, bench/results/syevd.md). */
-    if (omp_in_parallel() && (double)m * (double)n * (double)kk <= TRI_GEMM_HERE) {
-        for (int64_t j = 0; j < n; j++) {
-            R *c = C + j * ldc;
-            memset(c, 0, sizeof *c * (size_t)m);
-            for (int64_t l = 0; l < kk; l++) {
-                const R b = B[l + j * ldb];
-                const R *a = A + l * lda;
-                for (int64_t i = 0; i < m; i++) c[i] += a[i] * b;
-            }
-        }
-        return;
-    }
     R_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)kk, 1, A, (int)lda, B,
            (int)ldb, 0, C, (int)ldc);
 }
