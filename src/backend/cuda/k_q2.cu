@@ -38,8 +38,19 @@
  * into one of two shared buffers while the group before computes; then
  * W1 = V^H Z(rows) over the staircase (column c: rows c..c+kd-1), W2 = T W1,
  * Z(rows) -= V W2, with threads owning register tiles of TC x TJ (W1, W2)
- * and TR x TJ (Z) outputs. Slabs are W = 64 columns wide for real types
- * (256 threads), 32 for complex ones (128 threads). */
+ * and TR x TJ (Z) outputs. Slabs are W = 64 columns wide for float
+ * (256 threads), 32 for complex ones (128 threads).
+ *
+ * Double runs the three products on the FP64 tensor cores (mma m8n8k4,
+ * apply_group_mma): slabs of W = 32 columns, eight warps. Every operand is
+ * read from shared memory in the fragment's layout, so the buffers are
+ * padded for distinct banks: V's columns are vld = roundup(ldv, 8) + 4
+ * apart (vld = 4 mod 8 words), T's tld = nbp + 4, the window's rows and
+ * W1, W2's W + 4; nbp = roundup(nb, 8) and the padding is zero, so the
+ * fragments past nb columns or ldv rows multiply zeros. Per group and slab
+ * it does 2 nbp W (kd+8) + nbp^2 W + 2 ldv W nbp flops at most (the
+ * staircases skipped by 4-row steps): at kd = 64, nb = 32 about 0.4
+ * Mflop in some 650 mma per CTA. */
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -55,9 +66,10 @@ const int TC = 2, TJ = 4, TR = 4;
 
 #include "backend/cuda/k_cx.cuh"
 
-/* Slab width and threads per CTA of a type */
-template <typename T> struct shape { static const int W = 64, NT = 256; };
-template <typename R> struct shape<cx<R>> { static const int W = 32, NT = 128; };
+/* Slab width and threads per CTA of a type; MMA: the tensor-core products */
+template <typename T> struct shape { static const int W = 64, NT = 256; static const bool MMA = false; };
+template <> struct shape<double> { static const int W = 32, NT = 256; static const bool MMA = true; };
+template <typename R> struct shape<cx<R>> { static const int W = 32, NT = 128; static const bool MMA = false; };
 
 /* ---- asynchronous global -> shared copies of one element ---- */
 template <int B> __device__ __forceinline__ void cp_async(void *dst, const void *src) {
@@ -74,20 +86,22 @@ struct geo {
     int64_t n, kd, nb, ldv, nsg, gsz, ncols, ldz;
     const int64_t *woff;
     int identity, K, H;
+    int nbp, vld, tld, zld, wsld; /* shared-memory layout (see the head of the file) */
 };
 
 /* M(s): steps of sweep s*nb, the groups of sweep group s */
 __device__ __forceinline__ int64_t steps_of(const geo &g, int64_t s) {
-    return (g.n - 1 - s * g.nb + g.kd - 1) / g.kd;
+    /* 32-bit division: n < 2^31 (hyla_cuda_q2_apply) */
+    return (int)(g.n - 1 - s * g.nb + g.kd - 1) / (int)g.kd;
 }
 /* first row of group (s, m) with m = t - (nsg-1-s) */
 __device__ __forceinline__ int64_t row0_of(const geo &g, int64_t s, int64_t t) {
     return s * g.nb + (t - (g.nsg - 1 - s)) * g.kd + 1;
 }
-/* element offset of group (s, m) in the store */
-__device__ __forceinline__ int64_t group_of(const geo &g, int64_t s, int64_t t) {
+/* element offset of group (s, m) in the store, wo = woff[t] */
+__device__ __forceinline__ int64_t group_of(const geo &g, int64_t s, int64_t t, int64_t wo) {
     const int64_t u = g.nsg - 1 - s, umax = t < g.nsg - 1 ? t : g.nsg - 1;
-    return g.woff[t] + (umax - u) * g.gsz;
+    return wo + (umax - u) * g.gsz;
 }
 /* The active sweep groups [sa, sb] of wave t in the batch [slo, shi]; false
  * when there are none. */
@@ -99,41 +113,61 @@ __device__ __forceinline__ bool wave_of(const geo &g, int64_t slo, int64_t shi, 
     return *sb >= *sa;
 }
 
-/* requests rows [a, b) of the slab Zg into the window (lanes run down a
- * column: coalesced in Z) */
+/* requests rows [a, b) of the slab Zg into the window: NT/W threads per
+ * column, each down every (NT/W)-th row (consecutive threads read
+ * consecutive rows of Z), the slot tracked without a division per row */
 template <typename T, int W, int NT>
-__device__ void load_rows(const geo &g, const T *Zg, T *Zs, int64_t a, int64_t b, int wc) {
-    const int L = (int)(b - a);
-    for (int idx = threadIdx.x; idx < L * wc; idx += NT) {
-        const int i = idx % L, j = idx / L, r = (int)a + i;
-        cp_async<sizeof(T)>(Zs + (r % g.H) * (W + 1) + j, Zg + r + (int64_t)j * g.ldz);
+__device__ __forceinline__ void load_rows(const geo &g, const T *Zg, T *Zs, int64_t a, int64_t b,
+                                          int wc) {
+    const int P = NT / W, j = threadIdx.x / P, i0 = (int)a + threadIdx.x % P;
+    if (j >= wc) return;
+    int sl = i0 % g.H;
+    const T *src = Zg + (int64_t)j * g.ldz;
+    for (int r = i0; r < (int)b; r += P) {
+        cp_async<sizeof(T)>(Zs + sl * g.zld + j, src + r);
+        sl += P;
+        if (sl >= g.H) sl -= g.H;
     }
 }
-/* writes rows [a, b) of the window back to the slab */
+/* writes rows [a, b) of the window back to the slab (as load_rows) */
 template <typename T, int W, int NT>
-__device__ void store_rows(const geo &g, T *Zg, const T *Zs, int64_t a, int64_t b, int wc) {
-    const int L = (int)(b - a);
-    for (int idx = threadIdx.x; idx < L * wc; idx += NT) {
-        const int i = idx % L, j = idx / L, r = (int)a + i;
-        Zg[r + (int64_t)j * g.ldz] = Zs[(r % g.H) * (W + 1) + j];
+__device__ __forceinline__ void store_rows(const geo &g, T *Zg, const T *Zs, int64_t a, int64_t b,
+                                           int wc) {
+    const int P = NT / W, j = threadIdx.x / P, i0 = (int)a + threadIdx.x % P;
+    if (j >= wc) return;
+    int sl = i0 % g.H;
+    T *dst = Zg + (int64_t)j * g.ldz;
+    for (int r = i0; r < (int)b; r += P) {
+        dst[r] = Zs[sl * g.zld + j];
+        sl += P;
+        if (sl >= g.H) sl -= g.H;
     }
 }
-/* requests group (s, t)'s V and T into Vs */
+/* requests group (s, t)'s V and T into Vs (wo = woff[t]): V's column c at
+ * Vs + c vld, T at Vs + vld nbp, its column at tld (the padding is left
+ * alone); warps take columns, lanes rows */
 template <typename T, int NT>
-__device__ void load_group(const geo &g, const T *store, int64_t s, int64_t t, T *Vs) {
-    const T *src = store + group_of(g, s, t);
-    for (int i = threadIdx.x; i < (int)g.gsz; i += NT) cp_async<sizeof(T)>(Vs + i, src + i);
+__device__ __forceinline__ void load_group(const geo &g, const T *store, int64_t s, int64_t t,
+                                           int64_t wo, T *Vs) {
+    const T *src = store + group_of(g, s, t, wo);
+    const int ldv = (int)g.ldv, nb = (int)g.nb, lane = threadIdx.x & 31;
+    T *Ts = Vs + g.vld * g.nbp;
+    for (int c = threadIdx.x >> 5; c < nb; c += NT / 32) {
+        for (int r = lane; r < ldv; r += 32) cp_async<sizeof(T)>(Vs + r + c * g.vld, src + r + c * ldv);
+        for (int r = lane; r < nb; r += 32)
+            cp_async<sizeof(T)>(Ts + r + c * g.tld, src + ldv * nb + r + c * nb);
+    }
 }
 
 /* Group (s, m = t-(nsg-1-s)) on the window, its V and T in Vs (ldv*nb, then
  * nb*nb), Ws nb*W. The caller has synchronized; ends with a barrier. */
 template <typename T, int W, int NT>
-__device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *Ws, T *Zs) {
-    const int ZLD = W + 1;
+__device__ __forceinline__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *Ws, T *Zs) {
+    const int ZLD = g.zld;
     const int64_t r0 = row0_of(g, s, t);
     const int h = (int)(g.n - r0 < g.ldv ? g.n - r0 : g.ldv);
-    const int nb = (int)g.nb, kd = (int)g.kd, ldv = (int)g.ldv, H = g.H;
-    const T *Ts = Vs + ldv * nb;
+    const int nb = (int)g.nb, kd = (int)g.kd, ldv = g.vld, H = g.H;
+    const T *Ts = Vs + ldv * g.nbp;
     const int sbase = (int)r0 % H; /* slot of row r0 + r: sbase + r, less H past the end */
 
     /* W1 = V^H Z(rows): one TC x TJ tile per thread (nb <= 32: 4 W tiles = NT) */
@@ -183,7 +217,7 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
             const int c = ca + i;
             if (c >= nb) continue;
             for (int c2 = c; c2 < nb; c2++) {
-                const T tv = Ts[c + c2 * nb];
+                const T tv = Ts[c + c2 * g.tld];
 #pragma unroll
                 for (int jj = 0; jj < TJ; jj++) b[i][jj] += tv * Ws[c2 * W + jl + jj * njb];
             }
@@ -234,14 +268,267 @@ __device__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *
     __syncthreads();
 }
 
+/* D (8 x 8) += A (8 x 4) B (4 x 8) on one warp, FP64: lane l holds A(l/4,
+ * l%4), B(l%4, l/4) and D(l/4, 2(l%4) + {0, 1}). Before sm_80 the same
+ * product through shuffles. */
+__device__ __forceinline__ void dmma(double &d0, double &d1, double a, double b) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
+                 : "+d"(d0), "+d"(d1)
+                 : "d"(a), "d"(b));
+#else
+    const int l = threadIdx.x & 31, i = l >> 2, j = 2 * (l & 3);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const double ak = __shfl_sync(0xffffffffu, a, 4 * i + k);
+        const double b0 = __shfl_sync(0xffffffffu, b, 4 * j + k);
+        const double b1 = __shfl_sync(0xffffffffu, b, 4 * (j + 1) + k);
+        d0 += ak * b0, d1 += ak * b1;
+    }
+#endif
+}
+
+/* apply_group for double on the tensor cores (W = 32, eight warps): the
+ * same three products, W1 = V^H Z(rows), W2 = T W1, Z(rows) -= V W2, as
+ * 8 x 8 output tiles. Warp w owns the tiles of columns 16 (w%2) .. +15 and,
+ * for W1 and W2, the rows 8 (w/2) .. +7; for Z the row tiles w/2, w/2 + 4,
+ * w/2 + 8. W1 (in W1s) and -W2 (in W2s) pass through shared memory, rows
+ * of wsld. KD, NB > 0: the band width and sweeps per group known at
+ * compile time (the loops unroll; the default kd = 64, nb = 32); 0: read
+ * from g, loops up to the largest the kernel takes. V's rows past the
+ * group's last (rows from n on) are zero in the store, so window rows there
+ * (finite: zeros or rows of Z) add nothing and are never written. The
+ * caller has synchronized; ends with a barrier. */
+template <int KD, int NB>
+__device__ __forceinline__ void apply_group_mma(const geo &g, int64_t s, int64_t t,
+                                                const double *Vs, double *W1s, double *W2s,
+                                                double *Zs) {
+    constexpr int KDM = KD ? KD : HYLA_CUDA_Q2_MAX_KD, NBM = NB ? NB : HYLA_CUDA_Q2_MAX_NB;
+    constexpr int NS1 = (KDM + 7 + 3) / 4, NS2 = (NBM + 7) / 8 * 2;
+    const int kd = KD ? KD : (int)g.kd, ldv = KD && NB ? KD + NB - 1 : (int)g.ldv;
+    const int nbp = NB ? (NB + 7) / 8 * 8 : g.nbp;
+    const int vld = KD && NB ? (KD + NB - 1 + 7) / 8 * 8 + 4 : g.vld;
+    const int tld = NB ? (NB + 7) / 8 * 8 + 4 : g.tld;
+    constexpr int ZLD = 36, WS = 36; /* W + 4 */
+    const int64_t r0 = row0_of(g, s, t);
+    const int h = (int)(g.n - r0 < ldv ? g.n - r0 : ldv);
+    const int H = g.H;
+    const double *Ts = Vs + vld * nbp;
+    const int sbase = (int)r0 % H;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lr = lane >> 2, lc = lane & 3;
+    const int a = warp >> 1, j0 = (warp & 1) * 16; /* row tile (W1, W2), first column */
+
+    /* W1 = V^H Z(rows): V's column i is zero outside rows i .. i+kd-1 */
+    if (8 * a < nbp) {
+        /* two chains of accumulators per tile (even and odd steps) */
+        double c[2][2][2] = {{{0.0, 0.0}, {0.0, 0.0}}, {{0.0, 0.0}, {0.0, 0.0}}};
+        const int ns = (min(8 * a + 7 + kd, ldv) - 8 * a + 3) / 4;
+        const double *vp = Vs + (8 * a + lr) * vld + 8 * a + lc;
+        /* this lane's rows 8a + lc + 4 q: slots from sl, wrapping once */
+        const int sl = sbase + 8 * a + lc, wrap = sl >= H ? NS1 + 1 : (H - sl + 3) / 4;
+        const double *zp = Zs + (sl >= H ? sl - H : sl) * ZLD + j0 + lr;
+#pragma unroll
+        for (int q = 0; q < NS1; q++) {
+            if (q < ns) {
+                const double *z = zp + 4 * q * ZLD - (q >= wrap ? H * ZLD : 0);
+                const double av = vp[4 * q];
+                dmma(c[q & 1][0][0], c[q & 1][0][1], av, z[0]);
+                dmma(c[q & 1][1][0], c[q & 1][1][1], av, z[8]);
+            }
+        }
+        double *w = W1s + (8 * a + lr) * WS + j0 + 2 * lc;
+        w[0] = c[0][0][0] + c[1][0][0], w[1] = c[0][0][1] + c[1][0][1];
+        w[8] = c[0][1][0] + c[1][1][0], w[9] = c[0][1][1] + c[1][1][1];
+    }
+    __syncthreads();
+
+    /* -W2 = -T W1, T upper: row tile a needs W1's rows from 8a on */
+    if (8 * a < nbp) {
+        double c00 = 0.0, c01 = 0.0, c10 = 0.0, c11 = 0.0;
+        const int ns = (nbp - 8 * a) / 4;
+        const double *tp = Ts + (8 * a + lr) + (8 * a + lc) * tld;
+        const double *wp = W1s + (8 * a + lc) * WS + j0 + lr;
+#pragma unroll
+        for (int q = 0; q < NS2; q++) {
+            if (q < ns) {
+                const double av = tp[4 * q * tld];
+                dmma(c00, c01, av, wp[4 * q * WS]);
+                dmma(c10, c11, av, wp[4 * q * WS + 8]);
+            }
+        }
+        double *w = W2s + (8 * a + lr) * WS + j0 + 2 * lc;
+        w[0] = -c00, w[1] = -c01, w[8] = -c10, w[9] = -c11;
+    }
+    __syncthreads();
+
+    /* Z(rows) += V (-W2): V's row r is zero outside columns r-kd+1 .. r;
+     * the warp's three row tiles side by side (six chains) */
+    const int mt = (h + 7) >> 3;
+    double c[3][2][2];
+    double *zp[3];
+    const double *vp[3], *wp[3];
+    int ns[3];
+#pragma unroll
+    for (int bq = 0; bq < 3; bq++) {
+        const int b = a + 4 * bq, r = 8 * b + lr;
+        const int sr = sbase + r >= H ? sbase + r - H : sbase + r;
+        zp[bq] = Zs + sr * ZLD + j0 + 2 * lc;
+        const int clo = max(0, 8 * b - kd + 1) & ~3, chi = min(nbp, 8 * b + 8);
+        ns[bq] = b < mt ? (chi - clo) / 4 : 0;
+        vp[bq] = Vs + r + (clo + lc) * vld;
+        wp[bq] = W2s + (clo + lc) * WS + j0 + lr;
+        if (b < mt) {
+            c[bq][0][0] = zp[bq][0], c[bq][0][1] = zp[bq][1];
+            c[bq][1][0] = zp[bq][8], c[bq][1][1] = zp[bq][9];
+        } else {
+            c[bq][0][0] = c[bq][0][1] = c[bq][1][0] = c[bq][1][1] = 0.0;
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < NS2; q++) {
+#pragma unroll
+        for (int bq = 0; bq < 3; bq++) {
+            if (q < ns[bq]) {
+                const double av = vp[bq][4 * q * vld];
+                dmma(c[bq][0][0], c[bq][0][1], av, wp[bq][4 * q * WS]);
+                dmma(c[bq][1][0], c[bq][1][1], av, wp[bq][4 * q * WS + 8]);
+            }
+        }
+    }
+#pragma unroll
+    for (int bq = 0; bq < 3; bq++) {
+        if (8 * (a + 4 * bq) + lr < h) {
+            zp[bq][0] = c[bq][0][0], zp[bq][1] = c[bq][0][1];
+            zp[bq][8] = c[bq][1][0], zp[bq][9] = c[bq][1][1];
+        }
+    }
+    __syncthreads();
+}
+
+/* apply_group_mma for the default shape, kd = 64 and nb = 32 (ldv = 95,
+ * vld = 100, tld = 36), with no conditions around the products (a
+ * condition costs a warp synchronization and a branch per product): every
+ * warp runs 18 steps for W1 (V's column i has rows i .. i+63: 71 rows from
+ * the tile's first, 18 steps of 4), 8 for W2 (T's zeros below its diagonal
+ * included) and 8 for each of its three row tiles of Z (V's zeros outside
+ * the staircase included; tiles past the group's last row compute and are
+ * not stored). */
+__device__ __forceinline__ void apply_group_mma_64x32(const geo &g, int64_t s, int64_t t,
+                                                      const double *Vs, double *W1s,
+                                                      double *W2s, double *Zs) {
+    constexpr int KD = 64, LDV = 95, VLD = 100, TLD = 36, ZLD = 36, WS = 36;
+    const int r0 = (int)row0_of(g, s, t);
+    const int h = g.n - r0 < LDV ? (int)g.n - r0 : LDV;
+    const int H = g.H;
+    const double *Ts = Vs + VLD * 32;
+    const int sbase = r0 % H;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lr = lane >> 2, lc = lane & 3;
+    const int a = warp >> 1, j0 = (warp & 1) * 16;
+
+    {
+        double c[2][2][2] = {{{0.0, 0.0}, {0.0, 0.0}}, {{0.0, 0.0}, {0.0, 0.0}}};
+        const double *vp = Vs + (8 * a + lr) * VLD + 8 * a + lc;
+        const int sl = sbase + 8 * a + lc, wrap = sl >= H ? 99 : (H - sl + 3) / 4;
+        const double *zp = Zs + (sl >= H ? sl - H : sl) * ZLD + j0 + lr;
+#pragma unroll
+        for (int q = 0; q < 18; q++) {
+            const double *z = zp + 4 * q * ZLD - (q >= wrap ? H * ZLD : 0);
+            const double av = vp[4 * q];
+            dmma(c[q & 1][0][0], c[q & 1][0][1], av, z[0]);
+            dmma(c[q & 1][1][0], c[q & 1][1][1], av, z[8]);
+        }
+        double *w = W1s + (8 * a + lr) * WS + j0 + 2 * lc;
+        w[0] = c[0][0][0] + c[1][0][0], w[1] = c[0][0][1] + c[1][0][1];
+        w[8] = c[0][1][0] + c[1][1][0], w[9] = c[0][1][1] + c[1][1][1];
+    }
+    __syncthreads();
+    {
+        double c[2][2][2] = {{{0.0, 0.0}, {0.0, 0.0}}, {{0.0, 0.0}, {0.0, 0.0}}};
+        const double *tp = Ts + (8 * a + lr) + lc * TLD;
+        const double *wp = W1s + lc * WS + j0 + lr;
+#pragma unroll
+        for (int q = 0; q < 8; q++) {
+            const double av = tp[4 * q * TLD];
+            dmma(c[q & 1][0][0], c[q & 1][0][1], av, wp[4 * q * WS]);
+            dmma(c[q & 1][1][0], c[q & 1][1][1], av, wp[4 * q * WS + 8]);
+        }
+        double *w = W2s + (8 * a + lr) * WS + j0 + 2 * lc;
+        w[0] = -(c[0][0][0] + c[1][0][0]), w[1] = -(c[0][0][1] + c[1][0][1]);
+        w[8] = -(c[0][1][0] + c[1][1][0]), w[9] = -(c[0][1][1] + c[1][1][1]);
+    }
+    __syncthreads();
+    {
+        double c[3][2][2];
+        double *zp[3];
+#pragma unroll
+        for (int bq = 0; bq < 3; bq++) {
+            const int r = 8 * (a + 4 * bq) + lr;
+            const int sr = sbase + r >= H ? sbase + r - H : sbase + r;
+            zp[bq] = Zs + sr * ZLD + j0 + 2 * lc;
+            c[bq][0][0] = zp[bq][0], c[bq][0][1] = zp[bq][1];
+            c[bq][1][0] = zp[bq][8], c[bq][1][1] = zp[bq][9];
+        }
+        const double *vp = Vs + 8 * a + lr + lc * VLD;
+        const double *wp = W2s + lc * WS + j0 + lr;
+#pragma unroll
+        for (int q = 0; q < 8; q++) {
+            const double w0 = wp[4 * q * WS], w1 = wp[4 * q * WS + 8];
+#pragma unroll
+            for (int bq = 0; bq < 3; bq++) {
+                const double av = vp[32 * bq + 4 * q * VLD];
+                dmma(c[bq][0][0], c[bq][0][1], av, w0);
+                dmma(c[bq][1][0], c[bq][1][1], av, w1);
+            }
+        }
+#pragma unroll
+        for (int bq = 0; bq < 3; bq++) {
+            if (8 * (a + 4 * bq) + lr < h) {
+                zp[bq][0] = c[bq][0][0], zp[bq][1] = c[bq][0][1];
+                zp[bq][8] = c[bq][1][0], zp[bq][9] = c[bq][1][1];
+            }
+        }
+    }
+    (void)KD;
+    __syncthreads();
+}
+
+/* the group's products: CUDA cores, or the tensor cores for double */
+template <typename T, int W, int NT, bool MMA> struct apply {
+    static __device__ __forceinline__ void run(const geo &g, int64_t s, int64_t t, const T *Vs,
+                                               T *Ws, T *, T *Zs) {
+        apply_group<T, W, NT>(g, s, t, Vs, Ws, Zs);
+    }
+};
+template <int W, int NT> struct apply<double, W, NT, true> {
+    static_assert(W == 32 && NT == 256, "the tensor-core products take W = 32, eight warps");
+    static __device__ __forceinline__ void run(const geo &g, int64_t s, int64_t t,
+                                               const double *Vs, double *Ws, double *Ws2,
+                                               double *Zs) {
+        if (g.kd == 64 && g.nb == 32)
+            apply_group_mma_64x32(g, s, t, Vs, Ws, Ws2, Zs);
+        else
+            apply_group_mma<0, 0>(g, s, t, Vs, Ws, Ws2, Zs);
+    }
+};
+
 template <typename T, int W, int NT>
 __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ store, T *Z) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
+    const int gbuf = (g.vld + g.tld) * g.nbp, wbuf = g.nbp * g.wsld;
     T *Vb[2];
     Vb[0] = reinterpret_cast<T *>(smem_raw);  /* V then T of a group, twice */
-    Vb[1] = Vb[0] + g.gsz;
-    T *Ws = Vb[1] + g.gsz;                    /* nb*W */
-    T *Zs = Ws + g.nb * W;                    /* H*(W+1) */
+    Vb[1] = Vb[0] + gbuf;
+    T *Ws = Vb[1] + gbuf;                     /* W1 (and W2 with MMA) */
+    T *Ws2 = Ws + wbuf;
+    T *Zs = Ws + (shape<T>::MMA ? 2 : 1) * wbuf; /* H rows of zld */
+    /* zeros in every padding (and in the window, so that no product ever
+     * meets uninitialized words) */
+    {
+        T *all = Vb[0];
+        const int tot = 2 * gbuf + (shape<T>::MMA ? 2 : 1) * wbuf + g.H * g.zld;
+        for (int i = threadIdx.x; i < tot; i += NT) all[i] = zero_of<T>();
+        __syncthreads();
+    }
     /* the widest slabs first: with identity they have the most work */
     const int64_t slab = (int64_t)gridDim.x - 1 - blockIdx.x, c0 = slab * W;
     const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
@@ -262,10 +549,15 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
         int64_t lo = row0_of(g, sa, t0), hi = row0_of(g, sb, t0) + g.ldv;
         hi = hi < g.n ? hi : g.n;
         load_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
-        load_group<T, NT>(g, store, sb, t0, Vb[buf]);
+        int64_t wo = g.woff[t0]; /* woff[t] of the wave t below */
+        load_group<T, NT>(g, store, sb, t0, wo, Vb[buf]);
         cp_commit();
         for (int64_t t = t0; t < t1; t++) {
-            if (!wave_of(g, slo, shi, t, &sa, &sb)) continue;
+            const int64_t wo1 = g.woff[t + 1]; /* t + 1 <= nw; asked early, used late */
+            if (!wave_of(g, slo, shi, t, &sa, &sb)) {
+                wo = wo1;
+                continue;
+            }
             /* the rows wave t+1 adds, requested now */
             int64_t na = 0, nbw = -1;
             const bool more = t + 1 < t1 && wave_of(g, slo, shi, t + 1, &na, &nbw);
@@ -287,12 +579,15 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
             for (int64_t s = sb; s >= sa; s--) {
                 /* the next group's V and T into the other buffer */
                 const bool next = s > sa || more;
-                if (next) load_group<T, NT>(g, store, s > sa ? s - 1 : nbw, s > sa ? t : t + 1,
-                                            Vb[buf ^ 1]);
+                if (next)
+                    load_group<T, NT>(g, store, s > sa ? s - 1 : nbw, s > sa ? t : t + 1,
+                                      s > sa ? wo : wo1, Vb[buf ^ 1]);
                 cp_commit();
                 cp_wait<1>(); /* all but that request */
                 __syncthreads();
-                apply_group<T, W, NT>(g, s, t, Vb[buf], Ws, Zs);
+                /* Vb[0] + offset, not Vb[buf]: the compiler then keeps
+                 * the loads in shared memory (no generic loads) */
+                apply<T, W, NT, shape<T>::MMA>::run(g, s, t, Vb[0] + buf * gbuf, Ws, Ws2, Zs);
                 buf ^= 1;
             }
             /* rows above wave t+1's are done for this batch */
@@ -302,6 +597,7 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
                 lo = top1;
                 __syncthreads();
             }
+            wo = wo1;
         }
         cp_wait<0>();
         __syncthreads();
@@ -320,8 +616,16 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
         cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
             cudaSuccess)
         return HYLA_ERR_DEVICE;
-    const size_t es = sizeof(T), fixed = (size_t)(2 * g.gsz + g.nb * W) * es;
-    const size_t row = (size_t)(W + 1) * es, step = (size_t)(g.nb + g.kd) * row;
+    const bool mma = shape<T>::MMA;
+    g.nbp = mma ? (int)((g.nb + 7) / 8 * 8) : (int)g.nb;
+    g.vld = mma ? (int)((g.ldv + 7) / 8 * 8 + 4) : (int)g.ldv;
+    g.tld = mma ? g.nbp + 4 : (int)g.nb;
+    g.zld = mma ? W + 4 : W + 1;
+    g.wsld = mma ? W + 4 : W;
+    const size_t es = sizeof(T);
+    const size_t fixed =
+        (size_t)(2 * (g.vld + g.tld) * g.nbp + (mma ? 2 : 1) * g.nbp * g.wsld) * es;
+    const size_t row = (size_t)g.zld * es, step = (size_t)(g.nb + g.kd) * row;
     const size_t one = fixed + (size_t)(g.ldv + g.kd) * row; /* K = 1 */
     /* K sweep groups per window: as many as leave two CTAs per SM room,
      * or, when that is fewer than 3, as many as one CTA may take */
@@ -333,7 +637,11 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     if (K < 1) K = 1;
     g.K = (int)K;
     g.H = (int)((K - 1) * (g.nb + g.kd) + g.ldv + g.kd);
+    /* the tensor-core products read up to vld + 7 rows from a group's
+     * first: one wrap of the window at most */
+    if (mma && g.H < g.vld + 8) g.H = g.vld + 8;
     const size_t smem = fixed + (size_t)g.H * row;
+    if (smem > budget1) return HYLA_ERR_UNSUPPORTED;
     if (cudaFuncSetAttribute(q2_kernel<T, W, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
         return HYLA_ERR_DEVICE;
