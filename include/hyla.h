@@ -267,7 +267,19 @@ typedef enum {
      * A V. 0 = automatic (the tuning table's), 1 = through pinned host
      * memory, 2 = device to device (the partials to device 0, summed there,
      * copied back). */
-    HYLA_OPT_EIG_ALLREDUCE = 32
+    HYLA_OPT_EIG_ALLREDUCE = 32,
+    /* Eigensolver stage 1 (dense -> band): how each panel (the m x kd
+     * columns below the band) is factored. 0 = automatic (CholeskyQR2 on a
+     * GPU for panels of at least 2048 rows, measured faster there on one
+     * H100; Householder QR on the host backend), 1 = Householder QR (the
+     * backend's geqrf), 2 = CholeskyQR2 with the Householder vectors
+     * reconstructed from its Q (the same V, T and R a Householder QR gives,
+     * from two Gram matrices and triangular solves instead of a chain of
+     * kd column steps). A panel that is too ill-conditioned for it (its
+     * Cholesky fails, its R's diagonal spans more than 1/(64 sqrt(eps)),
+     * or the second Gram matrix is more than 0.1 from I) falls back to
+     * Householder QR, as do panels of fewer than 2 kd rows. */
+    HYLA_OPT_EIG_PANEL_QR = 33
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
@@ -861,6 +873,8 @@ typedef struct {
     double transfers;  /* host <-> device copies of A, Z and the band */
     double total;
     int64_t kd, nb;    /* block sizes used */
+    int64_t panels_cholqr; /* stage-1 panels factored by CholeskyQR2 (HYLA_OPT_EIG_PANEL_QR;
+                             the others by Householder QR; also set by ?sytrd_sy2sb) */
     int64_t back2_calls;  /* device calls (kernel launches) of the Q2 back transformation */
     double back2_flops;   /* their floating-point operations (real multiply-adds count 2) */
     /* stedc's parts (set by ?syevd jobz V and by ?stedc compz 'I'): the leaves

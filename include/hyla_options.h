@@ -64,6 +64,8 @@
     X(EIG_SBR, "--sbr", "auto|half|full", 0, 2, 0,                                                 \
       "several devices, stage 1: lower triangle and an allreduce, or both triangles")              \
     X(EIG_ALLREDUCE, "--allreduce", "auto|host|device", 0, 2, 0,                                   \
-      "several devices, half storage: A V summed through host memory or device to device")
+      "several devices, half storage: A V summed through host memory or device to device")        \
+    X(EIG_PANEL_QR, "--panel-qr", "auto|householder|cholqr", 0, 2, 0,                            \
+      "eigensolver stage 1: panels by Householder QR or CholeskyQR2 (reconstructed)")
 
 #endif

@@ -10,8 +10,10 @@
 #define ORMTR PN(ormtr_sy2sb)
 #endif
 
-static void PN(ts_case)(hyla_t *h, char uplo, int64_t n, int64_t kd, int64_t nb,
-                        unsigned long long *s) {
+/* Stage 1 on A of class cls (t_eig_util.c); returns the panels factored by
+ * CholeskyQR2 (-1 when the call failed). */
+static int64_t PN(ts_class)(hyla_t *h, int cls, char uplo, int64_t n, int64_t kd, int64_t nb,
+                            unsigned long long *s) {
     const int64_t lda = n + 2, ldab = kd + 2;
     const size_t nn = (size_t)HYLA_T_MAX(1, n * n);
     T *A0 = malloc(sizeof *A0 * nn), *A = malloc(sizeof *A * (size_t)(lda * HYLA_T_MAX(1, n)));
@@ -19,7 +21,8 @@ static void PN(ts_case)(hyla_t *h, char uplo, int64_t n, int64_t kd, int64_t nb,
     T *tau = malloc(sizeof *tau * (size_t)HYLA_T_MAX(1, n)), *B = calloc(nn, sizeof *B);
     T *Q = calloc(nn, sizeof *Q), *C = malloc(sizeof *C * nn), *D = malloc(sizeof *D * nn);
     R *wa = malloc(sizeof *wa * (size_t)HYLA_T_MAX(1, n)), *wb = malloc(sizeof *wb * (size_t)HYLA_T_MAX(1, n));
-    PN(te_make)(TE_RANDOM, n, A0, s);
+    int64_t ncq = -1;
+    PN(te_make)(cls, n, A0, s);
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < lda; i++) {
             int in = (uplo == 'L') ? i >= j : i <= j;
@@ -27,10 +30,13 @@ static void PN(ts_case)(hyla_t *h, char uplo, int64_t n, int64_t kd, int64_t nb,
         }
     hyla_set_option(h, HYLA_OPT_EIG_NB, nb);
     int rc = SY2SB(h, uplo, n, kd, A, lda, AB, ldab, tau);
-    CHECK(rc == 0, "%csy2sb uplo %c n %lld kd %lld nb %lld: rc %d", CH, uplo, (long long)n,
-          (long long)kd, (long long)nb, rc);
+    CHECK(rc == 0, "%csy2sb %s uplo %c n %lld kd %lld nb %lld: rc %d", CH, te_class_name[cls],
+          uplo, (long long)n, (long long)kd, (long long)nb, rc);
     leak_check(h, "sy2sb");
     if (rc) goto done;
+    hyla_eig_stats st;
+    hyla_get_eig_stats(h, &st);
+    ncq = st.panels_cholqr;
     /* the read triangle within the band, the other one and padding stay */
     int kept = 1;
     for (int64_t j = 0; j < n; j++)
@@ -69,10 +75,53 @@ static void PN(ts_case)(hyla_t *h, char uplo, int64_t n, int64_t kd, int64_t nb,
     for (int64_t k = 0; k < n; k++) C[k + k * n] -= 1;
     double qhq = n ? PN(te_norm1)(n, n, C, n) / ((double)n * EPS) : 0;
     CHECK(ev < THRESH && orth < THRESH && res < THRESH && qhq < THRESH,
-          "%csy2sb uplo %c n %lld kd %lld nb %lld: eig %.3g orth %.3g resid %.3g QhQ %.3g", CH,
-          uplo, (long long)n, (long long)kd, (long long)nb, ev, orth, res, qhq);
+          "%csy2sb %s uplo %c n %lld kd %lld nb %lld (%lld CholeskyQR2 panels): eig %.3g orth "
+          "%.3g resid %.3g QhQ %.3g", CH, te_class_name[cls], uplo, (long long)n, (long long)kd,
+          (long long)nb, (long long)ncq, ev, orth, res, qhq);
 done:
     free(A0), free(A), free(AB), free(tau), free(B), free(Q), free(C), free(D), free(wa), free(wb);
+    return ncq;
+}
+
+static void PN(ts_case)(hyla_t *h, char uplo, int64_t n, int64_t kd, int64_t nb,
+                        unsigned long long *s) {
+    PN(ts_class)(h, TE_RANDOM, uplo, n, kd, nb, s);
+}
+
+/* The panels by CholeskyQR2 with Householder vectors reconstructed
+ * (HYLA_OPT_EIG_PANEL_QR 2): the same checks, on matrices whose panels it
+ * takes (random: every panel of at least 2 kd rows; clustered: most) and
+ * on ones it must hand to Householder QR (zero and diagonal: panels of
+ * zeros; graded: ill-conditioned panels, taken or not). */
+static void PN(ts_cholqr)(hyla_t *h, unsigned long long *s) {
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, 2) == 0, "HYLA_OPT_EIG_PANEL_QR 2");
+    static const int64_t cases[][3] = {{41, 3, 6}, {60, 5, 5}, {150, 4, 8}, {97, 8, 16}};
+    static const int classes[] = {TE_RANDOM, TE_CLUSTERED, TE_GRADED, TE_ZERO, TE_DIAGONAL};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        for (size_t k = 0; k < sizeof classes / sizeof *classes; k++)
+            for (int u = 0; u < 2; u++) {
+                const int64_t n = cases[c][0], kd = cases[c][1];
+                const int cls = classes[k];
+                const int64_t got = PN(ts_class)(h, cls, "LU"[u], n, kd, cases[c][2], s);
+                /* panels with at least 2 kd rows below the band */
+                int64_t want = 0;
+                for (int64_t j0 = 0; j0 + kd + 1 < n; j0 += kd) want += n - j0 - kd >= 2 * kd;
+                /* random: all of them; clustered (A near a multiple of I
+                 * plus a low-rank part): the last, nearly rank-deficient
+                 * panels may go to Householder QR */
+                if (cls == TE_RANDOM || cls == TE_CLUSTERED)
+                    CHECK(cls == TE_RANDOM ? got == want : got > 0 && got <= want,
+                          "%c CholeskyQR2 %s n %lld kd %lld: %lld panels, %lld expected", CH,
+                          te_class_name[cls], (long long)n, (long long)kd, (long long)got,
+                          (long long)want);
+                if (cls == TE_ZERO || cls == TE_DIAGONAL)
+                    CHECK(got == 0, "%c CholeskyQR2 %s n %lld: %lld panels of zeros taken", CH,
+                          te_class_name[cls], (long long)n, (long long)got);
+            }
+    /* Householder QR when asked for */
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, 1) == 0, "HYLA_OPT_EIG_PANEL_QR 1");
+    CHECK(PN(ts_class)(h, TE_RANDOM, 'L', 60, 5, 5, s) == 0, "%c Householder QR asked for", CH);
+    hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, 0);
 }
 
 static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
@@ -87,6 +136,7 @@ static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
      * (host: 64 columns), the last group partial */
     PN(ts_case)(h, 'L', 150, 2, 4, s);
     PN(ts_case)(h, 'U', 141, 3, 3, s);
+    PN(ts_cholqr)(h, s);
     /* bad arguments, in LAPACK order */
     T a[4] = {0}, ab[4] = {0}, tau[2] = {0};
     CHECK(SY2SB(h, 'X', 2, 1, a, 2, ab, 2, tau) == -1, "uplo");

@@ -127,6 +127,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     HYLA_TRY(hyla_eig_stages12(ctx, di, t, n, kd, nb, dA, ldda, AB, kd + 1, vec ? &q1 : NULL, w,
                                e, vec ? &q2 : NULL, chase_mode(ctx, d, n, kd), &st.sy2sb,
                                &st.sb2st));
+    st.panels_cholqr = ctx->eig_stats.panels_cholqr;
 
     /* the tridiagonal eigensolver */
     tt = hyla_wtime();

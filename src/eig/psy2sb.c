@@ -22,11 +22,25 @@
  * downloads the panel and uploads V and T. So the host QR of the next panel
  * runs while the trailing HER2K of the block runs on the device (lookahead).
  * Only the lower triangle of A is referenced. */
+/* Finite data only (NaN/Inf are refused first): complex products need no
+ * C99 Annex G recovery (CholeskyQR2's host LU, t_cholqr.c). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("cx-limited-range")
+#endif
 #include "eig/psy2sb.h"
 #include <cblas.h>
+#include <complex.h>
+#include <float.h>
 #include <lapacke.h>
 #include <limits.h>
+#include <math.h>
 #include <string.h>
+
+/* the host halves of the CholeskyQR2 panels (t_cholqr.c, at the end of
+ * this file) for the precision t */
+static int cq_rcheck(hyla_dtype t, int64_t k, void *G, double thr);
+static int cq_reconstruct(hyla_dtype t, int64_t k, void *G2, void *Qt, const void *R1, void *V1,
+                          void *Tm, void *Rt, void *M);
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -189,6 +203,16 @@ static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hy
 
 /* ---------------------------------------------------------------- stage 1 */
 
+/* Automatic choice: CholeskyQR2 for the panels of at least this many rows
+ * on a GPU. One H100, stage 1 with Householder QR / CholeskyQR2 for every
+ * panel of 2 kd rows or more (kd 64, eigenvalues only): d n = 2048
+ * 0.020 / 0.024 s, 4096 0.047 / 0.043 s, 8192 0.110 / 0.076 s, 16384
+ * 0.418 / 0.328 s; z 2048 0.024 / 0.029 s, 4096 0.057 / 0.049 s, 16384
+ * 0.798 / 0.727 s: below about 2000 rows a panel's Householder QR is the
+ * cheaper (CholeskyQR2's one wait for the device and its host work cost
+ * more than the QR's column chain there). */
+#define HYLA_EIG_CHOLQR_MIN_M 2048
+
 typedef struct {
     hyla_t *ctx;
     hyla_dev *d;
@@ -205,6 +229,7 @@ typedef struct {
                                   * column j0; else column j0 % vring of a ring */
     void *dW, *dS;               /* Wacc (n x nb, ld n), small products (ld nb) */
     int64_t ldw, lds;
+    int64_t cq_panels;           /* panels factored by CholeskyQR2 */
 } s1;
 
 /* Element (i, j) of V, j a column of the matrix (panel j0's V starts at
@@ -298,6 +323,88 @@ void hyla_eig_band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64
     if (feed) atomic_store_explicit(&feed->ready, j1, memory_order_release);
 }
 
+/* Buffers of the CholeskyQR2 panels: on the host (pinned) six k x k blocks
+ * (R1, G2, Qt, V1, Rt, M), tau (k) and potrf's info; on the device three
+ * (G1 then R1, M, G2) and info. */
+typedef struct {
+    void *h, *d;
+} cq_buf;
+
+static void *cqh(const s1 *s, const cq_buf *b, int i) {
+    return (unsigned char *)b->h + (size_t)(i * s->kd * s->kd) * s->es;
+}
+static void *cqd(const s1 *s, const cq_buf *b, int i) {
+    return (unsigned char *)b->d + (size_t)(i * s->kd * s->kd) * s->es;
+}
+
+/* Panel A[r0:n, j0:j0+kd] (m = n - r0 >= 2 kd rows) by CholeskyQR2 with
+ * the Householder vectors reconstructed (t_cholqr.c), on q_aux with one
+ * wait for the device: V (unit lower) into the store at dv, T (kd x kd, ld
+ * kd) into the pinned ht, the band's R into the pinned hp (rows kd .. 2 kd
+ * - 1 of the panel's copy, upper triangle; rows 0 .. kd-1, the diagonal
+ * block, copied from A), and with want_v V itself into hp's rows from kd
+ * on, below R (for the LAPACK-style output), tau = T's diagonal into htau.
+ * A is read, never written. Returns 0, 1 when the panel is too
+ * ill-conditioned for it (nothing written but dv's rows, which the
+ * Householder QR then rewrites; q_aux synchronized), or an error. The
+ * uploads of V's top block and the TRMM of its other rows are left queued
+ * on q_aux (the caller's later work on q_aux, or its events, follow them). */
+static int panel_cholqr(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp,
+                        int64_t rows, int want_v, void *ht, void *htau) {
+    const hyla_backend_ops *o = s->o;
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t k = s->kd, n = s->n, r0 = j0 + k, m = n - r0, ldv = s->ldv;
+    const void *one = hyla_scalar(t, HYLA_SC_ONE), *zero = hyla_scalar(t, HYLA_SC_ZERO);
+    const void *dpa = el(s->dA, r0, j0, s->lda, es);
+    const size_t kk = (size_t)(k * k) * es;
+    const double eps = hyla_dtype_real(t) == HYLA_S ? FLT_EPSILON : DBL_EPSILON;
+    int *dinfo = (int *)cqd(s, b, 3), *hinfo = (int *)((unsigned char *)cqh(s, b, 6) + (size_t)k * es);
+    int rc = 0;
+    /* G1 = A^H A = R1^H R1; Q1 = A R1^-1 in the store; G2 = Q1^H Q1 */
+    HYLA_TRY(o->gemm(s->qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, one, dpa, s->lda, dpa, s->lda,
+                     zero, cqd(s, b, 0), k));
+    HYLA_TRY(o->potrf(s->qa, t, HYLA_UPPER, k, cqd(s, b, 0), k, dinfo));
+    HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, dpa, (size_t)s->lda * es, (size_t)m * es,
+                        (size_t)k, HYLA_COPY_D2D));
+    HYLA_TRY(o->trsm(s->qa, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m, k, one,
+                     cqd(s, b, 0), k, dv, ldv));
+    HYLA_TRY(o->gemm(s->qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, one, dv, ldv, dv, ldv, zero,
+                     cqd(s, b, 2), k));
+    /* to the host: R1, G2, Q1's top block, info, the panel's top rows (with
+     * the diagonal block) */
+    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, 0), kk, cqd(s, b, 0), kk, kk, 1, HYLA_COPY_D2H));
+    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, 1), kk, cqd(s, b, 2), kk, kk, 1, HYLA_COPY_D2H));
+    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, 2), (size_t)k * es, dv, (size_t)ldv * es,
+                        (size_t)k * es, (size_t)k, HYLA_COPY_D2H));
+    HYLA_TRY(o->copy_2d(s->qa, hinfo, sizeof(int), dinfo, sizeof(int), sizeof(int), 1,
+                        HYLA_COPY_D2H));
+    HYLA_TRY(o->copy_2d(s->qa, hp, (size_t)n * es, el(s->dA, j0, j0, s->lda, es),
+                        (size_t)s->lda * es, (size_t)rows * es, (size_t)k, HYLA_COPY_D2H));
+    HYLA_TRY(o->queue_sync(s->qa));
+    if (*hinfo != 0 || cq_rcheck(t, k, cqh(s, b, 0), 64 * sqrt(eps)) ||
+        cq_reconstruct(t, k, cqh(s, b, 1), cqh(s, b, 2), cqh(s, b, 0), cqh(s, b, 3), ht,
+                       cqh(s, b, 4), cqh(s, b, 5)))
+        return 1;
+    /* V: its top block, then V2 = Q1[k:, :] M */
+    HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, 1), kk, cqh(s, b, 5), kk, kk, 1, HYLA_COPY_H2D));
+    HYLA_TRY(o->trmm(s->qa, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m - k, k, one,
+                     cqd(s, b, 1), k, el(dv, k, 0, ldv, es), ldv));
+    HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, cqh(s, b, 3), (size_t)k * es,
+                        (size_t)k * es, (size_t)k, HYLA_COPY_H2D));
+    if (want_v) {
+        HYLA_TRY(o->copy_2d(s->qa, el(hp, k, 0, n, es), (size_t)n * es, dv, (size_t)ldv * es,
+                            (size_t)m * es, (size_t)k, HYLA_COPY_D2H));
+        HYLA_TRY(o->queue_sync(s->qa));
+        for (int64_t j = 0; j < k; j++) memcpy(el(htau, j, 0, 1, es), el(ht, j, j, k, es), es);
+    }
+    /* R (upper) over the panel's rows kd .. 2kd-1 in hp */
+    for (int64_t j = 0; j < k; j++)
+        memcpy(el(hp, k, j, n, es), el(cqh(s, b, 4), 0, j, k, es), (size_t)(j + 1) * es);
+cleanup:
+    return rc;
+}
+
 int hyla_eig_sy2sb(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
                    void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **qout, void *Vh,
                    int64_t ldvh, void *tau) {
@@ -319,6 +426,8 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     const int *hinfo = NULL;
     hyla_event *ev_v = NULL, *ev_w = NULL;
     hyla_dev_workspace *ws;
+    cq_buf cq = {NULL, NULL};
+    void *cq_tau = NULL;
     /* the panel QR's small results, one block on the device and its pinned
      * mirror: G = V^H V (kd x kd), tau (kd), info (an int, 16 bytes kept) */
     const size_t qr_bytes = (size_t)(kd * kd + kd) * es + 16;
@@ -362,6 +471,16 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         dinfo = (int *)el(dqr, kd * kd + kd, 0, 1, es);
         htau = el(hqr, kd * kd, 0, 1, es);
         hinfo = (const int *)el(hqr, kd * kd + kd, 0, 1, es);
+        /* CholeskyQR2 panels: asked for, or by default on a GPU (on the
+         * host backend the Householder QR of a panel is no chain of
+         * launches, and the fallback test costs two passes over it) */
+        const int cholqr = ctx->opt_eig_panel_qr == 2 ||
+                           (ctx->opt_eig_panel_qr == 0 && d->info.kind != HYLA_DEVICE_HOST);
+        if (cholqr && n - kd >= 2 * kd) {
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(6 * kd * kd + kd) * es + 16, &cq.h));
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(3 * kd * kd) * es + 16, &cq.d));
+            cq_tau = el(cq.h, 6 * kd * kd, 0, 1, es);
+        }
     }
 
     for (int64_t p = 0; p < np; p++) {
@@ -378,27 +497,40 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
             HYLA_TRY(o->queue_wait_event(s.qa, ev_w));
             HYLA_TRY(panel_catch_up(&s, s.qa, j0, base, kp));
         }
-        /* device: QR of the rows below the band (A[r0:, panel] = Q_p R, R
-         * and V in place), V into the store with its unit upper triangle,
-         * and the Gram matrix V^H V from which the host builds T */
-        HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo, ctx->opt_lu_panel));
-        HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.ldv * es, dpa, (size_t)ldda * es,
-                            (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
-                          hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv));
-        HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), dv,
-                         s.ldv, dv, s.ldv, hyla_scalar(t, HYLA_SC_ZERO), dqr, kd));
-        HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
         /* the band columns need the panel's top 2 kd rows (the block on the
          * diagonal and R); the LAPACK-style output all of V */
         const int64_t rows = Vh ? n - j0 : HYLA_MIN(2 * kd, n - j0);
-        HYLA_TRY(o->copy_2d(s.qa, hp, (size_t)n * es, el(dA, j0, j0, ldda, es), (size_t)ldda * es,
-                            (size_t)rows * es, (size_t)kd, HYLA_COPY_D2H));
-        HYLA_TRY(o->queue_sync(s.qa));
-        if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
+        /* CholeskyQR2 (T, V and R reconstructed), where it takes the panel */
+        int hh = 1;
+        if (cq.h && m >= 2 * kd &&
+            (ctx->opt_eig_panel_qr == 2 || m >= HYLA_EIG_CHOLQR_MIN_M)) {
+            hh = panel_cholqr(&s, &cq, j0, dv, hp, rows, Vh != NULL, ht, cq_tau);
+            HYLA_TRY(hh < 0 ? hh : 0);
+            s.cq_panels += hh == 0;
+        }
+        if (hh) {
+            /* device: QR of the rows below the band (A[r0:, panel] = Q_p R,
+             * R and V in place), V into the store with its unit upper
+             * triangle, and the Gram matrix V^H V from which the host
+             * builds T */
+            HYLA_TRY(o->geqrf(s.qa, t, m, kd, dpa, ldda, dtau, dinfo, ctx->opt_lu_panel));
+            HYLA_TRY(o->copy_2d(s.qa, dv, (size_t)s.ldv * es, dpa, (size_t)ldda * es,
+                                (size_t)m * es, (size_t)k, HYLA_COPY_D2D));
+            HYLA_TRY(o->laset(s.qa, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
+                              hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv));
+            HYLA_TRY(o->gemm(s.qa, t, ctrans(t), HYLA_NOTRANS, k, k, m,
+                             hyla_scalar(t, HYLA_SC_ONE), dv, s.ldv, dv, s.ldv,
+                             hyla_scalar(t, HYLA_SC_ZERO), dqr, kd));
+            HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
+            HYLA_TRY(o->copy_2d(s.qa, hp, (size_t)n * es, el(dA, j0, j0, ldda, es),
+                                (size_t)ldda * es, (size_t)rows * es, (size_t)kd, HYLA_COPY_D2H));
+            HYLA_TRY(o->queue_sync(s.qa));
+            if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
+            /* host: T */
+            hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
+        }
 
-        /* host: T, the band columns, the LAPACK-style reflectors */
-        hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
+        /* host: the band columns, the LAPACK-style reflectors */
         void *pa = el(hp, kd, 0, n, es);
         for (int64_t jj = 0; jj < kd; jj++)
             memcpy(el(AB, 0, j0 + jj, ldab, es), el(hp, jj, jj, n, es),
@@ -409,7 +541,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
                 if (m > jj + 1)
                     memcpy(el(Vh, r0 + jj + 1, j0 + jj, ldvh, es), el(pa, jj + 1, jj, n, es),
                            (size_t)(m - jj - 1) * es);
-            memcpy(el(tau, j0, 0, 1, es), htau, (size_t)k * es);
+            memcpy(el(tau, j0, 0, 1, es), hh ? htau : cq_tau, (size_t)k * es);
         }
         HYLA_TRY(o->copy_2d(s.qa, el(s.dT, 0, j0, kd, es), (size_t)kd * es, ht, (size_t)kd * es,
                             (size_t)kd * es, (size_t)k, HYLA_COPY_H2D));
@@ -430,6 +562,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         }
     }
     HYLA_TRY(o->queue_sync(s.qc));
+    ctx->eig_stats.panels_cholqr = s.cq_panels;
     HYLA_TRY(tail_band(&s, np * kd, hp, AB, ldab));
     hyla_eig_band_publish(t, np * kd, n, AB, ldab, feed);
     if (qout) *qout = s.q, s.q = NULL;
@@ -450,6 +583,8 @@ cleanup:
     o->mem_free(d, HYLA_MEM_PINNED, hp);
     o->mem_free(d, HYLA_MEM_PINNED, ht);
     o->mem_free(d, HYLA_MEM_PINNED, hqr);
+    o->mem_free(d, HYLA_MEM_PINNED, cq.h);
+    o->mem_free(d, HYLA_MEM_DEVICE, cq.d);
     o->mem_free(d, HYLA_MEM_DEVICE, dqr);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dW);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dS);
@@ -573,4 +708,29 @@ cleanup:
     o->mem_free(d, HYLA_MEM_PINNED, ht);
     hyla_eig_sy2sb_q_free(ctx, &q);
     return rc;
+}
+
+/* ------------------------------------------- CholeskyQR2's host halves */
+
+#define HYLA_TEMPLATE "eig/t_cholqr.c"
+#include "base/each_prec.h"
+
+static int cq_rcheck(hyla_dtype t, int64_t k, void *G, double thr) {
+    switch (t) {
+    case HYLA_S: return cq_rcheck_s(k, G, k, (float)thr);
+    case HYLA_D: return cq_rcheck_d(k, G, k, thr);
+    case HYLA_C: return cq_rcheck_c(k, G, k, (float)thr);
+    case HYLA_Z: return cq_rcheck_z(k, G, k, thr);
+    }
+    return 1;
+}
+static int cq_reconstruct(hyla_dtype t, int64_t k, void *G2, void *Qt, const void *R1, void *V1,
+                          void *Tm, void *Rt, void *M) {
+    switch (t) {
+    case HYLA_S: return cq_reconstruct_s(k, G2, Qt, R1, V1, Tm, Rt, M);
+    case HYLA_D: return cq_reconstruct_d(k, G2, Qt, R1, V1, Tm, Rt, M);
+    case HYLA_C: return cq_reconstruct_c(k, G2, Qt, R1, V1, Tm, Rt, M);
+    case HYLA_Z: return cq_reconstruct_z(k, G2, Qt, R1, V1, Tm, Rt, M);
+    }
+    return 1;
 }

@@ -409,7 +409,8 @@ static void print_row(void *arg, const report_row *w) {
         jnum("error", w->has_error ? w->error : NAN);
         printf(",\"status\":\"%s\"", w->status);
         if (s) {
-            printf(",\"timers\":{\"kd\":%lld,\"nb\":%lld", (long long)s->kd, (long long)s->nb);
+            printf(",\"timers\":{\"kd\":%lld,\"nb\":%lld,\"panels_cholqr\":%lld", (long long)s->kd,
+                   (long long)s->nb, (long long)s->panels_cholqr);
             jnum("sy2sb", s->sy2sb);
             jnum("sb2st", s->sb2st);
             jnum("tridiag", s->tridiag);
@@ -451,9 +452,10 @@ static void print_row(void *arg, const report_row *w) {
     printf(" %6d  %s\n", w->info, w->status);
     if (s)
         printf("%%   timers: sy2sb %.4f  sb2st %.4f  %s %.4f  back2 %.4f  back1 %.4f  transfers "
-               "%.4f  total %.4f  (kd %lld, nb %lld)\n", s->sy2sb, s->sb2st,
-               p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1, s->transfers,
-               s->total, (long long)s->kd, (long long)s->nb);
+               "%.4f  total %.4f  (kd %lld, nb %lld, CholeskyQR2 panels %lld)\n", s->sy2sb,
+               s->sb2st, p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1,
+               s->transfers, s->total, (long long)s->kd, (long long)s->nb,
+               (long long)s->panels_cholqr);
     if (s && p->jobz == 'V') {
         if (s->ndev == 0) /* counted on one device */
             printf("%%   back2: %lld device calls, %.4g Tflop\n", (long long)s->back2_calls,

@@ -42,7 +42,7 @@
  * (256 threads), 32 for complex ones (128 threads).
  *
  * Double runs the three products on the FP64 tensor cores (mma m8n8k4,
- * apply_group_mma): slabs of W = 32 columns, eight warps. Every operand is
+ * apply_group_mma): slabs of W = 32 columns, sixteen warps. Every operand is
  * read from shared memory in the fragment's layout, so the buffers are
  * padded for distinct banks: V's columns are vld = roundup(ldv, 8) + 4
  * apart (vld = 4 mod 8 words), T's tld = nbp + 4, the window's rows and
@@ -68,7 +68,7 @@ const int TC = 2, TJ = 4, TR = 4;
 
 /* Slab width and threads per CTA of a type; MMA: the tensor-core products */
 template <typename T> struct shape { static const int W = 64, NT = 256; static const bool MMA = false; };
-template <> struct shape<double> { static const int W = 32, NT = 256; static const bool MMA = true; };
+template <> struct shape<double> { static const int W = 32, NT = 512; static const bool MMA = true; };
 template <typename R> struct shape<cx<R>> { static const int W = 32, NT = 128; static const bool MMA = false; };
 
 /* ---- asynchronous global -> shared copies of one element ---- */
@@ -288,207 +288,109 @@ __device__ __forceinline__ void dmma(double &d0, double &d1, double a, double b)
 #endif
 }
 
-/* apply_group for double on the tensor cores (W = 32, eight warps): the
+/* apply_group for double on the tensor cores (W = 32, sixteen warps): the
  * same three products, W1 = V^H Z(rows), W2 = T W1, Z(rows) -= V W2, as
- * 8 x 8 output tiles. Warp w owns the tiles of columns 16 (w%2) .. +15 and,
- * for W1 and W2, the rows 8 (w/2) .. +7; for Z the row tiles w/2, w/2 + 4,
- * w/2 + 8. W1 (in W1s) and -W2 (in W2s) pass through shared memory, rows
- * of wsld. KD, NB > 0: the band width and sweeps per group known at
- * compile time (the loops unroll; the default kd = 64, nb = 32); 0: read
- * from g, loops up to the largest the kernel takes. V's rows past the
- * group's last (rows from n on) are zero in the store, so window rows there
- * (finite: zeros or rows of Z) add nothing and are never written. The
+ * 8 x 8 output tiles. Warp w owns the tiles of columns 8 (w%4) .. +7 and,
+ * for W1 and W2, the rows 8 (w/4) .. +7; for Z the row tiles w/4, w/4 + 4,
+ * w/4 + 8. W1 (in W1s) and -W2 (in W2s) pass through shared memory, rows
+ * of wsld. V's rows past the group's last (rows from n on) are zero in the
+ * store, so window rows there (finite: zeros or rows of Z) add nothing,
+ * and they are never written.
+ *
+ * KD = 64, NB = 32 (ldv 95, vld 100, tld 36; the tuning table's band width
+ * with --back2-nb 32) run with no conditions around the products (one costs
+ * a warp synchronization and a branch per product): every warp runs 18
+ * steps for W1 (V's column i has rows i .. i+63: 71 rows from the tile's
+ * first), 8 for W2 (T's zeros below its diagonal included) and 8 for each
+ * of its three row tiles of Z (V's zeros outside the staircase included;
+ * tiles past the group's last row compute and are not stored). KD = NB = 0:
+ * any kd <= 64, nb <= 32 from g, the steps bounded by the staircases. The
  * caller has synchronized; ends with a barrier. */
 template <int KD, int NB>
 __device__ __forceinline__ void apply_group_mma(const geo &g, int64_t s, int64_t t,
                                                 const double *Vs, double *W1s, double *W2s,
                                                 double *Zs) {
-    constexpr int KDM = KD ? KD : HYLA_CUDA_Q2_MAX_KD, NBM = NB ? NB : HYLA_CUDA_Q2_MAX_NB;
-    constexpr int NS1 = (KDM + 7 + 3) / 4, NS2 = (NBM + 7) / 8 * 2;
-    const int kd = KD ? KD : (int)g.kd, ldv = KD && NB ? KD + NB - 1 : (int)g.ldv;
-    const int nbp = NB ? (NB + 7) / 8 * 8 : g.nbp;
-    const int vld = KD && NB ? (KD + NB - 1 + 7) / 8 * 8 + 4 : g.vld;
-    const int tld = NB ? (NB + 7) / 8 * 8 + 4 : g.tld;
+    constexpr bool FIX = KD > 0;
+    static_assert(!FIX || (KD == 64 && NB == 32), "the unrolled shape is kd 64, nb 32");
+    constexpr int NS1 = FIX ? 18 : (HYLA_CUDA_Q2_MAX_KD + 7 + 3) / 4;
+    constexpr int NS2 = (HYLA_CUDA_Q2_MAX_NB + 7) / 8 * 2;
+    const int kd = FIX ? 64 : (int)g.kd, ldv = FIX ? 95 : (int)g.ldv;
+    const int nbp = FIX ? 32 : g.nbp, vld = FIX ? 100 : g.vld, tld = FIX ? 36 : g.tld;
     constexpr int ZLD = 36, WS = 36; /* W + 4 */
-    const int64_t r0 = row0_of(g, s, t);
-    const int h = (int)(g.n - r0 < ldv ? g.n - r0 : ldv);
+    const int r0 = (int)row0_of(g, s, t);
+    const int h = g.n - r0 < ldv ? (int)g.n - r0 : ldv;
     const int H = g.H;
     const double *Ts = Vs + vld * nbp;
-    const int sbase = (int)r0 % H;
+    const int sbase = r0 % H;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lr = lane >> 2, lc = lane & 3;
-    const int a = warp >> 1, j0 = (warp & 1) * 16; /* row tile (W1, W2), first column */
+    const int a = warp >> 2, j0 = (warp & 3) * 8; /* row tile (W1, W2), first column */
 
-    /* W1 = V^H Z(rows): V's column i is zero outside rows i .. i+kd-1 */
-    if (8 * a < nbp) {
-        /* two chains of accumulators per tile (even and odd steps) */
-        double c[2][2][2] = {{{0.0, 0.0}, {0.0, 0.0}}, {{0.0, 0.0}, {0.0, 0.0}}};
-        const int ns = (min(8 * a + 7 + kd, ldv) - 8 * a + 3) / 4;
+    /* W1 = V^H Z(rows): two chains of accumulators (even and odd steps) */
+    if (FIX || 8 * a < nbp) {
+        double c[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+        const int ns = FIX ? NS1 : (min(8 * a + 7 + kd, ldv) - 8 * a + 3) / 4;
         const double *vp = Vs + (8 * a + lr) * vld + 8 * a + lc;
         /* this lane's rows 8a + lc + 4 q: slots from sl, wrapping once */
         const int sl = sbase + 8 * a + lc, wrap = sl >= H ? NS1 + 1 : (H - sl + 3) / 4;
         const double *zp = Zs + (sl >= H ? sl - H : sl) * ZLD + j0 + lr;
 #pragma unroll
         for (int q = 0; q < NS1; q++) {
-            if (q < ns) {
+            if (FIX || q < ns) {
                 const double *z = zp + 4 * q * ZLD - (q >= wrap ? H * ZLD : 0);
-                const double av = vp[4 * q];
-                dmma(c[q & 1][0][0], c[q & 1][0][1], av, z[0]);
-                dmma(c[q & 1][1][0], c[q & 1][1][1], av, z[8]);
+                dmma(c[q & 1][0], c[q & 1][1], vp[4 * q], z[0]);
             }
         }
         double *w = W1s + (8 * a + lr) * WS + j0 + 2 * lc;
-        w[0] = c[0][0][0] + c[1][0][0], w[1] = c[0][0][1] + c[1][0][1];
-        w[8] = c[0][1][0] + c[1][1][0], w[9] = c[0][1][1] + c[1][1][1];
+        w[0] = c[0][0] + c[1][0], w[1] = c[0][1] + c[1][1];
     }
     __syncthreads();
 
     /* -W2 = -T W1, T upper: row tile a needs W1's rows from 8a on */
-    if (8 * a < nbp) {
-        double c00 = 0.0, c01 = 0.0, c10 = 0.0, c11 = 0.0;
-        const int ns = (nbp - 8 * a) / 4;
-        const double *tp = Ts + (8 * a + lr) + (8 * a + lc) * tld;
-        const double *wp = W1s + (8 * a + lc) * WS + j0 + lr;
+    if (FIX || 8 * a < nbp) {
+        double c[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+        const int k0 = FIX ? 0 : 8 * a, ns = (nbp - k0) / 4;
+        const double *tp = Ts + (8 * a + lr) + (k0 + lc) * tld;
+        const double *wp = W1s + (k0 + lc) * WS + j0 + lr;
 #pragma unroll
-        for (int q = 0; q < NS2; q++) {
-            if (q < ns) {
-                const double av = tp[4 * q * tld];
-                dmma(c00, c01, av, wp[4 * q * WS]);
-                dmma(c10, c11, av, wp[4 * q * WS + 8]);
-            }
-        }
+        for (int q = 0; q < NS2; q++)
+            if (FIX || q < ns) dmma(c[q & 1][0], c[q & 1][1], tp[4 * q * tld], wp[4 * q * WS]);
         double *w = W2s + (8 * a + lr) * WS + j0 + 2 * lc;
-        w[0] = -c00, w[1] = -c01, w[8] = -c10, w[9] = -c11;
+        w[0] = -(c[0][0] + c[1][0]), w[1] = -(c[0][1] + c[1][1]);
     }
     __syncthreads();
 
     /* Z(rows) += V (-W2): V's row r is zero outside columns r-kd+1 .. r;
-     * the warp's three row tiles side by side (six chains) */
-    const int mt = (h + 7) >> 3;
-    double c[3][2][2];
-    double *zp[3];
-    const double *vp[3], *wp[3];
-    int ns[3];
-#pragma unroll
-    for (int bq = 0; bq < 3; bq++) {
-        const int b = a + 4 * bq, r = 8 * b + lr;
-        const int sr = sbase + r >= H ? sbase + r - H : sbase + r;
-        zp[bq] = Zs + sr * ZLD + j0 + 2 * lc;
-        const int clo = max(0, 8 * b - kd + 1) & ~3, chi = min(nbp, 8 * b + 8);
-        ns[bq] = b < mt ? (chi - clo) / 4 : 0;
-        vp[bq] = Vs + r + (clo + lc) * vld;
-        wp[bq] = W2s + (clo + lc) * WS + j0 + lr;
-        if (b < mt) {
-            c[bq][0][0] = zp[bq][0], c[bq][0][1] = zp[bq][1];
-            c[bq][1][0] = zp[bq][8], c[bq][1][1] = zp[bq][9];
-        } else {
-            c[bq][0][0] = c[bq][0][1] = c[bq][1][0] = c[bq][1][1] = 0.0;
-        }
-    }
-#pragma unroll
-    for (int q = 0; q < NS2; q++) {
-#pragma unroll
-        for (int bq = 0; bq < 3; bq++) {
-            if (q < ns[bq]) {
-                const double av = vp[bq][4 * q * vld];
-                dmma(c[bq][0][0], c[bq][0][1], av, wp[bq][4 * q * WS]);
-                dmma(c[bq][1][0], c[bq][1][1], av, wp[bq][4 * q * WS + 8]);
-            }
-        }
-    }
-#pragma unroll
-    for (int bq = 0; bq < 3; bq++) {
-        if (8 * (a + 4 * bq) + lr < h) {
-            zp[bq][0] = c[bq][0][0], zp[bq][1] = c[bq][0][1];
-            zp[bq][8] = c[bq][1][0], zp[bq][9] = c[bq][1][1];
-        }
-    }
-    __syncthreads();
-}
-
-/* apply_group_mma for the default shape, kd = 64 and nb = 32 (ldv = 95,
- * vld = 100, tld = 36), with no conditions around the products (a
- * condition costs a warp synchronization and a branch per product): every
- * warp runs 18 steps for W1 (V's column i has rows i .. i+63: 71 rows from
- * the tile's first, 18 steps of 4), 8 for W2 (T's zeros below its diagonal
- * included) and 8 for each of its three row tiles of Z (V's zeros outside
- * the staircase included; tiles past the group's last row compute and are
- * not stored). */
-__device__ __forceinline__ void apply_group_mma_64x32(const geo &g, int64_t s, int64_t t,
-                                                      const double *Vs, double *W1s,
-                                                      double *W2s, double *Zs) {
-    constexpr int KD = 64, LDV = 95, VLD = 100, TLD = 36, ZLD = 36, WS = 36;
-    const int r0 = (int)row0_of(g, s, t);
-    const int h = g.n - r0 < LDV ? (int)g.n - r0 : LDV;
-    const int H = g.H;
-    const double *Ts = Vs + VLD * 32;
-    const int sbase = r0 % H;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lr = lane >> 2, lc = lane & 3;
-    const int a = warp >> 1, j0 = (warp & 1) * 16;
-
+     * the warp's three row tiles side by side */
     {
-        double c[2][2][2] = {{{0.0, 0.0}, {0.0, 0.0}}, {{0.0, 0.0}, {0.0, 0.0}}};
-        const double *vp = Vs + (8 * a + lr) * VLD + 8 * a + lc;
-        const int sl = sbase + 8 * a + lc, wrap = sl >= H ? 99 : (H - sl + 3) / 4;
-        const double *zp = Zs + (sl >= H ? sl - H : sl) * ZLD + j0 + lr;
-#pragma unroll
-        for (int q = 0; q < 18; q++) {
-            const double *z = zp + 4 * q * ZLD - (q >= wrap ? H * ZLD : 0);
-            const double av = vp[4 * q];
-            dmma(c[q & 1][0][0], c[q & 1][0][1], av, z[0]);
-            dmma(c[q & 1][1][0], c[q & 1][1][1], av, z[8]);
-        }
-        double *w = W1s + (8 * a + lr) * WS + j0 + 2 * lc;
-        w[0] = c[0][0][0] + c[1][0][0], w[1] = c[0][0][1] + c[1][0][1];
-        w[8] = c[0][1][0] + c[1][1][0], w[9] = c[0][1][1] + c[1][1][1];
-    }
-    __syncthreads();
-    {
-        double c[2][2][2] = {{{0.0, 0.0}, {0.0, 0.0}}, {{0.0, 0.0}, {0.0, 0.0}}};
-        const double *tp = Ts + (8 * a + lr) + lc * TLD;
-        const double *wp = W1s + lc * WS + j0 + lr;
-#pragma unroll
-        for (int q = 0; q < 8; q++) {
-            const double av = tp[4 * q * TLD];
-            dmma(c[q & 1][0][0], c[q & 1][0][1], av, wp[4 * q * WS]);
-            dmma(c[q & 1][1][0], c[q & 1][1][1], av, wp[4 * q * WS + 8]);
-        }
-        double *w = W2s + (8 * a + lr) * WS + j0 + 2 * lc;
-        w[0] = -(c[0][0][0] + c[1][0][0]), w[1] = -(c[0][0][1] + c[1][0][1]);
-        w[8] = -(c[0][1][0] + c[1][1][0]), w[9] = -(c[0][1][1] + c[1][1][1]);
-    }
-    __syncthreads();
-    {
-        double c[3][2][2];
+        const int mt = (h + 7) >> 3;
+        double c[3][2];
         double *zp[3];
+        const double *vp[3], *wp[3];
+        int ns[3];
 #pragma unroll
         for (int bq = 0; bq < 3; bq++) {
-            const int r = 8 * (a + 4 * bq) + lr;
+            const int b = a + 4 * bq, r = 8 * b + lr;
             const int sr = sbase + r >= H ? sbase + r - H : sbase + r;
             zp[bq] = Zs + sr * ZLD + j0 + 2 * lc;
-            c[bq][0][0] = zp[bq][0], c[bq][0][1] = zp[bq][1];
-            c[bq][1][0] = zp[bq][8], c[bq][1][1] = zp[bq][9];
-        }
-        const double *vp = Vs + 8 * a + lr + lc * VLD;
-        const double *wp = W2s + lc * WS + j0 + lr;
-#pragma unroll
-        for (int q = 0; q < 8; q++) {
-            const double w0 = wp[4 * q * WS], w1 = wp[4 * q * WS + 8];
-#pragma unroll
-            for (int bq = 0; bq < 3; bq++) {
-                const double av = vp[32 * bq + 4 * q * VLD];
-                dmma(c[bq][0][0], c[bq][0][1], av, w0);
-                dmma(c[bq][1][0], c[bq][1][1], av, w1);
-            }
+            const int clo = FIX ? 0 : max(0, 8 * b - kd + 1) & ~3;
+            const int chi = FIX ? 32 : min(nbp, 8 * b + 8);
+            ns[bq] = FIX ? NS2 : b < mt ? (chi - clo) / 4 : 0;
+            vp[bq] = Vs + r + (clo + lc) * vld;
+            wp[bq] = W2s + (clo + lc) * WS + j0 + lr;
+            /* (a tile past the last may lie past the window for a small H) */
+            c[bq][0] = FIX || b < mt ? zp[bq][0] : 0.0;
+            c[bq][1] = FIX || b < mt ? zp[bq][1] : 0.0;
         }
 #pragma unroll
-        for (int bq = 0; bq < 3; bq++) {
-            if (8 * (a + 4 * bq) + lr < h) {
-                zp[bq][0] = c[bq][0][0], zp[bq][1] = c[bq][0][1];
-                zp[bq][8] = c[bq][1][0], zp[bq][9] = c[bq][1][1];
-            }
-        }
+        for (int q = 0; q < NS2; q++)
+#pragma unroll
+            for (int bq = 0; bq < 3; bq++)
+                if (FIX || q < ns[bq])
+                    dmma(c[bq][0], c[bq][1], vp[bq][4 * q * vld], wp[bq][4 * q * WS]);
+#pragma unroll
+        for (int bq = 0; bq < 3; bq++)
+            if (8 * (a + 4 * bq) + lr < h) zp[bq][0] = c[bq][0], zp[bq][1] = c[bq][1];
     }
-    (void)KD;
     __syncthreads();
 }
 
@@ -500,12 +402,12 @@ template <typename T, int W, int NT, bool MMA> struct apply {
     }
 };
 template <int W, int NT> struct apply<double, W, NT, true> {
-    static_assert(W == 32 && NT == 256, "the tensor-core products take W = 32, eight warps");
+    static_assert(W == 32 && NT == 512, "the tensor-core products take W = 32, sixteen warps");
     static __device__ __forceinline__ void run(const geo &g, int64_t s, int64_t t,
                                                const double *Vs, double *Ws, double *Ws2,
                                                double *Zs) {
         if (g.kd == 64 && g.nb == 32)
-            apply_group_mma_64x32(g, s, t, Vs, Ws, Ws2, Zs);
+            apply_group_mma<64, 32>(g, s, t, Vs, Ws, Ws2, Zs);
         else
             apply_group_mma<0, 0>(g, s, t, Vs, Ws, Ws2, Zs);
     }
@@ -529,14 +431,17 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
         for (int i = threadIdx.x; i < tot; i += NT) all[i] = zero_of<T>();
         __syncthreads();
     }
-    /* the widest slabs first: with identity they have the most work */
-    const int64_t slab = (int64_t)gridDim.x - 1 - blockIdx.x, c0 = slab * W;
+    /* the slabs, widest first (with identity they have the most work),
+     * each CTA taking every gridDim.x-th */
+    const int64_t nslab = (g.ncols + W - 1) / W;
+    for (int64_t idx = blockIdx.x; idx < nslab; idx += gridDim.x) {
+    const int64_t slab = nslab - 1 - idx, c0 = slab * W;
     const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
     int64_t smax = g.nsg - 1;
     if (g.identity) {
         /* sweep group s changes column j only once j >= s nb + 1 */
         const int64_t lim = c0 + wc - 2;
-        if (lim < 0) return;
+        if (lim < 0) continue;
         smax = lim / g.nb < smax ? lim / g.nb : smax;
     }
     T *Zg = Z + c0 * g.ldz;
@@ -604,6 +509,7 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
         store_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
         __syncthreads();
     }
+    }
 }
 
 template <typename T>
@@ -645,9 +551,22 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     if (cudaFuncSetAttribute(q2_kernel<T, W, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
         return HYLA_ERR_DEVICE;
-    const int64_t slabs = (g.ncols + W - 1) / W;
-    q2_kernel<T, W, NT><<<(unsigned)slabs, NT, smem, st>>>(g, static_cast<const T *>(store),
-                                                           static_cast<T *>(Z));
+    /* one CTA per slab, or, when Z starts as the identity (Q = Q1 Q2 built
+     * beside the divide and conquer, eig/pvectors.c), at most one CTA per
+     * SM on all but an eighth of the SMs, each taking several slabs: the
+     * divide and conquer's merges run on the SMs left */
+    int64_t grid = (g.ncols + W - 1) / W;
+    if (g.identity) {
+        int nsm = 0, per = 0;
+        if (cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, q2_kernel<T, W, NT>, NT, smem) !=
+                cudaSuccess)
+            return HYLA_ERR_DEVICE;
+        const int64_t cap = (int64_t)(nsm - nsm / 8) * (per > 0 ? per : 1);
+        if (grid > cap) grid = cap;
+    }
+    q2_kernel<T, W, NT><<<(unsigned)grid, NT, smem, st>>>(g, static_cast<const T *>(store),
+                                                          static_cast<T *>(Z));
     return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 
