@@ -457,11 +457,11 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
      * memory, a device-resident one is there already; else uploaded */
     const int resident = host || q->ddev;
     /* the one-call op when asked for (max_batch > 0 asks for the batched
-     * GEMMs). Not the default: on one H100 (n = 16384, d) it took 1.54 s
-     * against 1.61 s for the GEMMs, but its CTAs hold every SM for the whole
-     * call, so the stedc merges that run beside it in the reordered order
-     * wait (stedc 1.99 s against 1.61 s; the whole syevd 3.76 s against
-     * 3.44 s; z: 8.80 s against 6.82 s) */
+     * GEMMs). Not the default: on one H100 (n = 16384, d; double on the
+     * tensor cores) it took 1.02 s against 0.98 s for the default GEMMs
+     * (groups of 64 sweeps; 1.27 s on its own groups of 32) applied after
+     * stedc, and the whole syevd building Q beside stedc 2.09 s against
+     * 2.11 s (bench/results/syevd.md); complex types run on CUDA cores */
     if (o->alg->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
         const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;

@@ -359,7 +359,8 @@ static int panel_cholqr(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void
     const void *dpa = el(s->dA, r0, j0, s->lda, es);
     const size_t kk = (size_t)(k * k) * es;
     const double eps = hyla_dtype_real(t) == HYLA_S ? FLT_EPSILON : DBL_EPSILON;
-    int *dinfo = (int *)cqd(s, b, 3), *hinfo = (int *)((unsigned char *)cqh(s, b, 6) + (size_t)k * es);
+    int *dinfo = (int *)cqd(s, b, 3);
+    int *hinfo = (int *)((unsigned char *)cqh(s, b, 6) + (size_t)k * es);
     int rc = 0;
     /* G1 = A^H A = R1^H R1; Q1 = A R1^-1 in the store; G2 = Q1^H Q1 */
     HYLA_TRY(o->gemm(s->qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, one, dpa, s->lda, dpa, s->lda,

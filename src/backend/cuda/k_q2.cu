@@ -47,10 +47,8 @@
  * padded for distinct banks: V's columns are vld = roundup(ldv, 8) + 4
  * apart (vld = 4 mod 8 words), T's tld = nbp + 4, the window's rows and
  * W1, W2's W + 4; nbp = roundup(nb, 8) and the padding is zero, so the
- * fragments past nb columns or ldv rows multiply zeros. Per group and slab
- * it does 2 nbp W (kd+8) + nbp^2 W + 2 ldv W nbp flops at most (the
- * staircases skipped by 4-row steps): at kd = 64, nb = 32 about 0.4
- * Mflop in some 650 mma per CTA. */
+ * fragments past nb columns or ldv rows multiply zeros. At kd = 64, nb = 32
+ * a group on a slab is 800 mma (0.4 Mflop) over the CTA's sixteen warps. */
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -67,9 +65,18 @@ const int TC = 2, TJ = 4, TR = 4;
 #include "backend/cuda/k_cx.cuh"
 
 /* Slab width and threads per CTA of a type; MMA: the tensor-core products */
-template <typename T> struct shape { static const int W = 64, NT = 256; static const bool MMA = false; };
-template <> struct shape<double> { static const int W = 32, NT = 512; static const bool MMA = true; };
-template <typename R> struct shape<cx<R>> { static const int W = 32, NT = 128; static const bool MMA = false; };
+template <typename T> struct shape {
+    static const int W = 64, NT = 256;
+    static const bool MMA = false;
+};
+template <> struct shape<double> {
+    static const int W = 32, NT = 512;
+    static const bool MMA = true;
+};
+template <typename R> struct shape<cx<R>> {
+    static const int W = 32, NT = 128;
+    static const bool MMA = false;
+};
 
 /* ---- asynchronous global -> shared copies of one element ---- */
 template <int B> __device__ __forceinline__ void cp_async(void *dst, const void *src) {
@@ -153,7 +160,8 @@ __device__ __forceinline__ void load_group(const geo &g, const T *store, int64_t
     const int ldv = (int)g.ldv, nb = (int)g.nb, lane = threadIdx.x & 31;
     T *Ts = Vs + g.vld * g.nbp;
     for (int c = threadIdx.x >> 5; c < nb; c += NT / 32) {
-        for (int r = lane; r < ldv; r += 32) cp_async<sizeof(T)>(Vs + r + c * g.vld, src + r + c * ldv);
+        for (int r = lane; r < ldv; r += 32)
+            cp_async<sizeof(T)>(Vs + r + c * g.vld, src + r + c * ldv);
         for (int r = lane; r < nb; r += 32)
             cp_async<sizeof(T)>(Ts + r + c * g.tld, src + ldv * nb + r + c * nb);
     }
@@ -162,7 +170,8 @@ __device__ __forceinline__ void load_group(const geo &g, const T *store, int64_t
 /* Group (s, m = t-(nsg-1-s)) on the window, its V and T in Vs (ldv*nb, then
  * nb*nb), Ws nb*W. The caller has synchronized; ends with a barrier. */
 template <typename T, int W, int NT>
-__device__ __forceinline__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *Ws, T *Zs) {
+__device__ __forceinline__ void apply_group(const geo &g, int64_t s, int64_t t, const T *Vs, T *Ws,
+                                            T *Zs) {
     const int ZLD = g.zld;
     const int64_t r0 = row0_of(g, s, t);
     const int h = (int)(g.n - r0 < g.ldv ? g.n - r0 : g.ldv);
@@ -435,80 +444,80 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
      * each CTA taking every gridDim.x-th */
     const int64_t nslab = (g.ncols + W - 1) / W;
     for (int64_t idx = blockIdx.x; idx < nslab; idx += gridDim.x) {
-    const int64_t slab = nslab - 1 - idx, c0 = slab * W;
-    const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
-    int64_t smax = g.nsg - 1;
-    if (g.identity) {
-        /* sweep group s changes column j only once j >= s nb + 1 */
-        const int64_t lim = c0 + wc - 2;
-        if (lim < 0) continue;
-        smax = lim / g.nb < smax ? lim / g.nb : smax;
-    }
-    T *Zg = Z + c0 * g.ldz;
-    int buf = 0;
-    for (int64_t shi = smax; shi >= 0; shi -= g.K) {
-        const int64_t slo = shi - g.K + 1 > 0 ? shi - g.K + 1 : 0;
-        const int64_t t0 = g.nsg - 1 - shi, t1 = g.nsg - 1 - slo + steps_of(g, slo);
-        int64_t sa, sb;
-        wave_of(g, slo, shi, t0, &sa, &sb); /* wave t0 has sweep group shi, step 0 */
-        int64_t lo = row0_of(g, sa, t0), hi = row0_of(g, sb, t0) + g.ldv;
-        hi = hi < g.n ? hi : g.n;
-        load_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
-        int64_t wo = g.woff[t0]; /* woff[t] of the wave t below */
-        load_group<T, NT>(g, store, sb, t0, wo, Vb[buf]);
-        cp_commit();
-        for (int64_t t = t0; t < t1; t++) {
-            const int64_t wo1 = g.woff[t + 1]; /* t + 1 <= nw; asked early, used late */
-            if (!wave_of(g, slo, shi, t, &sa, &sb)) {
-                wo = wo1;
-                continue;
-            }
-            /* the rows wave t+1 adds, requested now */
-            int64_t na = 0, nbw = -1;
-            const bool more = t + 1 < t1 && wave_of(g, slo, shi, t + 1, &na, &nbw);
-            int64_t top1 = hi;
-            if (more) {
-                top1 = row0_of(g, na, t + 1);
-                int64_t bot1 = row0_of(g, nbw, t + 1) + g.ldv;
-                bot1 = bot1 < g.n ? bot1 : g.n;
-                if (top1 < lo) {
-                    load_rows<T, W, NT>(g, Zg, Zs, top1, lo, wc);
-                    lo = top1;
-                }
-                if (bot1 > hi) {
-                    load_rows<T, W, NT>(g, Zg, Zs, hi, bot1, wc);
-                    hi = bot1;
-                }
-            }
-            cp_commit();
-            for (int64_t s = sb; s >= sa; s--) {
-                /* the next group's V and T into the other buffer */
-                const bool next = s > sa || more;
-                if (next)
-                    load_group<T, NT>(g, store, s > sa ? s - 1 : nbw, s > sa ? t : t + 1,
-                                      s > sa ? wo : wo1, Vb[buf ^ 1]);
-                cp_commit();
-                cp_wait<1>(); /* all but that request */
-                __syncthreads();
-                /* Vb[0] + offset, not Vb[buf]: the compiler then keeps
-                 * the loads in shared memory (no generic loads) */
-                apply<T, W, NT, shape<T>::MMA>::run(g, s, t, Vb[0] + buf * gbuf, Ws, Ws2, Zs);
-                buf ^= 1;
-            }
-            /* rows above wave t+1's are done for this batch */
-            if (top1 > lo) {
-                const int64_t e = top1 < hi ? top1 : hi;
-                store_rows<T, W, NT>(g, Zg, Zs, lo, e, wc);
-                lo = top1;
-                __syncthreads();
-            }
-            wo = wo1;
+        const int64_t slab = nslab - 1 - idx, c0 = slab * W;
+        const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
+        int64_t smax = g.nsg - 1;
+        if (g.identity) {
+            /* sweep group s changes column j only once j >= s nb + 1 */
+            const int64_t lim = c0 + wc - 2;
+            if (lim < 0) continue;
+            smax = lim / g.nb < smax ? lim / g.nb : smax;
         }
-        cp_wait<0>();
-        __syncthreads();
-        store_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
-        __syncthreads();
-    }
+        T *Zg = Z + c0 * g.ldz;
+        int buf = 0;
+        for (int64_t shi = smax; shi >= 0; shi -= g.K) {
+            const int64_t slo = shi - g.K + 1 > 0 ? shi - g.K + 1 : 0;
+            const int64_t t0 = g.nsg - 1 - shi, t1 = g.nsg - 1 - slo + steps_of(g, slo);
+            int64_t sa, sb;
+            wave_of(g, slo, shi, t0, &sa, &sb); /* wave t0 has sweep group shi, step 0 */
+            int64_t lo = row0_of(g, sa, t0), hi = row0_of(g, sb, t0) + g.ldv;
+            hi = hi < g.n ? hi : g.n;
+            load_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
+            int64_t wo = g.woff[t0]; /* woff[t] of the wave t below */
+            load_group<T, NT>(g, store, sb, t0, wo, Vb[buf]);
+            cp_commit();
+            for (int64_t t = t0; t < t1; t++) {
+                const int64_t wo1 = g.woff[t + 1]; /* t + 1 <= nw; asked early, used late */
+                if (!wave_of(g, slo, shi, t, &sa, &sb)) {
+                    wo = wo1;
+                    continue;
+                }
+                /* the rows wave t+1 adds, requested now */
+                int64_t na = 0, nbw = -1;
+                const bool more = t + 1 < t1 && wave_of(g, slo, shi, t + 1, &na, &nbw);
+                int64_t top1 = hi;
+                if (more) {
+                    top1 = row0_of(g, na, t + 1);
+                    int64_t bot1 = row0_of(g, nbw, t + 1) + g.ldv;
+                    bot1 = bot1 < g.n ? bot1 : g.n;
+                    if (top1 < lo) {
+                        load_rows<T, W, NT>(g, Zg, Zs, top1, lo, wc);
+                        lo = top1;
+                    }
+                    if (bot1 > hi) {
+                        load_rows<T, W, NT>(g, Zg, Zs, hi, bot1, wc);
+                        hi = bot1;
+                    }
+                }
+                cp_commit();
+                for (int64_t s = sb; s >= sa; s--) {
+                    /* the next group's V and T into the other buffer */
+                    const bool next = s > sa || more;
+                    if (next)
+                        load_group<T, NT>(g, store, s > sa ? s - 1 : nbw, s > sa ? t : t + 1,
+                                          s > sa ? wo : wo1, Vb[buf ^ 1]);
+                    cp_commit();
+                    cp_wait<1>(); /* all but that request */
+                    __syncthreads();
+                    /* Vb[0] + offset, not Vb[buf]: the compiler then keeps
+                     * the loads in shared memory (no generic loads) */
+                    apply<T, W, NT, shape<T>::MMA>::run(g, s, t, Vb[0] + buf * gbuf, Ws, Ws2, Zs);
+                    buf ^= 1;
+                }
+                /* rows above wave t+1's are done for this batch */
+                if (top1 > lo) {
+                    const int64_t e = top1 < hi ? top1 : hi;
+                    store_rows<T, W, NT>(g, Zg, Zs, lo, e, wc);
+                    lo = top1;
+                    __syncthreads();
+                }
+                wo = wo1;
+            }
+            cp_wait<0>();
+            __syncthreads();
+            store_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
+            __syncthreads();
+        }
     }
 }
 
