@@ -279,7 +279,14 @@ typedef enum {
      * Cholesky fails, its R's diagonal spans more than 1/(64 sqrt(eps)),
      * or the second Gram matrix is more than 0.1 from I) falls back to
      * Householder QR, as do panels of fewer than 2 kd rows. */
-    HYLA_OPT_EIG_PANEL_QR = 33
+    HYLA_OPT_EIG_PANEL_QR = 33,
+    /* Eigensolver stage 1: how the trailing matrix receives each block's
+     * rank-2k update. 0 = automatic (GEMMs on a GPU for trailing orders of
+     * at least 2048, one HER2K/SYR2K otherwise), 1 = one HER2K/SYR2K, 2 =
+     * per block column a HER2K/SYR2K on the diagonal block and one GEMM
+     * of inner dimension 2k below it, at every order (the other triangle
+     * is never written either way). */
+    HYLA_OPT_EIG_S1_UPDATE = 34
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

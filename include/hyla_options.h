@@ -66,6 +66,8 @@
     X(EIG_ALLREDUCE, "--allreduce", "auto|host|device", 0, 2, 0,                                   \
       "several devices, half storage: A V summed through host memory or device to device")        \
     X(EIG_PANEL_QR, "--panel-qr", "auto|householder|cholqr", 0, 2, 0,                            \
-      "eigensolver stage 1: panels by Householder QR or CholeskyQR2 (reconstructed)")
+      "eigensolver stage 1: panels by Householder QR or CholeskyQR2 (reconstructed)")           \
+    X(EIG_S1_UPDATE, "--s1-update", "auto|her2k|gemm", 0, 2, 0,                                   \
+      "eigensolver stage 1: trailing update by one HER2K or by block-column GEMMs")
 
 #endif

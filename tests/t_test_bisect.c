@@ -108,12 +108,44 @@ static void PN(tb_bad)(hyla_t *h) {
     leak_check(h, "bad input");
 }
 
+/* Large orders without a LAPACK reference (whose bisection would take
+ * minutes there): the (-1, 2, -1) matrix against its exact eigenvalues
+ * 2 - 2 cos(k pi / (n + 1)), clustered at both ends. */
+static void PN(tb_toeplitz)(hyla_t *h, int64_t n) {
+    R *d = malloc(sizeof(R) * (size_t)(n + 1)), *e = malloc(sizeof(R) * (size_t)n);
+    PN(tb_make)(MAT_TOEPLITZ, n, d, e, NULL);
+    const double tn = PN(tri_norm)(n, d, e);
+    d[n] = (R)777;
+    const int rc = PN(sterf_bisect)(h, n, d, e);
+    double x = 0;
+    int sorted = 1;
+    for (int64_t i = 0; i < n; i++) {
+        x = fmax(x, fabs((double)d[i] - (2 - 2 * cos((double)(i + 1) * M_PI / (double)(n + 1)))));
+        if (i > 0) sorted &= d[i - 1] <= d[i];
+    }
+    CHECK(rc == 0 && x <= 8 * tn * EPS && sorted && d[n] == (R)777,
+          "%c n=%lld toeplitz: rc %d, error %.3g (|T| eps), ascending %d", CH, (long long)n, rc,
+          x / (tn * EPS), sorted);
+    free(d);
+    free(e);
+}
+
 static void PN(tb_all)(hyla_t *h, unsigned long long *s) {
     static const int64_t sizes[] = {0, 1, 2, 3, 17, 64, 257};
     for (int c = 0; c < MAT_COUNT; c++)
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) PN(tb_case)(h, c, sizes[k], s);
     PN(tb_case)(h, MAT_RANDOM, 2000, s);
     PN(tb_case)(h, MAT_GLUED, 601, s);
+    /* on a GPU, every lane count of the kernel (k_bisect.cu: about 64k
+     * threads in all, so 8 lanes an index up to n = 8192, then 4, 2 and
+     * 1); the host cores would take minutes over these */
+    hyla_device_info info;
+    if (hyla_get_device_info(h, 0, &info) == 0 && info.kind != HYLA_DEVICE_HOST) {
+        PN(tb_case)(h, MAT_RANDOM, 9001, s);
+        PN(tb_case)(h, MAT_GLUED, 9001, s);
+        const int64_t big[] = {9001, 20000, 70000};
+        for (size_t k = 0; k < sizeof big / sizeof *big; k++) PN(tb_toeplitz)(h, big[k]);
+    }
     PN(tb_bad)(h);
 }
 

@@ -124,6 +124,27 @@ static void PN(ts_cholqr)(hyla_t *h, unsigned long long *s) {
     hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, 0);
 }
 
+/* The trailing update by block-column GEMMs (HYLA_OPT_EIG_S1_UPDATE 2:
+ * HER2K on each diagonal block, one GEMM of inner dimension 2 k below it,
+ * blocks of a quarter of the trailing order at these sizes, so several
+ * block columns with a partial last one): the same checks, the other
+ * triangle and the padding untouched (ts_class), with both panel
+ * factorizations. */
+static void PN(ts_gemm_update)(hyla_t *h, unsigned long long *s) {
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, 2) == 0, "HYLA_OPT_EIG_S1_UPDATE 2");
+    static const int64_t cases[][3] = {{41, 3, 6}, {60, 5, 5}, {97, 4, 12}, {150, 8, 16}};
+    static const int classes[] = {TE_RANDOM, TE_GRADED, TE_CLUSTERED};
+    for (int qr = 1; qr <= 2; qr++) {
+        hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, qr);
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+            for (size_t k = 0; k < sizeof classes / sizeof *classes; k++)
+                for (int u = 0; u < 2; u++)
+                    PN(ts_class)(h, classes[k], "LU"[u], cases[c][0], cases[c][1], cases[c][2], s);
+    }
+    hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, 0);
+    hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, 0);
+}
+
 static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
     static const int64_t ns[] = {0, 1, 2, 3, 5, 8, 17, 30, 41};
     /* (kd, nb): nb = kd, multiples of kd, and 7 (rounded down to 6 for kd 3) */
@@ -137,6 +158,7 @@ static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
     PN(ts_case)(h, 'L', 150, 2, 4, s);
     PN(ts_case)(h, 'U', 141, 3, 3, s);
     PN(ts_cholqr)(h, s);
+    PN(ts_gemm_update)(h, s);
     /* bad arguments, in LAPACK order */
     T a[4] = {0}, ab[4] = {0}, tau[2] = {0};
     CHECK(SY2SB(h, 'X', 2, 1, a, 2, ab, 2, tau) == -1, "uplo");

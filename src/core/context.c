@@ -150,6 +150,7 @@ static int64_t *option_slot(hyla_t *h, hyla_option opt) {
     case HYLA_OPT_EIG_SBR: return &h->opt_eig_sbr;
     case HYLA_OPT_EIG_ALLREDUCE: return &h->opt_eig_allreduce;
     case HYLA_OPT_EIG_PANEL_QR: return &h->opt_eig_panel_qr;
+    case HYLA_OPT_EIG_S1_UPDATE: return &h->opt_eig_s1_update;
     }
     return NULL;
 }

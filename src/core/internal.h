@@ -65,6 +65,7 @@ struct hyla_context {
     int64_t opt_eig_devices;  /* HYLA_OPT_EIG_DEVICES */
     int64_t opt_eig_sbr, opt_eig_allreduce; /* HYLA_OPT_EIG_SBR, HYLA_OPT_EIG_ALLREDUCE */
     int64_t opt_eig_panel_qr;      /* HYLA_OPT_EIG_PANEL_QR */
+    int64_t opt_eig_s1_update;     /* HYLA_OPT_EIG_S1_UPDATE */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;

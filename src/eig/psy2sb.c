@@ -229,6 +229,9 @@ typedef struct {
                                   * column j0; else column j0 % vring of a ring */
     void *dW, *dS;               /* Wacc (n x nb, ld n), small products (ld nb) */
     int64_t ldw, lds;
+    void *dU;                    /* GEMM-form update: [V | Wacc | V] (n x 3 nb, ld
+                                  * n), Wacc its middle block; NULL: HER2K */
+    int upd_all;                 /* the GEMM form at every order (forced) */
     int64_t cq_panels;           /* panels factored by CholeskyQR2 */
 } s1;
 
@@ -258,6 +261,51 @@ static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, 
     return o->gemm(q, s->t, HYLA_NOTRANS, ctrans(s->t), m, kd, kp, m1,
                    el(s->dW, r0, 0, s->ldw, es), s->ldw, vel(s, j0, base), ldv, p1,
                    el(s->dA, r0, j0, s->lda, es), s->lda);
+}
+
+/* Block columns of the GEMM-form trailing update, and the smallest order
+ * it takes by default (below, one HER2K; when forced, blocks of a quarter
+ * of the order, at least kd, so that small orders run it too). */
+#define S1_UPDATE_BLOCK 1024
+#define S1_UPDATE_MIN 2048
+
+/* The trailing update of a block, on q_comp: A[c:, c:] -= V W^H + W V^H
+ * (lower triangle) with the block's kb reflectors, V from store column J,
+ * W = Wacc. With dU, as one HER2K per diagonal block of S1_UPDATE_BLOCK
+ * columns and one GEMM below each, C -= [V W] [W V]^H (inner dimension
+ * 2 kb): V is copied beside Wacc on both sides, so both operands are
+ * contiguous. cuBLAS's HER2K/SYR2K runs well below its GEMM rate (one H100,
+ * n = 16000, k = 128: 29 TFLOP/s, bench/results/raw/symm-gemm-h100.txt). */
+static int trailing_update(const s1 *s, int64_t c, int64_t J, int64_t kb) {
+    const hyla_backend_ops *o = s->o;
+    hyla_queue *q = s->qc;
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t n = s->n, m = n - c, nb = s->nb, ldv = s->ldv, ldw = s->ldw;
+    const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE);
+    int rc = 0;
+    if (m <= 0) return 0;
+    if (!s->dU || (m < S1_UPDATE_MIN && !s->upd_all))
+        return o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, m, kb, m1, vel(s, c, J), ldv,
+                        el(s->dW, c, 0, ldw, es), ldw, p1, el(s->dA, c, c, s->lda, es), s->lda);
+    /* [V | W] from column nb - kb of dU, [W | V] from column nb */
+    for (int side = 0; side < 2; side++)
+        HYLA_TRY(o->copy_2d(q, el(s->dU, c, side ? nb + kb : nb - kb, n, es), (size_t)n * es,
+                                vel(s, c, J), (size_t)ldv * es, (size_t)m * es, (size_t)kb,
+                                HYLA_COPY_D2D));
+    const int64_t b = m >= S1_UPDATE_MIN ? S1_UPDATE_BLOCK : HYLA_MAX(s->kd, (m + 3) / 4);
+    for (int64_t j = c; j < n; j += b) {
+        const int64_t jb = HYLA_MIN(b, n - j), below = n - j - jb;
+        HYLA_TRY(o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, kb, m1, vel(s, j, J), ldv,
+                              el(s->dW, j, 0, ldw, es), ldw, p1, el(s->dA, j, j, s->lda, es),
+                              s->lda));
+        if (below > 0)
+            HYLA_TRY(o->gemm(q, t, HYLA_NOTRANS, ctrans(t), below, jb, 2 * kb, m1,
+                                 el(s->dU, j + jb, nb - kb, n, es), n, el(s->dU, j, nb, n, es), n,
+                                 p1, el(s->dA, j + jb, j, s->lda, es), s->lda));
+    }
+cleanup:
+    return rc;
 }
 
 /* W of panel p (m x k, into Wacc column kacc, rows r0..), on q_comp:
@@ -461,7 +509,18 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
     if (np > 0) {
         s.ldw = n, s.lds = s.nb;
-        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * s.nb) * es, &s.dW));
+        /* the trailing update as GEMMs: asked for, or by default on a GPU
+         * for orders it takes */
+        const int gemm_update = ctx->opt_eig_s1_update == 2 ||
+                                (ctx->opt_eig_s1_update == 0 &&
+                                 d->info.kind != HYLA_DEVICE_HOST && n - kd > S1_UPDATE_MIN);
+        if (gemm_update) {
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(3 * n * s.nb) * es, &s.dU));
+            s.dW = el(s.dU, 0, s.nb, n, es);
+            s.upd_all = ctx->opt_eig_s1_update == 2;
+        } else {
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * s.nb) * es, &s.dW));
+        }
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(s.nb * kd) * es, &s.dS));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &dqr));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
@@ -553,14 +612,8 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         HYLA_TRY(o->queue_wait_event(s.qc, ev_v));
         HYLA_TRY(panel_w(&s, j0, k, J, kacc));
         HYLA_TRY(o->event_record(ev_w, s.qc));
-        if (last_in_block) {
-            int64_t c = p + 1 < np ? r0 + kd : r0;
-            if (n - c > 0)
-                HYLA_TRY(o->syr2k(s.qc, t, 1, HYLA_LOWER, HYLA_NOTRANS, n - c, kacc + k,
-                                  hyla_scalar(t, HYLA_SC_MONE), vel(&s, c, J), s.ldv,
-                                  el(s.dW, c, 0, s.ldw, es), s.ldw, hyla_scalar(t, HYLA_SC_ONE),
-                                  el(dA, c, c, ldda, es), ldda));
-        }
+        if (last_in_block)
+            HYLA_TRY(trailing_update(&s, p + 1 < np ? r0 + kd : r0, J, kacc + k));
     }
     HYLA_TRY(o->queue_sync(s.qc));
     ctx->eig_stats.panels_cholqr = s.cq_panels;
@@ -587,7 +640,7 @@ cleanup:
     o->mem_free(d, HYLA_MEM_PINNED, cq.h);
     o->mem_free(d, HYLA_MEM_DEVICE, cq.d);
     o->mem_free(d, HYLA_MEM_DEVICE, dqr);
-    o->mem_free(d, HYLA_MEM_DEVICE, s.dW);
+    o->mem_free(d, HYLA_MEM_DEVICE, s.dU ? s.dU : s.dW);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dS);
     hyla_eig_sy2sb_q_free(ctx, &s.q);
     if (s.vring) {

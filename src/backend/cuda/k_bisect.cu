@@ -27,7 +27,8 @@
 namespace {
 
 const int PREP_NT = 1024;  /* threads of the scan's one block */
-const int NT = 128;        /* threads per block of the bisection: one index each */
+const int NT = 128;        /* threads per block of the bisection */
+const int64_t HYLA_BISECT_THREADS = 65536; /* threads of the bisection, about */
 const int PLAN_BYTES = 64; /* the plan's room at the start of the workspace */
 
 static_assert(sizeof(hyla_bisect_plan) + sizeof(int) <= PLAN_BYTES, "plan room");
@@ -132,24 +133,39 @@ __device__ __forceinline__ void sturm_row(R di, R e2, R pivmin, const R x[3], R 
     }
 }
 
-template <typename R>
+/* G lanes of a warp (G a power of two, at most 32) bisect one index
+ * together: lane g evaluates points g P .. g P + P - 1 (P =
+ * HYLA_BISECT_POINTS) of the G P points that split [lo, hi] in G P + 1
+ * equal parts, and the lanes agree on the first point above eigenvalue j
+ * through shuffles. A step then takes log2(G P + 1) bits instead of two, so
+ * the chain of dependent divisions a thread runs (steps x n rows) is
+ * shorter, and G times as many threads hide its latency, for G times as
+ * many Sturm rows a step: the step count is the plan's rule with G P + 1
+ * parts. The points depend only on the interval, as with one lane, so
+ * indices that share an interval keep computing the same points. */
+template <typename R, int G>
 __global__ void __launch_bounds__(NT) bisect_run(int n, const void *work, R *w) {
+    const int P = HYLA_BISECT_POINTS, NP = G * P;
     const plan_room *pr = static_cast<const plan_room *>(work);
-    const int j = blockIdx.x * NT + threadIdx.x;
+    const int j = (blockIdx.x * NT + threadIdx.x) / G, g = threadIdx.x % G;
+    /* the lanes of one index are in the same warp and leave together */
     if (pr->bad || j >= n) return;
+    const unsigned mask = G == 32 ? 0xffffffffu
+                                  : ((1u << G) - 1u) << (threadIdx.x & 31 & ~(G - 1));
     const R *__restrict__ ds = scaled_d<R>(const_cast<void *>(work));
     const R *__restrict__ e2s = ds + n;
-    const int steps = pr->p.steps;
+    int steps = 0;
+    for (double wd = pr->p.gu - pr->p.gl; wd > pr->p.atol && steps < 64; wd /= NP + 1) steps++;
     const R pivmin = (R)pr->p.pivmin;
     R lo = (R)pr->p.gl, hi = (R)pr->p.gu;
     const R d0 = __ldg(ds);
     for (int k = 0; k < steps; k++) {
-        const R h = (hi - lo) / R(HYLA_BISECT_POINTS + 1);
-        R x[HYLA_BISECT_POINTS], q[HYLA_BISECT_POINTS];
-        int c[HYLA_BISECT_POINTS];
+        const R h = (hi - lo) / R(NP + 1);
+        R x[P], q[P];
+        int c[P];
 #pragma unroll
-        for (int m = 0; m < HYLA_BISECT_POINTS; m++) {
-            x[m] = lo + R(m + 1) * h;
+        for (int m = 0; m < P; m++) {
+            x[m] = lo + R(g * P + m + 1) * h;
             R t = d0 - x[m];
             if (rabs(t) < pivmin) t = -pivmin;
             q[m] = t;
@@ -157,28 +173,38 @@ __global__ void __launch_bounds__(NT) bisect_run(int n, const void *work, R *w) 
         }
 #pragma unroll 4
         for (int i = 1; i < n; i++) sturm_row(__ldg(ds + i), __ldg(e2s + i - 1), pivmin, x, q, c);
-        /* the first point above eigenvalue j bounds it from above, the one
-         * before it from below */
+        /* the first point above eigenvalue j (NP: none) bounds it from
+         * above, the one before it from below */
         int m = 0;
-        while (m < HYLA_BISECT_POINTS && c[m] <= j) m++;
-        R nlo = lo, nhi = hi; /* x[m - 1] and x[m] where they exist, by selects */
+        while (m < P && c[m] <= j) m++;
+        int first = m < P ? g * P + m : NP;
 #pragma unroll
-        for (int p = 0; p < HYLA_BISECT_POINTS; p++) {
-            if (p < m) nlo = x[p];
-            if (p == m) nhi = x[p];
-        }
+        for (int o = G / 2; o > 0; o /= 2) first = min(first, __shfl_xor_sync(mask, first, o));
+        /* the same expressions as the lane that owns the point */
+        const R nlo = first > 0 ? lo + R(first) * h : lo;
+        const R nhi = first < NP ? lo + R(first + 1) * h : hi;
         lo = rmax(lo, nlo);
         hi = rmin(hi, nhi);
     }
     /* unscaled in double: 1 / s may exceed the float range */
-    w[j] = (R)((double)(lo + (hi - lo) / R(2)) * pr->p.unscale);
+    if (g == 0) w[j] = (R)((double)(lo + (hi - lo) / R(2)) * pr->p.unscale);
 }
 
 template <typename R>
 int tri_eigvals_typed(cudaStream_t s, int n, const R *d, const R *e, R *w, void *work,
                       int *info) {
     bisect_prep<R><<<1, PREP_NT, 0, s>>>(n, d, e, work, info);
-    bisect_run<R><<<(n + NT - 1) / NT, NT, 0, s>>>(n, work, w);
+    /* lanes per index: about 64k threads in all (the bisection is bound by
+     * the latency of its divisions below that, by their throughput above) */
+    const int64_t lanes = HYLA_BISECT_THREADS / n;
+    if (lanes >= 8)
+        bisect_run<R, 8><<<(int)((8 * (int64_t)n + NT - 1) / NT), NT, 0, s>>>(n, work, w);
+    else if (lanes >= 4)
+        bisect_run<R, 4><<<(int)((4 * (int64_t)n + NT - 1) / NT), NT, 0, s>>>(n, work, w);
+    else if (lanes >= 2)
+        bisect_run<R, 2><<<(int)((2 * (int64_t)n + NT - 1) / NT), NT, 0, s>>>(n, work, w);
+    else
+        bisect_run<R, 1><<<(n + NT - 1) / NT, NT, 0, s>>>(n, work, w);
     return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 

@@ -42,6 +42,7 @@ typedef struct {
     double gl, gu;      /* the starting interval (scaled matrix) */
     double pivmin;      /* smallest pivot magnitude kept in the Sturm count */
     double unscale;     /* 1 / s: the results are midpoints times this */
+    double atol;        /* the width at which an interval is done */
     int steps;          /* bisection steps for every index */
 } hyla_bisect_plan;
 
@@ -66,6 +67,7 @@ static inline HYLA_BISECT_HD void hyla_bisect_plan_make(double gl, double gu, do
     const double atol = fmax(2 * u * tnorm, 4 * pivmin);
     p->pivmin = pivmin;
     p->unscale = 1 / s;
+    p->atol = atol;
     p->steps = 0;
     if (tnorm == 0) { /* the zero matrix: every eigenvalue is 0, exactly */
         p->gl = p->gu = 0;
