@@ -8,7 +8,9 @@
  * (HYLA_OPT_EIG_TRIDIAG 0). Measured on one H100 (d, 16 host cores,
  * `hyla sterf`): bisection 0.012 / 0.024 / 0.048 s at n = 2048 / 4096 /
  * 8192 against 0.154 / 0.213 / 0.196 s for sterf on the host cores; inside
- * dsyevd at 16384, 0.113 s against 0.435 s (bench/results/syevd.md). */
+ * dsyevd at 16384, 0.113 s against 0.435 s (bench/results/syevd.md). With
+ * several lanes an index (k_bisect.cu) 0.012 / 0.029 s at 4096 / 8192 and
+ * 0.074 s at 16384. */
 #define BISECT_AUTO_MIN 2048
 
 int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const void *d,

@@ -263,11 +263,17 @@ static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, 
                    el(s->dA, r0, j0, s->lda, es), s->lda);
 }
 
-/* Block columns of the GEMM-form trailing update, and the smallest order
- * it takes by default (below, one HER2K; when forced, blocks of a quarter
- * of the order, at least kd, so that small orders run it too). */
+/* Block columns of the GEMM-form trailing update (a quarter of the
+ * trailing order, at least kd, below 2 blocks), and the smallest trailing
+ * order it takes by default (below, one HER2K; forced, every order). The
+ * default takes it for complex types on a GPU only. One H100, stage 1 at
+ * 16384 with HER2K / GEMMs (suite syevd-s1-h100, eigenvalues only): z 0.764
+ * / 0.700 s, d 0.337 / 0.334 s (d V 0.343 / 0.332 s); at 8192, where every
+ * trailing order was taken, z 0.150 / 0.159 s, d 0.085 / 0.142 s: for d
+ * the panels' chain, not the update, sets stage 1's time, and the smaller
+ * GEMMs and diagonal HER2Ks only add launches to it. */
 #define S1_UPDATE_BLOCK 1024
-#define S1_UPDATE_MIN 2048
+#define S1_UPDATE_MIN 8192
 
 /* The trailing update of a block, on q_comp: A[c:, c:] -= V W^H + W V^H
  * (lower triangle) with the block's kb reflectors, V from store column J,
@@ -293,7 +299,7 @@ static int trailing_update(const s1 *s, int64_t c, int64_t J, int64_t kb) {
         HYLA_TRY(o->copy_2d(q, el(s->dU, c, side ? nb + kb : nb - kb, n, es), (size_t)n * es,
                                 vel(s, c, J), (size_t)ldv * es, (size_t)m * es, (size_t)kb,
                                 HYLA_COPY_D2D));
-    const int64_t b = m >= S1_UPDATE_MIN ? S1_UPDATE_BLOCK : HYLA_MAX(s->kd, (m + 3) / 4);
+    const int64_t b = m >= 2 * S1_UPDATE_BLOCK ? S1_UPDATE_BLOCK : HYLA_MAX(s->kd, (m + 3) / 4);
     for (int64_t j = c; j < n; j += b) {
         const int64_t jb = HYLA_MIN(b, n - j), below = n - j - jb;
         HYLA_TRY(o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, kb, m1, vel(s, j, J), ldv,
@@ -510,9 +516,9 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     if (np > 0) {
         s.ldw = n, s.lds = s.nb;
         /* the trailing update as GEMMs: asked for, or by default on a GPU
-         * for orders it takes */
+         * for complex types and the orders it takes (S1_UPDATE_MIN) */
         const int gemm_update = ctx->opt_eig_s1_update == 2 ||
-                                (ctx->opt_eig_s1_update == 0 &&
+                                (ctx->opt_eig_s1_update == 0 && hyla_dtype_is_complex(t) &&
                                  d->info.kind != HYLA_DEVICE_HOST && n - kd > S1_UPDATE_MIN);
         if (gemm_update) {
             HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(3 * n * s.nb) * es, &s.dU));
