@@ -281,9 +281,9 @@ typedef enum {
      * Householder QR, as do panels of fewer than 2 kd rows. */
     HYLA_OPT_EIG_PANEL_QR = 33,
     /* Eigensolver stage 1: how the trailing matrix receives each block's
-     * rank-2k update. 0 = automatic (GEMMs on a GPU for complex types and
-     * trailing orders of at least 8192, one HER2K/SYR2K otherwise; measured
-     * on one H100), 1 = one HER2K/SYR2K, 2 =
+     * rank-2k update. 0 = automatic (GEMMs on a GPU for trailing orders of
+     * at least 8192, one HER2K/SYR2K otherwise; measured on one H100), 1 =
+     * one HER2K/SYR2K, 2 =
      * per block column a HER2K/SYR2K on the diagonal block and one GEMM
      * of inner dimension 2k below it, at every order (the other triangle
      * is never written either way). */

@@ -265,13 +265,13 @@ static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, 
 
 /* Block columns of the GEMM-form trailing update (a quarter of the
  * trailing order, at least kd, below 2 blocks), and the smallest trailing
- * order it takes by default (below, one HER2K; forced, every order). The
- * default takes it for complex types on a GPU only. One H100, stage 1 at
- * 16384 with HER2K / GEMMs (suite syevd-s1-h100, eigenvalues only): z 0.764
- * / 0.700 s, d 0.337 / 0.334 s (d V 0.343 / 0.332 s); at 8192, where every
- * trailing order was taken, z 0.150 / 0.159 s, d 0.085 / 0.142 s: for d
- * the panels' chain, not the update, sets stage 1's time, and the smaller
- * GEMMs and diagonal HER2Ks only add launches to it. */
+ * order it takes by default (below, one HER2K; forced, every order, which
+ * the tests use). One H100, stage 1 at n = 16384, eigenvalues only, HER2K
+ * / GEMMs forced at every order, two runs (suites syevd-s1-h100,
+ * syevd-s1nb-h100): z 0.764 / 0.700 s and 0.762 / 0.674 s, d 0.337 /
+ * 0.334 s and 0.339 / 0.319 s; at 8192 d took 0.085 / 0.142 s and 0.101 /
+ * 0.095 s, the forced small orders' many small blocks adding launches to
+ * the panels' chain, which sets stage 1's time there. */
 #define S1_UPDATE_BLOCK 1024
 #define S1_UPDATE_MIN 8192
 
@@ -516,9 +516,9 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     if (np > 0) {
         s.ldw = n, s.lds = s.nb;
         /* the trailing update as GEMMs: asked for, or by default on a GPU
-         * for complex types and the orders it takes (S1_UPDATE_MIN) */
+         * for the orders it takes (S1_UPDATE_MIN) */
         const int gemm_update = ctx->opt_eig_s1_update == 2 ||
-                                (ctx->opt_eig_s1_update == 0 && hyla_dtype_is_complex(t) &&
+                                (ctx->opt_eig_s1_update == 0 &&
                                  d->info.kind != HYLA_DEVICE_HOST && n - kd > S1_UPDATE_MIN);
         if (gemm_update) {
             HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(3 * n * s.nb) * es, &s.dU));
