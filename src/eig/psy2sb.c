@@ -297,18 +297,17 @@ static int trailing_update(const s1 *s, int64_t c, int64_t J, int64_t kb) {
     /* [V | W] from column nb - kb of dU, [W | V] from column nb */
     for (int side = 0; side < 2; side++)
         HYLA_TRY(o->copy_2d(q, el(s->dU, c, side ? nb + kb : nb - kb, n, es), (size_t)n * es,
-                                vel(s, c, J), (size_t)ldv * es, (size_t)m * es, (size_t)kb,
-                                HYLA_COPY_D2D));
+                            vel(s, c, J), (size_t)ldv * es, (size_t)m * es, (size_t)kb,
+                            HYLA_COPY_D2D));
     const int64_t b = m >= 2 * S1_UPDATE_BLOCK ? S1_UPDATE_BLOCK : HYLA_MAX(s->kd, (m + 3) / 4);
     for (int64_t j = c; j < n; j += b) {
         const int64_t jb = HYLA_MIN(b, n - j), below = n - j - jb;
         HYLA_TRY(o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, kb, m1, vel(s, j, J), ldv,
-                              el(s->dW, j, 0, ldw, es), ldw, p1, el(s->dA, j, j, s->lda, es),
-                              s->lda));
+                          el(s->dW, j, 0, ldw, es), ldw, p1, el(s->dA, j, j, s->lda, es), s->lda));
         if (below > 0)
             HYLA_TRY(o->gemm(q, t, HYLA_NOTRANS, ctrans(t), below, jb, 2 * kb, m1,
-                                 el(s->dU, j + jb, nb - kb, n, es), n, el(s->dU, j, nb, n, es), n,
-                                 p1, el(s->dA, j + jb, j, s->lda, es), s->lda));
+                             el(s->dU, j + jb, nb - kb, n, es), n, el(s->dU, j, nb, n, es), n, p1,
+                             el(s->dA, j + jb, j, s->lda, es), s->lda));
     }
 cleanup:
     return rc;
