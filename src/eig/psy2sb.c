@@ -40,7 +40,7 @@
  * this file) for the precision t */
 static int cq_rcheck(hyla_dtype t, int64_t k, void *G, double thr);
 static int cq_reconstruct(hyla_dtype t, int64_t k, void *G2, void *Qt, const void *R1, void *V1,
-                          void *Tm, void *Rt, void *M);
+                          void *Tm, void *Rt, void *M, void *Ui);
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -314,8 +314,12 @@ cleanup:
 }
 
 /* W of panel p (m x k, into Wacc column kacc, rows r0..), on q_comp:
- * X = (A22 V - corrections) T, W = X - 1/2 V (T^H (V^H X)). */
-static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kacc) {
+ * X = (A22 V - corrections) T, W = X - 1/2 V (T^H (V^H X)). pre: X holds
+ * A22 Q1 already (a CholeskyQR2 panel, cq_start), and A22 V = (A22 Q1) M +
+ * A22(:, 0:k) U^-1 (t_cholqr.c) with M and U^-1 at dM and dUi (k x k, ld
+ * k, upper). */
+static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kacc, int pre,
+                   const void *dM, const void *dUi) {
     const hyla_backend_ops *o = s->o;
     hyla_queue *q = s->qc;
     const hyla_dtype t = s->t;
@@ -325,8 +329,19 @@ static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kac
     void *X = el(s->dW, r0, kacc, ldw, es);
     const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE),
                *z = hyla_scalar(t, HYLA_SC_ZERO);
-    int rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, p1, el(s->dA, r0, r0, s->lda, es),
-                     s->lda, V, ldv, z, X, ldw);
+    const void *A22 = el(s->dA, r0, r0, s->lda, es);
+    int rc;
+    if (pre) {
+        rc = o->trmm(q, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m, k, p1, dM, k, X,
+                     ldw);
+        if (!rc) rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, k, k, p1, A22, s->lda, dUi, k, p1, X,
+                              ldw);
+        if (!rc) rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, m - k, k, k, p1,
+                              el(s->dA, r0 + k, r0, s->lda, es), s->lda, dUi, k, p1,
+                              el(X, k, 0, ldw, es), ldw);
+    } else {
+        rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, p1, A22, s->lda, V, ldv, z, X, ldw);
+    }
     if (!rc && kacc > 0) {
         const void *Va = vel(s, r0, base), *Wa = el(s->dW, r0, 0, ldw, es);
         rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, kacc, k, m, p1, Wa, ldw, V, ldv, z, s->dS, lds);
@@ -376,12 +391,17 @@ void hyla_eig_band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64
     if (feed) atomic_store_explicit(&feed->ready, j1, memory_order_release);
 }
 
-/* Buffers of the CholeskyQR2 panels: on the host (pinned) six k x k blocks
- * (R1, G2, Qt, V1, Rt, M), tau (k) and potrf's info; on the device three
- * (G1 then R1, M, G2) and info. */
+/* Buffers of the CholeskyQR2 panels: on the host (pinned) seven k x k
+ * blocks (R1, G2, Qt, V1, Rt, M, Ui), tau (k) and potrf's info; on the
+ * device four (G1 then R1, M, G2, Ui) and info; and two events: Q1 formed
+ * (on q_aux), A22 Q1 formed (on q_comp). */
 typedef struct {
     void *h, *d;
+    hyla_event *ev_q1, *ev_y;
 } cq_buf;
+
+enum { CQ_R1, CQ_G2, CQ_QT, CQ_V1, CQ_RT, CQ_M, CQ_UI, CQ_NH };     /* host blocks */
+enum { CQD_R1 = 0, CQD_M = 1, CQD_G2 = 2, CQD_UI = 3, CQD_N = 4 }; /* device blocks */
 
 static void *cqh(const s1 *s, const cq_buf *b, int i) {
     return (unsigned char *)b->h + (size_t)(i * s->kd * s->kd) * s->es;
@@ -390,20 +410,14 @@ static void *cqd(const s1 *s, const cq_buf *b, int i) {
     return (unsigned char *)b->d + (size_t)(i * s->kd * s->kd) * s->es;
 }
 
-/* Panel A[r0:n, j0:j0+kd] (m = n - r0 >= 2 kd rows) by CholeskyQR2 with
- * the Householder vectors reconstructed (t_cholqr.c), on q_aux with one
- * wait for the device: V (unit lower) into the store at dv, T (kd x kd, ld
- * kd) into the pinned ht, the band's R into the pinned hp (rows kd .. 2 kd
- * - 1 of the panel's copy, upper triangle; rows 0 .. kd-1, the diagonal
- * block, copied from A), and with want_v V itself into hp's rows from kd
- * on, below R (for the LAPACK-style output), tau = T's diagonal into htau.
- * A is read, never written. Returns 0, 1 when the panel is too
- * ill-conditioned for it (nothing written but dv's rows, which the
- * Householder QR then rewrites; q_aux synchronized), or an error. The
- * uploads of V's top block and the TRMM of its other rows are left queued
- * on q_aux (the caller's later work on q_aux, or its events, follow them). */
-static int panel_cholqr(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp,
-                        int64_t rows, int want_v, void *ht, void *htau) {
+/* Panel A[r0:n, j0:j0+kd] (m = n - r0 >= 2 kd rows) by CholeskyQR2 with the
+ * Householder vectors reconstructed (t_cholqr.c), first half, on q_aux: G1
+ * = A^H A and its Cholesky factor R1, Q1 = A R1^-1 into the store at dv
+ * (ev_q1 recorded), G2 = Q1^H Q1, and to the host R1, G2, Q1's top block,
+ * potrf's info and the panel's top rows (rows of hp, ld n). A is read,
+ * never written. The caller may start on A22 Q1 (q_comp, after ev_q1) and
+ * record ev_y after it; cq_finish waits for it before dv changes. */
+static int cq_start(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp, int64_t rows) {
     const hyla_backend_ops *o = s->o;
     const hyla_dtype t = s->t;
     const size_t es = s->es;
@@ -411,40 +425,66 @@ static int panel_cholqr(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void
     const void *one = hyla_scalar(t, HYLA_SC_ONE), *zero = hyla_scalar(t, HYLA_SC_ZERO);
     const void *dpa = el(s->dA, r0, j0, s->lda, es);
     const size_t kk = (size_t)(k * k) * es;
-    const double eps = hyla_dtype_real(t) == HYLA_S ? FLT_EPSILON : DBL_EPSILON;
-    int *dinfo = (int *)cqd(s, b, 3);
-    int *hinfo = (int *)((unsigned char *)cqh(s, b, 6) + (size_t)k * es);
+    int *dinfo = (int *)cqd(s, b, CQD_N);
+    int *hinfo = (int *)((unsigned char *)cqh(s, b, CQ_NH) + (size_t)k * es);
     int rc = 0;
-    /* G1 = A^H A = R1^H R1; Q1 = A R1^-1 in the store; G2 = Q1^H Q1 */
     HYLA_TRY(o->gemm(s->qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, one, dpa, s->lda, dpa, s->lda,
-                     zero, cqd(s, b, 0), k));
-    HYLA_TRY(o->potrf(s->qa, t, HYLA_UPPER, k, cqd(s, b, 0), k, dinfo));
+                     zero, cqd(s, b, CQD_R1), k));
+    HYLA_TRY(o->potrf(s->qa, t, HYLA_UPPER, k, cqd(s, b, CQD_R1), k, dinfo));
     HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, dpa, (size_t)s->lda * es, (size_t)m * es,
                         (size_t)k, HYLA_COPY_D2D));
     HYLA_TRY(o->trsm(s->qa, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m, k, one,
-                     cqd(s, b, 0), k, dv, ldv));
+                     cqd(s, b, CQD_R1), k, dv, ldv));
+    HYLA_TRY(o->event_record(b->ev_q1, s->qa));
     HYLA_TRY(o->gemm(s->qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, one, dv, ldv, dv, ldv, zero,
-                     cqd(s, b, 2), k));
-    /* to the host: R1, G2, Q1's top block, info, the panel's top rows (with
-     * the diagonal block) */
-    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, 0), kk, cqd(s, b, 0), kk, kk, 1, HYLA_COPY_D2H));
-    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, 1), kk, cqd(s, b, 2), kk, kk, 1, HYLA_COPY_D2H));
-    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, 2), (size_t)k * es, dv, (size_t)ldv * es,
+                     cqd(s, b, CQD_G2), k));
+    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_R1), kk, cqd(s, b, CQD_R1), kk, kk, 1, HYLA_COPY_D2H));
+    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_G2), kk, cqd(s, b, CQD_G2), kk, kk, 1, HYLA_COPY_D2H));
+    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_QT), (size_t)k * es, dv, (size_t)ldv * es,
                         (size_t)k * es, (size_t)k, HYLA_COPY_D2H));
     HYLA_TRY(o->copy_2d(s->qa, hinfo, sizeof(int), dinfo, sizeof(int), sizeof(int), 1,
                         HYLA_COPY_D2H));
     HYLA_TRY(o->copy_2d(s->qa, hp, (size_t)n * es, el(s->dA, j0, j0, s->lda, es),
                         (size_t)s->lda * es, (size_t)rows * es, (size_t)k, HYLA_COPY_D2H));
+cleanup:
+    return rc;
+}
+
+/* Second half, after cq_start (and ev_y recorded): waits for q_aux, checks
+ * and rebuilds on the host, then on q_aux after ev_y: V (unit lower) into
+ * the store at dv (V2 = Q1[k:, :] M by one TRMM), M and U^-1 to the device
+ * (for panel_w), T (kd x kd, ld kd) into the pinned ht, the band's R into
+ * hp (rows kd .. 2 kd - 1 of the panel's copy, upper triangle), and with
+ * want_v V itself into hp's rows from kd on, below R (the LAPACK-style
+ * output), tau = T's diagonal into htau. Returns 0, 1 when the panel is too
+ * ill-conditioned for it (nothing written; q_aux synchronized and waiting
+ * for ev_y, so the Householder QR may rewrite dv), or an error. The
+ * uploads and the TRMM are left queued on q_aux. */
+static int cq_finish(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp, int want_v,
+                     void *ht, void *htau) {
+    const hyla_backend_ops *o = s->o;
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t k = s->kd, n = s->n, ldv = s->ldv, m = n - j0 - k;
+    const void *one = hyla_scalar(t, HYLA_SC_ONE);
+    const size_t kk = (size_t)(k * k) * es;
+    const double eps = hyla_dtype_real(t) == HYLA_S ? FLT_EPSILON : DBL_EPSILON;
+    const int *hinfo = (const int *)((unsigned char *)cqh(s, b, CQ_NH) + (size_t)k * es);
+    int rc = 0;
     HYLA_TRY(o->queue_sync(s->qa));
-    if (*hinfo != 0 || cq_rcheck(t, k, cqh(s, b, 0), 64 * sqrt(eps)) ||
-        cq_reconstruct(t, k, cqh(s, b, 1), cqh(s, b, 2), cqh(s, b, 0), cqh(s, b, 3), ht,
-                       cqh(s, b, 4), cqh(s, b, 5)))
-        return 1;
-    /* V: its top block, then V2 = Q1[k:, :] M */
-    HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, 1), kk, cqh(s, b, 5), kk, kk, 1, HYLA_COPY_H2D));
+    const int bad = *hinfo != 0 || cq_rcheck(t, k, cqh(s, b, CQ_R1), 64 * sqrt(eps)) ||
+                    cq_reconstruct(t, k, cqh(s, b, CQ_G2), cqh(s, b, CQ_QT), cqh(s, b, CQ_R1),
+                                   cqh(s, b, CQ_V1), ht, cqh(s, b, CQ_RT), cqh(s, b, CQ_M),
+                                   cqh(s, b, CQ_UI));
+    /* dv still holds Q1, which A22 Q1 may be reading */
+    HYLA_TRY(o->queue_wait_event(s->qa, b->ev_y));
+    if (bad) return 1;
+    HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, CQD_M), kk, cqh(s, b, CQ_M), kk, kk, 1, HYLA_COPY_H2D));
+    HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, CQD_UI), kk, cqh(s, b, CQ_UI), kk, kk, 1,
+                        HYLA_COPY_H2D));
     HYLA_TRY(o->trmm(s->qa, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m - k, k, one,
-                     cqd(s, b, 1), k, el(dv, k, 0, ldv, es), ldv));
-    HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, cqh(s, b, 3), (size_t)k * es,
+                     cqd(s, b, CQD_M), k, el(dv, k, 0, ldv, es), ldv));
+    HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, cqh(s, b, CQ_V1), (size_t)k * es,
                         (size_t)k * es, (size_t)k, HYLA_COPY_H2D));
     if (want_v) {
         HYLA_TRY(o->copy_2d(s->qa, el(hp, k, 0, n, es), (size_t)n * es, dv, (size_t)ldv * es,
@@ -454,7 +494,7 @@ static int panel_cholqr(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void
     }
     /* R (upper) over the panel's rows kd .. 2kd-1 in hp */
     for (int64_t j = 0; j < k; j++)
-        memcpy(el(hp, k, j, n, es), el(cqh(s, b, 4), 0, j, k, es), (size_t)(j + 1) * es);
+        memcpy(el(hp, k, j, n, es), el(cqh(s, b, CQ_RT), 0, j, k, es), (size_t)(j + 1) * es);
 cleanup:
     return rc;
 }
@@ -480,7 +520,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     const int *hinfo = NULL;
     hyla_event *ev_v = NULL, *ev_w = NULL;
     hyla_dev_workspace *ws;
-    cq_buf cq = {NULL, NULL};
+    cq_buf cq = {NULL, NULL, NULL, NULL};
     void *cq_tau = NULL;
     /* the panel QR's small results, one block on the device and its pinned
      * mirror: G = V^H V (kd x kd), tau (kd), info (an int, 16 bytes kept) */
@@ -542,9 +582,12 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         const int cholqr = ctx->opt_eig_panel_qr == 2 ||
                            (ctx->opt_eig_panel_qr == 0 && d->info.kind != HYLA_DEVICE_HOST);
         if (cholqr && n - kd >= 2 * kd) {
-            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(6 * kd * kd + kd) * es + 16, &cq.h));
-            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(3 * kd * kd) * es + 16, &cq.d));
-            cq_tau = el(cq.h, 6 * kd * kd, 0, 1, es);
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(CQ_NH * kd * kd + kd) * es + 16,
+                                  &cq.h));
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(CQD_N * kd * kd) * es + 16, &cq.d));
+            HYLA_TRY(o->event_create(d, 0, &cq.ev_q1));
+            HYLA_TRY(o->event_create(d, 0, &cq.ev_y));
+            cq_tau = el(cq.h, CQ_NH * kd * kd, 0, 1, es);
         }
     }
 
@@ -569,7 +612,16 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         int hh = 1;
         if (cq.h && m >= 2 * kd &&
             (ctx->opt_eig_panel_qr == 2 || m >= HYLA_EIG_CHOLQR_MIN_M)) {
-            hh = panel_cholqr(&s, &cq, j0, dv, hp, rows, Vh != NULL, ht, cq_tau);
+            /* A22 Q1 on q_comp while the host rebuilds V (panel_w finishes
+             * A22 V from it): the panel's largest product leaves the chain
+             * of the host's round trip */
+            HYLA_TRY(cq_start(&s, &cq, j0, dv, hp, rows));
+            HYLA_TRY(o->queue_wait_event(s.qc, cq.ev_q1));
+            HYLA_TRY(o->symm(s.qc, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, hyla_scalar(t, HYLA_SC_ONE),
+                             el(dA, r0, r0, ldda, es), ldda, dv, s.ldv,
+                             hyla_scalar(t, HYLA_SC_ZERO), el(s.dW, r0, kacc, s.ldw, es), s.ldw));
+            HYLA_TRY(o->event_record(cq.ev_y, s.qc));
+            hh = cq_finish(&s, &cq, j0, dv, hp, Vh != NULL, ht, cq_tau);
             HYLA_TRY(hh < 0 ? hh : 0);
             s.cq_panels += hh == 0;
         }
@@ -615,7 +667,8 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         /* device: W of this panel, then at the end of a block the trailing
          * HER2K, leaving out the next panel's columns (q_aux updates them) */
         HYLA_TRY(o->queue_wait_event(s.qc, ev_v));
-        HYLA_TRY(panel_w(&s, j0, k, J, kacc));
+        HYLA_TRY(panel_w(&s, j0, k, J, kacc, !hh, hh ? NULL : cqd(&s, &cq, CQD_M),
+                         hh ? NULL : cqd(&s, &cq, CQD_UI)));
         HYLA_TRY(o->event_record(ev_w, s.qc));
         if (last_in_block)
             HYLA_TRY(trailing_update(&s, p + 1 < np ? r0 + kd : r0, J, kacc + k));
@@ -644,6 +697,8 @@ cleanup:
     o->mem_free(d, HYLA_MEM_PINNED, hqr);
     o->mem_free(d, HYLA_MEM_PINNED, cq.h);
     o->mem_free(d, HYLA_MEM_DEVICE, cq.d);
+    if (cq.ev_q1) o->event_destroy(cq.ev_q1);
+    if (cq.ev_y) o->event_destroy(cq.ev_y);
     o->mem_free(d, HYLA_MEM_DEVICE, dqr);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dU ? s.dU : s.dW);
     o->mem_free(d, HYLA_MEM_DEVICE, s.dS);
@@ -784,12 +839,12 @@ static int cq_rcheck(hyla_dtype t, int64_t k, void *G, double thr) {
     return 1;
 }
 static int cq_reconstruct(hyla_dtype t, int64_t k, void *G2, void *Qt, const void *R1, void *V1,
-                          void *Tm, void *Rt, void *M) {
+                          void *Tm, void *Rt, void *M, void *Ui) {
     switch (t) {
-    case HYLA_S: return cq_reconstruct_s(k, G2, Qt, R1, V1, Tm, Rt, M);
-    case HYLA_D: return cq_reconstruct_d(k, G2, Qt, R1, V1, Tm, Rt, M);
-    case HYLA_C: return cq_reconstruct_c(k, G2, Qt, R1, V1, Tm, Rt, M);
-    case HYLA_Z: return cq_reconstruct_z(k, G2, Qt, R1, V1, Tm, Rt, M);
+    case HYLA_S: return cq_reconstruct_s(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
+    case HYLA_D: return cq_reconstruct_d(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
+    case HYLA_C: return cq_reconstruct_c(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
+    case HYLA_Z: return cq_reconstruct_z(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
     }
     return 1;
 }

@@ -81,11 +81,13 @@ static int PS(cq_chol)(int64_t k, T *G, int64_t ldg, R thr) {
 
 /* From G2 (k x k, ld k: Q1^H Q1), Qt (k x k, ld k: Q1's first k rows) and
  * R1 (k x k upper, ld k): V1 (unit lower, zeros above), Tm (T, upper), Rt
- * (S^H R2 R1, upper), M (-R2^-1 S U^-1, upper), all k x k, ld k; G2 and
- * Qt are overwritten. 0, or 1 (nothing usable) when G2 is more than 0.1
- * from I in some entry or its Cholesky fails. */
-static int PS(cq_reconstruct)(int64_t k, T *G2, T *Qt, const T *R1, T *V1, T *Tm, T *Rt,
-                              T *M) {
+ * (S^H R2 R1, upper), M (-R2^-1 S U^-1, upper), Ui (U^-1, upper, zeros
+ * below), all k x k, ld k; G2 and Qt are overwritten. With E = [I; 0],
+ * V = E U^-1 + Q1 M, so A V = A(:, 0:k) Ui + (A Q1) M, which lets the
+ * device start on A Q1 before this runs. 0, or 1 (nothing usable) when G2
+ * is more than 0.1 from I in some entry or its Cholesky fails. */
+static int PS(cq_reconstruct)(int64_t k, T *G2, T *Qt, const T *R1, T *V1, T *Tm, T *Rt, T *M,
+                              T *Ui) {
     const T one = T_ONE;
     for (int64_t j = 0; j < k; j++)
         for (int64_t i = 0; i <= j; i++)
@@ -136,6 +138,11 @@ static int PS(cq_reconstruct)(int64_t k, T *G2, T *Qt, const T *R1, T *V1, T *Tm
             CQ_AL(one), Tm, (int)k, M, (int)k);
     CQ_TRSM(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int)k, (int)k,
             CQ_AL(one), G2, (int)k, M, (int)k);
+    /* Ui := U^-1 */
+    for (int64_t c = 0; c < k; c++)
+        for (int64_t r = 0; r < k; r++) Ui[r + c * k] = r == c ? T_ONE : T_ZERO;
+    CQ_TRSM(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)k, (int)k,
+            CQ_AL(one), Tm, (int)k, Ui, (int)k);
     /* T := U V1^-H */
     CQ_TRSM(CblasColMajor, CblasRight, CblasLower, CblasConjTrans, CblasUnit, (int)k, (int)k,
             CQ_AL(one), V1, (int)k, Tm, (int)k);
