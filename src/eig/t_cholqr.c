@@ -1,4 +1,4 @@
-/* The host half of stage 1's CholeskyQR2 panels (psy2sb.c, panel_cholqr),
+/* The host half of stage 1's CholeskyQR2 panels (psy2sb.c, cq_finish),
  * one source for s, d, c, z: included by psy2sb.c once per precision after
  * base/prec.h and base/prec_cmath.h, giving static functions PS(x).
  *
