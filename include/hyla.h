@@ -211,9 +211,12 @@ typedef enum {
      * 0 = tuning table. */
     HYLA_OPT_GETRF_IB = 8,
     /* Eigensolver stage 2 (bulge chasing): sweeps per block reflector of the
-     * Q2 back transformation, 1..kd (larger is clipped to kd); 0 = kd. A
-     * smaller one saves flops (2 n^3 (kd+nb-1)/kd in all) but makes the
-     * GEMMs thinner. Applies to reflectors made after it is set. */
+     * Q2 back transformation, 1..min(4 kd, 256) (larger is clipped); 0 =
+     * kd. A smaller one saves flops (2 n^3 (kd+nb-1)/kd in all) but makes
+     * the GEMMs thinner and the waves more; a larger one makes fewer waves
+     * (passes over the eigenvectors) for more flops and a larger store. The
+     * GPU kernel (HYLA_OPT_EIG_BACK2 = 2) takes up to 32. Applies to
+     * reflectors made after it is set. */
     HYLA_OPT_EIG_BACK2_NB = 22,
     /* Eigensolver, eigenvectors: how the Q2 back transformation runs.
      * 0 = automatic (batched GEMMs wave by wave: on one H100 the one-call

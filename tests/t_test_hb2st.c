@@ -294,10 +294,16 @@ static void PS(suite_v)(hyla_t *h, unsigned long long *s) {
     int k = 0;
     for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
         for (size_t b = 0; b < sizeof kds / sizeof kds[0]; b++, k++) {
-            const int64_t kd = kds[b], nb = k % 3 == 1 ? 1 : k % 3 == 2 ? HYLA_TMAX(1, kd / 2) : 0;
+            /* nb: kd, 1, kd/2, or past kd (3 kd + 1, up to 4 kd) */
+            const int64_t kd = kds[b], nb = k % 4 == 1   ? 1
+                                            : k % 4 == 2 ? HYLA_TMAX(1, kd / 2)
+                                            : k % 4 == 3 ? 3 * kd + 1
+                                                         : 0;
             PS(case_v)(h, k % 2 ? ndev - 1 : 0, ns[a], kd, nb, s);
         }
     PS(case_v)(h, 0, 9, 20, 0, s);   /* kd > n - 1 */
     PS(case_v)(h, 0, 70, 64, 3, s);  /* the widest band CUDA chases */
     PS(case_v)(h, 0, 100, 32, 32, s);
+    PS(case_v)(h, ndev - 1, 300, 64, 128, s); /* two kd a group */
+    PS(case_v)(h, 0, 300, 64, 256, s);        /* the most a group holds */
 }

@@ -240,7 +240,9 @@ static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
     hyla_get_device_info(h, dev, &info);
     const double eps = RSCAL;
     const int64_t kde = HYLA_TMIN(kd, n - 1);
-    const int64_t qnbs[] = {0, 1, 3, HYLA_TMAX(1, kde / 2), kd + 5};
+    /* kd + 5 and 2 kd + 3: groups of more sweeps than kd; 5 kd + 300:
+     * clamped to min(4 kd, 256) */
+    const int64_t qnbs[] = {0, 1, 3, HYLA_TMAX(1, kde / 2), kd + 5, 2 * kd + 3, 5 * kd + 300};
     static const int64_t mbs[] = {0, 1, 2, 3, (int64_t)1 << 40};
     for (size_t a = 0; a < sizeof qnbs / sizeof qnbs[0] && !rc; a++) {
         hyla_sb2st_q *q = NULL;
@@ -251,7 +253,8 @@ static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
         rc = rc ? rc : SB2ST(h, 'V', n, kd, A1, ldab, d, e, &q);
         hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 0);
         /* the groups and waves of this store */
-        const int64_t nb = qnbs[a] ? HYLA_TMIN(qnbs[a], HYLA_TMAX(kde, 1)) : HYLA_TMAX(kde, 1);
+        const int64_t nbmax = HYLA_TMIN(4 * HYLA_TMAX(kde, 1), 256);
+        const int64_t nb = qnbs[a] ? HYLA_TMIN(qnbs[a], nbmax) : HYLA_TMAX(kde, 1);
         const int64_t nsg = n >= 2 && kde >= 1 ? (n - 2) / nb + 1 : 0;
         int64_t groups = 0, nw = 0;
         for (int64_t sg = 0; sg < nsg; sg++) {

@@ -31,7 +31,7 @@
  * Reflector store, grouped for the BLAS-3 back transformation (the
  * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
  * holds the reflectors of step m of the nb sweeps a = s*nb .. a+nb-1
- * (1 <= nb <= kd; default kd). Their rows start at a+1+m*kd and shift by
+ * (1 <= nb <= hyla_hb2st_max_nb(kd) = min(4 kd, 256); default kd). Their rows start at a+1+m*kd and shift by
  * one per sweep, so V is a staircase (kd+nb-1) x nb matrix (unit first
  * entries stored, zeros elsewhere) and the group's product
  * H_a H_{a+1} ... = I - V T V^H (T upper, LAPACK larft forward
@@ -130,7 +130,7 @@ static inline int64_t q_group(const hyla_sb2st_q *q, int64_t s, int64_t m) {
 }
 
 /* An empty store for order n, band width kd (kd >= 1 when n >= 2) and nb
- * sweeps per group (0: kd; at most kd), its groups zeroed; dev non-NULL:
+ * sweeps per group (0: kd; at most hyla_hb2st_max_nb(kd)), its groups zeroed; dev non-NULL:
  * the layout only (data NULL, for a device-resident store). */
 static int q_create(hyla_dtype t, int64_t n, int64_t kd, int64_t nb, hyla_sb2st_q **out,
                     hyla_dev *dev) {
@@ -140,7 +140,7 @@ static int q_create(hyla_dtype t, int64_t n, int64_t kd, int64_t nb, hyla_sb2st_
     q->t = t;
     q->n = n;
     q->kd = kd;
-    q->nb = nb > 0 ? HYLA_MIN(nb, HYLA_MAX(kd, 1)) : HYLA_MAX(kd, 1);
+    q->nb = nb > 0 ? HYLA_MIN(nb, hyla_hb2st_max_nb(kd)) : HYLA_MAX(kd, 1);
     q->ldv = kd + q->nb - 1;
     q->nsg = n >= 2 && kd >= 1 ? HYLA_CEILDIV(n - 1, q->nb) : 0;
     q->nw = q->nsg > 0 ? q->nsg - 1 + sweep_steps(n, kd, 0) : 0;
@@ -195,7 +195,9 @@ static void wait_progress(sb2st_progress *p, int need) {
  * skip more columns (all of the skippable ones with one group per batch:
  * 20 % of the wave-level flops at n = 16384, kd = nb = 64), at the price of
  * more launches. */
+#ifndef SB2ST_BACK_IDENT_BATCH
 #define SB2ST_BACK_IDENT_BATCH 32
+#endif
 
 /* The chase's level-2 kernels get AVX-512 and AVX2+FMA (haswell) clones on
  * x86-64, picked at load time where the CPU has them (the library itself is

@@ -719,7 +719,7 @@ __device__ void build_t_group(int kd, int nb, int ldv, const T *V, T *Tm, T *g) 
 /* T of the groups blockIdx.x, + gridDim.x, .. of the store. */
 template <typename T, typename R>
 __global__ void __launch_bounds__(NT) build_t_kernel(int kd, vstore<T> q, int64_t ngroups) {
-    __shared__ T g[HYLA_CUDA_HB2ST_MAX_KD];
+    __shared__ T g[NT]; /* nb <= hyla_hb2st_max_nb(kd) <= NT */
     for (int64_t gi = blockIdx.x; gi < ngroups; gi += gridDim.x) {
         T *G = q.data + gi * q.gsz;
         build_t_group<T, R>(kd, q.nb, q.ldv, G, G + (int64_t)q.ldv * q.nb, g);

@@ -33,12 +33,23 @@ static inline int64_t hyla_q2_steps(int64_t n, int64_t kd, int64_t i) {
     return (n - 1 - i + kd - 1) / kd;
 }
 
+/* The most sweeps a group of the store may hold for a chase of width kd:
+ * 4 kd, at most 256 (the CUDA kernel that forms T runs 256 threads). More
+ * sweeps a group mean fewer waves of the back transformation (nsg + steps,
+ * each a pass over Z) and a longer inner dimension for its GEMMs, at the
+ * price of the staircase's zeros: V is (kd+nb-1) x nb with kd nonzeros a
+ * column (eig/psb2st.c). */
+static inline int64_t hyla_hb2st_max_nb(int64_t kd) {
+    const int64_t m = 4 * (kd > 1 ? kd : 1);
+    return m < 256 ? m : 256;
+}
+
 /* 0 when the arguments are consistent, else HYLA_ERR_INVALID. */
 static inline int hyla_q2_check(hyla_dtype t, const hyla_q2_args *a) {
     if ((unsigned)t > HYLA_Z || !a || a->n < 0 || a->ncols < 0 || a->ldz < (a->n > 1 ? a->n : 1))
         return HYLA_ERR_INVALID;
     if (a->nsg == 0 || a->ncols == 0 || a->n < 2) return 0;
-    if (a->kd < 1 || a->nb < 1 || a->nb > a->kd || a->ldv != a->kd + a->nb - 1 ||
+    if (a->kd < 1 || a->nb < 1 || a->nb > hyla_hb2st_max_nb(a->kd) || a->ldv != a->kd + a->nb - 1 ||
         a->nsg != (a->n - 1 + a->nb - 1) / a->nb ||
         a->nw != a->nsg - 1 + hyla_q2_steps(a->n, a->kd, 0) ||
         a->gsz != a->ldv * a->nb + a->nb * a->nb || !a->woff || !a->store || !a->Z ||

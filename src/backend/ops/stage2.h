@@ -42,7 +42,7 @@ static inline int hyla_hb2st_check(hyla_dtype t, int64_t n, int64_t kd, const vo
 static inline int hyla_hb2st_store_check(int64_t n, int64_t kd, const hyla_hb2st_store *st) {
     if (!st || kd > (n > 0 ? n - 1 : 0)) return HYLA_ERR_INVALID;
     const int64_t nsg = n >= 2 && kd >= 1 ? (n - 2) / st->nb + 1 : 0;
-    if (st->nb < 1 || st->nb > (kd > 1 ? kd : 1) || st->ldv != kd + st->nb - 1 ||
+    if (st->nb < 1 || st->nb > hyla_hb2st_max_nb(kd) || st->ldv != kd + st->nb - 1 ||
         st->gsz != st->ldv * st->nb + st->nb * st->nb || st->nsg != nsg ||
         st->nw != (nsg > 0 ? nsg - 1 + (n - 2 + kd) / kd : 0) || st->ngroups < 0 ||
         (nsg > 0 && (!st->data || !st->woff || st->ngroups < nsg)))
