@@ -187,7 +187,12 @@ static void wait_progress(sb2st_progress *p, int need) {
 #define SB2ST_BACK_CHUNK(total) HYLA_MAX((size_t)1, HYLA_MIN((size_t)64 << 20, (total) / 8))
 
 /* Bytes of W (a wave's V^H Z blocks) at most per batch of the back
- * transformation: 1 GiB, about 128 groups at n = ncols = 16384, kd = 64, d. */
+ * transformation: 1 GiB, about 128 groups at n = ncols = 16384, kd = 64, d.
+ * Each batch's two GEMMs run over all columns at once: on one H100 (n =
+ * 16384, d, with vectors) they are bound by memory (about 2.3 TB/s, Z read
+ * twice and written once, W once each way), but running them on blocks of
+ * columns small enough for a batch's rows of Z and its W to stay in L2
+ * (12-36 MB a pair) took back2 from 0.86 s to 1.22-1.93 s. */
 #define SB2ST_BACK_W ((size_t)1 << 30)
 
 /* Groups per batch when Z = I on entry (Q2 formed explicitly): each batch
@@ -522,6 +527,13 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
          * them alone. Group k0 of the wave is from sweep group
          * nsg-1-u0+k0, so a batch starts at its first group's column. */
         const int64_t bw = identity ? HYLA_MIN(bmax, SB2ST_BACK_IDENT_BATCH) : bmax;
+        /* double: W stored transposed, W^H = Z(rows)^H V, which cuBLAS runs
+         * faster than V^H Z (the ncols-long dimension first): one H100, n =
+         * 16384 with vectors, back2 0.826-0.827 s against 0.857-0.863 s,
+         * 8192 0.105-0.107 against 0.112-0.120 s (two runs each, the same
+         * binary's two forms); complex double went the other way (2.55
+         * against 2.12-2.13 s); single precision was not measured */
+        const int wt = q->t == HYLA_D;
         for (int64_t k0 = 0; k0 < cnt; k0 += bw) {
             const int64_t c0 = identity ? HYLA_MIN(ncols, (nsg - 1 - u0 + k0) * nb + 1) : 0,
                           nc = ncols - c0;
@@ -536,13 +548,23 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
                                              one, V, ldv, gsz, Tm, nb, gsz, zero, dvt, ldv,
                                              ldv * nb, nbt));
             COUNT(ldv, nb, nb, nbt);
-            if (full > 0) {
+            if (full > 0 && wt) {
+                /* W^H = Z(rows)^H V (nc x nb), then Z(rows) -= (V T) (W^H)^H */
+                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nc, nb,
+                                                 ldv, one, Z, lddz, zs, V, ldv, gsz, zero, dw,
+                                                 nc, nb * nc, full));
+                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_CONJTRANS, ldv, nc,
+                                                 nb, mone, dvt, ldv, ldv * nb, dw, nc, nb * nc,
+                                                 one, Z, lddz, zs, full));
+            } else if (full > 0) {
                 HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc,
                                                  ldv, one, V, ldv, gsz, Z, lddz, zs, zero, dw,
                                                  nb, nb * nc, full));
                 HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, nc,
                                                  nb, mone, dvt, ldv, ldv * nb, dw, nb, nb * nc,
                                                  one, Z, lddz, zs, full));
+            }
+            if (full > 0) {
                 COUNT(nb, nc, ldv, full);
                 COUNT(ldv, nc, nb, full);
             }
@@ -551,10 +573,17 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
                 const char *Vl = V + (size_t)(full * gsz) * es;
                 const char *VTl = (const char *)dvt + (size_t)(full * ldv * nb) * es;
                 char *Zl = (char *)dZ + (size_t)(rl + c0 * lddz) * es;
-                HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc, h, one, Vl, ldv,
-                                 Zl, lddz, zero, dw, nb));
-                HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, nc, nb, mone, VTl,
-                                 ldv, dw, nb, one, Zl, lddz));
+                if (wt) {
+                    HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nc, nb, h, one, Zl,
+                                     lddz, Vl, ldv, zero, dw, nc));
+                    HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_CONJTRANS, h, nc, nb, mone,
+                                     VTl, ldv, dw, nc, one, Zl, lddz));
+                } else {
+                    HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc, h, one, Vl,
+                                     ldv, Zl, lddz, zero, dw, nb));
+                    HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, nc, nb, mone, VTl,
+                                     ldv, dw, nb, one, Zl, lddz));
+                }
                 COUNT(nb, nc, h, 1);
                 COUNT(h, nc, nb, 1);
             }

@@ -60,7 +60,13 @@
 
 namespace {
 
-const int NT = 256;       /* threads per block: eight warps (two per row of a dot) */
+/* threads per block: eight warps (two per row of a dot). Sixteen warps (four
+ * a row) were measured slower on one H100 (bench/probes/chase_probe.c, per
+ * step of the critical path at n = 16384: d 10.46 against 9.14 us, z 16.05
+ * against 12.73, c 10.40 against 9.61; s 7.35 against 7.75): the shorter
+ * dots and stores did not make up for the reflector's scalars and the
+ * barriers among twice the warps. */
+const int NT = 256;
 const int HB2ST_LAG = 2;  /* steps by which sweep i trails sweep i-1 (see above) */
 
 /* ---- scalars: R real, cx<R> complex ---- */
