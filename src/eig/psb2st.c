@@ -31,9 +31,10 @@
  * Reflector store, grouped for the BLAS-3 back transformation (the
  * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
  * holds the reflectors of step m of the nb sweeps a = s*nb .. a+nb-1
- * (1 <= nb <= hyla_hb2st_max_nb(kd) = min(4 kd, 256); default kd). Their rows start at a+1+m*kd and shift by
- * one per sweep, so V is a staircase (kd+nb-1) x nb matrix (unit first
- * entries stored, zeros elsewhere) and the group's product
+ * (1 <= nb <= hyla_hb2st_max_nb(kd) = min(4 kd, 256); default kd). Their
+ * rows start at a+1+m*kd and shift by one per sweep, so V is a staircase
+ * (kd+nb-1) x nb matrix (unit first entries stored, zeros elsewhere) and
+ * the group's product
  * H_a H_{a+1} ... = I - V T V^H (T upper, LAPACK larft forward
  * columnwise). Q2 is the product of all reflectors in the order they were
  * made. A reflector of sweep i step m is disjoint from any of sweep
@@ -548,23 +549,18 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
                                              one, V, ldv, gsz, Tm, nb, gsz, zero, dvt, ldv,
                                              ldv * nb, nbt));
             COUNT(ldv, nb, nb, nbt);
-            if (full > 0 && wt) {
-                /* W^H = Z(rows)^H V (nc x nb), then Z(rows) -= (V T) (W^H)^H */
-                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nc, nb,
-                                                 ldv, one, Z, lddz, zs, V, ldv, gsz, zero, dw,
-                                                 nc, nb * nc, full));
-                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_CONJTRANS, ldv, nc,
-                                                 nb, mone, dvt, ldv, ldv * nb, dw, nc, nb * nc,
-                                                 one, Z, lddz, zs, full));
-            } else if (full > 0) {
-                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc,
-                                                 ldv, one, V, ldv, gsz, Z, lddz, zs, zero, dw,
-                                                 nb, nb * nc, full));
-                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, ldv, nc,
-                                                 nb, mone, dvt, ldv, ldv * nb, dw, nb, nb * nc,
-                                                 one, Z, lddz, zs, full));
-            }
+            /* W = V^H Z(rows) (nb x nc), or with wt W^H = Z(rows)^H V (nc x
+             * nb); then Z(rows) -= (V T) W */
+            const int64_t wm = wt ? nc : nb, wn = wt ? nb : nc;
+            const hyla_op wop = wt ? HYLA_CONJTRANS : HYLA_NOTRANS;
             if (full > 0) {
+                HYLA_TRY(o->gemm_strided_batched(
+                    qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, wm, wn, ldv, one, wt ? Z : V,
+                    wt ? lddz : ldv, wt ? zs : gsz, wt ? V : Z, wt ? ldv : lddz, wt ? gsz : zs,
+                    zero, dw, wm, nb * nc, full));
+                HYLA_TRY(o->gemm_strided_batched(qc, q->t, HYLA_NOTRANS, wop, ldv, nc, nb, mone,
+                                                 dvt, ldv, ldv * nb, dw, wm, nb * nc, one, Z, lddz,
+                                                 zs, full));
                 COUNT(nb, nc, ldv, full);
                 COUNT(ldv, nc, nb, full);
             }
@@ -573,17 +569,11 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
                 const char *Vl = V + (size_t)(full * gsz) * es;
                 const char *VTl = (const char *)dvt + (size_t)(full * ldv * nb) * es;
                 char *Zl = (char *)dZ + (size_t)(rl + c0 * lddz) * es;
-                if (wt) {
-                    HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nc, nb, h, one, Zl,
-                                     lddz, Vl, ldv, zero, dw, nc));
-                    HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_CONJTRANS, h, nc, nb, mone,
-                                     VTl, ldv, dw, nc, one, Zl, lddz));
-                } else {
-                    HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, nb, nc, h, one, Vl,
-                                     ldv, Zl, lddz, zero, dw, nb));
-                    HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, HYLA_NOTRANS, h, nc, nb, mone, VTl,
-                                     ldv, dw, nb, one, Zl, lddz));
-                }
+                HYLA_TRY(o->gemm(qc, q->t, HYLA_CONJTRANS, HYLA_NOTRANS, wm, wn, h, one,
+                                 wt ? Zl : Vl, wt ? lddz : ldv, wt ? Vl : Zl, wt ? ldv : lddz,
+                                 zero, dw, wm));
+                HYLA_TRY(o->gemm(qc, q->t, HYLA_NOTRANS, wop, h, nc, nb, mone, VTl, ldv, dw, wm,
+                                 one, Zl, lddz));
                 COUNT(nb, nc, h, 1);
                 COUNT(h, nc, nb, 1);
             }
