@@ -46,7 +46,7 @@
     X(EIG_KD, "--kd", "N", 0, 1 << 16, 0, "eigensolver band half-width; 0: tuning table")          \
     X(EIG_NB, "--nb", "N", 0, 1 << 20, 0, "eigensolver stage-1 update block; 0: tuning table")     \
     X(EIG_BACK2_NB, "--back2-nb", "N", 0, 1 << 16, 0,                                              \
-      "sweeps per block reflector of the Q2 back transformation, 1..4 kd; 0: kd")                  \
+      "sweeps per block reflector of the Q2 back transformation, 1..min(4 kd, 256); 0: kd")        \
     X(EIG_ORDER, "--back-order", "auto|direct|reordered", 0, 2, 0,                                 \
       "eigenvectors: Z := Q1 (Q2 E), or Q1 Q2 built during stedc then one GEMM")                   \
     X(EIG_CHASE, "--chase", "auto|host|device", 0, 2, 0,                                           \
