@@ -1,11 +1,14 @@
 /* Probe of the GPU bulge chase alone (the backend's hb2st op, eigenvalues
  * only): the kernel's time on a random band of width kd already on the
- * device, CUDA events around the op, and that time per step of its
- * critical path (2 n dependent steps: sweep i trails sweep i-1 by two of
- * them, k_hb2st.cu); then, from one more traced run, the average time of a
- * step's phases in the middle half of the sweeps (k_hb2st.h). Built with
+ * device, CUDA events around the op, and that time over 2 n steps (the
+ * critical path when sweep i trailed sweep i-1 by two whole steps; kept as
+ * the unit so that figures compare across versions of the kernel,
+ * k_hb2st.cu); then, from one more traced run, the average time of a
+ * step's phases in the middle half of the sweeps (k_hb2st.h). PREFETCH 1
+ * copies each step's next window ahead, 0 loads it after the wait
+ * (hyla_cuda_hb2st_probe); without it, the library's default. Built with
  * -DHYLA_BENCH=ON as build/bin/chase_probe.
- * Usage: chase_probe TYPES N[,N...] KD [REPEAT]   (TYPES among s,d,c,z) */
+ * Usage: chase_probe TYPES N[,N...] KD [REPEAT [PREFETCH]]   (TYPES among s,d,c,z) */
 #include "backend/cuda/k_hb2st.h"
 #include "hyla.h"
 #include <cuda_runtime.h>
@@ -25,7 +28,7 @@ static int type_of(char c) {
 
 /* the median of REPEAT chases of one random band (milliseconds), or < 0;
  * ph[0..5]: the traced run's phases per step (microseconds) */
-static double time_chase(int t, long n, long kd, int repeat, double ph[6]) {
+static double time_chase(int t, long n, long kd, int repeat, int pf, double ph[6]) {
     const size_t real = t == HYLA_S || t == HYLA_C ? 4 : 8, es = real * (t >= HYLA_C ? 2 : 1);
     const long ldab = 2 * kd, kde = kd < n - 1 ? kd : n - 1;
     const size_t band = (size_t)ldab * (size_t)n * es;
@@ -60,7 +63,7 @@ static double time_chase(int t, long n, long kd, int repeat, double ph[6]) {
     for (int k = -1; k < repeat; k++) { /* one warm-up */
         cudaMemcpy(dAB, dAB0, band, cudaMemcpyDeviceToDevice);
         cudaEventRecord(a, 0);
-        if (hyla_cuda_hb2st(0, t, n, kd, dAB, ldab, dd, de, dw, NULL)) goto done;
+        if (hyla_cuda_hb2st_probe(0, t, n, kd, dAB, ldab, dd, de, dw, NULL, pf, NULL)) goto done;
         cudaEventRecord(b, 0);
         if (cudaEventSynchronize(b)) goto done;
         if (k >= 0) cudaEventElapsedTime(&times[k], a, b);
@@ -73,7 +76,7 @@ static double time_chase(int t, long n, long kd, int repeat, double ph[6]) {
         }
     int dev = 0, khz = 0;
     if (cudaMemcpy(dAB, dAB0, band, cudaMemcpyDeviceToDevice) || cudaMemset(dtr, 0, sizeof tr) ||
-        hyla_cuda_hb2st_probe(0, t, n, kd, dAB, ldab, dd, de, dw, NULL, dtr) ||
+        hyla_cuda_hb2st_probe(0, t, n, kd, dAB, ldab, dd, de, dw, NULL, pf, dtr) ||
         cudaMemcpy(tr, dtr, sizeof tr, cudaMemcpyDeviceToHost) || cudaGetDevice(&dev) ||
         cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) || tr[7] < 1 || khz < 1)
         goto done;
@@ -93,11 +96,12 @@ done:
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: chase_probe TYPES N[,N...] KD [REPEAT]\n");
+        fprintf(stderr, "usage: chase_probe TYPES N[,N...] KD [REPEAT [PREFETCH]]\n");
         return 2;
     }
     const long kd = atol(argv[3]);
     const int repeat = argc > 4 ? atoi(argv[4]) : 3;
+    const int pf = argc > 5 ? atoi(argv[5]) : -1;
     if (kd < 1 || kd > HYLA_CUDA_HB2ST_MAX_KD || repeat < 1) {
         fprintf(stderr, "chase_probe: KD in 1..%d, REPEAT >= 1\n", HYLA_CUDA_HB2ST_MAX_KD);
         return 2;
@@ -119,7 +123,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
             double ph[6];
-            const double ms = time_chase(t, n, kd, repeat, ph);
+            const double ms = time_chase(t, n, kd, repeat, pf, ph);
             if (ms < 0) {
                 fprintf(stderr, "chase_probe: the chase failed at n = %ld\n", n);
                 return 1;

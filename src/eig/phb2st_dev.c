@@ -91,8 +91,9 @@ cleanup:;
  * 0.077 s for the GPU kernel; values only, z: 0.032 / 0.062 / 0.153 /
  * 0.285 s against 0.011 / 0.024 / 0.050 / 0.075 s; values only, d, the
  * one case where the host was not slower: 0.007 / 0.018 s against 0.008 /
- * 0.018 s at 512 / 1024. The kernel's time is 2 n steps of about 9 us (d)
- * whatever kd, the host chase's grows as n^2 kd. */
+ * 0.018 s at 512 / 1024. The kernel's time grows as n whatever kd (about
+ * 16 us a sweep, d, kd 64, since the late-row hand-off), the host chase's
+ * as n^2 kd. */
 int hyla_eig_dev_chase_auto(const hyla_dev *d, int64_t n, int64_t kd) {
     return d->info.kind != HYLA_DEVICE_HOST && kd <= 64 && n >= HYLA_EIG_DEV_CHASE_MIN_N;
 }

@@ -9,38 +9,49 @@
  * Step m of sweep i (rows st = i+1+m*kd .., nv = min(kd, n-st) of them)
  * touches rows st .. st+kd-1 and columns st-kd .. st+kd-1 (m = 0: column i
  * and the diagonal block). Step m' of sweep i-1 touches the same shifted up
- * by one row and column; its rows from m' = m+2 on start at
- * i+(m+2)kd > i+(m+1)kd, past the last row of step m of sweep i. So step
- * m of sweep i may run once sweep i-1 has finished its steps 0 .. m+1 (all
- * of them if it has fewer): a lag of HB2ST_LAG = 2 steps. Sweep i-2 is then
- * at least at step m+3 (sweep i-1 waited for it), and so on up the chain.
- * No step of sweep i-1 that is still to run touches what step m of sweep
- * i does either (m' >= m+2), so the order of reads and writes is that of
- * the sequential loop: the results are those of the host reference up to
- * the rounding of the reductions.
+ * by one row and column. Its rows from m' = m+2 on start at
+ * i+(m+2)kd > i+(m+1)kd, past the last row of step m of sweep i; step
+ * m+1's rows start at i+(m+1)kd, the last row of step m of sweep i, and
+ * that row (its row 0: X's and the diagonal element's) is all the two
+ * share. Sweep i-1 stores its row 0 as soon as it has it, before the rest
+ * of its update, and publishes it: the late-row handoff. So step m of sweep
+ * i may run once sweep i-1 has finished its steps 0 .. m and handed off the
+ * row 0 of its step m+1 (or finished all of its steps if it has fewer than
+ * m+2): what step m+1 of sweep i-1 still writes after the handoff (its rows
+ * 1..) and its later steps are past everything step m of sweep i touches,
+ * so the order of reads and writes is that of the sequential loop: the
+ * results are those of the host reference up to the rounding of the
+ * reductions. A sweep trails the one before by a step and the part of a
+ * step up to the handoff (the load, the bulge, the reflector with its
+ * products), where a wait for the whole step m+1 made that two steps.
  *
  * Scheduling: a block takes the next sweep from a ticket counter, runs its
- * steps in order, and publishes after each step the number of steps done
- * in progress[i]; before step m it waits (thread 0 polls progress[i-1]).
- * Sweeps are taken in increasing order by blocks that are running, so the
- * sweep waited on is always held by a running block, whose own wait
- * resolves by induction down to the lowest unfinished sweep, which never
- * waits: no deadlock, whatever the number of resident blocks. The grid is
- * what the occupancy API says fits at once (more would only queue).
+ * steps in order and publishes its progress in progress[i]: 2m+1 once step
+ * m has handed off its row 0, 2m+2 once step m is done. Before step m it
+ * waits (thread 0 polls progress[i-1]) for 2m+3, or for 2Mp where sweep i-1
+ * has only Mp <= m+1 steps. Sweeps are taken in increasing order by blocks
+ * that are running, so the sweep waited on is always held by a running
+ * block, whose own wait resolves by induction down to the lowest unfinished
+ * sweep, which never waits: no deadlock, whatever the number of resident
+ * blocks. The grid is what the occupancy API says fits at once (more would
+ * only queue).
  *
  * Memory: a step works on its windows (X = B(block m, block m-1), nv x
  * kd, and the Hermitian diagonal block, both triangles) in shared memory
  * and writes the results back. The window of step m+1 is final, but for
- * its last row, once sweep i-1 has finished its step m+1, which step m
- * waited for: so step m copies it into a second set of buffers
- * (cp.async) while it computes, and step m+1 loads only that row (the
- * diagonal blocks of complex double are loaded whole after the wait: two
- * of them do not fit beside X's two). Stores to the band bypass L1
- * (st.global.cg). Publishing: the block synchronizes, then thread 0 stores
- * the counter with release semantics (cumulative over the stores the
- * barrier ordered before it); waiting: thread 0 polls the counter with
- * acquire loads, the block synchronizes. The acquire orders every later
- * load of the block's threads after the writes it observed, L1 included.
+ * its last row, once sweep i-1 has finished its step m+1. Where the two
+ * windows of two steps fit in shared memory (not complex double at kd =
+ * 64), step m checks that once, after its products: where it holds, step m
+ * copies that window into a second set of buffers (cp.async) while it
+ * updates and stores its own, and step m+1 loads only the last row after
+ * its wait. Otherwise step m+1 loads its whole window after the wait.
+ * Stores to the band bypass L1 (st.global.cg).
+ * Publishing: the threads that stored synchronize (the block, or warp 0 for
+ * the handoff), then thread 0 stores the counter with release semantics
+ * (cumulative over the stores the barrier ordered before it); waiting:
+ * thread 0 polls the counter with acquire loads, the block synchronizes.
+ * The acquire orders every later load of the block's threads after the
+ * writes it observed, L1 included.
  *
  * The reflector: every thread forms its scalars from x = X(:, 0), scaled
  * by a power of two (fast_reflector), while the products y = tau A v and
@@ -67,7 +78,6 @@ namespace {
  * dots and stores did not make up for the reflector's scalars and the
  * barriers among twice the warps. */
 const int NT = 256;
-const int HB2ST_LAG = 2;  /* steps by which sweep i trails sweep i-1 (see above) */
 
 /* ---- scalars: R real, cx<R> complex ---- */
 #include "backend/cuda/k_cx.cuh"
@@ -196,24 +206,29 @@ template <typename T, typename R> __device__ T warp_larfg(int len, T *x, T *v, i
 }
 
 /* Shared memory of a block: the windows (leading dimension lds = kd + 1,
- * odd or conflict-free for the column sweeps), two of X and, where they fit
- * (pfa), two of the diagonal block, by parity of the step: step m works in
- * one while the next step's window arrives in the other (see step); and
- * the vectors of the sweep. */
+ * odd or conflict-free for the column sweeps): with pf, two of X and, where
+ * they fit (pfa), two of the diagonal block, by parity of the step (step m
+ * works in one while the next step's window arrives in the other, see
+ * step); without pf one of each; and the vectors of the sweep. */
 template <typename T> struct smem {
-    T *X[2];   /* kd x kd: X, or for m = 0 the column B(st.., i) */
+    T *X[2];   /* kd x kd: X, or for m = 0 the column B(st.., i) (X[1] = X[0] without pf) */
     T *A[2];   /* kd x kd: the diagonal block, both triangles (A[1] = A[0] without pfa) */
     T *v;      /* 2 kd: the reflectors of the last two steps, by parity of m */
     T *w;      /* kd: X vprev taup */
     T *y;      /* kd: tau A v */
     T *z;      /* kd: conj(tau v^H X), by column of X */
     T *tau;    /* 2: the taus of the last two steps, by parity */
+    int *pre;  /* set by thread 0 in step m: the window of step m+1 is being copied */
     int lds;
-    bool pfa;  /* the diagonal blocks are prefetched as well */
+    bool pf;   /* copy the next window ahead where it is final (see step) */
+    bool pfa;  /* the diagonal blocks are copied ahead as well */
 };
 
-template <typename T> __host__ __device__ size_t smem_bytes(int kd, bool pfa) {
-    return sizeof(T) * ((size_t)(pfa ? 4 : 3) * kd * (kd + 1) + 5 * (size_t)kd + 2);
+template <typename T> __host__ __device__ int smem_tiles(bool pf, bool pfa) {
+    return pf ? (pfa ? 4 : 3) : 2;
+}
+template <typename T> __host__ __device__ size_t smem_bytes(int kd, int tiles) {
+    return sizeof(T) * ((size_t)tiles * kd * (kd + 1) + 5 * (size_t)kd + 2);
 }
 
 /* The grouped reflector store (backend.h's hyla_hb2st_store; data NULL: no
@@ -395,21 +410,43 @@ template <typename T, typename R> __device__ bool fast_reflector(int len, const 
     return true;
 }
 
-/* Step m of sweep i (all threads of the block; see host_hb2st.c). TR: thread
- * 0 adds the clock cycles of the step's phases to ph[1..4] (load, bulge,
- * reflector and products, update and stores).
+/* the counter of a sweep: published by a release store after a barrier of
+ * the threads that stored (so cumulative over their stores), read by
+ * acquire loads */
+__device__ __forceinline__ void publish(int *p, int v) {
+    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ int peek(const int *p) {
+    int seen;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(p) : "memory");
+    return seen;
+}
+__device__ __forceinline__ int wait_for(const int *p, int need) {
+    for (;;) {
+        const int seen = peek(p);
+        if (seen >= need) return seen;
+        __nanosleep(32);
+    }
+}
+
+/* Step m of sweep i (all threads of the block; see host_hb2st.c), M steps
+ * in all; sweep i-1 has Mp; progress: the sweeps' counters (see above);
+ * seen: thread 0's last reading of progress[i-1]. TR: thread 0 adds the
+ * clock cycles of the step's phases to ph[1..4] (load, bulge, reflector
+ * and products, update and stores).
  *
- * Prefetch: the window of step m+1 (X and, with pfa, the diagonal block)
- * is final, but for its last row, once sweep i-1 has done its step m+1
- * (the last row waits for its step m+2: the lag above). That holds when
- * step m starts, so step m copies the next window into the other buffers
- * (cp.async) while it computes, and step m+1 reads only that last row.
- * (Issued with the update instead, the copies held up the publication of
- * the step's progress by what they saved in the loads: no faster, one
- * H100, bench/results/chase-h100.md.) */
+ * Prefetch (s.pf): the window of step m+1 (X and, with pfa, the diagonal
+ * block) is final, but for its last row, once sweep i-1 has done its step
+ * m+1. Thread 0 looks once, after the products (by then, in the steady
+ * state, sweep i-1 has finished the step whose handoff this one waited
+ * for); where it has, the block copies that window into the other buffers
+ * (cp.async) while it updates and stores this one, and step m+1 reads only
+ * the last row. Where it has not, step m+1 loads its whole window after its
+ * wait. */
 template <typename T, typename R, bool TR>
-__device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int M,
-                     const smem<T> &s, const vstore<T> &q, long long *ph) {
+__device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int M, int Mp,
+                     int *progress, int &seen, const smem<T> &s, const vstore<T> &q,
+                     long long *ph) {
     long long tk = TR ? clock64() : 0;
 #define HB2ST_PHASE(k)                                                                          \
     do {                                                                                       \
@@ -430,7 +467,7 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
     const int xcols = m == 0 ? 1 : kd;
 
     /* the diagonal block (Hermitian, both triangles) and X */
-    if (m == 0) {
+    if (m == 0 || !*s.pre) {
         load_tile<T, R, true>(gA, ld, nv, nv, sA, lds);
         load_tile<T, R, false>(gX, ld, nv, xcols, sX, lds);
     } else {
@@ -456,13 +493,6 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
             mirror_tile<T, R>(nv - 1, sA, lds);
         else
             load_tile<T, R, true>(gA, ld, nv, nv, sA, lds);
-    }
-    if (m + 1 < M) { /* the next window (see above), landing while this step computes */
-        const int64_t st1 = st + kd;
-        const int nv1 = (int)min((int64_t)kd, n - st1);
-        prefetch_tile<T, false>(W + st1 + st * ld, ld, nv1, kd, s.X[(m + 1) & 1], lds);
-        if (s.pfa) prefetch_tile<T, true>(W + st1 + st1 * ld, ld, nv1, nv1, s.A[(m + 1) & 1], lds);
-        cp_async_commit();
     }
     __syncthreads();
     HB2ST_PHASE(1);
@@ -558,8 +588,23 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
             beta = sX[0];
         }
     }
+    if (tid == 0) { /* the next window: final but for its last row? (see above) */
+        int pre = 0;
+        if (s.pf && m + 1 < M) {
+            const int need = 2 * (m + 2); /* sweep i-1's step m+1 done */
+            pre = i == 0 || seen >= need || (seen = peek(progress + i - 1)) >= need;
+        }
+        *s.pre = pre;
+    }
     __syncthreads();
     const T tau = s.tau[m & 1];
+    if (*s.pre) { /* landing while this step updates and stores */
+        const int64_t st1 = st + kd;
+        const int nv1 = (int)min((int64_t)kd, n - st1);
+        prefetch_tile<T, false>(W + st1 + st * ld, ld, nv1, kd, s.X[(m + 1) & 1], lds);
+        if (s.pfa) prefetch_tile<T, true>(W + st1 + st1 * ld, ld, nv1, nv1, s.A[(m + 1) & 1], lds);
+        cp_async_commit();
+    }
 
     /* the reflector into column j of group (i / nb, m) of the store (the
      * host reference's hb2st: the same offsets) */
@@ -579,43 +624,36 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
     const T alpha = R(-0.5) * (tau * yv);
 
     /* X(:, 0) := (beta, 0, ..); X(:, 1..) := H^H (X(:, 1..) - w vprev(1..)^H);
-     * X out;
-     * B(block, block) := H^H B H out */
-    if (tr < nv) {
+     * B(block, block) := H^H B H; element (r, c) of each, with vr = v(r),
+     * yr = y(r) + alpha v(r) */
+    auto x_out = [&](int r, int c, T vr) {
+        if (c == 0) return r == 0 ? beta : make<T>::of(R(0), R(0));
+        T x = sX[r + c * lds] - vr * conj_of(s.z[c]);
+        if (bulge) x = x - s.w[r] * conj_of(vprev[c]);
+        return x;
+    };
+    auto a_out = [&](int r, int c, T vr, T yr) {
+        const T yc = s.y[c] + alpha * vcur[c];
+        T a = sA[r + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
+        if (r == c) a = make<T>::of(re_of(a), R(0));
+        return a;
+    };
+    /* row 0 first, by warp 0, and the handoff (see above) */
+    if (tid < 32) {
+        const T v0 = vcur[0];
+        for (int c = lane; c < xcols; c += 32) st_band(gX + c * ld, x_out(0, c, v0));
+        if (lane == 0) st_band(gA, a_out(0, 0, v0, s.y[0] + alpha * v0));
+        __syncwarp();
+        if (lane == 0) publish(progress + i, 2 * m + 1);
+    }
+    /* rows 1.. */
+    if (tr > 0 && tr < nv) {
         const T vr = vcur[tr], yr = s.y[tr] + alpha * vr;
-        for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) {
-            T x;
-            if (c > 0) {
-                x = sX[tr + c * lds] - vr * conj_of(s.z[c]);
-                if (bulge) x = x - s.w[tr] * conj_of(vprev[c]);
-            } else {
-                x = tr == 0 ? beta : make<T>::of(R(0), R(0));
-            }
-            st_band(gX + tr + c * ld, x);
-        }
-        for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) {
-            const T yc = s.y[c] + alpha * vcur[c];
-            T a = sA[tr + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
-            if (tr == c) a = make<T>::of(re_of(a), R(0));
-            st_band(gA + tr + c * ld, a);
-        }
+        for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) st_band(gX + tr + c * ld, x_out(tr, c, vr));
+        for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) st_band(gA + tr + c * ld, a_out(tr, c, vr, yr));
     }
     HB2ST_PHASE(4);
 #undef HB2ST_PHASE
-}
-
-/* the counter of a sweep: published by a release store after the block's
- * barrier (so cumulative over the block's stores), read by acquire loads */
-__device__ __forceinline__ void publish(int *p, int v) {
-    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ int wait_for(const int *p, int need) {
-    for (;;) {
-        int seen;
-        asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(seen) : "l"(p) : "memory");
-        if (seen >= need) return seen;
-        __nanosleep(32);
-    }
 }
 
 /* TR: the blocks add the clock cycles of the phases of the steps of sweeps
@@ -624,16 +662,18 @@ __device__ __forceinline__ int wait_for(const int *p, int need) {
 template <typename T, typename R, bool TR>
 __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int64_t ld,
                                                    int *progress, int *ticket, vstore<T> q,
-                                                   bool pfa, long long *trace) {
+                                                   bool pf, bool pfa, long long *trace) {
     extern __shared__ __align__(16) unsigned char raw[];
-    __shared__ int sweep;
+    __shared__ int sweep, pre;
     smem<T> s;
+    s.pre = &pre;
     s.lds = kd + 1;
-    s.pfa = pfa;
+    s.pf = pf;
+    s.pfa = pf && pfa;
     s.X[0] = reinterpret_cast<T *>(raw);
-    s.X[1] = s.X[0] + kd * s.lds;
+    s.X[1] = pf ? s.X[0] + kd * s.lds : s.X[0];
     s.A[0] = s.X[1] + kd * s.lds;
-    s.A[1] = pfa ? s.A[0] + kd * s.lds : s.A[0];
+    s.A[1] = s.pfa ? s.A[0] + kd * s.lds : s.A[0];
     s.v = s.A[1] + kd * s.lds;
     s.w = s.v + 2 * kd;
     s.y = s.w + kd;
@@ -653,18 +693,19 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
         for (int m = 0; m < M; m++) {
             long long t0 = sampled ? clock64() : 0;
             if (i > 0) {
-                const int need = min(m + HB2ST_LAG, Mp);
+                /* step m+1's handoff, or all of sweep i-1 (see above) */
+                const int need = m + 2 <= Mp ? 2 * m + 3 : 2 * Mp;
                 if (threadIdx.x == 0 && seen < need) seen = wait_for(progress + (i - 1), need);
                 __syncthreads();
             }
             if (sampled && threadIdx.x == 0) ph[0] += clock64() - t0;
             if (sampled)
-                step<T, R, true>(n, kd, W, ld, i, m, M, s, q, ph);
+                step<T, R, true>(n, kd, W, ld, i, m, M, Mp, progress, seen, s, q, ph);
             else
-                step<T, R, false>(n, kd, W, ld, i, m, M, s, q, ph);
+                step<T, R, false>(n, kd, W, ld, i, m, M, Mp, progress, seen, s, q, ph);
             t0 = sampled ? clock64() : 0;
             __syncthreads();
-            if (threadIdx.x == 0) publish(progress + i, m + 1);
+            if (threadIdx.x == 0) publish(progress + i, 2 * m + 2);
             if (sampled && threadIdx.x == 0) {
                 ph[5] += clock64() - t0;
                 ph[7]++;
@@ -737,11 +778,12 @@ int launch_status() {
     return e == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 
-/* the chase kernel (TR: traced) on a grid of what fits at once; the
- * diagonal blocks double-buffered where the shared memory allows */
+/* the chase kernel (TR: traced) on a grid of what fits at once; pf: with
+ * the windows copied ahead (the diagonal blocks too where the shared
+ * memory allows) */
 template <typename T, typename R, bool TR>
 int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *work,
-                 const vstore<T> &q, long long *trace) {
+                 const vstore<T> &q, int prefetch, long long *trace) {
     int *progress = static_cast<int *>(work), *ticket = progress + n;
     int dev = 0, sms = 0, per_sm = 0, optin = 0;
     if (cudaMemsetAsync(work, 0, sizeof(int) * (size_t)(n + 1), st) != cudaSuccess ||
@@ -753,8 +795,13 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
         return HYLA_ERR_DEVICE;
     }
     /* the static shared memory (`sweep`) and a margin */
-    const bool pfa = smem_bytes<T>(kd, true) + 64 <= (size_t)optin;
-    const size_t bytes = smem_bytes<T>(kd, pfa);
+    /* by default the windows are copied ahead where the diagonal blocks can
+     * be as well (not complex double at kd = 64): there the copies saved
+     * more than thread 0's look at the previous sweep's progress costs (one
+     * H100, bench/results/chase-h100.md) */
+    const bool fits4 = smem_bytes<T>(kd, smem_tiles<T>(true, true)) + 64 <= (size_t)optin;
+    const bool pf = prefetch < 0 ? fits4 : prefetch != 0, pfa = pf && fits4;
+    const size_t bytes = smem_bytes<T>(kd, smem_tiles<T>(pf, pfa));
     if (cudaFuncSetAttribute(hb2st_kernel<T, R, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)bytes) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hb2st_kernel<T, R, TR>, NT,
@@ -763,20 +810,20 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
         return HYLA_ERR_DEVICE;
     }
     if (per_sm < 1) return HYLA_ERR_DEVICE;
-    /* at most about M0 / HB2ST_LAG sweeps (M0 steps the longest) run at
-     * once, sweep i starting HB2ST_LAG steps after sweep i-1: more blocks
-     * would only poll, and hold SMs that other queues' kernels could use */
+    /* about 3 M0 / 4 sweeps (M0 steps the longest) run at once, sweep i
+     * starting a step and a handoff (about two thirds of a step) after
+     * sweep i-1: more blocks would only poll, and hold SMs that other
+     * queues' kernels could use */
     const int64_t steps0 = (n - 2 + kd) / kd;
-    const int64_t grid =
-        min(min((int64_t)per_sm * sms, n - 1), (steps0 + HB2ST_LAG - 1) / HB2ST_LAG + 2);
+    const int64_t grid = min(min((int64_t)per_sm * sms, n - 1), (3 * steps0 + 3) / 4 + 2);
     hb2st_kernel<T, R, TR><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
-                                                               ticket, q, pfa, trace);
+                                                               ticket, q, pf, pfa, trace);
     return launch_status();
 }
 
 template <typename T, typename R>
 int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R *e,
-                void *work, const hyla_hb2st_store *hs, long long *trace) {
+                void *work, const hyla_hb2st_store *hs, int prefetch, long long *trace) {
     vstore<T> q = {nullptr, nullptr, 0, 1, 1, 0};
     if (hs && hs->ngroups > 0) {
         q.data = static_cast<T *>(hs->data);
@@ -793,8 +840,9 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
         return HYLA_ERR_DEVICE;
     }
     if (kd > 0) {
-        int rc = trace ? launch_chase<T, R, true>(st, n, kd, AB, ldab, work, q, trace)
-                       : launch_chase<T, R, false>(st, n, kd, AB, ldab, work, q, nullptr);
+        int rc = trace ? launch_chase<T, R, true>(st, n, kd, AB, ldab, work, q, prefetch, trace)
+                       : launch_chase<T, R, false>(st, n, kd, AB, ldab, work, q, prefetch,
+                                                   nullptr);
         if (rc) return rc;
         if (q.data && q.nb > 1) {
             const int64_t grid = min(hs->ngroups, (int64_t)1 << 20);
@@ -813,32 +861,34 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
 extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                                int64_t ldab, void *d, void *e, void *work,
                                const hyla_hb2st_store *st) {
-    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st, nullptr);
+    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st, -1, nullptr);
 }
 
 extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                                      int64_t ldab, void *d, void *e, void *work,
-                                     const hyla_hb2st_store *st, long long *trace) {
+                                     const hyla_hb2st_store *st, int prefetch,
+                                     long long *trace) {
     if (n <= 0) return 0;
+
     const int64_t kde = kd < n - 1 ? kd : n - 1;
     if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_INVALID;
     switch (dtype) {
     case HYLA_S:
         return hb2st_typed<float, float>(s, n, (int)kde, static_cast<float *>(AB), ldab,
                                          static_cast<float *>(d), static_cast<float *>(e), work,
-                                         st, trace);
+                                         st, prefetch, trace);
     case HYLA_D:
         return hb2st_typed<double, double>(s, n, (int)kde, static_cast<double *>(AB), ldab,
                                            static_cast<double *>(d), static_cast<double *>(e),
-                                           work, st, trace);
+                                           work, st, prefetch, trace);
     case HYLA_C:
         return hb2st_typed<cx<float>, float>(s, n, (int)kde, static_cast<cx<float> *>(AB), ldab,
                                              static_cast<float *>(d), static_cast<float *>(e),
-                                             work, st, trace);
+                                             work, st, prefetch, trace);
     case HYLA_Z:
         return hb2st_typed<cx<double>, double>(s, n, (int)kde, static_cast<cx<double> *>(AB),
                                                ldab, static_cast<double *>(d),
-                                               static_cast<double *>(e), work, st, trace);
+                                               static_cast<double *>(e), work, st, prefetch, trace);
     default:
         return HYLA_ERR_INVALID;
     }

@@ -25,7 +25,11 @@ extern "C" {
 int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, int64_t ldab,
                     void *d, void *e, void *work, const hyla_hb2st_store *st);
 
-/* hyla_cuda_hb2st and, with trace a device array of 8 zeroed counters,
+/* hyla_cuda_hb2st with the window loads chosen (prefetch 1: a step's next
+ * window copied ahead, where sweep i-1 has finished with it; 0: loaded
+ * after the step's wait; < 0: hyla_cuda_hb2st's choice, ahead where both
+ * windows of two steps fit in shared memory) and, with trace a device
+ * array of 8 zeroed counters,
  * the clock cycles that the kernel's steps of the sweeps n/4 .. 3n/4 - 1
  * spent in each phase, summed over those steps: trace[0..5] waiting for
  * the previous sweep, loading the windows, applying the previous reflector
@@ -34,7 +38,7 @@ int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, 
  * number of those steps. trace NULL: hyla_cuda_hb2st itself. */
 int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                           int64_t ldab, void *d, void *e, void *work,
-                          const hyla_hb2st_store *st, long long *trace);
+                          const hyla_hb2st_store *st, int prefetch, long long *trace);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,8 @@ struct hyla_alg_ops {
      * HYLA_HB2ST_WORK_BYTES(n) bytes of device memory (progress counters).
      * Sweep i annihilates column i and chases the bulge down in steps of kd
      * rows (the tasks of LAPACK's sb2st_kernels); sweeps run concurrently,
-     * each trailing the one before by two steps. Asynchronous on q. Returns
+     * each trailing the one before by a step and the part of a step up to
+     * the hand-off of the row the two share. Asynchronous on q. Returns
      * 0; HYLA_ERR_INVALID when t is not valid, n < 0, kd < 0, ldab too
      * small, work_bytes too small, or a pointer is NULL where it is used
      * (nothing enqueued); HYLA_ERR_UNSUPPORTED when min(kd, n-1) exceeds
