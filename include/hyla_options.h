@@ -46,7 +46,7 @@
     X(EIG_KD, "--kd", "N", 0, 1 << 16, 0, "eigensolver band half-width; 0: tuning table")          \
     X(EIG_NB, "--nb", "N", 0, 1 << 20, 0, "eigensolver stage-1 update block; 0: tuning table")     \
     X(EIG_BACK2_NB, "--back2-nb", "N", 0, 1 << 16, 0,                                              \
-      "sweeps per block reflector of the Q2 back transformation, 1..min(4 kd, 256); 0: kd")        \
+      "sweeps per block reflector of the Q2 back transformation, 1..min(4 kd, 256); 0: auto")      \
     X(EIG_ORDER, "--back-order", "auto|direct|reordered", 0, 2, 0,                                 \
       "eigenvectors: Z := Q1 (Q2 E), or Q1 Q2 built during stedc then one GEMM")                   \
     X(EIG_CHASE, "--chase", "auto|host|device", 0, 2, 0,                                           \
@@ -54,7 +54,7 @@
     X(EIG_TRIDIAG, "--tri", "auto|sterf|bisect", 0, 2, 0,                                          \
       "eigenvalues only: sterf on the host cores, or bisection on the device")                     \
     X(EIG_BACK2, "--back2", "auto|gemm|kernel", 0, 2, 0,                                           \
-      "eigenvectors: Q2 by batched GEMMs or the one-call kernel")                                  \
+      "eigenvectors: Q2 by batched GEMMs or the one-call kernel; auto: tuning table")              \
     X(EIG_DC_MIN, "--dc-min", "N", 0, INT64_MAX, 0,                                                \
       "smallest divide-and-conquer merge run on the device (not 1); 0: automatic")                 \
     X(EIG_BACK1_NB, "--back1-nb", "N", 0, 1 << 20, 0,                                              \

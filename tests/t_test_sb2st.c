@@ -398,6 +398,11 @@ static void PS(suite)(hyla_t *h, unsigned long long *s) {
     PS(case)(h, 90, 16, 1, 1, s);
     PS(case)(h, 61, 5, 0, 1, s);
     PS(case)(h, 150, 8, 0, 0, s);
+    /* kd = 64 with groups of 32 sweeps: the shape of CUDA's unrolled
+     * tensor-core products of Q2 (double), here also from the identity */
+    hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 32);
+    PS(case)(h, 230, 64, 1, 1, s);
+    hyla_set_option(h, HYLA_OPT_EIG_BACK2_NB, 0);
     for (int cls = BAND_ZERO; cls <= BAND_GRADED; cls++) PS(case_class)(h, 37, 6, 0, 1, cls, s);
     for (int dev = 0; dev < hyla_device_count(h); dev += HYLA_TMAX(1, hyla_device_count(h) - 1)) {
         PS(batches)(h, dev, 150, 8, 5, s);
@@ -405,6 +410,7 @@ static void PS(suite)(hyla_t *h, unsigned long long *s) {
         PS(batches)(h, dev, 129, 16, 2, s);
         PS(batches)(h, dev, 2, 1, 3, s);
         PS(batches)(h, dev, 9, 20, 4, s);
+        PS(batches)(h, dev, 300, 64, 45, s); /* nb = kd / 2 = 32 among the groupings */
     }
     PS(errors)(h);
 }

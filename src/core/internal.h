@@ -31,6 +31,11 @@ typedef struct {
     int64_t eig_kd_values[4]; /* eigenvalues only (jobz N): band half-width per dtype
                                  (0: eig_kd) */
     int64_t eig_nb_values[4]; /* eigenvalues only: stage-1 update block (0: eig_nb) */
+    int64_t eig_q2_kd[4];     /* with eigenvectors, at this band width per dtype, Q2 by
+                                 default by the backend's one-call op (q2_apply) in groups
+                                 of eig_q2_nb sweeps (0: never; else batched GEMMs, groups
+                                 of kd) */
+    int64_t eig_q2_nb[4];
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);

@@ -12,7 +12,12 @@
  * the run of the old default, 2.71 s);
  * c 1.41 s against 1.62 s; s n = 3000 kd 128 1.19 s against 1.51 s. Values
  * only keep the narrower bands (z n = 2000: kd 32 0.54 s against 0.62 s;
- * s n = 3000: kd 64 0.30 s against 0.36 s). */
+ * s n = 3000: kd 64 0.30 s against 0.36 s). Q2 of "hopper" by the one-call
+ * kernel for double at kd 64 in groups of 32 sweeps (its tensor-core form,
+ * src/backend/cuda/k_q2.cu): dsyevd with vectors at n = 16384, one H100,
+ * Q2 alone 0.86 s against 0.93 s for the batched GEMMs after stedc, the
+ * whole solver with Q built beside stedc 1.86 s against 1.94 s
+ * (bench/results/syevd.md). */
 #include "core/internal.h"
 #include <string.h>
 
@@ -23,24 +28,28 @@ static const hyla_tuning table[] = {
     /*               stedc leaf, merge size of the device levels (host: none) */
     /*               getrf nb s/d/c/z             getrf ib s/d/c/z */
     /*               eig kd, nb for eigenvalues only s/d/c/z (0: as above) */
+    /*               Q2 by the one-call op: band width, sweeps per group s/d/c/z (0: GEMMs) */
     {"hopper",       {8192, 8192, 8192, 8192},    {2048, 2048, 2048, 1024}, {50e12, 55e12, 55e12, 55e12},  4,
                      {1024, 1024, 768, 512},      (size_t)32 << 20,
                      {64, 64, 64, 64},            {128, 128, 128, 128},        256,
                      32, 1024,
                      {768, 768, 512, 384},        {128, 128, 128, 128},
-                     {0, 0, 0, 0},                {0, 0, 0, 0}},
+                     {0, 0, 0, 0},                {0, 0, 0, 0},
+                     {0, 64, 0, 0},               {0, 32, 0, 0}},
     {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
                      {512, 512, 384, 256},        (size_t)32 << 20,
                      {32, 32, 32, 32},            {32, 32, 32, 32},            256,
                      32, 2048,
                      {512, 512, 384, 256},        {128, 128, 128, 128},
+                     {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},                {0, 0, 0, 0}},
     {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3,
                      {64, 64, 48, 32},            (size_t)16 << 10,
                      {128, 128, 64, 64},          {128, 128, 64, 64},          64,
                      32, INT64_MAX,
                      {64, 64, 48, 32},            {8, 8, 8, 8},
-                     {64, 48, 32, 32},            {128, 96, 64, 64}},
+                     {64, 48, 32, 32},            {128, 96, 64, 64},
+                     {0, 0, 0, 0},                {0, 0, 0, 0}},
 };
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {

@@ -31,7 +31,8 @@
  * Reflector store, grouped for the BLAS-3 back transformation (the
  * "grouped" BC-back of Haidar et al.; MAGMA's bulge_back): group (s, m)
  * holds the reflectors of step m of the nb sweeps a = s*nb .. a+nb-1
- * (1 <= nb <= hyla_hb2st_max_nb(kd) = min(4 kd, 256); default kd). Their
+ * (1 <= nb <= hyla_hb2st_max_nb(kd) = min(4 kd, 256); default kd, or for
+ * a device-resident store the tuning table's one-call Q2 shape). Their
  * rows start at a+1+m*kd and shift by one per sweep, so V is a staircase
  * (kd+nb-1) x nb matrix (unit first entries stored, zeros elsewhere) and
  * the group's product
@@ -260,7 +261,16 @@ static int64_t band_feed_wait(hyla_band_feed *f, int64_t c) {
     return r;
 }
 
-/* hyla_sb2st_q_create_dev with nb sweeps per group asked for */
+/* Sweeps per group of a store that device d applies, by default: those of
+ * the tuning table's one-call Q2 shape where kd is its band width, else 0
+ * (kd, for the batched GEMMs). */
+static int64_t q2_kernel_nb(const hyla_dev *d, hyla_dtype t, int64_t kd) {
+    const hyla_tuning *tu = hyla_tuning_for(d);
+    return tu->eig_q2_kd[t] > 0 && kd == tu->eig_q2_kd[t] ? tu->eig_q2_nb[t] : 0;
+}
+
+/* hyla_sb2st_q_create_dev with nb sweeps per group asked for (0: the
+ * default) */
 static int q_create_on(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
                        hyla_sb2st_q **out, hyla_hb2st_store *st) {
     if (out) *out = NULL;
@@ -270,6 +280,8 @@ static int q_create_on(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     hyla_dev *d = ctx->devs[dev];
     hyla_sb2st_q *q = NULL;
+    /* by default the one-call shape, unless the batched GEMMs are asked for */
+    if (nb <= 0 && ctx->opt_eig_back2 != 1) nb = q2_kernel_nb(d, t, kd);
     int rc = q_create(t, n, kd, nb, &q, d);
     if (rc) return rc;
     q->ddev = d;
@@ -464,13 +476,12 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     /* the store where the GEMMs read it: the host backend's is in its
      * memory, a device-resident one is there already; else uploaded */
     const int resident = host || q->ddev;
-    /* the one-call op when asked for (max_batch > 0 asks for the batched
-     * GEMMs). Not the default: on one H100 (n = 16384, d; double on the
-     * tensor cores) it took 1.02 s against 0.98 s for the default GEMMs
-     * (groups of 64 sweeps; 1.27 s on its own groups of 32) applied after
-     * stedc, and the whole syevd building Q beside stedc 2.09 s against
-     * 2.11 s (bench/results/syevd.md); complex types run on CUDA cores */
-    if (o->alg->q2_apply && max_batch == 0 && ctx->opt_eig_back2 == 2) {
+    /* the one-call op when asked for, or by default for the store shape
+     * the tuning table gives it (q2_kernel_nb: double at kd 64 in groups of
+     * 32 on Hopper, the tensor-core kernel); max_batch > 0 asks for the
+     * batched GEMMs. Complex types run on CUDA cores and stay on GEMMs */
+    const int op_default = ctx->opt_eig_back2 == 0 && q->nb == q2_kernel_nb(d, q->t, q->kd);
+    if (o->alg->q2_apply && max_batch == 0 && (ctx->opt_eig_back2 == 2 || op_default)) {
         const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;
     }

@@ -56,7 +56,10 @@ void hyla_sb2st_q_free(hyla_sb2st_q **q);
 
 /* An empty device-resident store for a chase of order n and width kd (the
  * width chased: kd <= max(n-1, 0)) with the context's
- * HYLA_OPT_EIG_BACK2_NB sweeps per group, in memory of device dev: *q, and
+ * HYLA_OPT_EIG_BACK2_NB sweeps per group (0: kd, or unless
+ * HYLA_OPT_EIG_BACK2 asks for the batched GEMMs the tuning table's one-call
+ * Q2 shape for dev's family, type and kd where it has one), in
+ * memory of device dev: *q, and
  * its layout for the backend's hb2st_v op, *st (the wave offsets uploaded;
  * the groups not zeroed: the op does that). Returns 0, HYLA_ERR_INVALID,
  * HYLA_ERR_NO_DEVICE, HYLA_ERR_NO_MEMORY or the device's allocation and

@@ -29,8 +29,9 @@
  * t)+ldv)); rows above top(t+1) are done for this batch (later waves only
  * go down) and are written back at the end of wave t. The rows wave t+1
  * adds (below, and above while sweep groups join the batch) are requested
- * at the start of wave t, asynchronously (cp.async), so they arrive while
- * wave t computes. hi never exceeds row0(shi, t+1)+ldv <= top(t) +
+ * asynchronously (cp.async) with the V and T of wave t's second group, as
+ * its first group starts, so they arrive while wave t computes: a group
+ * waits only for what was asked for one group before it. hi never exceeds row0(shi, t+1)+ldv <= top(t) +
  * (K-1)(nb+kd) + ldv + kd = top(t) + H, so slots are unique. Write-backs
  * finish (barrier) before requests reuse their slots.
  *
@@ -48,7 +49,20 @@
  * apart (vld = 4 mod 8 words), T's tld = nbp + 4, the window's rows and
  * W1, W2's W + 4; nbp = roundup(nb, 8) and the padding is zero, so the
  * fragments past nb columns or ldv rows multiply zeros. At kd = 64, nb = 32
- * a group on a slab is 800 mma (0.4 Mflop) over the CTA's sixteen warps. */
+ * a group on a slab is 800 mma (0.4 Mflop) over the CTA's sixteen warps.
+ *
+ * kd = 64, nb = 32 (the tuning table's default shape for double on Hopper)
+ * has a kernel of its own (FIX): on sm_90 its products are m16n8k8 mma
+ * (apply_group_k8: 184 of them a group, four times the work of m8n8k4 per
+ * instruction, the shape sm_90 runs at its full FP64 rate), and the four
+ * warps of each 8 columns synchronize among themselves within a group
+ * (named barriers), the CTA once a group. Profiled on one H100 (n = 8192,
+ * Nsight Compute): the m8n8k4 form issued 46 G instructions, 14 per mma,
+ * and kept the DP pipe 41 % busy; apply_group_k8 with one CTA barrier per
+ * group made Q2 of n = 16384 0.86 s against 1.02 s. What bounds it now is
+ * the issue of the rest (address arithmetic, the cp.async copies of V and
+ * T, 8 bytes each: ldv is odd) and the shared-memory queue, with one CTA of
+ * sixteen warps on an SM (shared memory). */
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -93,6 +107,7 @@ struct geo {
     int64_t n, kd, nb, ldv, nsg, gsz, ncols, ldz;
     const int64_t *woff;
     int identity, K, H;
+    unsigned long long hmag; /* ceil(2^64 / H): slot_of's division */
     int nbp, vld, tld, zld, wsld; /* shared-memory layout (see the head of the file) */
 };
 
@@ -100,6 +115,11 @@ struct geo {
 __device__ __forceinline__ int64_t steps_of(const geo &g, int64_t s) {
     /* 32-bit division: n < 2^31 (hyla_cuda_q2_apply) */
     return (int)(g.n - 1 - s * g.nb + g.kd - 1) / (int)g.kd;
+}
+/* the window slot of row r (0 <= r < 2^32): r mod H by a multiplication */
+__device__ __forceinline__ int slot_of(const geo &g, int64_t r) {
+    const unsigned long long q = __umul64hi((unsigned long long)r, g.hmag);
+    return (int)(r - (int64_t)q * g.H);
 }
 /* first row of group (s, m) with m = t - (nsg-1-s) */
 __device__ __forceinline__ int64_t row0_of(const geo &g, int64_t s, int64_t t) {
@@ -112,9 +132,10 @@ __device__ __forceinline__ int64_t group_of(const geo &g, int64_t s, int64_t t, 
 }
 /* The active sweep groups [sa, sb] of wave t in the batch [slo, shi]; false
  * when there are none. */
-__device__ __forceinline__ bool wave_of(const geo &g, int64_t slo, int64_t shi, int64_t t,
-                                        int64_t *sa, int64_t *sb) {
-    *sa = slo > g.nsg - 1 - t ? slo : g.nsg - 1 - t;
+__device__ __forceinline__ bool wave_of(const geo &g, int slo, int shi, int t, int *sa,
+                                        int *sb) {
+    const int first = (int)g.nsg - 1 - t; /* the sweep group at step 0 in wave t */
+    *sa = slo > first ? slo : first;
     *sb = shi;
     while (*sb >= *sa && t - (g.nsg - 1 - *sb) >= steps_of(g, *sb)) (*sb)--;
     return *sb >= *sa;
@@ -128,7 +149,7 @@ __device__ __forceinline__ void load_rows(const geo &g, const T *Zg, T *Zs, int6
                                           int wc) {
     const int P = NT / W, j = threadIdx.x / P, i0 = (int)a + threadIdx.x % P;
     if (j >= wc) return;
-    int sl = i0 % g.H;
+    int sl = slot_of(g, i0);
     const T *src = Zg + (int64_t)j * g.ldz;
     for (int r = i0; r < (int)b; r += P) {
         cp_async<sizeof(T)>(Zs + sl * g.zld + j, src + r);
@@ -142,7 +163,7 @@ __device__ __forceinline__ void store_rows(const geo &g, T *Zg, const T *Zs, int
                                            int wc) {
     const int P = NT / W, j = threadIdx.x / P, i0 = (int)a + threadIdx.x % P;
     if (j >= wc) return;
-    int sl = i0 % g.H;
+    int sl = slot_of(g, i0);
     T *dst = Zg + (int64_t)j * g.ldz;
     for (int r = i0; r < (int)b; r += P) {
         dst[r] = Zs[sl * g.zld + j];
@@ -177,7 +198,7 @@ __device__ __forceinline__ void apply_group(const geo &g, int64_t s, int64_t t, 
     const int h = (int)(g.n - r0 < g.ldv ? g.n - r0 : g.ldv);
     const int nb = (int)g.nb, kd = (int)g.kd, ldv = g.vld, H = g.H;
     const T *Ts = Vs + ldv * g.nbp;
-    const int sbase = (int)r0 % H; /* slot of row r0 + r: sbase + r, less H past the end */
+    const int sbase = slot_of(g, r0); /* slot of row r0 + r: sbase + r, less H past the end */
 
     /* W1 = V^H Z(rows): one TC x TJ tile per thread (nb <= 32: 4 W tiles = NT) */
     /* a thread's columns are jl + njb jj, jj < TJ: the lanes of a warp read
@@ -330,7 +351,7 @@ __device__ __forceinline__ void apply_group_mma(const geo &g, int64_t s, int64_t
     const int h = g.n - r0 < ldv ? (int)g.n - r0 : ldv;
     const int H = g.H;
     const double *Ts = Vs + vld * nbp;
-    const int sbase = r0 % H;
+    const int sbase = slot_of(g, r0);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lr = lane >> 2, lc = lane & 3;
     const int a = warp >> 2, j0 = (warp & 3) * 8; /* row tile (W1, W2), first column */
 
@@ -403,26 +424,193 @@ __device__ __forceinline__ void apply_group_mma(const geo &g, int64_t s, int64_t
     __syncthreads();
 }
 
-/* the group's products: CUDA cores, or the tensor cores for double */
-template <typename T, int W, int NT, bool MMA> struct apply {
+/* Barrier of the four warps that own columns j0 .. j0+7 (warps w with
+ * w % 4 = j0 / 8): named barrier 1 + j0 / 8 of 128 threads. */
+__device__ __forceinline__ void team_sync(int j0) {
+    /* immediate barrier numbers: the kernel then reserves five, not all */
+    switch (j0 >> 3) {
+    case 0: asm volatile("bar.sync 1, 128;\n" ::: "memory"); break;
+    case 1: asm volatile("bar.sync 2, 128;\n" ::: "memory"); break;
+    case 2: asm volatile("bar.sync 3, 128;\n" ::: "memory"); break;
+    default: asm volatile("bar.sync 4, 128;\n" ::: "memory"); break;
+    }
+}
+
+/* D (16 x 8) += A (16 x 8) B (8 x 8), FP64 on sm_90's m16n8k8 shape: lane
+ * l = 4 g + q holds A(g, q), A(g+8, q), A(g, q+4), A(g+8, q+4) in a0..a3,
+ * B(q, g), B(q+4, g) in b0, b1 and D(g, 2q), D(g, 2q+1), D(g+8, 2q),
+ * D(g+8, 2q+1) in d[0..3]. Four times the work of m8n8k4 per instruction,
+ * and the shape the FP64 tensor cores of sm_90 run at their full rate
+ * (m8n8k4 reached at most half of it: 41 % of the pipe at 13.5 TFLOP/s in
+ * this kernel on one H100). Only called where __CUDA_ARCH__ >= 900. */
+__device__ __forceinline__ void dmma16(double (&d)[4], double a0, double a1, double a2, double a3,
+                                       double b0, double b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                 : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#endif
+}
+
+/* apply_group_mma for kd = 64, nb = 32 on sm_90's m16n8k8 products (W =
+ * 32, sixteen warps; warp w owns the columns j0 = 8 (w % 4) .. +7 and a =
+ * w / 4). The shared-memory layout is apply_group_mma's (vld 100, tld 36,
+ * rows of the window, W1s, W2s and W3s 36 apart); lane 4 g + q reads words
+ * q + 4 g (mod 16) of a half warp's 128 bytes in every fragment: no bank
+ * conflicts.
+ *   W1 = V^H Z(rows) (32 x 32): row tile mt = a % 2 (V's columns 16 mt ..
+ *     +15, nonzero in rows 16 mt .. 16 mt + 78) by the warp's columns,
+ *     its 80 rows split in halves of five steps, half a / 2; the halves go
+ *     to W1s and W3s (row 95 of V is the zero padding);
+ *   -W2 = -T (W1s + W3s): warps a < 2, row tile a, the steps of T's zero
+ *     blocks below the diagonal left out (4 and 2 steps);
+ *   Z(rows) += V (-W2): row tiles b = a and a + 4 (< 6) of 16 rows, the
+ *     staircase's zero blocks left out (tiles 0 and 5: 2 steps, the others
+ *     4); rows from h on are not stored.
+ * Every product reads and writes only the columns j0 .. j0+7 of the window
+ * and of W1s, W2s, W3s (V and T are read only), so the four warps of those
+ * columns (a team) synchronize among themselves only (team_sync), and the
+ * teams drift apart within a group. The caller has synchronized the CTA
+ * (V and T in); ends with a barrier of the team: the caller synchronizes
+ * the CTA again before V and T's buffer is reused or rows are written
+ * back. */
+template <bool WRAP>
+__device__ __forceinline__ void apply_group_k8_at(const geo &g, int r0, int sbase,
+                                                  const double *Vs, double *W1s, double *W2s,
+                                                  double *W3s, double *Zs) {
+    constexpr int VLD = 100, TLD = 36, NBP = 32, ZLD = 36, WS = 36, LDV = 95;
+    const int h = g.n - r0 < LDV ? (int)g.n - r0 : LDV;
+    const int H = g.H;
+    const double *Ts = Vs + VLD * NBP;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, gq = lane >> 2, q = lane & 3;
+    const int a = warp >> 2, j0 = (warp & 3) * 8;
+    /* the slot of row r0 + r, 0 <= r < 96 */
+    auto slot = [&](int r) {
+        int sl = sbase + r;
+        if (WRAP) sl -= sl >= H ? H : 0;
+        return sl;
+    };
+
+    /* W1's half */
+    {
+        const int mt = a & 1, kb = 16 * mt + 40 * (a >> 1) + q;
+        const double *va = Vs + (16 * mt + gq) * VLD + kb;
+        const double *zc = Zs + j0 + gq;
+        double c[4] = {0.0, 0.0, 0.0, 0.0};
+#pragma unroll
+        for (int st = 0; st < 5; st++) {
+            const double *v = va + 8 * st;
+            dmma16(c, v[0], v[8 * VLD], v[4], v[4 + 8 * VLD], zc[slot(kb + 8 * st) * ZLD],
+                   zc[slot(kb + 8 * st + 4) * ZLD]);
+        }
+        double *w = ((a >> 1) ? W3s : W1s) + (16 * mt + gq) * WS + j0 + 2 * q;
+        *reinterpret_cast<double2 *>(w) = make_double2(c[0], c[1]);
+        *reinterpret_cast<double2 *>(w + 8 * WS) = make_double2(c[2], c[3]);
+    }
+    team_sync(j0);
+
+    /* -W2 = -T W1 */
+    if (a < 2) {
+        double c[2][4] = {{0.0, 0.0, 0.0, 0.0}, {0.0, 0.0, 0.0, 0.0}};
+        const double *ta = Ts + 16 * a + gq + q * TLD;
+        const double *w1 = W1s + q * WS + j0 + gq, *w3 = W3s + q * WS + j0 + gq;
+#pragma unroll
+        for (int st = 0; st < 4; st++) {
+            if (st < 2 * a) continue;
+            const int k = 8 * st;
+            dmma16(c[st & 1], ta[k * TLD], ta[8 + k * TLD], ta[(k + 4) * TLD],
+                   ta[8 + (k + 4) * TLD], w1[k * WS] + w3[k * WS],
+                   w1[(k + 4) * WS] + w3[(k + 4) * WS]);
+        }
+        double *w = W2s + (16 * a + gq) * WS + j0 + 2 * q;
+        *reinterpret_cast<double2 *>(w) = make_double2(-(c[0][0] + c[1][0]), -(c[0][1] + c[1][1]));
+        *reinterpret_cast<double2 *>(w + 8 * WS) =
+            make_double2(-(c[0][2] + c[1][2]), -(c[0][3] + c[1][3]));
+    }
+    team_sync(j0);
+
+    /* Z(rows) += V (-W2): the warp's one or two row tiles side by side */
+    {
+        const int nt = a < 2 ? 2 : 1;
+        double c[2][4];
+        int zo[2][2]; /* offsets in Zs of the rows g and g + 8 of each tile */
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            if (i >= nt) continue;
+            const int r = 16 * (a + 4 * i) + gq;
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++) {
+                zo[i][hh] = slot(r + 8 * hh) * ZLD + j0 + 2 * q;
+                const double2 z = *reinterpret_cast<const double2 *>(Zs + zo[i][hh]);
+                c[i][2 * hh] = z.x, c[i][2 * hh + 1] = z.y;
+            }
+        }
+        const double *w2 = W2s + q * WS + j0 + gq;
+#pragma unroll
+        for (int st = 0; st < 4; st++) {
+            const int k = 8 * st;
+            const double b0 = w2[k * WS], b1 = w2[(k + 4) * WS];
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                if (i >= nt) continue;
+                const int b = a + 4 * i;
+                if ((b == 0 && st >= 2) || (b == 5 && st < 2)) continue;
+                const double *v = Vs + 16 * b + gq + (k + q) * VLD;
+                dmma16(c[i], v[0], v[8], v[4 * VLD], v[8 + 4 * VLD], b0, b1);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            if (i >= nt) continue;
+            const int r = 16 * (a + 4 * i) + gq;
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++)
+                if (r + 8 * hh < h)
+                    *reinterpret_cast<double2 *>(Zs + zo[i][hh]) =
+                        make_double2(c[i][2 * hh], c[i][2 * hh + 1]);
+        }
+    }
+    team_sync(j0);
+}
+__device__ __forceinline__ void apply_group_k8(const geo &g, int64_t s, int64_t t,
+                                               const double *Vs, double *W1s, double *W2s,
+                                               double *W3s, double *Zs) {
+    const int r0 = (int)row0_of(g, s, t), sbase = slot_of(g, r0);
+    /* the 96 rows read from r0 on without a wrap of the window: constant
+     * offsets from one base (most groups) */
+    if (sbase + 96 <= g.H)
+        apply_group_k8_at<false>(g, r0, sbase, Vs, W1s, W2s, W3s, Zs);
+    else
+        apply_group_k8_at<true>(g, r0, sbase, Vs, W1s, W2s, W3s, Zs);
+}
+
+/* the group's products: CUDA cores, or the tensor cores for double; FIX:
+ * kd = 64, nb = 32 (the unrolled products, in a kernel of their own: beside
+ * the general ones, the registers of the two spilled) */
+template <typename T, int W, int NT, bool MMA, bool FIX> struct apply {
     static __device__ __forceinline__ void run(const geo &g, int64_t s, int64_t t, const T *Vs,
-                                               T *Ws, T *, T *Zs) {
+                                               T *Ws, T *, T *, T *Zs) {
         apply_group<T, W, NT>(g, s, t, Vs, Ws, Zs);
     }
 };
-template <int W, int NT> struct apply<double, W, NT, true> {
+template <int W, int NT, bool FIX> struct apply<double, W, NT, true, FIX> {
     static_assert(W == 32 && NT == 512, "the tensor-core products take W = 32, sixteen warps");
     static __device__ __forceinline__ void run(const geo &g, int64_t s, int64_t t,
                                                const double *Vs, double *Ws, double *Ws2,
-                                               double *Zs) {
-        if (g.kd == 64 && g.nb == 32)
-            apply_group_mma<64, 32>(g, s, t, Vs, Ws, Ws2, Zs);
-        else
+                                               double *Ws3, double *Zs) {
+        if (!FIX)
             apply_group_mma<0, 0>(g, s, t, Vs, Ws, Ws2, Zs);
+        else
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+            apply_group_k8(g, s, t, Vs, Ws, Ws2, Ws3, Zs);
+#else
+            apply_group_mma<64, 32>(g, s, t, Vs, Ws, Ws2, Zs);
+#endif
     }
 };
 
-template <typename T, int W, int NT>
+template <typename T, int W, int NT, bool FIX>
 __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ store, T *Z) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const int gbuf = (g.vld + g.tld) * g.nbp, wbuf = g.nbp * g.wsld;
@@ -430,13 +618,13 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
     Vb[0] = reinterpret_cast<T *>(smem_raw);  /* V then T of a group, twice */
     Vb[1] = Vb[0] + gbuf;
     T *Ws = Vb[1] + gbuf;                     /* W1 (and W2 with MMA) */
-    T *Ws2 = Ws + wbuf;
-    T *Zs = Ws + (shape<T>::MMA ? 2 : 1) * wbuf; /* H rows of zld */
+    T *Ws2 = Ws + wbuf, *Ws3 = Ws2 + wbuf;
+    T *Zs = Ws + (shape<T>::MMA ? 3 : 1) * wbuf; /* H rows of zld */
     /* zeros in every padding (and in the window, so that no product ever
      * meets uninitialized words) */
     {
         T *all = Vb[0];
-        const int tot = 2 * gbuf + (shape<T>::MMA ? 2 : 1) * wbuf + g.H * g.zld;
+        const int tot = 2 * gbuf + (shape<T>::MMA ? 3 : 1) * wbuf + g.H * g.zld;
         for (int i = threadIdx.x; i < tot; i += NT) all[i] = zero_of<T>();
         __syncthreads();
     }
@@ -455,58 +643,70 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
         }
         T *Zg = Z + c0 * g.ldz;
         int buf = 0;
-        for (int64_t shi = smax; shi >= 0; shi -= g.K) {
-            const int64_t slo = shi - g.K + 1 > 0 ? shi - g.K + 1 : 0;
-            const int64_t t0 = g.nsg - 1 - shi, t1 = g.nsg - 1 - slo + steps_of(g, slo);
-            int64_t sa, sb;
+        for (int shi = (int)smax; shi >= 0; shi -= g.K) {
+            const int slo = shi - g.K + 1 > 0 ? shi - g.K + 1 : 0;
+            const int t0 = (int)g.nsg - 1 - shi, t1 = (int)(g.nsg - 1 - slo + steps_of(g, slo));
+            int sa, sb;
             wave_of(g, slo, shi, t0, &sa, &sb); /* wave t0 has sweep group shi, step 0 */
-            int64_t lo = row0_of(g, sa, t0), hi = row0_of(g, sb, t0) + g.ldv;
-            hi = hi < g.n ? hi : g.n;
+            int lo = (int)row0_of(g, sa, t0), hi = (int)(row0_of(g, sb, t0) + g.ldv);
+            hi = hi < g.n ? hi : (int)g.n;
             load_rows<T, W, NT>(g, Zg, Zs, lo, hi, wc);
             int64_t wo = g.woff[t0]; /* woff[t] of the wave t below */
-            load_group<T, NT>(g, store, sb, t0, wo, Vb[buf]);
+            load_group<T, NT>(g, store, sb, t0, wo, Vb[0] + buf * gbuf);
             cp_commit();
-            for (int64_t t = t0; t < t1; t++) {
+            for (int t = t0; t < t1; t++) {
                 const int64_t wo1 = g.woff[t + 1]; /* t + 1 <= nw; asked early, used late */
                 if (!wave_of(g, slo, shi, t, &sa, &sb)) {
                     wo = wo1;
                     continue;
                 }
-                /* the rows wave t+1 adds, requested now */
-                int64_t na = 0, nbw = -1;
+                /* the rows wave t+1 adds */
+                int na = 0, nbw = -1;
                 const bool more = t + 1 < t1 && wave_of(g, slo, shi, t + 1, &na, &nbw);
-                int64_t top1 = hi;
+                int top1 = hi, bot1 = hi;
                 if (more) {
-                    top1 = row0_of(g, na, t + 1);
-                    int64_t bot1 = row0_of(g, nbw, t + 1) + g.ldv;
-                    bot1 = bot1 < g.n ? bot1 : g.n;
-                    if (top1 < lo) {
-                        load_rows<T, W, NT>(g, Zg, Zs, top1, lo, wc);
-                        lo = top1;
-                    }
-                    if (bot1 > hi) {
-                        load_rows<T, W, NT>(g, Zg, Zs, hi, bot1, wc);
-                        hi = bot1;
-                    }
+                    top1 = (int)row0_of(g, na, t + 1);
+                    bot1 = (int)(row0_of(g, nbw, t + 1) + g.ldv);
+                    bot1 = bot1 < g.n ? bot1 : (int)g.n;
                 }
-                cp_commit();
-                for (int64_t s = sb; s >= sa; s--) {
+                for (int s = sb; s >= sa; s--) {
+                    /* this group's V and T (and any rows asked for one
+                     * group ago) are in, for every thread; every team is
+                     * done with the group before, so its buffer is free */
+                    cp_wait<0>();
+                    __syncthreads();
                     /* the next group's V and T into the other buffer */
                     const bool next = s > sa || more;
-                    if (next)
-                        load_group<T, NT>(g, store, s > sa ? s - 1 : nbw, s > sa ? t : t + 1,
-                                          s > sa ? wo : wo1, Vb[buf ^ 1]);
+                    if (next) {
+                        const int sn = s > sa ? s - 1 : nbw, tn = s > sa ? t : t + 1;
+                        const int64_t won = s > sa ? wo : wo1;
+                        load_group<T, NT>(g, store, sn, tn, won, Vb[0] + (buf ^ 1) * gbuf);
+                    }
+                    if (s == sb) {
+                        /* the rows of wave t+1 (their slots were written
+                         * back before the last barrier), waited for by the
+                         * next group */
+                        if (top1 < lo) {
+                            load_rows<T, W, NT>(g, Zg, Zs, top1, lo, wc);
+                            lo = top1;
+                        }
+                        if (bot1 > hi) {
+                            load_rows<T, W, NT>(g, Zg, Zs, hi, bot1, wc);
+                            hi = bot1;
+                        }
+                    }
                     cp_commit();
-                    cp_wait<1>(); /* all but that request */
-                    __syncthreads();
                     /* Vb[0] + offset, not Vb[buf]: the compiler then keeps
                      * the loads in shared memory (no generic loads) */
-                    apply<T, W, NT, shape<T>::MMA>::run(g, s, t, Vb[0] + buf * gbuf, Ws, Ws2, Zs);
+                    apply<T, W, NT, shape<T>::MMA, FIX>::run(g, s, t, Vb[0] + buf * gbuf, Ws, Ws2,
+                                                             Ws3, Zs);
                     buf ^= 1;
                 }
-                /* rows above wave t+1's are done for this batch */
+                /* rows above wave t+1's are done for this batch, once every
+                 * team is */
                 if (top1 > lo) {
-                    const int64_t e = top1 < hi ? top1 : hi;
+                    const int e = top1 < hi ? top1 : hi;
+                    __syncthreads();
                     store_rows<T, W, NT>(g, Zg, Zs, lo, e, wc);
                     lo = top1;
                     __syncthreads();
@@ -539,7 +739,7 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     g.wsld = mma ? W + 4 : W;
     const size_t es = sizeof(T);
     const size_t fixed =
-        (size_t)(2 * (g.vld + g.tld) * g.nbp + (mma ? 2 : 1) * g.nbp * g.wsld) * es;
+        (size_t)(2 * (g.vld + g.tld) * g.nbp + (mma ? 3 : 1) * g.nbp * g.wsld) * es;
     const size_t row = (size_t)g.zld * es, step = (size_t)(g.nb + g.kd) * row;
     const size_t one = fixed + (size_t)(g.ldv + g.kd) * row; /* K = 1 */
     /* K sweep groups per window: as many as leave two CTAs per SM room,
@@ -555,9 +755,14 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     /* the tensor-core products read up to vld + 7 rows from a group's
      * first: one wrap of the window at most */
     if (mma && g.H < g.vld + 8) g.H = g.vld + 8;
+    g.hmag = ~0ull / (unsigned long long)g.H + 1;
     const size_t smem = fixed + (size_t)g.H * row;
     if (smem > budget1) return HYLA_ERR_UNSUPPORTED;
-    if (cudaFuncSetAttribute(q2_kernel<T, W, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    /* the unrolled tensor-core products for kd = 64, nb = 32 (double) */
+    void (*kern)(geo, const T *, T *) = q2_kernel<T, W, NT, false>;
+    if constexpr (shape<T>::MMA)
+        if (g.kd == 64 && g.nb == 32) kern = q2_kernel<T, W, NT, true>;
+    if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
         return HYLA_ERR_DEVICE;
     /* one CTA per slab, or, when Z starts as the identity (Q = Q1 Q2 built
@@ -568,13 +773,13 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     if (g.identity) {
         int nsm = 0, per = 0;
         if (cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, q2_kernel<T, W, NT>, NT, smem) !=
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, NT, smem) !=
                 cudaSuccess)
             return HYLA_ERR_DEVICE;
         const int64_t cap = (int64_t)(nsm - nsm / 8) * (per > 0 ? per : 1);
         if (grid > cap) grid = cap;
     }
-    q2_kernel<T, W, NT><<<(unsigned)grid, NT, smem, st>>>(g, static_cast<const T *>(store),
+    kern<<<(unsigned)grid, NT, smem, st>>>(g, static_cast<const T *>(store),
                                                           static_cast<T *>(Z));
     return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
