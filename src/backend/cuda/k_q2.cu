@@ -501,8 +501,12 @@ __device__ __forceinline__ void apply_group_k8_at(const geo &g, int r0, int sbas
 #pragma unroll
         for (int st = 0; st < 5; st++) {
             const double *v = va + 8 * st;
+            /* row 95 (V's zero padding; the last step of the second half
+             * of row tile 1) is read as row 94: past the group's rows the
+             * window may be taking rows of the next wave */
+            const int r1 = st < 4 ? kb + 8 * st + 4 : min(kb + 8 * st + 4, LDV - 1);
             dmma16(c, v[0], v[8 * VLD], v[4], v[4 + 8 * VLD], zc[slot(kb + 8 * st) * ZLD],
-                   zc[slot(kb + 8 * st + 4) * ZLD]);
+                   zc[slot(r1) * ZLD]);
         }
         double *w = ((a >> 1) ? W3s : W1s) + (16 * mt + gq) * WS + j0 + 2 * q;
         *reinterpret_cast<double2 *>(w) = make_double2(c[0], c[1]);
@@ -542,7 +546,10 @@ __device__ __forceinline__ void apply_group_k8_at(const geo &g, int r0, int sbas
 #pragma unroll
             for (int hh = 0; hh < 2; hh++) {
                 zo[i][hh] = slot(r + 8 * hh) * ZLD + j0 + 2 * q;
-                const double2 z = *reinterpret_cast<const double2 *>(Zs + zo[i][hh]);
+                /* rows from h on are not stored, nor read */
+                const double2 z = r + 8 * hh < h
+                                      ? *reinterpret_cast<const double2 *>(Zs + zo[i][hh])
+                                      : make_double2(0.0, 0.0);
                 c[i][2 * hh] = z.x, c[i][2 * hh + 1] = z.y;
             }
         }
@@ -669,10 +676,30 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
                     bot1 = (int)(row0_of(g, nbw, t + 1) + g.ldv);
                     bot1 = bot1 < g.n ? bot1 : (int)g.n;
                 }
+                /* the rows of wave t+1, into slots written back before the
+                 * last CTA barrier */
+                auto request_rows = [&]() {
+                    if (top1 < lo) {
+                        load_rows<T, W, NT>(g, Zg, Zs, top1, lo, wc);
+                        lo = top1;
+                    }
+                    if (bot1 > hi) {
+                        load_rows<T, W, NT>(g, Zg, Zs, hi, bot1, wc);
+                        hi = bot1;
+                    }
+                };
                 for (int s = sb; s >= sa; s--) {
-                    /* this group's V and T (and any rows asked for one
-                     * group ago) are in, for every thread; every team is
-                     * done with the group before, so its buffer is free */
+                    /* general shapes: the rows of wave t+1 are waited for at
+                     * once (their products read a few rows past a group's
+                     * last, which may be among them) */
+                    if constexpr (!FIX)
+                        if (s == sb) {
+                            request_rows();
+                            cp_commit();
+                        }
+                    /* this group's V and T (and any rows asked for) are in,
+                     * for every thread; every team is done with the group
+                     * before, so its buffer is free */
                     cp_wait<0>();
                     __syncthreads();
                     /* the next group's V and T into the other buffer */
@@ -682,19 +709,11 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
                         const int64_t won = s > sa ? wo : wo1;
                         load_group<T, NT>(g, store, sn, tn, won, Vb[0] + (buf ^ 1) * gbuf);
                     }
-                    if (s == sb) {
-                        /* the rows of wave t+1 (their slots were written
-                         * back before the last barrier), waited for by the
-                         * next group */
-                        if (top1 < lo) {
-                            load_rows<T, W, NT>(g, Zg, Zs, top1, lo, wc);
-                            lo = top1;
-                        }
-                        if (bot1 > hi) {
-                            load_rows<T, W, NT>(g, Zg, Zs, hi, bot1, wc);
-                            hi = bot1;
-                        }
-                    }
+                    /* kd 64, nb 32: the rows of wave t+1 arrive while the
+                     * first group of wave t computes (apply_group_k8 reads
+                     * only its group's rows), waited for by the next group */
+                    if constexpr (FIX)
+                        if (s == sb) request_rows();
                     cp_commit();
                     /* Vb[0] + offset, not Vb[buf]: the compiler then keeps
                      * the loads in shared memory (no generic loads) */
