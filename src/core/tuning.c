@@ -15,9 +15,9 @@
  * s n = 3000: kd 64 0.30 s against 0.36 s). Q2 of "hopper" by the one-call
  * kernel for double at kd 64 in groups of 32 sweeps (its tensor-core form,
  * src/backend/cuda/k_q2.cu): dsyevd with vectors at n = 16384, one H100,
- * Q2 alone 0.86 s against 0.93 s for the batched GEMMs after stedc, the
- * whole solver with Q built beside stedc 1.86 s against 1.94 s
- * (bench/results/syevd.md). */
+ * Q2 alone 0.86 s against 0.92 s for the batched GEMMs after stedc, the
+ * whole solver with Q built beside stedc 1.83 s against 1.88 s, same run
+ * (bench/results/syevd-back2-h100.md). */
 #include "core/internal.h"
 #include <string.h>
 
