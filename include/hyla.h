@@ -290,7 +290,19 @@ typedef enum {
      * per block column a HER2K/SYR2K on the diagonal block and one GEMM
      * of inner dimension 2k below it, at every order (the other triangle
      * is never written either way). */
-    HYLA_OPT_EIG_S1_UPDATE = 34
+    HYLA_OPT_EIG_S1_UPDATE = 34,
+    /* Eigensolver stage 1: how A V (A the trailing matrix, Hermitian, V the
+     * panel's kd columns) is formed. 0 = automatic (the tuning table's:
+     * GEMMs on Hopper for s, d and c, where cuBLAS's SYMM/HEMM measured
+     * slower; the backend's SYMM/HEMM elsewhere), 1 = the backend's
+     * SYMM/HEMM, 2 = GEMMs with diagonal blocks of the tuning table's order
+     * (1024 where it has none), N >= 16 = GEMMs with diagonal blocks of
+     * order N: the diagonal blocks are copied out as full matrices and
+     * multiplied in one batched GEMM, the rest of the lower triangle by
+     * GEMMs on halves taken recursively (each off-diagonal block read
+     * twice, as itself and as its conjugate transpose). Workspace:
+     * ceil(n / N) N^2 elements of device memory. 3 .. 15 are refused. */
+    HYLA_OPT_EIG_S1_SYMM = 35
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

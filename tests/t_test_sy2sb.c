@@ -145,6 +145,40 @@ static void PN(ts_gemm_update)(hyla_t *h, unsigned long long *s) {
     hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, 0);
 }
 
+/* A V by GEMMs (HYLA_OPT_EIG_S1_SYMM: diagonal blocks of order 16 and 17,
+ * so trailing orders of one to nine blocks, a short last one and several
+ * levels of halves; 2: the default order, one block at these sizes): the
+ * same checks (ts_class), with both panel factorizations and both update
+ * forms; and the values the option refuses. */
+static void PN(ts_gemm_symm)(hyla_t *h, unsigned long long *s) {
+    static const int64_t cases[][3] = {{41, 3, 6}, {97, 4, 12}, {150, 8, 16}};
+    static const int classes[] = {TE_RANDOM, TE_GRADED, TE_CLUSTERED};
+    static const int64_t leaves[] = {16, 17, 2};
+    for (size_t l = 0; l < sizeof leaves / sizeof *leaves; l++) {
+        CHECK(hyla_set_option(h, HYLA_OPT_EIG_S1_SYMM, leaves[l]) == 0, "HYLA_OPT_EIG_S1_SYMM %lld",
+              (long long)leaves[l]);
+        for (int qr = 1; qr <= 2; qr++) {
+            hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, qr);
+            hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, qr);
+            for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+                for (size_t k = 0; k < sizeof classes / sizeof *classes; k++)
+                    for (int u = 0; u < 2; u++)
+                        PN(ts_class)(h, classes[k], "LU"[u], cases[c][0], cases[c][1], cases[c][2],
+                                     s);
+        }
+    }
+    int64_t v = -1;
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_S1_SYMM, 3) == -3 &&
+              hyla_set_option(h, HYLA_OPT_EIG_S1_SYMM, 15) == -3 &&
+              hyla_set_option(h, HYLA_OPT_EIG_S1_SYMM, -1) == -3 &&
+              hyla_get_option(h, HYLA_OPT_EIG_S1_SYMM, &v) == 0 && v == 2,
+          "HYLA_OPT_EIG_S1_SYMM: a refused value accepted, or the option changed (%lld)",
+          (long long)v);
+    hyla_set_option(h, HYLA_OPT_EIG_S1_SYMM, 0);
+    hyla_set_option(h, HYLA_OPT_EIG_PANEL_QR, 0);
+    hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, 0);
+}
+
 static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
     static const int64_t ns[] = {0, 1, 2, 3, 5, 8, 17, 30, 41};
     /* (kd, nb): nb = kd, multiples of kd, and 7 (rounded down to 6 for kd 3) */
@@ -159,6 +193,7 @@ static void PN(ts_all)(hyla_t *h, unsigned long long *s) {
     PN(ts_case)(h, 'U', 141, 3, 3, s);
     PN(ts_cholqr)(h, s);
     PN(ts_gemm_update)(h, s);
+    PN(ts_gemm_symm)(h, s);
     /* bad arguments, in LAPACK order */
     T a[4] = {0}, ab[4] = {0}, tau[2] = {0};
     CHECK(SY2SB(h, 'X', 2, 1, a, 2, ab, 2, tau) == -1, "uplo");

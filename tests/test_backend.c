@@ -5,7 +5,7 @@
  * matrix whose leading minor of order k is not positive definite; argument
  * checks; an injected allocation failure; and a chain of factorizations
  * that alternates between two queues through events; the xcomm ops on one
- * process. Reaches the backend
+ * process; herm_blocks against the staged triangle. Reaches the backend
  * through the internal headers, as test_context does. */
 #include "core/internal.h"
 #include "backend/backend.h"
@@ -380,6 +380,72 @@ static void test_xcomm(fixture *f) {
     o->xcomm_destroy(c);
 }
 
+/* herm_blocks: the diagonal blocks of order b of a Hermitian A (its lower
+ * triangle, the imaginary parts of its diagonal set, NaN above it and in
+ * the padding rows: never read) as full matrices, the unused part of a
+ * short last block's slot untouched (a sentinel); and its argument checks. */
+static void test_herm_blocks(fixture *f, unsigned long long *seed) {
+    const hyla_backend_ops *o = f->o;
+    hyla_queue *q = f->q[0];
+    static const int64_t ns[] = {1, 7, 37, 70}, bs[] = {1, 5, 32, 33, 64, 100};
+    enum { SMAX = 2 * 100 * 100 };
+    void *hS = NULL, *dS = NULL;
+    int rc = o->mem_alloc(f->dev, HYLA_MEM_PINNED, (size_t)SMAX * 16, &hS);
+    if (!rc) rc = o->mem_alloc(f->dev, HYLA_MEM_DEVICE, (size_t)SMAX * 16, &dS);
+    CHECK(rc == 0, "herm_blocks buffers: %d", rc);
+    for (int ti = 0; rc == 0 && ti < 4; ti++) {
+        const hyla_dtype t = dtypes[ti];
+        const size_t es = hyla_dtype_size(t);
+        for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+            for (size_t c = 0; c < sizeof bs / sizeof bs[0]; c++) {
+                const int64_t n = ns[a], b = bs[c], lda = n + PAD, nblk = (n + b - 1) / b;
+                if (nblk * b * b > SMAX) continue;
+                for (int64_t j = 0; j < n; j++)
+                    for (int64_t i = 0; i < lda; i++) {
+                        const zc v = t_rand(seed) + (is_cplx(t) ? t_rand(seed) * I : 0);
+                        put(t, f->hbuf, i + j * lda, i < n && i >= j ? v : NAN);
+                    }
+                for (int64_t i = 0; i < nblk * b * b; i++) put(t, hS, i, 777);
+                const size_t abytes = (size_t)(lda * n) * es, sbytes = (size_t)(nblk * b * b) * es;
+                o->copy_2d(q, f->dA, abytes, f->hbuf, abytes, abytes, 1, HYLA_COPY_H2D);
+                o->copy_2d(q, dS, sbytes, hS, sbytes, sbytes, 1, HYLA_COPY_H2D);
+                int r = o->herm_blocks(q, t, n, b, f->dA, lda, dS);
+                o->copy_2d(q, hS, sbytes, dS, sbytes, sbytes, 1, HYLA_COPY_D2H);
+                int rs = o->queue_sync(q);
+                int bad = 0;
+                for (int64_t p = 0; p < nblk; p++) {
+                    const int64_t off = p * b, rr = HYLA_MIN(b, n - off);
+                    for (int64_t j = 0; j < b; j++)
+                        for (int64_t i = 0; i < b; i++) {
+                            /* from A as staged (rounded to t) */
+                            const int64_t gi = off + HYLA_MAX(i, j), gj = off + HYLA_MIN(i, j);
+                            zc want = 777;
+                            if (i < rr && j < rr) {
+                                want = get(t, f->hbuf, gi + gj * lda);
+                                if (i < j) want = conj(want);
+                                if (i == j) want = creal(want);
+                            }
+                            bad += get(t, hS, p * b * b + i + j * b) != want;
+                        }
+                }
+                CHECK(r == 0 && rs == 0 && bad == 0,
+                      "%c herm_blocks n %lld b %lld: rc %d/%d, %d elements wrong", dtype_char[ti],
+                      (long long)n, (long long)b, r, rs, bad);
+            }
+        CHECK(o->herm_blocks(q, t, 5, 0, f->dA, 5, dS) == HYLA_ERR_INVALID &&
+                  o->herm_blocks(q, t, 5, 2, f->dA, 4, dS) == HYLA_ERR_INVALID &&
+                  o->herm_blocks(q, t, 5, 2, NULL, 5, dS) == HYLA_ERR_INVALID &&
+                  o->herm_blocks(q, t, 5, 2, f->dA, 5, NULL) == HYLA_ERR_INVALID &&
+                  o->herm_blocks(q, t, -1, 2, f->dA, 5, dS) == HYLA_ERR_INVALID &&
+                  o->herm_blocks(q, t, 0, 2, NULL, 1, NULL) == 0,
+              "%c herm_blocks argument checks", dtype_char[ti]);
+    }
+    CHECK(o->herm_blocks(q, (hyla_dtype)9, 5, 2, f->dA, 5, dS) == HYLA_ERR_INVALID,
+          "herm_blocks bad dtype");
+    o->mem_free(f->dev, HYLA_MEM_DEVICE, dS);
+    o->mem_free(f->dev, HYLA_MEM_PINNED, hS);
+}
+
 static void test_device(hyla_dev *dev, unsigned long long *seed) {
     const hyla_backend_ops *o = dev->ops;
     fixture f = {.dev = dev, .o = o};
@@ -401,6 +467,7 @@ static void test_device(hyla_dev *dev, unsigned long long *seed) {
         test_bad_args(&f);
         test_order(&f);
         test_xcomm(&f);
+        test_herm_blocks(&f, seed);
     }
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);

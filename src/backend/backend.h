@@ -182,6 +182,21 @@ struct hyla_backend_ops {
                 const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
                 int64_t ldc);
 
+    /* The diagonal blocks of order b of the n x n Hermitian (real:
+     * symmetric) A, read from its lower triangle only, as full matrices:
+     * block i (rows and columns i b .. min(n, (i + 1) b) - 1, i < ceil(n /
+     * b)) into S + i b^2 elements (ld b), its strictly upper part the
+     * conjugate transpose of its strictly lower part and its diagonal real
+     * (imaginary parts dropped, as the BLAS's Hermitian routines ignore
+     * them); a last block of order r < b fills the leading r x r corner of
+     * its slot, the rest of the slot is not written. S (ceil(n / b) b^2
+     * elements) must not overlap A. Stage 1's A V by GEMMs (eig/psy2sb.c)
+     * multiplies these blocks. Returns 0 (n == 0 does nothing);
+     * HYLA_ERR_INVALID for a bad dtype, n < 0, b < 1, lda < max(1, n), or A
+     * or S NULL while n > 0 (nothing enqueued); HYLA_ERR_NO_MEMORY or
+     * HYLA_ERR_DEVICE (launch failure, sticks to the queue). */
+    int (*herm_blocks)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t b, const void *A,
+                       int64_t lda, void *S);
     /* sums[i] := sum_j |A(i, j)| for the m x n matrix A (complex: the modulus),
      * sums a device array of m values of the real type of t (the row sums
      * whose maximum is |A|_inf). Returns 0, HYLA_ERR_INVALID (bad dtype, m or

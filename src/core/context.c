@@ -151,6 +151,7 @@ static int64_t *option_slot(hyla_t *h, hyla_option opt) {
     case HYLA_OPT_EIG_ALLREDUCE: return &h->opt_eig_allreduce;
     case HYLA_OPT_EIG_PANEL_QR: return &h->opt_eig_panel_qr;
     case HYLA_OPT_EIG_S1_UPDATE: return &h->opt_eig_s1_update;
+    case HYLA_OPT_EIG_S1_SYMM: return &h->opt_eig_s1_symm;
     }
     return NULL;
 }
@@ -163,7 +164,8 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
     if (i == sizeof options / sizeof options[0] || !slot) return -2;
     if (v < options[i].min || v > options[i].max) return -3;
     /* the values inside the range that hyla.h says an option refuses */
-    if ((opt == HYLA_OPT_LU_PANEL && v > 2 && v < 8) || (opt == HYLA_OPT_EIG_DC_MIN && v == 1))
+    if ((opt == HYLA_OPT_LU_PANEL && v > 2 && v < 8) || (opt == HYLA_OPT_EIG_DC_MIN && v == 1) ||
+        (opt == HYLA_OPT_EIG_S1_SYMM && v > 2 && v < 16))
         return -3;
     *slot = v;
     return 0;

@@ -36,6 +36,8 @@ typedef struct {
                                  of eig_q2_nb sweeps (0: never; else batched GEMMs, groups
                                  of kd) */
     int64_t eig_q2_nb[4];
+    int64_t eig_s1_symm[4];   /* stage 1's A V per dtype: by GEMMs with diagonal blocks of
+                                 this order (0: the backend's SYMM/HEMM) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
@@ -71,6 +73,7 @@ struct hyla_context {
     int64_t opt_eig_sbr, opt_eig_allreduce; /* HYLA_OPT_EIG_SBR, HYLA_OPT_EIG_ALLREDUCE */
     int64_t opt_eig_panel_qr;      /* HYLA_OPT_EIG_PANEL_QR */
     int64_t opt_eig_s1_update;     /* HYLA_OPT_EIG_S1_UPDATE */
+    int64_t opt_eig_s1_symm;       /* HYLA_OPT_EIG_S1_SYMM */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;

@@ -821,6 +821,17 @@ static int cuda_row_asum(hyla_queue *qb, hyla_dtype t, int64_t m, int64_t n, con
     return queue_fail(q, hyla_cuda_row_asum(q->stream, (int)t, m, n, A, lda, sums));
 }
 
+static int cuda_herm_blocks(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t b, const void *A,
+                            int64_t lda, void *S) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc;
+    if (!dtype_ok(t) || n < 0 || b < 1 || !ld_ok(lda, n) || (n > 0 && (!A || !S)))
+        return HYLA_ERR_INVALID;
+    if (n == 0) return 0;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_herm_blocks(q->stream, (int)t, n, b, A, lda, S));
+}
+
 static int cuda_rbt_diagonals(hyla_queue *qb, hyla_dtype t, uint64_t seed, uint64_t offset,
                               int64_t count, void *w) {
     struct cuda_queue *q = cqueue(qb);
@@ -1285,6 +1296,7 @@ static const hyla_backend_ops cuda_ops = {
     .trsm = cuda_trsm,
     .trmm = cuda_trmm,
     .row_asum = cuda_row_asum,
+    .herm_blocks = cuda_herm_blocks,
     .nonfinite = cuda_nonfinite,
     .laset = cuda_laset,
     .scale = cuda_scale,

@@ -1,5 +1,6 @@
-/* Custom kernels of the CUDA backend: laset, scale, the NaN/Inf scan and
- * potrf's NaN pivot on column-major matrices of the four dtypes. Threads run along the rows of a column (the
+/* Custom kernels of the CUDA backend: laset, scale, the NaN/Inf scan,
+ * potrf's NaN pivot and herm_blocks on column-major matrices of the four
+ * dtypes. Threads run along the rows of a column (the
  * contiguous direction), so accesses coalesce; both grid dimensions stride,
  * so any m and n work with a bounded grid. */
 #include <complex>
@@ -135,6 +136,68 @@ __global__ void nan_pivot_kernel(int64_t n, const T *A, int64_t lda, int *info) 
     if (threadIdx.x == 0 && first != ~0ULL) *info = (int)(first + 1);
 }
 
+__device__ __forceinline__ float conj_of(float a) { return a; }
+__device__ __forceinline__ double conj_of(double a) { return a; }
+__device__ __forceinline__ float2 conj_of(float2 a) { return make_float2(a.x, -a.y); }
+__device__ __forceinline__ double2 conj_of(double2 a) { return make_double2(a.x, -a.y); }
+__device__ __forceinline__ float real_of(float a) { return a; }
+__device__ __forceinline__ double real_of(double a) { return a; }
+__device__ __forceinline__ float2 real_of(float2 a) { return make_float2(a.x, 0.f); }
+__device__ __forceinline__ double2 real_of(double2 a) { return make_double2(a.x, 0.0); }
+
+const int HB_TILE = 32, HB_ROWS = 8; /* herm_blocks: 32 x 32 tiles, 32 x 8 threads */
+
+/* herm_blocks (backend.h): diagonal block p of order r (<= b) into S + p
+ * b^2. A CTA takes tile (ti, tj) of a block with ti >= tj: it copies the
+ * lower tile and writes its conjugate transpose through shared memory as
+ * tile (tj, ti); on a diagonal tile the upper half comes from the lower.
+ * Every loop bound is uniform over the CTA, so the barriers are reached by
+ * all of its threads. */
+template <typename T>
+__global__ void herm_blocks_kernel(int64_t n, int64_t b, const T *A, int64_t lda, T *S) {
+    __shared__ T tile[HB_TILE][HB_TILE + 1];
+    const int x = threadIdx.x;
+    const int64_t nblk = (n + b - 1) / b;
+    for (int64_t p = blockIdx.z; p < nblk; p += gridDim.z) {
+        const int64_t o = p * b, r = min(b, n - o), nt = (r + HB_TILE - 1) / HB_TILE;
+        const T *Ab = A + o + o * lda;
+        T *Sb = S + p * b * b;
+        for (int64_t tj = blockIdx.y; tj < nt; tj += gridDim.y)
+            for (int64_t ti = tj + blockIdx.x; ti < nt; ti += gridDim.x) {
+                const int64_t i = ti * HB_TILE + x;
+                __syncthreads(); /* the tile of the last round is read */
+                for (int y = threadIdx.y; y < HB_TILE; y += HB_ROWS) {
+                    const int64_t j = tj * HB_TILE + y;
+                    if (i < r && j < r && i >= j) {
+                        const T a = Ab[i + j * lda];
+                        const T v = i == j ? real_of(a) : a;
+                        tile[y][x] = v;
+                        Sb[i + j * b] = v;
+                    }
+                }
+                __syncthreads();
+                /* tile (tj, ti): element (tj*32 + x, ti*32 + y) = conj(A(ti*32 + y, tj*32 + x)) */
+                for (int y = threadIdx.y; y < HB_TILE; y += HB_ROWS) {
+                    const int64_t ii = tj * HB_TILE + x, jj = ti * HB_TILE + y;
+                    if (ii < r && jj < r && ii < jj) Sb[ii + jj * b] = conj_of(tile[x][y]);
+                }
+            }
+    }
+}
+
+template <typename T>
+int herm_blocks_typed(cudaStream_t s, int64_t n, int64_t b, const void *A, int64_t lda,
+                      void *S) {
+    const int64_t nt = ((b < n ? b : n) + HB_TILE - 1) / HB_TILE,
+                  nblk = (n + b - 1) / b;
+    const dim3 grid((unsigned)(nt < 1024 ? nt : 1024), (unsigned)(nt < 1024 ? nt : 1024),
+                    (unsigned)(nblk < 1024 ? nblk : 1024));
+    (void)cudaGetLastError();
+    herm_blocks_kernel<T><<<grid, dim3(HB_TILE, HB_ROWS, 1), 0, s>>>(
+        n, b, static_cast<const T *>(A), lda, static_cast<T *>(S));
+    return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
+}
+
 dim3 grid_for(int64_t m, int64_t n) {
     int64_t gx = (m + BLOCK_X - 1) / BLOCK_X, gy = (n + BLOCK_Y - 1) / BLOCK_Y;
     if (gx > GRID_X_MAX) gx = GRID_X_MAX;
@@ -258,6 +321,18 @@ extern "C" int hyla_cuda_potrf_nan_pivot(cudaStream_t s, int dtype, int64_t n, c
     case HYLA_D: return nan_pivot_typed<double>(s, n, A, lda, info);
     case HYLA_C: return nan_pivot_typed<float2>(s, n, A, lda, info);
     case HYLA_Z: return nan_pivot_typed<double2>(s, n, A, lda, info);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_herm_blocks(cudaStream_t s, int dtype, int64_t n, int64_t b,
+                                     const void *A, int64_t lda, void *S) {
+    if (n <= 0) return 0;
+    switch (dtype) {
+    case HYLA_S: return herm_blocks_typed<float>(s, n, b, A, lda, S);
+    case HYLA_D: return herm_blocks_typed<double>(s, n, b, A, lda, S);
+    case HYLA_C: return herm_blocks_typed<float2>(s, n, b, A, lda, S);
+    case HYLA_Z: return herm_blocks_typed<double2>(s, n, b, A, lda, S);
     default: return HYLA_ERR_INVALID;
     }
 }

@@ -37,6 +37,12 @@ int hyla_cuda_nan_mark(cudaStream_t s, int dtype, const int *flag, void *A);
 int hyla_cuda_potrf_nan_pivot(cudaStream_t s, int dtype, int64_t n, const void *A, int64_t lda,
                               int *info);
 
+/* The diagonal blocks of order b of the n x n Hermitian A (lower
+ * triangle) as full matrices, block p into S + p b^2 (ld b); backend.h's
+ * herm_blocks. */
+int hyla_cuda_herm_blocks(cudaStream_t s, int dtype, int64_t n, int64_t b, const void *A,
+                          int64_t lda, void *S);
+
 #ifdef __cplusplus
 }
 #endif

@@ -462,6 +462,17 @@ static int host_geam(hyla_queue *q, hyla_dtype t, hyla_op ta, int64_t m, int64_t
     return submit_blas(q, &c);
 }
 
+static int host_herm_blocks(hyla_queue *q, hyla_dtype t, int64_t n, int64_t b, const void *A,
+                            int64_t lda, void *S) {
+    if (hyla_dtype_size(t) == 0 || n < 0 || b < 1 || lda < HYLA_MAX(1, n) ||
+        (n > 0 && (!A || !S)))
+        return HYLA_ERR_INVALID;
+    if (n == 0) return 0;
+    host_blas_call c = {.kind = HB_HERM_BLOCKS, .t = t, .n = n, .k = b, .lda = lda, .A = A,
+                        .C = S};
+    return submit_blas(q, &c);
+}
+
 /* ---------------------------------------------------------------- random butterflies */
 
 static void run_rbt(host_task *t) { hyla_host_rbt_run(t->u.rbt.t, &t->u.rbt.a); }
@@ -799,6 +810,7 @@ static const hyla_backend_ops host_ops = {
     .trsm = host_trsm,
     .trmm = host_trmm,
     .row_asum = host_row_asum,
+    .herm_blocks = host_herm_blocks,
     .nonfinite = host_nonfinite,
     .laset = host_laset,
     .scale = host_scale,

@@ -246,6 +246,31 @@ static void run_geam(const host_blas_call *c) {
         }
 }
 
+/* herm_blocks (backend.h): the diagonal blocks of order k of the n x n
+ * Hermitian A (lower triangle) as full matrices into C, block p at p k^2 */
+static void run_herm_blocks(const host_blas_call *c) {
+    const size_t es = hyla_dtype_size(c->t), hs = es / 2;
+    const int cplx = c->t == HYLA_C || c->t == HYLA_Z;
+    const int64_t b = c->k;
+    for (int64_t p = 0; p * b < c->n; p++) {
+        const int64_t o = p * b, r = HYLA_MIN(b, c->n - o);
+        unsigned char *S = (unsigned char *)c->C + (size_t)(p * b * b) * es;
+        for (int64_t j = 0; j < r; j++)
+            for (int64_t i = 0; i < r; i++) {
+                unsigned char *y = S + (size_t)(i + j * b) * es;
+                const int64_t ia = i >= j ? o + i : o + j, ja = i >= j ? o + j : o + i;
+                memcpy(y, (const unsigned char *)c->A + (size_t)(ia + ja * c->lda) * es, es);
+                if (!cplx) continue;
+                if (i == j) {
+                    memset(y + hs, 0, hs);
+                } else if (i < j) { /* conjugate: negate the imaginary part */
+                    if (c->t == HYLA_C) ((float *)y)[1] = -((float *)y)[1];
+                    else ((double *)y)[1] = -((double *)y)[1];
+                }
+            }
+    }
+}
+
 /* LAPACKE's _work variant: no NaN scan of A, and no copy (column major) */
 /* LAPACK's potrf stops at a pivot that is not positive or is NaN; OpenBLAS's
  * tests only `<= 0` and runs on through a NaN. A NaN pivot leaves NaN on
@@ -440,6 +465,7 @@ void host_blas_run(const host_blas_call *c) {
     case HB_LASET: run_laset(c); break;
     case HB_SCALE: run_scale(c); break;
     case HB_GEAM: run_geam(c); break;
+    case HB_HERM_BLOCKS: run_herm_blocks(c); break;
     case HB_LASWP: run_laswp(c); break;
     case HB_POTRF:
     case HB_GETRF:

@@ -7,7 +7,7 @@
 
 typedef enum {
     HB_GEMM, HB_SYRK, HB_SYR2K, HB_SYMM, HB_TRSM, HB_TRMM, HB_LASET, HB_SCALE, HB_POTRF,
-    HB_GETRF, HB_LASWP, HB_GEQRF, HB_GEAM
+    HB_GETRF, HB_LASWP, HB_GEQRF, HB_GEAM, HB_HERM_BLOCKS
 } host_blas_kind;
 
 /* One BLAS call, with its scalars copied in (so it can wait in a queue). */
@@ -21,6 +21,7 @@ typedef struct {
     const void *A, *B;
     void *C;      /* output: C, or B for trsm/trmm, or A for laset/scale/potrf */
                   /* geam: C := alpha op(A) + beta C (ta, m x n C) */
+                  /* herm_blocks: S, the blocks of order k of the n x n A */
     int *info;    /* potrf, getrf: receives LAPACK's info */
     int64_t *ipiv;               /* getrf: pivots (NULL: none); laswp: read */
     int64_t k1, k2;              /* laswp: the interchanges applied */
