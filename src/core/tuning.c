@@ -17,7 +17,13 @@
  * src/backend/cuda/k_q2.cu): dsyevd with vectors at n = 16384, one H100,
  * Q2 alone 0.86 s against 0.92 s for the batched GEMMs after stedc, the
  * whole solver with Q built beside stedc 1.83 s against 1.88 s, same run
- * (bench/results/syevd-back2-h100.md). */
+ * (bench/results/syevd-back2-h100.md). Stage 1's A V by GEMMs on
+ * "hopper" for s, d and c (diagonal blocks of 2048, 2048, 1024; cuBLAS
+ * SSYMM and CHEMM run far below their GEMMs): stage 1 of eigenvalues only
+ * at n = 16384, one H100, vendor SYMM/HEMM against blocks of 512, 1024 and
+ * 2048: s 0.536 against 0.372 / 0.330 / 0.311 s, d 0.330 against 0.348 /
+ * 0.327 / 0.316 s, c 0.844 against 0.727 / 0.671 / 0.709 s; d at 8192
+ * 0.093 against 0.117 / 0.110 / 0.083 s (bench/results/symm-h100.md). */
 #include "core/internal.h"
 #include <string.h>
 
@@ -37,7 +43,7 @@ static const hyla_tuning table[] = {
                      {768, 768, 512, 384},        {128, 128, 128, 128},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 64, 0, 0},               {0, 32, 0, 0},
-                     {1024, 1024, 1024, 0}},
+                     {2048, 2048, 1024, 0}},
     {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
                      {512, 512, 384, 256},        (size_t)32 << 20,
                      {32, 32, 32, 32},            {32, 32, 32, 32},            256,

@@ -78,6 +78,11 @@ const int TC = 2, TJ = 4, TR = 4;
 
 #include "backend/cuda/k_cx.cuh"
 
+/* Zeros after a group's V and T in its buffer (the CUDA-core products read
+ * up to TR - 1 rows past the group's last, past T when nb^2 < TR - 1, which
+ * without them is the other buffer, being filled) */
+template <bool MMA> __host__ __device__ constexpr int gpad_of() { return MMA ? 0 : TR; }
+
 /* Slab width and threads per CTA of a type; MMA: the tensor-core products */
 template <typename T> struct shape {
     static const int W = 64, NT = 256;
@@ -280,7 +285,8 @@ __device__ __forceinline__ void apply_group(const geo &g, int64_t s, int64_t t, 
             for (int jj = 0; jj < TJ; jj++) w[jj] = Ws[c * W + jz + jj * njb];
 #pragma unroll
             for (int i = 0; i < TR; i++) {
-                /* rows past ldv read T or the next buffer: their sums are dropped */
+                /* rows past ldv (up to TR - 1 of them) read T or the buffer's
+                 * padding (gpad_of): their sums are dropped */
                 const T v = Vs[ra + i + c * ldv];
 #pragma unroll
                 for (int jj = 0; jj < TJ; jj++) acc[i][jj] += v * w[jj];
@@ -620,9 +626,9 @@ template <int W, int NT, bool FIX> struct apply<double, W, NT, true, FIX> {
 template <typename T, int W, int NT, bool FIX>
 __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ store, T *Z) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    const int gbuf = (g.vld + g.tld) * g.nbp, wbuf = g.nbp * g.wsld;
+    const int gbuf = (g.vld + g.tld) * g.nbp + gpad_of<shape<T>::MMA>(), wbuf = g.nbp * g.wsld;
     T *Vb[2];
-    Vb[0] = reinterpret_cast<T *>(smem_raw);  /* V then T of a group, twice */
+    Vb[0] = reinterpret_cast<T *>(smem_raw);  /* V, T, zeros of a group, twice */
     Vb[1] = Vb[0] + gbuf;
     T *Ws = Vb[1] + gbuf;                     /* W1 (and W2 with MMA) */
     T *Ws2 = Ws + wbuf, *Ws3 = Ws2 + wbuf;
@@ -758,7 +764,8 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     g.wsld = mma ? W + 4 : W;
     const size_t es = sizeof(T);
     const size_t fixed =
-        (size_t)(2 * (g.vld + g.tld) * g.nbp + (mma ? 3 : 1) * g.nbp * g.wsld) * es;
+        (size_t)(2 * ((g.vld + g.tld) * g.nbp + gpad_of<shape<T>::MMA>()) +
+                 (mma ? 3 : 1) * g.nbp * g.wsld) * es;
     const size_t row = (size_t)g.zld * es, step = (size_t)(g.nb + g.kd) * row;
     const size_t one = fixed + (size_t)(g.ldv + g.kd) * row; /* K = 1 */
     /* K sweep groups per window: as many as leave two CTAs per SM room,
