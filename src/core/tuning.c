@@ -20,10 +20,13 @@
  * (bench/results/syevd-back2-h100.md). Stage 1's A V by GEMMs on
  * "hopper" for s, d and c (diagonal blocks of 2048, 2048, 1024; cuBLAS
  * SSYMM and CHEMM run far below their GEMMs): stage 1 of eigenvalues only
- * at n = 16384, one H100, vendor SYMM/HEMM against blocks of 512, 1024 and
- * 2048: s 0.536 against 0.372 / 0.330 / 0.311 s, d 0.330 against 0.348 /
- * 0.327 / 0.316 s, c 0.844 against 0.727 / 0.671 / 0.709 s; d at 8192
- * 0.093 against 0.117 / 0.110 / 0.083 s (bench/results/symm-h100.md). */
+ * at n = 16384, one H100, the vendor's SYMM/HEMM against blocks of 512,
+ * 1024 and 2048, same run: s 0.536 against 0.368 / 0.412 / 0.331 s, d
+ * 0.321 against 0.348 / 0.405 / 0.298 s, c 0.848 against 0.702 / 0.659 /
+ * 0.630 s (bench/results/symm-h100.md; an earlier run, raw/symm-h100-
+ * ea96179.log: s 0.536 against 0.372 / 0.330 / 0.311, c 0.844 against
+ * 0.727 / 0.671 / 0.709). Double at 4096 and 8192: within the spread
+ * between runs either way (symm-small-h100.md). */
 #include "core/internal.h"
 #include <string.h>
 
