@@ -302,7 +302,20 @@ typedef enum {
      * GEMMs on halves taken recursively (each off-diagonal block read
      * twice, as itself and as its conjugate transpose). Workspace:
      * ceil(n / N) N^2 elements of device memory. 3 .. 15 are refused. */
-    HYLA_OPT_EIG_S1_SYMM = 35
+    HYLA_OPT_EIG_S1_SYMM = 35,
+    /* Eigensolver (one device): the orders the backend's one-stage dense
+     * solver takes instead of the two-stage method (cuSOLVER's Xsyevd on a
+     * GPU, LAPACK ?syevd / ?heevd on the host backend), where the
+     * two-stage method's chains of dependent steps (stage 1's panels, the
+     * chase's 2 n steps) outlast the whole one-stage solve. 0 = automatic
+     * (the tuning table's crossover per precision and jobz, measured on
+     * H100 against cuSOLVER in the same run; none on the host backend), 1 =
+     * never, N >= 2 = every order up to N. The eigenvalues, eigenvectors,
+     * info and failure codes are those hyla_?syevd documents; the solve's
+     * time is reported as tridiag, with kd = nb = 0 (hyla_get_eig_stats);
+     * the workspace (LAPACK's: 1 + 6n + 2n^2 elements with vectors) is
+     * taken for the call. */
+    HYLA_OPT_EIG_ONE_STAGE = 36
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value
@@ -845,7 +858,10 @@ HYLA_API int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, i
  * by the two-stage method: dense -> band on device 0 of the context
  * (hyla_?sytrd_sy2sb), band -> real tridiagonal on the host cores (bulge
  * chasing), then root-free QR (jobz 'N') or divide and conquer ('V') on the
- * host cores, and for 'V' the two back transformations on device 0.
+ * host cores, and for 'V' the two back transformations on device 0. Up to
+ * a crossover order (HYLA_OPT_EIG_ONE_STAGE: on a GPU, where the vendor's
+ * one-stage solver is the faster) the backend's one-stage solver runs
+ * instead, on device 0.
  *   jobz     'N': eigenvalues only; 'V': eigenvalues and eigenvectors.
  *   uplo     'L' or 'U': the triangle of A that is read.
  *   n        order of A, >= 0.
@@ -895,7 +911,8 @@ typedef struct {
     double back1;      /* Q1 back transformation (device) */
     double transfers;  /* host <-> device copies of A, Z and the band */
     double total;
-    int64_t kd, nb;    /* block sizes used */
+    int64_t kd, nb;    /* block sizes used; 0 and 0: the one-stage solver ran
+                          (HYLA_OPT_EIG_ONE_STAGE), its time in tridiag */
     int64_t panels_cholqr; /* stage-1 panels factored by CholeskyQR2 (HYLA_OPT_EIG_PANEL_QR;
                              the others by Householder QR; also set by ?sytrd_sy2sb) */
     int64_t back2_calls;  /* device calls (kernel launches) of the Q2 back transformation */

@@ -3,13 +3,15 @@
  * sizes 0, 1, 2, odd and not multiples of kd or nb (kd and nb set small so
  * that many panels and blocks run), stage 2 on the host cores and on the
  * device (HYLA_OPT_EIG_CHASE; jobz V then keeps the reflectors in device
- * memory), the dlatms-like matrix classes, NaN and
+ * memory), the backend's one-stage solver below a crossover
+ * (HYLA_OPT_EIG_ONE_STAGE), the dlatms-like matrix classes, NaN and
  * Inf input, bad arguments, no leaks, injected allocation failures.
  *
  * `test_syevd --write-npy PREFIX` writes the .npy inputs of the CLI tests
  * instead (tests/cli_eig.cmake). */
 #include "hyla.h"
 #include "core/internal.h"
+#include "backend/ops/ops.h"
 #include "test_util.h"
 #include <complex.h>
 #include <float.h>
@@ -38,6 +40,75 @@ static void alloc_failures(hyla_t *h) {
         hyla_debug_fail_alloc(0);
         if (!t_injected(h, "dsyevd", k, rc)) break;
     }
+}
+
+/* The backend's one-stage solver (HYLA_OPT_EIG_ONE_STAGE): every
+ * precision, both entries, triangles and jobz, n = 1, 2, odd; the
+ * crossover (n above it takes the two stages), off, refused values, NaN
+ * input, injected allocation failures; the stats say which path ran. */
+static void one_stage(hyla_t *h, unsigned long long *s) {
+    hyla_eig_stats st;
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 1 << 20) == 0, "one stage up to 2^20");
+    for (int gpu = 0; gpu < 2; gpu++)
+        for (int v = 0; v < 2; v++)
+            for (int u = 0; u < 2; u++) {
+                const char jz = "NV"[v], ul = "LU"[u];
+                hyla_stv_case(h, gpu, jz, ul, 37, TE_CLUSTERED, s);
+                hyla_dtv_case(h, gpu, jz, ul, 64, TE_GRADED, s);
+                hyla_ctv_case(h, gpu, jz, ul, 2, TE_RANDOM, s);
+                hyla_ztv_case(h, gpu, jz, ul, 41, TE_GEOMETRIC, s);
+                hyla_dtv_case(h, gpu, jz, ul, 1, TE_RANDOM, s);
+            }
+    CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd == 0 && st.nb == 0 && st.sy2sb == 0,
+          "one stage: stats kd %lld nb %lld", (long long)st.kd, (long long)st.nb);
+    /* up to 40: 41 takes the two stages */
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 40) == 0, "one stage up to 40");
+    hyla_dtv_case(h, 0, 'V', 'L', 40, TE_RANDOM, s);
+    CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd == 0, "n = 40: one stage, kd %lld",
+          (long long)st.kd);
+    hyla_dtv_case(h, 1, 'V', 'U', 41, TE_RANDOM, s);
+    CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd > 0, "n = 41: two stages, kd %lld",
+          (long long)st.kd);
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 1) == 0, "one stage off");
+    hyla_ztv_case(h, 0, 'N', 'L', 5, TE_RANDOM, s);
+    CHECK(hyla_get_eig_stats(h, &st) == 0 && st.kd > 0, "off: two stages, kd %lld",
+          (long long)st.kd);
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, -1) == -3, "one stage -1 refused");
+    /* NaN and Inf are refused before either path */
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 1 << 20) == 0, "one stage up to 2^20");
+    double a[9] = {2, NAN, 0.5, 0.5, 2, 0.5, 0.5, 0.5, 2}, w[3];
+    CHECK(hyla_dsyevd(h, 'V', 'L', 3, a, 3, w) == HYLA_ERR_NAN, "one stage: NaN");
+    a[1] = INFINITY;
+    CHECK(hyla_dsyevd(h, 'N', 'L', 3, a, 3, w) == HYLA_ERR_NAN, "one stage: Inf");
+    CHECK(hyla_dsyevd(h, 'N', 'U', 3, a, 3, w) == 0, "one stage: Inf outside the triangle read");
+    alloc_failures(h);
+    hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 0);
+    /* the op's arguments: nothing done on a bad one */
+    hyla_dev *d = h->devs[0];
+    const hyla_backend_ops *o = d->ops;
+    hyla_dev_workspace *ws = NULL;
+    void *dA = NULL, *dw = NULL;
+    int info = -7;
+    if (hyla_workspace_get(h, 0, 0, 0, &ws) == 0 &&
+        o->mem_alloc(d, HYLA_MEM_DEVICE, sizeof(double) * 16, &dA) == 0 &&
+        o->mem_alloc(d, HYLA_MEM_DEVICE, sizeof(double) * 4, &dw) == 0) {
+        hyla_queue *q = ws->q_comp;
+        CHECK(o->alg->heevd(q, (hyla_dtype)5, 1, 4, dA, 4, dw, &info) == HYLA_ERR_INVALID,
+              "heevd op: dtype");
+        CHECK(o->alg->heevd(q, HYLA_D, 2, 4, dA, 4, dw, &info) == HYLA_ERR_INVALID, "heevd op: vec");
+        CHECK(o->alg->heevd(q, HYLA_D, 1, -1, dA, 4, dw, &info) == HYLA_ERR_INVALID, "heevd op: n");
+        CHECK(o->alg->heevd(q, HYLA_D, 1, 4, dA, 3, dw, &info) == HYLA_ERR_INVALID, "heevd op: lda");
+        CHECK(o->alg->heevd(q, HYLA_D, 1, 4, NULL, 4, dw, &info) == HYLA_ERR_INVALID, "heevd op: A");
+        CHECK(o->alg->heevd(q, HYLA_D, 1, 4, dA, 4, NULL, &info) == HYLA_ERR_INVALID, "heevd op: w");
+        CHECK(o->alg->heevd(q, HYLA_D, 1, 4, dA, 4, dw, NULL) == HYLA_ERR_INVALID, "heevd op: info");
+        CHECK(o->alg->heevd(q, HYLA_D, 1, 0, NULL, 1, NULL, &info) == 0 && info == 0,
+              "heevd op: n = 0");
+        CHECK(o->queue_sync(q) == 0, "heevd op: queue clean");
+    } else {
+        CHECK(0, "heevd op: buffers");
+    }
+    o->mem_free(d, HYLA_MEM_DEVICE, dw);
+    o->mem_free(d, HYLA_MEM_DEVICE, dA);
 }
 
 /* A_d.npy, A_z.npy (Hermitian, 60 x 60), rect_d.npy (5 x 4), nan_d.npy */
@@ -168,6 +239,7 @@ int main(int argc, char **argv) {
     alloc_failures(h);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
     alloc_failures(h);
+    one_stage(h, &s);
     hyla_destroy(&h);
     return summary("test_syevd");
 }

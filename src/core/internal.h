@@ -38,6 +38,8 @@ typedef struct {
     int64_t eig_q2_nb[4];
     int64_t eig_s1_symm[4];   /* stage 1's A V per dtype: by GEMMs with diagonal blocks of
                                  this order (0: the backend's SYMM/HEMM) */
+    int64_t eig_one_stage[2][4]; /* [jobz N, V][dtype]: the backend's one-stage solver (heevd
+                                    op) up to this order (0: never) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
@@ -74,6 +76,7 @@ struct hyla_context {
     int64_t opt_eig_panel_qr;      /* HYLA_OPT_EIG_PANEL_QR */
     int64_t opt_eig_s1_update;     /* HYLA_OPT_EIG_S1_UPDATE */
     int64_t opt_eig_s1_symm;       /* HYLA_OPT_EIG_S1_SYMM */
+    int64_t opt_eig_one_stage;     /* HYLA_OPT_EIG_ONE_STAGE */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;

@@ -26,7 +26,23 @@
  * 0.630 s (bench/results/symm-h100.md; an earlier run, raw/symm-h100-
  * ea96179.log: s 0.536 against 0.372 / 0.330 / 0.311, c 0.844 against
  * 0.727 / 0.671 / 0.709). Double at 4096 and 8192: within the spread
- * between runs either way (symm-small-h100.md). */
+ * between runs either way (symm-small-h100.md). The one-stage crossover
+ * (the backend's heevd op, cuSOLVER's Xsyevd on a GPU) is the largest n
+ * of 1024, 2048, 3072, 4096, 5120, 6144, 8192 where cuSOLVER beat the
+ * two-stage solver (device-resident, one H100, same run,
+ * bench/results/syevd-onestage-h100.md): values only s, d, c 4096 (d 0.117
+ * against 0.121 s; 5120: 0.202 against 0.154 s), z 3072 (4096: 0.198
+ * against 0.157 s); with vectors s, d, c 5120 (d 0.219 against 0.315 s;
+ * 6144: 0.331 against 0.254 s), z 4096 (5120: 0.381 against 0.329 s).
+ * "cuda-generic" takes the same (unmeasured there). The host backend: never
+ * by default. On 2 cores (OpenBLAS, same run, two-stage against LAPACKE's
+ * one-stage) LAPACK's was the faster up to n = 2000 for d without vectors
+ * (0.283 against 0.285 s there; 0.052 against 0.072 s at 1000), 600 for z
+ * (1000: 0.234 against 0.188 s), and with vectors past 2000 for d (0.85
+ * against 1.54 s) and up to 1000 for z (2000: 9.04 against 3.89 s); on
+ * the GPU host's 16 cores the two-stage method scales where LAPACK's
+ * memory-bound reduction does not, so no one crossover holds for host
+ * devices: HYLA_OPT_EIG_ONE_STAGE sets one. */
 #include "core/internal.h"
 #include <string.h>
 
@@ -39,6 +55,7 @@ static const hyla_tuning table[] = {
     /*               eig kd, nb for eigenvalues only s/d/c/z (0: as above) */
     /*               Q2 by the one-call op: band width, sweeps per group s/d/c/z (0: GEMMs) */
     /*               stage 1's A V by GEMMs: diagonal block order s/d/c/z (0: SYMM/HEMM) */
+    /*               the one-stage solver up to this order, jobz N and V, s/d/c/z (0: never) */
     {"hopper",       {8192, 8192, 8192, 8192},    {2048, 2048, 2048, 1024}, {50e12, 55e12, 55e12, 55e12},  4,
                      {1024, 1024, 768, 512},      (size_t)32 << 20,
                      {64, 64, 64, 64},            {128, 128, 128, 128},        256,
@@ -46,7 +63,8 @@ static const hyla_tuning table[] = {
                      {768, 768, 512, 384},        {128, 128, 128, 128},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 64, 0, 0},               {0, 32, 0, 0},
-                     {2048, 2048, 1024, 0}},
+                     {2048, 2048, 1024, 0},
+                     {{4096, 4096, 4096, 3072},   {5120, 5120, 5120, 4096}}},
     {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
                      {512, 512, 384, 256},        (size_t)32 << 20,
                      {32, 32, 32, 32},            {32, 32, 32, 32},            256,
@@ -54,7 +72,8 @@ static const hyla_tuning table[] = {
                      {512, 512, 384, 256},        {128, 128, 128, 128},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
-                     {0, 0, 0, 0}},
+                     {0, 0, 0, 0},
+                     {{4096, 4096, 4096, 3072},   {5120, 5120, 5120, 4096}}},
     {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3,
                      {64, 64, 48, 32},            (size_t)16 << 10,
                      {128, 128, 64, 64},          {128, 128, 64, 64},          64,
@@ -62,7 +81,8 @@ static const hyla_tuning table[] = {
                      {64, 64, 48, 32},            {8, 8, 8, 8},
                      {64, 48, 32, 32},            {128, 96, 64, 64},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
-                     {0, 0, 0, 0}},
+                     {0, 0, 0, 0},
+                     {{0, 0, 0, 0},               {0, 0, 0, 0}}},
 };
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {

@@ -64,6 +64,73 @@ static int chase_mode(const hyla_t *ctx, const hyla_dev *d, int64_t n, int64_t k
     return hyla_eig_dev_chase_auto(d, n, kd) ? 2 : -1;
 }
 
+/* The lower triangle of A on device di: uploaded into a new n x n *dW
+ * (up: A is host memory), copied into one from the upper triangle (A on the
+ * device, uplo U), or A itself (*dW stays NULL); *dA, *ldda where it is. */
+static int lower_on_device(hyla_t *ctx, int di, hyla_dtype t, int lower, int64_t n, void *A,
+                           int64_t lda, int up, void **dW, void **dA, int64_t *ldda) {
+    hyla_dev *d = ctx->devs[di];
+    int rc = 0;
+    *dA = A, *ldda = lda;
+    if (up) {
+        rc = hyla_xfer_upload_lower(ctx, di, t, lower, n, A, lda, dW);
+    } else if (!lower) {
+        rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * hyla_dtype_size(t), dW);
+        if (!rc) rc = hyla_lower_from_upper(ctx, di, t, n, A, lda, *dW, n);
+    }
+    if (*dW) *dA = *dW, *ldda = n;
+    return rc;
+}
+
+/* 1 when the backend's one-stage solver takes order n (HYLA_OPT_EIG_ONE_STAGE,
+ * else the tuning table's crossover; the measurements are in tuning.c). */
+static int one_stage(const hyla_t *ctx, const hyla_dev *d, hyla_dtype t, int vec, int64_t n) {
+    if (!d->ops->alg->heevd || ctx->opt_eig_one_stage == 1) return 0;
+    const int64_t top = ctx->opt_eig_one_stage >= 2 ? ctx->opt_eig_one_stage
+                                                    : hyla_tuning_for(d)->eig_one_stage[vec][t];
+    return n <= top;
+}
+
+/* The one-stage path of eig_run (same arguments; st: its stats): the lower
+ * triangle on the device (the caller's dA itself for a device-resident
+ * uplo L), the backend's heevd op, w down, and the eigenvectors where the
+ * caller expects them. */
+static int eig_one(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
+                   int64_t lda, void *w, int dev, hyla_eig_stats *st) {
+    const int host = dev < 0, di = host ? 0 : dev;
+    hyla_dev *d = ctx->devs[di];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(hyla_dtype_real(t));
+    hyla_dev_workspace *ws = NULL;
+    void *dW = NULL, *dw = NULL, *dA = A;
+    int64_t ldda = lda;
+    int info = 0, rc = 0;
+    double tt = hyla_wtime();
+    HYLA_TRY(hyla_workspace_get(ctx, di, 0, 0, &ws));
+    HYLA_TRY(lower_on_device(ctx, di, t, lower, n, A, lda, host, &dW, &dA, &ldda));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)n * rs, &dw));
+    st->transfers += hyla_wtime() - tt;
+    tt = hyla_wtime();
+    HYLA_TRY(o->alg->heevd(ws->q_comp, t, vec, n, dA, ldda, dw, &info));
+    st->tridiag = hyla_wtime() - tt;
+    tt = hyla_wtime();
+    HYLA_TRY(o->copy_2d(ws->q_comp, w, (size_t)n * rs, dw, (size_t)n * rs, (size_t)n * rs, 1,
+                        HYLA_COPY_D2H));
+    /* the eigenvectors into the caller's A: down from the work copy, or
+     * across from the lower copy of an upper-stored device matrix */
+    if (vec && info == 0 && dW)
+        HYLA_TRY(o->copy_2d(ws->q_comp, A, (size_t)lda * es, dW, (size_t)n * es, (size_t)n * es,
+                            (size_t)n, host ? HYLA_COPY_D2H : HYLA_COPY_D2D));
+    HYLA_TRY(o->queue_sync(ws->q_comp));
+    st->transfers += hyla_wtime() - tt;
+    rc = info; /* > 0: no convergence (LAPACK's info) */
+cleanup:
+    if (rc < 0 && ws) o->queue_sync(ws->q_comp);
+    o->mem_free(d, HYLA_MEM_DEVICE, dw);
+    o->mem_free(d, HYLA_MEM_DEVICE, dW);
+    return rc;
+}
+
 /* Tier 2 of the driver (arguments checked, n > 0). dev >= 0: A is in the
  * memory of device dev; dev < 0: A is host memory and device 0 does the
  * work. w receives the eigenvalues (real type), ascending. */
@@ -88,6 +155,12 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
      * "NaN and Inf"), scanned where A is */
     if (host && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda)) return HYLA_ERR_NAN;
     if (!host) HYLA_TRY(hyla_check_finite_dev(ctx, di, t, lower ? 0 : 1, 0, n, n, A, lda));
+    if (one_stage(ctx, d, t, vec, n)) {
+        rc = eig_one(ctx, t, vec, lower, n, A, lda, w, dev, &st);
+        st.total = hyla_wtime() - t0;
+        ctx->eig_stats = st;
+        return rc;
+    }
     if (host && ctx->ndev > 1 && ctx->opt_eig_devices != 1) {
         rc = hyla_eig_syevd_mgpu(ctx, t, vec, lower, n, A, lda, w, &st);
         ctx->eig_stats = st;
@@ -110,14 +183,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
      * it directly, with no copy in or out */
     const int inplace = host && vec && lower && d->info.kind == HYLA_DEVICE_HOST;
     tt = hyla_wtime();
-    if (host && !inplace) {
-        HYLA_TRY(hyla_xfer_upload_lower(ctx, di, t, lower, n, A, lda, &dW));
-        dA = dW, ldda = n;
-    } else if (!lower) {
-        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dW));
-        HYLA_TRY(hyla_lower_from_upper(ctx, di, t, n, A, lda, dW, n));
-        dA = dW, ldda = n;
-    }
+    HYLA_TRY(lower_on_device(ctx, di, t, lower, n, A, lda, host && !inplace, &dW, &dA, &ldda));
     st.transfers += hyla_wtime() - tt;
 
     /* stages 1 and 2 (at the same time on a GPU) */

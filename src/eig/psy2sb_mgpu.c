@@ -266,8 +266,11 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         (sbr != HYLA_EIG_SBR_HALF && sbr != HYLA_EIG_SBR_FULL) ||
         (ar != HYLA_EIG_AR_HOST && ar != HYLA_EIG_AR_DEVICE))
         return HYLA_ERR_INVALID;
+    /* interior boundaries on whole update blocks; one at n (the devices
+     * after it own no column, as hyla_eig_dist_make gives for n < nb)
+     * splits nothing */
     for (int g = 1; g < nd; g++)
-        if (dist->c[g] % nb) return HYLA_ERR_INVALID;
+        if (dist->c[g] % nb && dist->c[g] != n) return HYLA_ERR_INVALID;
     if (n > INT_MAX) return HYLA_ERR_UNSUPPORTED;
     if (ms) memset(ms, 0, sizeof *ms), ms->sbr = sbr, ms->ar = ar;
     qm = hyla_calloc(1, sizeof *qm);

@@ -1009,6 +1009,46 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     return queue_fail(q, rc);
 }
 
+/* The heevd op: cuSOLVER's Xsyevd on the lower triangle, its workspace and
+ * its device info taken for the call (one block) and freed after the
+ * stream has drained. */
+static int cuda_heevd(hyla_queue *qb, hyla_dtype t, int vec, int64_t n, void *A, int64_t lda,
+                      void *w, int *info) {
+    struct cuda_queue *q = cqueue(qb);
+    struct cuda_dev *dev = cdev(qb->dev);
+    size_t dev_bytes = 0, host_bytes = 0;
+    void *work = NULL, *hwork = NULL;
+    int rc;
+    if (!dtype_ok(t) || !flag_ok(vec) || n < 0 || !ld_ok(lda, n) || !info ||
+        (n > 0 && (!A || !w)))
+        return HYLA_ERR_INVALID;
+    *info = 0;
+    if (n == 0) return 0;
+    if ((rc = queue_enter(q)) != 0 || (rc = solver_get(q)) != 0) return queue_fail(q, rc);
+    const cudaDataType dt = solver_types[t], rt = solver_types[hyla_dtype_real(t)];
+    const cusolverEigMode_t jz = vec ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    rc = solver_rc(cusolverDnXsyevd_bufferSize(q->solver, q->solver_params, jz,
+                                               CUBLAS_FILL_MODE_LOWER, n, dt, A, lda, rt, w, dt,
+                                               &dev_bytes, &host_bytes));
+    const size_t at = (dev_bytes + 15) / 16 * 16; /* the device info after the workspace */
+    if (!rc) rc = alloc_device(dev, at + 16, &work);
+    if (!rc && host_bytes > 0 && !(hwork = hyla_malloc(host_bytes))) rc = HYLA_ERR_NO_MEMORY;
+    if (!rc) {
+        int *dinfo = (int *)((unsigned char *)work + at);
+        rc = solver_rc(cusolverDnXsyevd(q->solver, q->solver_params, jz, CUBLAS_FILL_MODE_LOWER,
+                                        n, dt, A, lda, rt, w, dt, work, dev_bytes, hwork,
+                                        host_bytes, dinfo));
+        if (!rc)
+            rc = cuda_rc(cudaMemcpyAsync(info, dinfo, sizeof *info, cudaMemcpyDeviceToHost,
+                                         q->stream));
+        const int rs = cuda_rc(cudaStreamSynchronize(q->stream));
+        if (!rc) rc = rs;
+    }
+    if (work) free_device(dev, work);
+    hyla_free(hwork);
+    return queue_fail(q, rc);
+}
+
 /* CTAs the fused panel kernel may use (0: its own choice), from
  * HYLA_OPT_LU_PANEL's value mode. */
 static int panel_ctas(int64_t mode) {
@@ -1262,6 +1302,7 @@ static const hyla_alg_ops cuda_alg_ops = {
     .rbt = cuda_rbt,
     .rbt_diagonals = cuda_rbt_diagonals,
     .hb2st = cuda_hb2st,
+    .heevd = cuda_heevd,
     .q2_apply = cuda_q2_apply,
     .hb2st_v = cuda_hb2st_v,
     .tri_eigvals = cuda_tri_eigvals,

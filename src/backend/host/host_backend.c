@@ -10,6 +10,7 @@
 #include "backend/host/host_dc.h"
 #include "backend/ops/tri_bisect.h"
 #include "backend/ops/ops.h"
+#include <lapacke.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -773,10 +774,38 @@ static int host_laswp(hyla_queue *q, hyla_dtype t, int64_t n, void *A, int64_t l
 
 static void host_dev_destroy(hyla_dev *d) { hyla_free(d); }
 
+/* The heevd op: LAPACK ?syevd / ?heevd in the calling thread once the
+ * queue has drained (LAPACKE takes the workspace). */
+static int host_heevd(hyla_queue *q, hyla_dtype t, int vec, int64_t n, void *A, int64_t lda,
+                      void *w, int *info) {
+    if ((unsigned)t > HYLA_Z || (vec != 0 && vec != 1) || n < 0 || lda < HYLA_MAX(1, n) ||
+        !info || (n > 0 && (!A || !w)))
+        return HYLA_ERR_INVALID;
+    *info = 0;
+    if (n == 0) return 0;
+    if (n > INT32_MAX || lda > INT32_MAX) return HYLA_ERR_UNSUPPORTED;
+    int rc = host_queue_sync(q);
+    if (rc) return rc;
+    const char jz = vec ? 'V' : 'N';
+    const lapack_int N = (lapack_int)n, LDA = (lapack_int)lda;
+    lapack_int r = 0;
+    switch (t) {
+    case HYLA_S: r = LAPACKE_ssyevd(LAPACK_COL_MAJOR, jz, 'L', N, A, LDA, w); break;
+    case HYLA_D: r = LAPACKE_dsyevd(LAPACK_COL_MAJOR, jz, 'L', N, A, LDA, w); break;
+    case HYLA_C: r = LAPACKE_cheevd(LAPACK_COL_MAJOR, jz, 'L', N, A, LDA, w); break;
+    case HYLA_Z: r = LAPACKE_zheevd(LAPACK_COL_MAJOR, jz, 'L', N, A, LDA, w); break;
+    }
+    if (r == LAPACK_WORK_MEMORY_ERROR || r == LAPACK_TRANSPOSE_MEMORY_ERROR) return HYLA_ERR_NO_MEMORY;
+    if (r < 0) return HYLA_ERR_INTERNAL;
+    *info = (int)r;
+    return 0;
+}
+
 static const hyla_alg_ops host_alg_ops = {
     .rbt = host_rbt,
     .rbt_diagonals = host_rbt_diagonals,
     .hb2st = host_hb2st,
+    .heevd = host_heevd,
     .q2_apply = host_q2_apply,
     .hb2st_v = host_hb2st_v,
     .tri_eigvals = host_tri_eigvals,

@@ -78,6 +78,24 @@ struct hyla_alg_ops {
      * match n and kd (hyla_hb2st_store_check). */
     int (*hb2st_v)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
                    void *d, void *e, void *work, size_t work_bytes, const hyla_hb2st_store *st);
+    /* The backend's one-stage dense eigensolver (CUDA: cuSOLVER's
+     * Xsyevd; host: LAPACK ?syevd / ?heevd): all eigenvalues, and with vec
+     * the eigenvectors, of the n x n Hermitian (real: symmetric) matrix
+     * whose lower triangle is in A (memory of q's device, lda >= max(1, n);
+     * the imaginary parts of the diagonal are ignored). w: n values of t's
+     * real type in memory of q's device, the eigenvalues ascending. vec 1: A
+     * is overwritten by the orthonormal eigenvectors (column k belongs to
+     * w[k]); vec 0: the lower triangle is destroyed. *info (host memory): 0,
+     * or k > 0 when the solver failed to converge (LAPACK's meaning; A and
+     * w then hold nothing usable). Synchronous: it waits for the work
+     * enqueued on q before it, and its workspace (CUDA: about what LAPACK's
+     * lwork says, 1 + 6n + 2n^2 elements with vec) is taken for the call
+     * and given back before it returns. Returns 0; HYLA_ERR_INVALID for t,
+     * vec, n, lda, or a NULL pointer where it is used (nothing done);
+     * HYLA_ERR_DEVICE_MEMORY or HYLA_ERR_NO_MEMORY (the workspace),
+     * HYLA_ERR_BLAS, HYLA_ERR_DEVICE. */
+    int (*heevd)(hyla_queue *q, hyla_dtype t, int vec, int64_t n, void *A, int64_t lda, void *w,
+                 int *info);
     /* All eigenvalues of the real symmetric tridiagonal matrix of order n
      * with diagonal d (n values) and off-diagonal e (n-1 values), ascending
      * into w (n values), by bisection on Sturm counts (LAPACK's stebz
