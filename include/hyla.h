@@ -309,7 +309,8 @@ typedef enum {
      * two-stage method's chains of dependent steps (stage 1's panels, the
      * chase's 2 n steps) outlast the whole one-stage solve. 0 = automatic
      * (the tuning table's crossover per precision and jobz, measured on
-     * H100 against cuSOLVER in the same run; none on the host backend), 1 =
+     * H100 against cuSOLVER in the same run; on the host backend every
+     * order for s and d with eigenvectors, none otherwise), 1 =
      * never, N >= 2 = every order up to N. The eigenvalues, eigenvectors,
      * info and failure codes are those hyla_?syevd documents; the solve's
      * time is reported as tridiag, with kd = nb = 0 (hyla_get_eig_stats);
@@ -860,7 +861,8 @@ HYLA_API int hyla_zunmtr_he2hb(hyla_t *ctx, char trans, int64_t n, int64_t kd, i
  * chasing), then root-free QR (jobz 'N') or divide and conquer ('V') on the
  * host cores, and for 'V' the two back transformations on device 0. Up to
  * a crossover order (HYLA_OPT_EIG_ONE_STAGE: on a GPU, where the vendor's
- * one-stage solver is the faster) the backend's one-stage solver runs
+ * one-stage solver is the faster; on the host backend, every order for
+ * real types with eigenvectors) the backend's one-stage solver runs
  * instead, on device 0.
  *   jobz     'N': eigenvalues only; 'V': eigenvalues and eigenvectors.
  *   uplo     'L' or 'U': the triangle of A that is read.

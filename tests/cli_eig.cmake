@@ -3,21 +3,21 @@
 # blocks), the matrix classes, the O(n^2) probes past n = 2048, an .npy
 # round trip (inputs from test_syevd --write-npy), NaN input (exit 1) and bad
 # input (exit 2).
-add_test(NAME cli_syevd COMMAND hyla_cli syevd -n 1,2,37,130 --type s,d,c,z --uplo L,U --jobz V --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --timers)
+add_test(NAME cli_syevd COMMAND hyla_cli syevd -n 1,2,37,130 --type s,d,c,z --uplo L,U --jobz V --one-stage off --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --timers)
 # Q2 through the backend's q2_apply op (the host backend runs the CUDA
 # kernel's schedule), both back-transformation orders
-add_test(NAME cli_syevd_back2_kernel COMMAND hyla_cli syevd -n 1,2,67,211 --type d,z --uplo L --jobz V --check --vs vendor --devices cpu:2 --kd 6 --nb 12 --back2 kernel --back-order direct)
-add_test(NAME cli_syevd_back2_kernel_r COMMAND hyla_cli syevd -n 150 --type s,c --jobz V --check --devices cpu:1 --kd 5 --back2 kernel --back-order reordered)
-add_test(NAME cli_syevd_chase_v COMMAND hyla_cli syevd -n 2,37,130 --type s,d,c,z --uplo L --jobz V --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --chase device --timers)
+add_test(NAME cli_syevd_back2_kernel COMMAND hyla_cli syevd -n 1,2,67,211 --type d,z --uplo L --jobz V --one-stage off --check --vs vendor --devices cpu:2 --kd 6 --nb 12 --back2 kernel --back-order direct)
+add_test(NAME cli_syevd_back2_kernel_r COMMAND hyla_cli syevd -n 150 --type s,c --jobz V --one-stage off --check --devices cpu:1 --kd 5 --back2 kernel --back-order reordered)
+add_test(NAME cli_syevd_chase_v COMMAND hyla_cli syevd -n 2,37,130 --type s,d,c,z --uplo L --jobz V --one-stage off --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --chase device --timers)
 add_test(NAME cli_syevd_n COMMAND hyla_cli heevd -n 0,3,101 --type d,z --uplo L,U --jobz N --check --vs vendor --devices cpu:2 --json)
 foreach(m clustered geometric arithmetic onelarge graded diagonal zero)
-  add_test(NAME cli_syevd_${m} COMMAND hyla_cli syevd -n 90 --type d,c --jobz V --matrix ${m} --check --devices cpu:2 --kd 4 --nb 16 --repeat 1)
+  add_test(NAME cli_syevd_${m} COMMAND hyla_cli syevd -n 90 --type d,c --jobz V --one-stage off --matrix ${m} --check --devices cpu:2 --kd 4 --nb 16 --repeat 1)
 endforeach()
 add_test(NAME cli_syevd_probe_v COMMAND hyla_cli syevd -n 2050 --jobz V --check --devices cpu:1 --repeat 1 --warmup 0)
 add_test(NAME cli_syevd_probe_n COMMAND hyla_cli syevd -n 2050 --jobz N --check --devices cpu:1 --repeat 1 --warmup 0)
 set(eig_npy ${CMAKE_CURRENT_BINARY_DIR}/syevd_)
 add_test(NAME cli_eig_npy_inputs COMMAND test_syevd --write-npy ${eig_npy})
-add_test(NAME cli_syevd_npy COMMAND hyla_cli syevd --input ${eig_npy}A_d.npy --jobz V --check --output ${eig_npy}w_d.npy,${eig_npy}Z_d.npy --devices cpu:3 --kd 4)
+add_test(NAME cli_syevd_npy COMMAND hyla_cli syevd --input ${eig_npy}A_d.npy --jobz V --one-stage off --check --output ${eig_npy}w_d.npy,${eig_npy}Z_d.npy --devices cpu:3 --kd 4)
 add_test(NAME cli_heevd_npy COMMAND hyla_cli heevd --input ${eig_npy}A_z.npy --uplo L,U --jobz V --check --vs vendor --devices cpu:2)
 add_test(NAME cli_syevd_npy_nan COMMAND sh -c "\"$0\" \"$@\"; test $? -eq 1" $<TARGET_FILE:hyla_cli> syevd --input ${eig_npy}nan_d.npy)
 set_tests_properties(cli_eig_npy_inputs PROPERTIES FIXTURES_SETUP eig_npy)
@@ -39,7 +39,7 @@ add_test(NAME cli_syevd_range_json COMMAND sh -c "out=$(\"$0\" syevd -n 10:30:10
 # Several devices: the multi-device solver checked in each stage-1 variant and
 # order of the back transformations, on 2, 4 and 5 virtual devices; with --vs
 # vendor the one-device path's column, with --timers the per-device timeline.
-add_test(NAME cli_syevd_mgpu COMMAND sh -c "out=$(\"$0\" syevd -n 150,301 --type d,z --uplo L,U --jobz V --devices cpu:3 --check --vs vendor --timers --kd 8 --nb 32 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '^% routine.* one-dev(s) ' && test $(echo \"$out\" | grep -c '^% vendor (eig): LAPACKE') -eq 1 && test $(echo \"$out\" | grep -c '^%   dev [0-2]  |[U12TqQGD.]\\{60\\}| *[0-9][0-9]* cols  U ') -eq 24 && test $(echo \"$out\" | grep -c ' pass$') -eq 8" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_syevd_mgpu COMMAND sh -c "out=$(\"$0\" syevd -n 150,301 --type d,z --uplo L,U --jobz V --one-stage off --devices cpu:3 --check --vs vendor --timers --kd 8 --nb 32 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '^% routine.* one-dev(s) ' && test $(echo \"$out\" | grep -c '^% vendor (eig): LAPACKE') -eq 1 && test $(echo \"$out\" | grep -c '^%   dev [0-2]  |[U12TqQGD.]\\{60\\}| *[0-9][0-9]* cols  U ') -eq 24 && test $(echo \"$out\" | grep -c ' pass$') -eq 8" $<TARGET_FILE:hyla_cli>)
 foreach(v "half_host|--sbr half --allreduce host|cpu:2" "half_device|--sbr half --allreduce device|cpu:4"
           "full|--sbr full|cpu:4" "reordered|--back-order reordered|cpu:5" "direct_full|--sbr full --back-order direct|cpu:2")
   string(REPLACE "|" ";" v "${v}")
@@ -47,7 +47,7 @@ foreach(v "half_host|--sbr half --allreduce host|cpu:2" "half_device|--sbr half 
   list(GET v 1 flags)
   list(GET v 2 devs)
   separate_arguments(flags UNIX_COMMAND "${flags}")
-  add_test(NAME cli_syevd_mgpu_${name} COMMAND hyla_cli syevd -n 1,3,97,260 --type s,c --uplo L,U --jobz V --check --devices ${devs} --kd 6 --nb 24 --repeat 1 ${flags})
+  add_test(NAME cli_syevd_mgpu_${name} COMMAND hyla_cli syevd -n 1,3,97,260 --type s,c --uplo L,U --jobz V --one-stage off --check --devices ${devs} --kd 6 --nb 24 --repeat 1 ${flags})
 endforeach()
 # and each of the stage-1 variants and the reordered order on the other of 2
 # and 4 devices, in d and z
@@ -59,6 +59,6 @@ foreach(v "half_host|--sbr half --allreduce host|cpu:4" "half_device|--sbr half 
   list(GET v 2 devs)
   string(REPLACE "cpu:" "" ndev "${devs}")
   separate_arguments(flags UNIX_COMMAND "${flags}")
-  add_test(NAME cli_syevd_mgpu_${name}_${ndev} COMMAND hyla_cli syevd -n 3,97,250 --type d,z --uplo L,U --jobz V --check --devices ${devs} --kd 6 --nb 24 --repeat 1 ${flags})
+  add_test(NAME cli_syevd_mgpu_${name}_${ndev} COMMAND hyla_cli syevd -n 3,97,250 --type d,z --uplo L,U --jobz V --one-stage off --check --devices ${devs} --kd 6 --nb 24 --repeat 1 ${flags})
 endforeach()
-add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --jobz V --devices cpu:2 --vs vendor --timers --json --check --kd 8 --nb 16); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"one_dev_time_s\":[0-9].*\"status\":\"pass\".*\"timeline\":\\[{\"device\":0,\"cols\":[0-9]*,\"upload\":\\[[0-9.e-]*,[0-9.e-]*\\].*},{\"device\":1,\"cols\":'" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --jobz V --one-stage off --devices cpu:2 --vs vendor --timers --json --check --kd 8 --nb 16); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"one_dev_time_s\":[0-9].*\"status\":\"pass\".*\"timeline\":\\[{\"device\":0,\"cols\":[0-9]*,\"upload\":\\[[0-9.e-]*,[0-9.e-]*\\].*},{\"device\":1,\"cols\":'" $<TARGET_FILE:hyla_cli>)

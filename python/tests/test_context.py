@@ -44,7 +44,10 @@ def test_array_on_a_device_outside_the_context_raises():
 def test_gil_is_released_during_a_call():
     """Another Python thread keeps running while hyla computes."""
     rng = np.random.default_rng(1)
-    a = rng.standard_normal((700, 700))
+    # an order whose solve outlasts 0.1 s on two cores (LAPACK's one-stage
+    # solver, which the host backend takes for real types with vectors:
+    # about 0.1 s at 700)
+    a = rng.standard_normal((1200, 1200))
     a = a + a.T
     ticks, done = [], threading.Event()
 

@@ -34,15 +34,22 @@
  * against 0.121 s; 5120: 0.202 against 0.154 s), z 3072 (4096: 0.198
  * against 0.157 s); with vectors s, d, c 5120 (d 0.219 against 0.315 s;
  * 6144: 0.331 against 0.254 s), z 4096 (5120: 0.381 against 0.329 s).
- * "cuda-generic" takes the same (unmeasured there). The host backend: never
- * by default. On 2 cores (OpenBLAS, same run, two-stage against LAPACKE's
- * one-stage) LAPACK's was the faster up to n = 2000 for d without vectors
- * (0.283 against 0.285 s there; 0.052 against 0.072 s at 1000), 600 for z
- * (1000: 0.234 against 0.188 s), and with vectors past 2000 for d (0.85
- * against 1.54 s) and up to 1000 for z (2000: 9.04 against 3.89 s); on
- * the GPU host's 16 cores the two-stage method scales where LAPACK's
- * memory-bound reduction does not, so no one crossover holds for host
- * devices: HYLA_OPT_EIG_ONE_STAGE sets one. */
+ * "cuda-generic" takes the same (unmeasured there). The host backend
+ * (two stages forced against LAPACKE ?syevd / ?heevd on the same OpenBLAS,
+ * same run; bench/results/syevd-host-onestage.md, the GPU host's cores at
+ * 16, 4 and 2 threads, n = 1000, 2000, 4000): with vectors the real types
+ * take the one-stage solver at every order. The two stages lost d in
+ * every run, 0.53 / 0.70 / 0.66x on 16 threads, 0.63 / 0.96 / 0.69x on 4,
+ * 0.48 / 0.72 / 0.82x on 2 (and 0.46 / 0.63x at 1000 / 2000 on the 2-core
+ * development VM): their back transformation does twice LAPACK's flops
+ * (Q2's staircase), which their faster reduction does not repay on CPU
+ * cores; s is taken to follow d (the same flops, unmeasured). Complex with
+ * vectors the two stages won from 1000 on (z 1.04-1.31x at 1000, 1.02-1.63x
+ * at 2000, 2.23x at 4000 on 16 threads), and without vectors they won at
+ * 4000 everywhere (d 1.60-2.07x, z 1.98x) but lost below 2000 on 2 and 4
+ * threads (d 0.77-0.82x at 1000-2000 on 4 threads) while winning there on
+ * 16 (d 1.81x at 1000): the two stages keep those by default, where no one
+ * crossover holds across core counts (HYLA_OPT_EIG_ONE_STAGE sets one). */
 #include "core/internal.h"
 #include <string.h>
 
@@ -82,7 +89,7 @@ static const hyla_tuning table[] = {
                      {64, 48, 32, 32},            {128, 96, 64, 64},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},
-                     {{0, 0, 0, 0},               {0, 0, 0, 0}}},
+                     {{0, 0, 0, 0},               {INT64_MAX, INT64_MAX, 0, 0}}},
 };
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {
