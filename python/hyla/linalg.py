@@ -168,8 +168,10 @@ def _not_pd(info):
 def eigh(a, lower=True, eigvals_only=False, overwrite_a=False, *, ctx=None):
     """Eigenvalues w (ascending) and eigenvectors v (columns) of the
     symmetric / Hermitian `a`, from its lower (or upper) triangle:
-    a @ v = v * w. Returns w, or (w, v). Two-stage solver (hyla_?syevd /
-    ?heevd). LinAlgError when the tridiagonal solver does not converge;
+    a @ v = v * w. Returns w, or (w, v). hyla_?syevd / ?heevd: the
+    two-stage solver, or the backend's one-stage solver below its crossover
+    (small orders on a GPU; real types with eigenvectors on the host).
+    LinAlgError when the tridiagonal solver does not converge;
     ValueError for NaN or Inf in the triangle."""
     job = _Job(ctx, [a])
     (a,) = job.arrays
