@@ -83,6 +83,29 @@ static void one_stage(hyla_t *h, unsigned long long *s) {
     CHECK(hyla_dsyevd(h, 'N', 'U', 3, a, 3, w) == 0, "one stage: Inf outside the triangle read");
     alloc_failures(h);
     hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 0);
+    /* the default (the tuning table's crossover): on a GPU every type and
+     * jobz takes one stage at this order; on the host backend s and d with
+     * eigenvectors take one stage at every order, c and z and the
+     * eigenvalues alone the two stages */
+    {
+        const int host = h->devs[0]->info.kind == HYLA_DEVICE_HOST;
+        const struct {
+            char t, jz;
+            int one;
+        } dflt[] = {{'s', 'V', 1}, {'d', 'V', 1}, {'c', 'V', !host}, {'z', 'V', !host},
+                    {'d', 'N', !host}, {'z', 'N', !host}};
+        for (size_t k = 0; k < sizeof dflt / sizeof dflt[0]; k++) {
+            switch (dflt[k].t) {
+            case 's': hyla_stv_case(h, 0, dflt[k].jz, 'L', 50, TE_RANDOM, s); break;
+            case 'd': hyla_dtv_case(h, 0, dflt[k].jz, 'U', 50, TE_RANDOM, s); break;
+            case 'c': hyla_ctv_case(h, 0, dflt[k].jz, 'L', 50, TE_RANDOM, s); break;
+            default: hyla_ztv_case(h, 0, dflt[k].jz, 'U', 50, TE_RANDOM, s); break;
+            }
+            CHECK(hyla_get_eig_stats(h, &st) == 0 && (st.kd == 0) == dflt[k].one,
+                  "default %c %c n = 50: %s expected, kd %lld", dflt[k].t, dflt[k].jz,
+                  dflt[k].one ? "one stage" : "two stages", (long long)st.kd);
+        }
+    }
     /* the op's arguments: nothing done on a bad one */
     hyla_dev *d = h->devs[0];
     const hyla_backend_ops *o = d->ops;
