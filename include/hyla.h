@@ -917,6 +917,11 @@ typedef struct {
                           (HYLA_OPT_EIG_ONE_STAGE), its time in tridiag */
     int64_t panels_cholqr; /* stage-1 panels factored by CholeskyQR2 (HYLA_OPT_EIG_PANEL_QR;
                              the others by Householder QR; also set by ?sytrd_sy2sb) */
+    double sy2sb_wait;     /* parts of sy2sb (one device; also set by ?sytrd_sy2sb): the host
+                              blocked on the device for the panels' results, and */
+    double sy2sb_host;     /* the host's own part of the panels (T, or CholeskyQR2's
+                              Householder reconstruction); the rest is issuing work and
+                              the device's tail */
     int64_t back2_calls;  /* device calls (kernel launches) of the Q2 back transformation */
     double back2_flops;   /* their floating-point operations (real multiply-adds count 2) */
     /* stedc's parts (set by ?syevd jobz V and by ?stedc compz 'I'): the leaves

@@ -194,6 +194,8 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
                                e, vec ? &q2 : NULL, chase_mode(ctx, d, n, kd), &st.sy2sb,
                                &st.sb2st));
     st.panels_cholqr = ctx->eig_stats.panels_cholqr;
+    st.sy2sb_wait = ctx->eig_stats.sy2sb_wait;
+    st.sy2sb_host = ctx->eig_stats.sy2sb_host;
 
     /* the tridiagonal eigensolver */
     tt = hyla_wtime();

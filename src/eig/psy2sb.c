@@ -28,6 +28,7 @@
 #pragma GCC optimize("cx-limited-range")
 #endif
 #include "eig/psy2sb.h"
+#include "backend/ops/ops.h"
 #include <cblas.h>
 #include <complex.h>
 #include <float.h>
@@ -36,11 +37,6 @@
 #include <math.h>
 #include <string.h>
 
-/* the host halves of the CholeskyQR2 panels (t_cholqr.c, at the end of
- * this file) for the precision t */
-static int cq_rcheck(hyla_dtype t, int64_t k, void *G, double thr);
-static int cq_reconstruct(hyla_dtype t, int64_t k, void *G2, void *Qt, const void *R1, void *V1,
-                          void *Tm, void *Rt, void *M, void *Ui);
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -233,6 +229,9 @@ typedef struct {
                                   * n), Wacc its middle block; NULL: HER2K */
     int upd_all;                 /* the GEMM form at every order (forced) */
     int64_t cq_panels;           /* panels factored by CholeskyQR2 */
+    double t_wait, t_host;       /* seconds the host waited for a panel's results
+                                  * from the device, and spent on its own part of
+                                  * the panels (hyla_eig_stats.sy2sb_wait, _host) */
     int64_t sleaf;               /* A V by GEMMs with diagonal blocks of this order
                                   * (0: the backend's SYMM/HEMM) */
     void *dSym;                  /* their full copies (herm_blocks) */
@@ -456,17 +455,20 @@ void hyla_eig_band_publish(hyla_dtype t, int64_t j0, int64_t j1, void *AB, int64
     if (feed) atomic_store_explicit(&feed->ready, j1, memory_order_release);
 }
 
-/* Buffers of the CholeskyQR2 panels: on the host (pinned) seven k x k
- * blocks (R1, G2, Qt, V1, Rt, M, Ui), tau (k) and potrf's info; on the
- * device four (G1 then R1, M, G2, Ui) and info; and two events: Q1 formed
- * (on q_aux), A22 Q1 formed (on q_comp). */
+/* Buffers of the CholeskyQR2 panels: on the host (pinned) nine k x k
+ * blocks (R1, G2, Qt, V1, Rt, M, Ui and two of workspace), tau (k),
+ * potrf's info and the refusal flag; on the device seven (G1 then R1, M,
+ * G2, Ui, V1, T, Rt), info and the flag; two events: Q1 formed (on q_aux),
+ * A22 Q1 formed (on q_comp); and where the reconstruction of the panel in
+ * flight runs (on_dev: the backend's cq_rebuild op; else the host). */
 typedef struct {
     void *h, *d;
     hyla_event *ev_q1, *ev_y;
+    int on_dev;
 } cq_buf;
 
-enum { CQ_R1, CQ_G2, CQ_QT, CQ_V1, CQ_RT, CQ_M, CQ_UI, CQ_NH };     /* host blocks */
-enum { CQD_R1 = 0, CQD_M = 1, CQD_G2 = 2, CQD_UI = 3, CQD_N = 4 }; /* device blocks */
+enum { CQ_R1, CQ_G2, CQ_QT, CQ_V1, CQ_RT, CQ_M, CQ_UI, CQ_W, CQ_NH = CQ_W + 2 }; /* host */
+enum { CQD_R1, CQD_M, CQD_G2, CQD_UI, CQD_V1, CQD_T, CQD_RT, CQD_N };            /* device */
 
 static void *cqh(const s1 *s, const cq_buf *b, int i) {
     return (unsigned char *)b->h + (size_t)(i * s->kd * s->kd) * s->es;
@@ -476,13 +478,17 @@ static void *cqd(const s1 *s, const cq_buf *b, int i) {
 }
 
 /* Panel A[r0:n, j0:j0+kd] (m = n - r0 >= 2 kd rows) by CholeskyQR2 with the
- * Householder vectors reconstructed (t_cholqr.c), first half, on q_aux: G1
- * = A^H A and its Cholesky factor R1, Q1 = A R1^-1 into the store at dv
- * (ev_q1 recorded), G2 = Q1^H Q1, and to the host R1, G2, Q1's top block,
- * potrf's info and the panel's top rows (rows of hp, ld n). A is read,
- * never written. The caller may start on A22 Q1 (q_comp, after ev_q1) and
- * record ev_y after it; cq_finish waits for it before dv changes. */
-static int cq_start(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp, int64_t rows) {
+ * Householder vectors reconstructed (backend/ops/cq.h), first half, on
+ * q_aux: G1 = A^H A and its Cholesky factor R1, Q1 = A R1^-1 into the store
+ * at dv (ev_q1 recorded), G2 = Q1^H Q1; then the reconstruction by the
+ * backend's cq_rebuild op where it takes the panel (b->on_dev; its refusal
+ * flag, Rt and T come to the host), else R1, G2, Q1's top block and potrf's
+ * info come to the host for it; and the panel's top rows (rows of hp, ld n).
+ * A is read, never written. The caller may start on A22 Q1 (q_comp, after
+ * ev_q1) and record ev_y after it; cq_finish waits for it before dv
+ * changes. */
+static int cq_start(const s1 *s, cq_buf *b, int64_t j0, void *dv, void *hp, int64_t rows,
+                    void *ht) {
     const hyla_backend_ops *o = s->o;
     const hyla_dtype t = s->t;
     const size_t es = s->es;
@@ -503,12 +509,31 @@ static int cq_start(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp
     HYLA_TRY(o->event_record(b->ev_q1, s->qa));
     HYLA_TRY(o->gemm(s->qa, t, ctrans(t), HYLA_NOTRANS, k, k, m, one, dv, ldv, dv, ldv, zero,
                      cqd(s, b, CQD_G2), k));
-    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_R1), kk, cqd(s, b, CQD_R1), kk, kk, 1, HYLA_COPY_D2H));
-    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_G2), kk, cqd(s, b, CQD_G2), kk, kk, 1, HYLA_COPY_D2H));
-    HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_QT), (size_t)k * es, dv, (size_t)ldv * es,
-                        (size_t)k * es, (size_t)k, HYLA_COPY_D2H));
-    HYLA_TRY(o->copy_2d(s->qa, hinfo, sizeof(int), dinfo, sizeof(int), sizeof(int), 1,
-                        HYLA_COPY_D2H));
+    const hyla_cq_args a = {.k = k, .info = dinfo, .R1 = cqd(s, b, CQD_R1),
+                            .G2 = cqd(s, b, CQD_G2), .Qt = dv, .ldq = ldv,
+                            .V1 = cqd(s, b, CQD_V1), .Tr = cqd(s, b, CQD_T),
+                            .Rt = cqd(s, b, CQD_RT), .M = cqd(s, b, CQD_M),
+                            .Ui = cqd(s, b, CQD_UI), .bad = dinfo + 1};
+    rc = o->alg->cq_rebuild ? o->alg->cq_rebuild(s->qa, t, &a) : HYLA_ERR_UNSUPPORTED;
+    b->on_dev = rc == 0;
+    if (rc && rc != HYLA_ERR_UNSUPPORTED) goto cleanup;
+    rc = 0;
+    if (b->on_dev) {
+        HYLA_TRY(o->copy_2d(s->qa, hinfo + 1, sizeof(int), dinfo + 1, sizeof(int), sizeof(int), 1,
+                            HYLA_COPY_D2H));
+        HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_RT), kk, cqd(s, b, CQD_RT), kk, kk, 1,
+                            HYLA_COPY_D2H));
+        HYLA_TRY(o->copy_2d(s->qa, ht, kk, cqd(s, b, CQD_T), kk, kk, 1, HYLA_COPY_D2H));
+    } else {
+        HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_R1), kk, cqd(s, b, CQD_R1), kk, kk, 1,
+                            HYLA_COPY_D2H));
+        HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_G2), kk, cqd(s, b, CQD_G2), kk, kk, 1,
+                            HYLA_COPY_D2H));
+        HYLA_TRY(o->copy_2d(s->qa, cqh(s, b, CQ_QT), (size_t)k * es, dv, (size_t)ldv * es,
+                            (size_t)k * es, (size_t)k, HYLA_COPY_D2H));
+        HYLA_TRY(o->copy_2d(s->qa, hinfo, sizeof(int), dinfo, sizeof(int), sizeof(int), 1,
+                            HYLA_COPY_D2H));
+    }
     HYLA_TRY(o->copy_2d(s->qa, hp, (size_t)n * es, el(s->dA, j0, j0, s->lda, es),
                         (size_t)s->lda * es, (size_t)rows * es, (size_t)k, HYLA_COPY_D2H));
 cleanup:
@@ -516,16 +541,16 @@ cleanup:
 }
 
 /* Second half, after cq_start (and ev_y recorded): waits for q_aux, checks
- * and rebuilds on the host, then on q_aux after ev_y: V (unit lower) into
- * the store at dv (V2 = Q1[k:, :] M by one TRMM), M and U^-1 to the device
- * (for panel_w), T (kd x kd, ld kd) into the pinned ht, the band's R into
- * hp (rows kd .. 2 kd - 1 of the panel's copy, upper triangle), and with
- * want_v V itself into hp's rows from kd on, below R (the LAPACK-style
- * output), tau = T's diagonal into htau. Returns 0, 1 when the panel is too
- * ill-conditioned for it (nothing written; q_aux synchronized and waiting
- * for ev_y, so the Householder QR may rewrite dv), or an error. The
- * uploads and the TRMM are left queued on q_aux. */
-static int cq_finish(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp, int want_v,
+ * and rebuilds on the host unless the device did, then on q_aux after ev_y:
+ * V (unit lower) into the store at dv (V2 = Q1[k:, :] M by one TRMM, V1 on
+ * top), M and U^-1 on the device (for panel_w), T (kd x kd, ld kd) in the
+ * pinned ht, the band's R into hp (rows kd .. 2 kd - 1 of the panel's copy,
+ * upper triangle), and with want_v V itself into hp's rows from kd on,
+ * below R (the LAPACK-style output), tau = T's diagonal into htau. Returns
+ * 0, 1 when the panel is too ill-conditioned for it (nothing written; q_aux
+ * synchronized and waiting for ev_y, so the Householder QR may rewrite dv),
+ * or an error. The uploads and the TRMM are left queued on q_aux. */
+static int cq_finish(s1 *s, const cq_buf *b, int64_t j0, void *dv, void *hp, int want_v,
                      void *ht, void *htau) {
     const hyla_backend_ops *o = s->o;
     const hyla_dtype t = s->t;
@@ -533,24 +558,39 @@ static int cq_finish(const s1 *s, const cq_buf *b, int64_t j0, void *dv, void *h
     const int64_t k = s->kd, n = s->n, ldv = s->ldv, m = n - j0 - k;
     const void *one = hyla_scalar(t, HYLA_SC_ONE);
     const size_t kk = (size_t)(k * k) * es;
-    const double eps = hyla_dtype_real(t) == HYLA_S ? FLT_EPSILON : DBL_EPSILON;
     const int *hinfo = (const int *)((unsigned char *)cqh(s, b, CQ_NH) + (size_t)k * es);
-    int rc = 0;
+    int rc = 0, bad;
+    double tt = hyla_wtime();
     HYLA_TRY(o->queue_sync(s->qa));
-    const int bad = *hinfo != 0 || cq_rcheck(t, k, cqh(s, b, CQ_R1), 64 * sqrt(eps)) ||
-                    cq_reconstruct(t, k, cqh(s, b, CQ_G2), cqh(s, b, CQ_QT), cqh(s, b, CQ_R1),
-                                   cqh(s, b, CQ_V1), ht, cqh(s, b, CQ_RT), cqh(s, b, CQ_M),
-                                   cqh(s, b, CQ_UI));
+    const double tw = hyla_wtime();
+    s->t_wait += tw - tt;
+    if (b->on_dev) {
+        bad = hinfo[1] != 0;
+    } else {
+        const hyla_cq_args a = {.k = k, .info = hinfo, .R1 = cqh(s, b, CQ_R1),
+                                .G2 = cqh(s, b, CQ_G2), .Qt = cqh(s, b, CQ_QT), .ldq = k,
+                                .V1 = cqh(s, b, CQ_V1), .Tr = ht, .Rt = cqh(s, b, CQ_RT),
+                                .M = cqh(s, b, CQ_M), .Ui = cqh(s, b, CQ_UI), .bad = NULL};
+        bad = hyla_cq_rebuild_host(t, &a, cqh(s, b, CQ_W));
+    }
+    s->t_host += hyla_wtime() - tw;
     /* dv still holds Q1, which A22 Q1 may be reading */
     HYLA_TRY(o->queue_wait_event(s->qa, b->ev_y));
     if (bad) return 1;
-    HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, CQD_M), kk, cqh(s, b, CQ_M), kk, kk, 1, HYLA_COPY_H2D));
-    HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, CQD_UI), kk, cqh(s, b, CQ_UI), kk, kk, 1,
-                        HYLA_COPY_H2D));
+    if (!b->on_dev) {
+        HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, CQD_M), kk, cqh(s, b, CQ_M), kk, kk, 1,
+                            HYLA_COPY_H2D));
+        HYLA_TRY(o->copy_2d(s->qa, cqd(s, b, CQD_UI), kk, cqh(s, b, CQ_UI), kk, kk, 1,
+                            HYLA_COPY_H2D));
+    }
     HYLA_TRY(o->trmm(s->qa, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m - k, k, one,
                      cqd(s, b, CQD_M), k, el(dv, k, 0, ldv, es), ldv));
-    HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, cqh(s, b, CQ_V1), (size_t)k * es,
-                        (size_t)k * es, (size_t)k, HYLA_COPY_H2D));
+    if (b->on_dev)
+        HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, cqd(s, b, CQD_V1), (size_t)k * es,
+                            (size_t)k * es, (size_t)k, HYLA_COPY_D2D));
+    else
+        HYLA_TRY(o->copy_2d(s->qa, dv, (size_t)ldv * es, cqh(s, b, CQ_V1), (size_t)k * es,
+                            (size_t)k * es, (size_t)k, HYLA_COPY_H2D));
     if (want_v) {
         HYLA_TRY(o->copy_2d(s->qa, el(hp, k, 0, n, es), (size_t)n * es, dv, (size_t)ldv * es,
                             (size_t)m * es, (size_t)k, HYLA_COPY_D2H));
@@ -585,7 +625,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     const int *hinfo = NULL;
     hyla_event *ev_v = NULL, *ev_w = NULL;
     hyla_dev_workspace *ws;
-    cq_buf cq = {NULL, NULL, NULL, NULL};
+    cq_buf cq = {NULL, NULL, NULL, NULL, 0};
     void *cq_tau = NULL;
     /* the panel QR's small results, one block on the device and its pinned
      * mirror: G = V^H V (kd x kd), tau (kd), info (an int, 16 bytes kept) */
@@ -674,7 +714,11 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
          * (whose HER2K left these columns out) */
         if (p > 0) {
             int64_t base = kacc > 0 ? J : J - s.P * kd, kp = kacc > 0 ? kacc : s.P * kd;
-            if (serial) HYLA_TRY(o->queue_sync(s.qc));
+            if (serial) {
+                const double tt = hyla_wtime();
+                HYLA_TRY(o->queue_sync(s.qc));
+                s.t_wait += hyla_wtime() - tt;
+            }
             HYLA_TRY(o->queue_wait_event(s.qa, ev_w));
             HYLA_TRY(panel_catch_up(&s, s.qa, j0, base, kp));
         }
@@ -688,7 +732,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
             /* A22 Q1 on q_comp while the host rebuilds V (panel_w finishes
              * A22 V from it): the panel's largest product leaves the chain
              * of the host's round trip */
-            HYLA_TRY(cq_start(&s, &cq, j0, dv, hp, rows));
+            HYLA_TRY(cq_start(&s, &cq, j0, dv, hp, rows, ht));
             HYLA_TRY(o->queue_wait_event(s.qc, cq.ev_q1));
             HYLA_TRY(s1_symm(&s, s.qc, m, k, el(dA, r0, r0, ldda, es), ldda, dv, s.ldv,
                              el(s.dW, r0, kacc, s.ldw, es), s.ldw));
@@ -713,10 +757,14 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
             HYLA_TRY(o->copy_2d(s.qa, hqr, qr_bytes, dqr, qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
             HYLA_TRY(o->copy_2d(s.qa, hp, (size_t)n * es, el(dA, j0, j0, ldda, es),
                                 (size_t)ldda * es, (size_t)rows * es, (size_t)kd, HYLA_COPY_D2H));
+            double tt = hyla_wtime();
             HYLA_TRY(o->queue_sync(s.qa));
+            const double tw = hyla_wtime();
+            s.t_wait += tw - tt;
             if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
             /* host: T */
             hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
+            s.t_host += hyla_wtime() - tw;
         }
 
         /* host: the band columns, the LAPACK-style reflectors */
@@ -747,6 +795,8 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     }
     HYLA_TRY(o->queue_sync(s.qc));
     ctx->eig_stats.panels_cholqr = s.cq_panels;
+    ctx->eig_stats.sy2sb_wait = s.t_wait;
+    ctx->eig_stats.sy2sb_host = s.t_host;
     HYLA_TRY(tail_band(&s, np * kd, hp, AB, ldab));
     hyla_eig_band_publish(t, np * kd, n, AB, ldab, feed);
     if (qout) *qout = s.q, s.q = NULL;
@@ -895,29 +945,4 @@ cleanup:
     o->mem_free(d, HYLA_MEM_PINNED, ht);
     hyla_eig_sy2sb_q_free(ctx, &q);
     return rc;
-}
-
-/* ------------------------------------------- CholeskyQR2's host halves */
-
-#define HYLA_TEMPLATE "eig/t_cholqr.c"
-#include "base/each_prec.h"
-
-static int cq_rcheck(hyla_dtype t, int64_t k, void *G, double thr) {
-    switch (t) {
-    case HYLA_S: return cq_rcheck_s(k, G, k, (float)thr);
-    case HYLA_D: return cq_rcheck_d(k, G, k, thr);
-    case HYLA_C: return cq_rcheck_c(k, G, k, (float)thr);
-    case HYLA_Z: return cq_rcheck_z(k, G, k, thr);
-    }
-    return 1;
-}
-static int cq_reconstruct(hyla_dtype t, int64_t k, void *G2, void *Qt, const void *R1, void *V1,
-                          void *Tm, void *Rt, void *M, void *Ui) {
-    switch (t) {
-    case HYLA_S: return cq_reconstruct_s(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
-    case HYLA_D: return cq_reconstruct_d(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
-    case HYLA_C: return cq_reconstruct_c(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
-    case HYLA_Z: return cq_reconstruct_z(k, G2, Qt, R1, V1, Tm, Rt, M, Ui);
-    }
-    return 1;
 }

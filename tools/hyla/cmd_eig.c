@@ -412,6 +412,8 @@ static void print_row(void *arg, const report_row *w) {
             printf(",\"timers\":{\"kd\":%lld,\"nb\":%lld,\"panels_cholqr\":%lld", (long long)s->kd,
                    (long long)s->nb, (long long)s->panels_cholqr);
             jnum("sy2sb", s->sy2sb);
+            jnum("sy2sb_wait", s->sy2sb_wait);
+            jnum("sy2sb_host", s->sy2sb_host);
             jnum("sb2st", s->sb2st);
             jnum("tridiag", s->tridiag);
             jnum("back2", s->back2);
@@ -456,6 +458,9 @@ static void print_row(void *arg, const report_row *w) {
                s->sb2st, p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1,
                s->transfers, s->total, (long long)s->kd, (long long)s->nb,
                (long long)s->panels_cholqr);
+    if (s && s->kd > 0 && s->ndev == 0)
+        printf("%%   sy2sb: panels' waits for the device %.4f  host part of the panels %.4f\n",
+               s->sy2sb_wait, s->sy2sb_host);
     if (s && p->jobz == 'V') {
         if (s->ndev == 0) /* counted on one device */
             printf("%%   back2: %lld device calls, %.4g Tflop\n", (long long)s->back2_calls,

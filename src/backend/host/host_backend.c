@@ -38,6 +38,7 @@ struct host_task {
         struct { hyla_dtype t; int uplo; int64_t off, m, n, lda; const void *A; int *bad; } fin;
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
         struct { hyla_dtype t; hyla_q2_args a; void *buf; } q2;
+        struct { hyla_dtype t; hyla_cq_args a; void *buf; } cq;
         struct {
             hyla_dtype t;
             int64_t n, kd, ldab;
@@ -615,6 +616,29 @@ static int host_q2_apply(hyla_queue *q, hyla_dtype t, const hyla_q2_args *a) {
     return 0;
 }
 
+/* ------------------------------------------- CholeskyQR2's reconstruction */
+
+static void run_cq(host_task *t) {
+    *t->u.cq.a.bad = hyla_cq_rebuild_host(t->u.cq.t, &t->u.cq.a, t->u.cq.buf);
+    hyla_free(t->u.cq.buf);
+}
+
+static int host_cq_rebuild(hyla_queue *q, hyla_dtype t, const hyla_cq_args *a) {
+    int rc = hyla_cq_check(t, a);
+    if (rc) return rc;
+    void *buf = hyla_malloc((size_t)(2 * a->k * a->k) * hyla_dtype_size(t));
+    host_task *k = buf ? task_new(run_cq) : NULL;
+    if (!k) {
+        hyla_free(buf);
+        return HYLA_ERR_NO_MEMORY;
+    }
+    k->u.cq.t = t;
+    k->u.cq.a = *a;
+    k->u.cq.buf = buf;
+    enqueue(q, k);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- bisection */
 
 static void run_tri_eigvals(host_task *t) {
@@ -807,6 +831,7 @@ static const hyla_alg_ops host_alg_ops = {
     .hb2st = host_hb2st,
     .heevd = host_heevd,
     .q2_apply = host_q2_apply,
+    .cq_rebuild = host_cq_rebuild,
     .hb2st_v = host_hb2st_v,
     .tri_eigvals = host_tri_eigvals,
     .dc_secular = host_dc_secular,

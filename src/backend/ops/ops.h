@@ -8,10 +8,12 @@
  *   stage2.h   hb2st, hb2st_v, q2_apply (bulge chasing and Q2, eig/)
  *   tridiag.h  tri_eigvals            (tridiagonal bisection, eig/)
  *   dc.h       dc_secular, dc_vectors (divide-and-conquer merges, eig/)
+ *   cq.h       cq_rebuild             (stage 1's CholeskyQR2 panels, eig/)
  * Returns and queue semantics are those of backend.h.
  */
 #ifndef HYLA_BACKEND_OPS_H
 #define HYLA_BACKEND_OPS_H
+#include "backend/ops/cq.h"
 #include "backend/ops/dc.h"
 #include "backend/ops/rbt.h"
 #include "backend/ops/stage2.h"
@@ -64,6 +66,16 @@ struct hyla_alg_ops {
      * backend does not take (CUDA: nb > 32 or kd > 64); HYLA_ERR_DEVICE,
      * HYLA_ERR_NO_MEMORY (host: the task). */
     int (*q2_apply)(hyla_queue *q, hyla_dtype t, const struct hyla_q2_args *a);
+    /* The Householder reconstruction of a CholeskyQR2 panel (optional; NULL
+     * where a backend lacks it): from a->info, R1, G2 and Qt, the outputs
+     * V1, Tr, Rt, M, Ui and *a->bad as backend/ops/cq.h states them, every
+     * pointer in memory of q's device; a->info is read in order on q (the
+     * potrf before it may still be queued). Asynchronous on q. Returns 0;
+     * HYLA_ERR_INVALID for bad arguments (hyla_cq_check; nothing
+     * enqueued); HYLA_ERR_UNSUPPORTED, nothing enqueued, for a width the
+     * backend does not take (CUDA: k > 64); HYLA_ERR_DEVICE or
+     * HYLA_ERR_NO_MEMORY (host: the task). */
+    int (*cq_rebuild)(hyla_queue *q, hyla_dtype t, const hyla_cq_args *a);
     /* hb2st that keeps the reflectors (optional; NULL where a backend lacks
      * it): the same chase, arguments and failures, with kd the width chased
      * (kd <= max(n-1, 0)), and moreover (after zeroing st->data) every

@@ -1,30 +1,13 @@
-/* The host half of stage 1's CholeskyQR2 panels (psy2sb.c, cq_finish),
- * one source for s, d, c, z: included by psy2sb.c once per precision after
- * base/prec.h and base/prec_cmath.h, giving static functions PS(x).
+/* The host reconstruction of stage 1's CholeskyQR2 panels (backend/ops/cq.h
+ * states the method and the outputs), one source for s, d, c, z: included
+ * by cq_rebuild.c once per precision after base/prec.h and
+ * base/prec_cmath.h, giving static functions PS(x).
  *
- * The device forms the Gram matrices and applies the triangular factors to
- * the m x k panel A (m >= 2k); the host factors the k x k matrices:
- *
- *   G1 = A^H A = R1^H R1          (on the device; checked by cq_rcheck)
- *   Q1 = A R1^-1,  G2 = Q1^H Q1 = R2^H R2,  Q = Q1 R2^-1,  R = R2 R1
- *
- * (CholeskyQR2: Q orthonormal to working precision when A's condition
- * number is below about eps^-1/2). Then the Householder vectors that give
- * the same Q (Ballard, Demmel, Grigori, Jacquelin, Knight, Nguyen,
- * "Reconstructing Householder vectors from Tall-Skinny QR", 2015): with a
- * diagonal of signs S,
- *
- *   [I; 0] - Q S = V U,   V unit lower trapezoidal, U = T V1^H upper,
- *
- * an LU factorization without pivoting of which only the top k x k block
- * (Qt, Q's first k rows) is done here, each sign chosen when its column is
- * reached so that the pivot 1 - y_jj s_j has modulus at least 1 (y: the
- * column after the earlier eliminations, which do not depend on the later
- * signs; s_j = +-1, so that S^H R keeps a real diagonal). Then
- * H = I - V T V^H has H[:, 0:k] = Q S, so A = H [S^H R; 0]: T = U V1^-H,
- * the band's R is S^H R, and the rows below the top block of V are
- * V2 = -Q2 S U^-1 = Q1[k:, :] M with M = -R2^-1 S U^-1, which the device
- * applies (one TRMM). */
+ * The LU of I - Qt S is done in place in Qt (Y), each sign chosen when its
+ * column is reached; then, with E = [I; 0], V = E U^-1 + Q1 M, so V's rows
+ * below the top block are Q1[k:, :] M (M = -R2^-1 S U^-1, one TRMM on the
+ * device) and A V = A(:, 0:k) U^-1 + (A Q1) M, which lets the device start
+ * on A Q1 before this runs. */
 #include "base/prec_cmath.h"
 
 #undef CQ_POTRF
@@ -80,14 +63,12 @@ static int PS(cq_chol)(int64_t k, T *G, int64_t ldg, R thr) {
 }
 
 /* From G2 (k x k, ld k: Q1^H Q1), Qt (k x k, ld k: Q1's first k rows) and
- * R1 (k x k upper, ld k): V1 (unit lower, zeros above), Tm (T, upper), Rt
- * (S^H R2 R1, upper), M (-R2^-1 S U^-1, upper), Ui (U^-1, upper, zeros
- * below), all k x k, ld k; G2 and Qt are overwritten. With E = [I; 0],
- * V = E U^-1 + Q1 M, so A V = A(:, 0:k) Ui + (A Q1) M, which lets the
- * device start on A Q1 before this runs. 0, or 1 (nothing usable) when G2
- * is more than 0.1 from I in some entry or its Cholesky fails. */
-static int PS(cq_reconstruct)(int64_t k, T *G2, T *Qt, const T *R1, T *V1, T *Tm, T *Rt, T *M,
-                              T *Ui) {
+ * Rt (k x k, ld k: R1, zeros below): V1 (unit lower, zeros above), Tm (T,
+ * upper), Rt (S^H R2 R1, upper), M (-R2^-1 S U^-1, upper), Ui (U^-1, upper,
+ * zeros below), all k x k, ld k; G2 and Qt are overwritten. 0, or 1
+ * (nothing usable) when G2 is more than 0.1 from I in some entry or its
+ * Cholesky fails. */
+static int PS(cq_reconstruct)(int64_t k, T *G2, T *Qt, T *V1, T *Tm, T *Rt, T *M, T *Ui) {
     const T one = T_ONE;
     for (int64_t j = 0; j < k; j++)
         for (int64_t i = 0; i <= j; i++)
@@ -96,7 +77,6 @@ static int PS(cq_reconstruct)(int64_t k, T *G2, T *Qt, const T *R1, T *V1, T *Tm
     /* Qt := Qt R2^-1 (Q's top block); Rt := R2 R1 */
     CQ_TRSM(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)k, (int)k,
             CQ_AL(one), G2, (int)k, Qt, (int)k);
-    memcpy(Rt, R1, sizeof(T) * (size_t)(k * k));
     CQ_TRMM(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int)k, (int)k,
             CQ_AL(one), G2, (int)k, Rt, (int)k);
     /* LU of I - Qt S with the signs chosen on the way, in place in Qt (Y):
@@ -147,4 +127,21 @@ static int PS(cq_reconstruct)(int64_t k, T *G2, T *Qt, const T *R1, T *V1, T *Tm
     CQ_TRSM(CblasColMajor, CblasRight, CblasLower, CblasConjTrans, CblasUnit, (int)k, (int)k,
             CQ_AL(one), V1, (int)k, Tm, (int)k);
     return 0;
+}
+
+/* hyla_cq_rebuild_host for this precision (eps: the real type's) */
+static int PS(cq_rebuild)(const hyla_cq_args *a, T *work, R eps) {
+    const int64_t k = a->k;
+    T *G2 = work, *Qt = work + k * k, *Rt = a->Rt;
+    const T *R1 = a->R1, *G2in = a->G2, *Qin = a->Qt;
+    if (*a->info != 0) return 1;
+    /* R1's upper triangle into Rt (zeros below) */
+    for (int64_t j = 0; j < k; j++)
+        for (int64_t i = 0; i < k; i++) Rt[i + j * k] = i <= j ? R1[i + j * k] : T_ZERO;
+    if (PS(cq_rcheck)(k, Rt, k, 64 * RSQRT(eps))) return 1;
+    for (int64_t j = 0; j < k; j++) {
+        memcpy(G2 + j * k, G2in + j * k, sizeof(T) * (size_t)k);
+        memcpy(Qt + j * k, Qin + j * a->ldq, sizeof(T) * (size_t)k);
+    }
+    return PS(cq_reconstruct)(k, G2, Qt, a->V1, a->Tr, Rt, a->M, a->Ui);
 }
