@@ -5,10 +5,12 @@
  * matrix whose leading minor of order k is not positive definite; argument
  * checks; an injected allocation failure; and a chain of factorizations
  * that alternates between two queues through events; the xcomm ops on one
- * process; herm_blocks against the staged triangle. Reaches the backend
+ * process; herm_blocks against the staged triangle; cq_rebuild against
+ * the host reconstruction (backend/ops/cq.h) and its refusals. Reaches the backend
  * through the internal headers, as test_context does. */
 #include "core/internal.h"
 #include "backend/backend.h"
+#include "backend/ops/ops.h"
 #include "test_util.h"
 #include <complex.h>
 #include <float.h>
@@ -446,6 +448,99 @@ static void test_herm_blocks(fixture *f, unsigned long long *seed) {
     o->mem_free(f->dev, HYLA_MEM_PINNED, hS);
 }
 
+/* cq_rebuild (backend/ops/cq.h) against hyla_cq_rebuild_host on the same
+ * inputs (rounded to t): R1 upper with a diagonal in [1, 2], G2 = I plus a
+ * Hermitian perturbation below 0.05 an entry, Q1's top block random (ld
+ * k + 1); and the refusals: potrf's info, an entry of G2 0.5 from I, R1
+ * with a diagonal entry of 1e-12 (k > 1: for k = 1 it is the largest too). Widths 1, 7, 64 and 65 (past the CUDA
+ * kernel's: HYLA_ERR_UNSUPPORTED there, nothing enqueued). */
+static void test_cq_rebuild(fixture *f, unsigned long long *seed) {
+    const hyla_backend_ops *o = f->o;
+    hyla_queue *q = f->q[0];
+    static const int64_t ks[] = {1, 7, 64, 65};
+    enum { KMAX = 65, NBLK = 8 }; /* R1, G2, Qt, then V1, Tr, Rt, M, Ui */
+    const size_t blk = (size_t)KMAX * (KMAX + 1) * 16;
+    void *h = NULL, *d = NULL;
+    unsigned char *ref = malloc(5 * blk), *work = malloc(2 * blk);
+    int rc = ref && work ? 0 : HYLA_ERR_NO_MEMORY;
+    if (!rc) rc = o->mem_alloc(f->dev, HYLA_MEM_PINNED, NBLK * blk + 64, &h);
+    if (!rc) rc = o->mem_alloc(f->dev, HYLA_MEM_DEVICE, NBLK * blk + 64, &d);
+    CHECK(rc == 0 && o->alg->cq_rebuild, "cq_rebuild buffers: %d", rc);
+    for (int ti = 0; rc == 0 && o->alg->cq_rebuild && ti < 4; ti++) {
+        const hyla_dtype t = dtypes[ti];
+        const double tol = t == HYLA_S || t == HYLA_C ? 1e-3 : 1e-10;
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+            for (int var = 0; var < 4; var++) {
+                const int64_t k = ks[ki], ldq = k + 1;
+                unsigned char *hb[NBLK], *db[NBLK];
+                for (int b = 0; b < NBLK; b++) {
+                    hb[b] = (unsigned char *)h + b * blk;
+                    db[b] = (unsigned char *)d + b * blk;
+                }
+                int *hint = (int *)((unsigned char *)h + NBLK * blk);
+                int *dint = (int *)((unsigned char *)d + NBLK * blk);
+                for (int64_t j = 0; j < k; j++)
+                    for (int64_t i = 0; i < ldq; i++) {
+                        const zc r = t_rand(seed) + (is_cplx(t) ? t_rand(seed) * I : 0);
+                        if (i < k) {
+                            put(t, hb[0], i + j * k,
+                                i < j ? r : i == j ? 1.5 + 0.5 * creal(r) : 99.0);
+                            put(t, hb[1], i + j * k,
+                                i == j ? 1 + 0.04 * creal(r) : i < j ? 0.04 * r : 99.0);
+                        }
+                        put(t, hb[2], i + j * ldq, r);
+                    }
+                hint[0] = var == 1 ? 3 : 0;
+                if (var == 2) put(t, hb[1], 0 + (k - 1) * k, k > 1 ? 0.5 : 1.5);
+                if (var == 3) put(t, hb[0], (k - 1) + (k - 1) * k, 1e-12);
+                hint[1] = -1;
+                o->copy_2d(q, d, 3 * blk, h, 3 * blk, 3 * blk, 1, HYLA_COPY_H2D);
+                o->copy_2d(q, dint, 2 * sizeof(int), hint, 2 * sizeof(int), 2 * sizeof(int), 1,
+                           HYLA_COPY_H2D);
+                const hyla_cq_args a = {.k = k, .info = dint, .R1 = db[0], .G2 = db[1],
+                                        .Qt = db[2], .ldq = ldq, .V1 = db[3], .Tr = db[4],
+                                        .Rt = db[5], .M = db[6], .Ui = db[7], .bad = dint + 1};
+                int r = o->alg->cq_rebuild(q, t, &a);
+                if (r == HYLA_ERR_UNSUPPORTED && k > 64 && f->dev->info.kind != HYLA_DEVICE_HOST) {
+                    CHECK(o->queue_sync(q) == 0, "%c cq_rebuild k %lld: queue after UNSUPPORTED",
+                          dtype_char[ti], (long long)k);
+                    continue;
+                }
+                o->copy_2d(q, hb[3], 5 * blk, db[3], 5 * blk, 5 * blk, 1, HYLA_COPY_D2H);
+                o->copy_2d(q, hint + 1, sizeof(int), dint + 1, sizeof(int), sizeof(int), 1,
+                           HYLA_COPY_D2H);
+                const int rs = o->queue_sync(q);
+                const hyla_cq_args ha = {.k = k, .info = hint, .R1 = hb[0], .G2 = hb[1],
+                                         .Qt = hb[2], .ldq = ldq, .V1 = ref, .Tr = ref + blk,
+                                         .Rt = ref + 2 * blk, .M = ref + 3 * blk,
+                                         .Ui = ref + 4 * blk, .bad = NULL};
+                const int want = hyla_cq_rebuild_host(t, &ha, work);
+                double err = 0;
+                for (int b = 0; !want && hint[1] == 0 && b < 5; b++)
+                    for (int64_t i = 0; i < k * k; i++) {
+                        const zc x = get(t, hb[3 + b], i), y = get(t, ref + b * blk, i);
+                        const double e = cabs(x - y) / (1 + cabs(y));
+                        err = e > err || isnan(e) ? e : err;
+                    }
+                CHECK(r == 0 && rs == 0 && want == (var != 0 && !(var == 3 && k == 1)) && hint[1] == want && err <= tol,
+                      "%c cq_rebuild k %lld case %d: rc %d/%d, refused %d (host %d), error %g",
+                      dtype_char[ti], (long long)k, var, r, rs, hint[1], want, err);
+            }
+        const hyla_cq_args bad = {.k = 0, .info = f->dinfo, .R1 = d, .G2 = d, .Qt = d, .ldq = 1,
+                                  .V1 = d, .Tr = d, .Rt = d, .M = d, .Ui = d, .bad = f->dinfo};
+        hyla_cq_args nul = bad;
+        nul.k = 2, nul.ldq = 2, nul.Tr = NULL;
+        CHECK(o->alg->cq_rebuild(q, t, &bad) == HYLA_ERR_INVALID &&
+                  o->alg->cq_rebuild(q, t, &nul) == HYLA_ERR_INVALID &&
+                  o->alg->cq_rebuild(q, t, NULL) == HYLA_ERR_INVALID,
+              "%c cq_rebuild argument checks", dtype_char[ti]);
+    }
+    o->mem_free(f->dev, HYLA_MEM_DEVICE, d);
+    o->mem_free(f->dev, HYLA_MEM_PINNED, h);
+    free(ref);
+    free(work);
+}
+
 static void test_device(hyla_dev *dev, unsigned long long *seed) {
     const hyla_backend_ops *o = dev->ops;
     fixture f = {.dev = dev, .o = o};
@@ -468,6 +563,7 @@ static void test_device(hyla_dev *dev, unsigned long long *seed) {
         test_order(&f);
         test_xcomm(&f);
         test_herm_blocks(&f, seed);
+        test_cq_rebuild(&f, seed);
     }
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);

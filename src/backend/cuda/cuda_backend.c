@@ -16,6 +16,7 @@
 #include "backend/cuda/k_geqrf_panel.h"
 #include "backend/cuda/k_hb2st.h"
 #include "backend/cuda/k_q2.h"
+#include "backend/cuda/k_cq.h"
 #include "backend/cuda/k_bisect.h"
 #include "backend/cuda/k_dc.h"
 #include "backend/ops/tri_bisect.h"
@@ -842,6 +843,17 @@ static int cuda_rbt_diagonals(hyla_queue *qb, hyla_dtype t, uint64_t seed, uint6
     return queue_fail(q, hyla_cuda_rbt_diagonals(q->stream, (int)t, seed, offset, count, w));
 }
 
+/* ------------------------------------------- CholeskyQR2's reconstruction */
+
+static int cuda_cq_rebuild(hyla_queue *qb, hyla_dtype t, const hyla_cq_args *a) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_cq_check(t, a);
+    if (rc) return rc;
+    if (a->k > HYLA_CUDA_CQ_MAX_K) return HYLA_ERR_UNSUPPORTED;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    return queue_fail(q, hyla_cuda_cq_rebuild(q->stream, (int)t, a));
+}
+
 /* ---------------------------------------------------------------- Q2 of the chase */
 
 static int cuda_q2_apply(hyla_queue *qb, hyla_dtype t, const hyla_q2_args *a) {
@@ -1304,6 +1316,7 @@ static const hyla_alg_ops cuda_alg_ops = {
     .hb2st = cuda_hb2st,
     .heevd = cuda_heevd,
     .q2_apply = cuda_q2_apply,
+    .cq_rebuild = cuda_cq_rebuild,
     .hb2st_v = cuda_hb2st_v,
     .tri_eigvals = cuda_tri_eigvals,
     .dc_secular = cuda_dc_secular,
