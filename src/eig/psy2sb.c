@@ -23,7 +23,7 @@
  * runs while the trailing HER2K of the block runs on the device (lookahead).
  * Only the lower triangle of A is referenced. */
 /* Finite data only (NaN/Inf are refused first): complex products need no
- * C99 Annex G recovery (CholeskyQR2's host LU, t_cholqr.c). */
+ * C99 Annex G recovery. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("cx-limited-range")
 #endif
@@ -380,7 +380,7 @@ cleanup:
 /* W of panel p (m x k, into Wacc column kacc, rows r0..), on q_comp:
  * X = (A22 V - corrections) T, W = X - 1/2 V (T^H (V^H X)). pre: X holds
  * A22 Q1 already (a CholeskyQR2 panel, cq_start), and A22 V = (A22 Q1) M +
- * A22(:, 0:k) U^-1 (t_cholqr.c) with M and U^-1 at dM and dUi (k x k, ld
+ * A22(:, 0:k) U^-1 (backend/ops/cq.h) with M and U^-1 at dM and dUi (k x k, ld
  * k, upper). */
 static int panel_w(const s1 *s, int64_t j0, int64_t k, int64_t base, int64_t kacc, int pre,
                    const void *dM, const void *dUi) {
