@@ -38,7 +38,7 @@ struct host_task {
         struct { hyla_dtype t; int uplo; int64_t off, m, n, lda; const void *A; int *bad; } fin;
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
         struct { hyla_dtype t; hyla_q2_args a; void *buf; } q2;
-        struct { hyla_dtype t; hyla_cq_args a; void *buf; } cq;
+        struct host_cq { hyla_dtype t; hyla_cq_args a; void *buf; } cq;
         struct {
             hyla_dtype t;
             int64_t n, kd, ldab;
@@ -141,6 +141,18 @@ static void *worker_main(void *arg) {
 static host_task *task_new(void (*run)(host_task *)) {
     host_task *t = hyla_calloc(1, sizeof *t);
     if (t) t->run = run;
+    return t;
+}
+
+/* A task whose run frees a workspace of `bytes` it owns: *buf and the task,
+ * or NULL (nothing allocated) when either allocation fails. */
+static host_task *task_with_buf(void (*run)(host_task *), size_t bytes, void **buf) {
+    *buf = hyla_malloc(bytes);
+    host_task *t = *buf ? task_new(run) : NULL;
+    if (!t) {
+        hyla_free(*buf);
+        *buf = NULL;
+    }
     return t;
 }
 
@@ -572,13 +584,10 @@ static void run_hb2st(host_task *t) {
 static int hb2st_enqueue(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
                          int64_t ldab, void *d, void *e, void *work, size_t work_bytes,
                          const hyla_hb2st_store *st) {
-    void *buf = hyla_malloc(HYLA_HOST_HB2ST_BUF_BYTES(t, kd, st ? st->nb : 0));
-    host_task *k = buf ? task_new(run_hb2st) : NULL;
+    void *buf;
+    host_task *k = task_with_buf(run_hb2st, HYLA_HOST_HB2ST_BUF_BYTES(t, kd, st ? st->nb : 0), &buf);
     (void)work, (void)work_bytes;
-    if (!k) {
-        hyla_free(buf);
-        return HYLA_ERR_NO_MEMORY;
-    }
+    if (!k) return HYLA_ERR_NO_MEMORY;
     k->u.hb2st.t = t;
     k->u.hb2st.n = n;
     k->u.hb2st.kd = kd;
@@ -603,12 +612,9 @@ static void run_q2(host_task *t) {
 static int host_q2_apply(hyla_queue *q, hyla_dtype t, const hyla_q2_args *a) {
     int rc = hyla_q2_check(t, a);
     if (rc || a->nsg == 0 || a->ncols == 0 || a->n < 2) return rc;
-    void *buf = hyla_malloc(HYLA_HOST_Q2_BUF_BYTES(t, a));
-    host_task *k = buf ? task_new(run_q2) : NULL;
-    if (!k) {
-        hyla_free(buf);
-        return HYLA_ERR_NO_MEMORY;
-    }
+    void *buf;
+    host_task *k = task_with_buf(run_q2, HYLA_HOST_Q2_BUF_BYTES(t, a), &buf);
+    if (!k) return HYLA_ERR_NO_MEMORY;
     k->u.q2.t = t;
     k->u.q2.a = *a;
     k->u.q2.buf = buf;
@@ -626,17 +632,13 @@ static void run_cq(host_task *t) {
 static int host_cq_rebuild(hyla_queue *q, hyla_dtype t, const hyla_cq_args *a) {
     int rc = hyla_cq_check(t, a);
     if (rc) return rc;
-    void *buf = hyla_malloc((size_t)(2 * a->k * a->k) * hyla_dtype_size(t));
-    host_task *k = buf ? task_new(run_cq) : NULL;
-    if (!k) {
-        hyla_free(buf);
-        return HYLA_ERR_NO_MEMORY;
+    void *buf; /* G2 and Q1's top block, copied: the host code works in them */
+    host_task *k = task_with_buf(run_cq, (size_t)(2 * a->k * a->k) * hyla_dtype_size(t), &buf);
+    if (k) {
+        k->u.cq = (struct host_cq){.t = t, .a = *a, .buf = buf};
+        enqueue(q, k);
     }
-    k->u.cq.t = t;
-    k->u.cq.a = *a;
-    k->u.cq.buf = buf;
-    enqueue(q, k);
-    return 0;
+    return k ? 0 : HYLA_ERR_NO_MEMORY;
 }
 
 /* ---------------------------------------------------------------- bisection */
