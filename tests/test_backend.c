@@ -1,6 +1,7 @@
 /* The backend's potrf and queue_create_prio on every device of HYLA_DEVICES:
  * scaled residuals ‖A − L Lᴴ‖₁/(n‖A‖₁ε) (or Uᴴ U) for the four dtypes, both
- * triangles, sizes 0, 1, 2, odd and past the block sizes, on a normal and a
+ * triangles, sizes 0, 1, 2, odd, 64 and 65 (the CUDA backend's one-kernel
+ * factorization and cuSOLVER's on either side) and past the block sizes, on a normal and a
  * high-priority queue, with guard values around the triangle; info of a
  * matrix whose leading minor of order k is not positive definite; argument
  * checks; an injected allocation failure; and a chain of factorizations
@@ -143,7 +144,7 @@ static int guards_intact(hyla_dtype t, hyla_uplo uplo, int64_t n, int64_t lda, c
 }
 
 static void test_factor(fixture *f, unsigned long long *seed) {
-    static const int64_t sizes[] = {0, 1, 2, 7, 33, 100};
+    static const int64_t sizes[] = {0, 1, 2, 7, 33, 64, 65, 100};
     zc *A = malloc(sizeof(zc) * MAXN * MAXN);
     unsigned char guard[16];
     for (int d = 0; d < 4; d++) {
@@ -194,7 +195,7 @@ static void test_factor(fixture *f, unsigned long long *seed) {
  * minors of order < k are positive definite, the Schur complement at k is
  * below -1, so info must be exactly k. */
 static void test_not_pd(fixture *f, unsigned long long *seed) {
-    static const int64_t sizes[] = {7, 33, 100};
+    static const int64_t sizes[] = {7, 33, 64, 65, 100};
     zc *A = malloc(sizeof(zc) * MAXN * MAXN);
     unsigned char guard[16];
     for (int d = 0; d < 4; d++) {

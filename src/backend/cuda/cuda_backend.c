@@ -998,7 +998,9 @@ static int solver_begin(struct cuda_queue *q, int empty, int *info, int *rc) {
 }
 
 /* Arguments are checked here: cuSOLVER prints on a bad one, and a bad
- * argument enqueues nothing, so it leaves the queue's status alone. */
+ * argument enqueues nothing, so it leaves the queue's status alone. Orders
+ * up to HYLA_CUDA_POTRF_SMALL_MAX (stage 1's panel Gram matrices, small
+ * tiles) run as one kernel of k_cq.cu, which needs no cuSOLVER workspace. */
 static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, void *A,
                       int64_t lda, int *info) {
     struct cuda_queue *q = cqueue(qb);
@@ -1006,6 +1008,11 @@ static int cuda_potrf(hyla_queue *qb, hyla_dtype t, hyla_uplo uplo, int64_t n, v
     int rc;
     if (!dtype_ok(t) || !flag_ok(uplo) || n < 0 || !ld_ok(lda, n) || !info || (n > 0 && !A))
         return HYLA_ERR_INVALID;
+    if (n >= 1 && n <= HYLA_CUDA_POTRF_SMALL_MAX) { /* one kernel, where cuSOLVER takes seven */
+        if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+        return queue_fail(q, hyla_cuda_potrf_small(q->stream, (int)t, uplo == HYLA_LOWER, n, A,
+                                                   lda, info));
+    }
     if (solver_begin(q, n == 0, info, &rc)) return queue_fail(q, rc);
     const cudaDataType dt = solver_types[t];
     const cublasFillMode_t fu = fill_of(uplo);

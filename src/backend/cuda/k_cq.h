@@ -1,6 +1,7 @@
-/* The Householder reconstruction of stage 1's CholeskyQR2 panels on the GPU
- * (k_cq.cu), callable from C: the backend's cq_rebuild op
- * (backend/ops/ops.h, backend/ops/cq.h). */
+/* Small factorizations in one CTA on the GPU (k_cq.cu), callable from C:
+ * the Householder reconstruction of stage 1's CholeskyQR2 panels (the
+ * backend's cq_rebuild op, backend/ops/ops.h, backend/ops/cq.h) and the
+ * backend's potrf of small order. */
 #ifndef HYLA_CUDA_K_CQ_H
 #define HYLA_CUDA_K_CQ_H
 
@@ -21,6 +22,21 @@ extern "C" {
  * HYLA_CUDA_CQ_MAX_K. dtype: a hyla_dtype value. Returns 0,
  * HYLA_ERR_DEVICE (attribute call or launch failed) or HYLA_ERR_INVALID. */
 int hyla_cuda_cq_rebuild(cudaStream_t s, int dtype, const hyla_cq_args *a);
+
+/* Largest order hyla_cuda_potrf_small takes. */
+#define HYLA_CUDA_POTRF_SMALL_MAX 64
+
+/* LAPACK potrf of the n x n Hermitian A (ld lda, device memory) on stream
+ * s, 1 <= n <= HYLA_CUDA_POTRF_SMALL_MAX, in one kernel: lower != 0 gives A
+ * = L L^H in the lower triangle, else A = U^H U in the upper one; the other
+ * triangle is neither read nor written. *info (device memory) receives 0,
+ * or j when the leading minor of order j is not positive definite or its
+ * pivot is NaN; the triangle's columns (lower: rows) before j then hold the
+ * factor's, the rest keeps its input. dtype: a hyla_dtype value. Returns
+ * 0, HYLA_ERR_DEVICE (launch failed), HYLA_ERR_UNSUPPORTED (n out of range)
+ * or HYLA_ERR_INVALID (dtype). */
+int hyla_cuda_potrf_small(cudaStream_t s, int dtype, int lower, int64_t n, void *A, int64_t lda,
+                          int *info);
 
 #ifdef __cplusplus
 }
