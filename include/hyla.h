@@ -273,8 +273,10 @@ typedef enum {
     HYLA_OPT_EIG_ALLREDUCE = 32,
     /* Eigensolver stage 1 (dense -> band): how each panel (the m x kd
      * columns below the band) is factored. 0 = automatic (CholeskyQR2 on a
-     * GPU for panels of at least 2048 rows, measured faster there on one
-     * H100; Householder QR on the host backend), 1 = Householder QR (the
+     * GPU for panels of at least 2048 rows, and for every panel of at least
+     * 2 kd rows once the backend rebuilt an earlier panel's reflectors on
+     * the device, measured faster there on one H100; Householder QR on the
+     * host backend), 1 = Householder QR (the
      * backend's geqrf), 2 = CholeskyQR2 with the Householder vectors
      * reconstructed from its Q (the same V, T and R a Householder QR gives,
      * from two Gram matrices and triangular solves instead of a chain of
