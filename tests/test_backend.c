@@ -502,7 +502,10 @@ static void test_cq_rebuild(fixture *f, unsigned long long *seed) {
                                         .Qt = db[2], .ldq = ldq, .V1 = db[3], .Tr = db[4],
                                         .Rt = db[5], .M = db[6], .Ui = db[7], .bad = dint + 1};
                 int r = o->alg->cq_rebuild(q, t, &a);
-                if (r == HYLA_ERR_UNSUPPORTED && k > 64 && f->dev->info.kind != HYLA_DEVICE_HOST) {
+                /* CUDA: k > 64, or below Hopper a block's shared memory too
+                 * small for the kernel (Hopper has room for every type) */
+                if (r == HYLA_ERR_UNSUPPORTED && f->dev->info.kind != HYLA_DEVICE_HOST &&
+                    (k > 64 || f->dev->info.compute_major < 9)) {
                     CHECK(o->queue_sync(q) == 0, "%c cq_rebuild k %lld: queue after UNSUPPORTED",
                           dtype_char[ti], (long long)k);
                     continue;

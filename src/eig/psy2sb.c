@@ -210,8 +210,8 @@ static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hy
  * Householder QR was the cheaper (CholeskyQR2's one wait for the device and
  * its host work cost more than the QR's column chain there). With the
  * reconstruction and the Gram matrix's Cholesky as one-CTA kernels
- * (k_cq.cu), CholeskyQR2 on every panel won at every two-stage order
- * (suite syevd-panelqr-small-h100, whole solve default / every panel: d
+ * (k_cq.cu), CholeskyQR2 on every panel won at every order measured,
+ * 6144-16384, eigenvalues only (suite syevd-panelqr-small-h100, whole solve default / every panel: d
  * 6144 0.217 / 0.195 s, 8192 0.290 / 0.276 s, 16384 0.750 / 0.728 s; z
  * 6144 0.294 / 0.268 s, 16384 1.309 / 1.250 s). */
 #define HYLA_EIG_CHOLQR_MIN_M 2048

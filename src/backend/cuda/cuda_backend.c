@@ -851,7 +851,9 @@ static int cuda_cq_rebuild(hyla_queue *qb, hyla_dtype t, const hyla_cq_args *a) 
     if (rc) return rc;
     if (a->k > HYLA_CUDA_CQ_MAX_K) return HYLA_ERR_UNSUPPORTED;
     if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
-    return queue_fail(q, hyla_cuda_cq_rebuild(q->stream, (int)t, a));
+    rc = hyla_cuda_cq_rebuild(q->stream, (int)t, a);
+    /* a block too large for this GPU enqueued nothing: the queue stays usable */
+    return rc == HYLA_ERR_UNSUPPORTED ? rc : queue_fail(q, rc);
 }
 
 /* ---------------------------------------------------------------- Q2 of the chase */

@@ -385,6 +385,14 @@ __global__ void __launch_bounds__(NT, 1) cq_kernel(int k, const int *__restrict_
 template <typename T> int launch(cudaStream_t st, const hyla_cq_args *a, double eps) {
     typedef typename real_t<T>::type R;
     const size_t smem = (size_t)(3 * KM * KM + 7 * KM) * sizeof(T) + (size_t)KM * sizeof(R);
+    /* 102 KB for s, d and c, 200 KB for z: more than some GPUs give a block
+     * (99 KB on sm_86 and sm_89), where the panel is left to the host */
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess)
+        return HYLA_ERR_DEVICE;
+    if ((size_t)optin < smem) return HYLA_ERR_UNSUPPORTED;
     if (cudaFuncSetAttribute(cq_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
         return HYLA_ERR_DEVICE;

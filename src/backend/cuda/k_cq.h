@@ -18,9 +18,12 @@ extern "C" {
  * shared memory). */
 #define HYLA_CUDA_CQ_MAX_K 64
 
-/* The cq_rebuild op on stream s, arguments checked (hyla_cq_check), k <=
- * HYLA_CUDA_CQ_MAX_K. dtype: a hyla_dtype value. Returns 0,
- * HYLA_ERR_DEVICE (attribute call or launch failed) or HYLA_ERR_INVALID. */
+/* The cq_rebuild op on stream s (its device current), arguments checked
+ * (hyla_cq_check), k <= HYLA_CUDA_CQ_MAX_K. dtype: a hyla_dtype value.
+ * Returns 0, HYLA_ERR_UNSUPPORTED (k too large, or the device's shared
+ * memory per block too small for the type's work matrices: nothing
+ * enqueued), HYLA_ERR_DEVICE (attribute call or launch failed) or
+ * HYLA_ERR_INVALID. */
 int hyla_cuda_cq_rebuild(cudaStream_t s, int dtype, const hyla_cq_args *a);
 
 /* Largest order hyla_cuda_potrf_small takes. */
@@ -31,8 +34,8 @@ int hyla_cuda_cq_rebuild(cudaStream_t s, int dtype, const hyla_cq_args *a);
  * = L L^H in the lower triangle, else A = U^H U in the upper one; the other
  * triangle is neither read nor written. *info (device memory) receives 0,
  * or j when the leading minor of order j is not positive definite or its
- * pivot is NaN; the triangle's columns (lower: rows) before j then hold the
- * factor's, the rest keeps its input. dtype: a hyla_dtype value. Returns
+ * pivot is NaN; the factor's first j - 1 rows of U (lower: columns of L)
+ * are then written, the rest of the triangle keeps its input. dtype: a hyla_dtype value. Returns
  * 0, HYLA_ERR_DEVICE (launch failed), HYLA_ERR_UNSUPPORTED (n out of range)
  * or HYLA_ERR_INVALID (dtype). */
 int hyla_cuda_potrf_small(cudaStream_t s, int dtype, int lower, int64_t n, void *A, int64_t lda,

@@ -72,8 +72,10 @@ struct hyla_alg_ops {
      * pointer in memory of q's device; a->info is read in order on q (the
      * potrf before it may still be queued). Asynchronous on q. Returns 0;
      * HYLA_ERR_INVALID for bad arguments (hyla_cq_check; nothing
-     * enqueued); HYLA_ERR_UNSUPPORTED, nothing enqueued, for a width the
-     * backend does not take (CUDA: k > 64); HYLA_ERR_DEVICE or
+     * enqueued); HYLA_ERR_UNSUPPORTED, nothing enqueued and the queue
+     * usable, for a width the backend does not take (CUDA: k > 64, or a GPU
+     * that gives a block less shared memory than the kernel's work matrices
+     * take: 102 KB for s, d and c, 200 KB for z); HYLA_ERR_DEVICE or
      * HYLA_ERR_NO_MEMORY (host: the task). */
     int (*cq_rebuild)(hyla_queue *q, hyla_dtype t, const hyla_cq_args *a);
     /* hb2st that keeps the reflectors (optional; NULL where a backend lacks
