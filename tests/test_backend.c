@@ -3,7 +3,8 @@
  * triangles, sizes 0, 1, 2, odd, 64 and 65 (the CUDA backend's one-kernel
  * factorization and cuSOLVER's on either side) and past the block sizes, on a normal and a
  * high-priority queue, with guard values around the triangle; info of a
- * matrix whose leading minor of order k is not positive definite; argument
+ * matrix whose leading minor of order k is not positive definite; subnormal
+ * and Inf pivots as LAPACK treats them; argument
  * checks; an injected allocation failure; and a chain of factorizations
  * that alternates between two queues through events; the xcomm ops on one
  * process; herm_blocks against the staged triangle; cq_rebuild against
@@ -218,6 +219,77 @@ static void test_not_pd(fixture *f, unsigned long long *seed) {
                     CHECK(guards_intact(t, uplo, n, lda, f->hbuf, guard),
                           "%cpotrf %c n=%lld not PD: other triangle modified", dtype_char[d], "LU"[u],
                           (long long)n);
+                }
+            }
+        }
+    }
+    free(A);
+}
+
+/* Extreme pivots, as LAPACK's potrf treats them. A subnormal first pivot p
+ * (A(0,0) = p, A(1,0) = p/2, the rest diagonally dominant): L(0,0) =
+ * sqrt(p), L(1,0) = sqrt(p)/2 and the trailing entries finite, with a
+ * scaled residual as for any matrix (1/sqrt(p)^2 is past the largest
+ * number, so a factorization that scales by it fails). An Inf first pivot
+ * with a zero first column below it: LAPACK's info 0, L(0,0) = +Inf and
+ * the rest of the factor finite (a factorization that forms sqrt(p) as p /
+ * sqrt(p) gets NaN), or a refusal, info > 0 (cuSOLVER's). Sizes on both
+ * sides of the CUDA backend's one-kernel limit. */
+static void test_extreme_pivots(fixture *f, unsigned long long *seed) {
+    static const int64_t sizes[] = {7, 64, 65};
+    zc *A = malloc(sizeof(zc) * MAXN * MAXN);
+    for (int d = 0; d < 4; d++) {
+        const hyla_dtype t = dtypes[d];
+        /* subnormal in t, below the smallest p whose 1/p is finite */
+        const double p = (t == HYLA_S || t == HYLA_C) ? 1e-40 : 1e-310;
+        for (int u = 0; u < 2; u++) {
+            const hyla_uplo uplo = u ? HYLA_UPPER : HYLA_LOWER;
+            for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+                const int64_t n = sizes[s], lda = n + PAD;
+                for (int inf = 0; inf < 2; inf++) {
+                    make_hpd(t, DIAG_DOMINANT, n, A, seed);
+                    for (int64_t i = 1; i < n; i++) A[i] = A[i * n] = 0;
+                    if (inf) {
+                        A[0] = INFINITY;
+                    } else {
+                        A[0] = p;
+                        A[1] = A[n] = p / 2;
+                    }
+                    stage(t, uplo, n, lda, A, f->hbuf);
+                    /* the reference: A as rounded to t, as potrf sees it */
+                    const int64_t at10 = uplo == HYLA_LOWER ? 1 : lda;
+                    const zc a00 = get(t, f->hbuf, 0), a10 = get(t, f->hbuf, at10);
+                    A[0] = a00;
+                    A[1] = uplo == HYLA_LOWER ? a10 : conj(a10);
+                    A[n] = conj(A[1]);
+                    int info = SENTINEL;
+                    int rc = run_potrf(f, f->q[0], t, uplo, n, lda, &info);
+                    int finite = 1;
+                    for (int64_t j = 0; j < n; j++)
+                        for (int64_t i = 0; i < n; i++) {
+                            if (!in_tri(uplo, i, j) || i + j == 0) continue;
+                            const zc v = get(t, f->hbuf, i + j * lda);
+                            finite &= isfinite(creal(v)) && isfinite(cimag(v));
+                        }
+                    const zc l00 = get(t, f->hbuf, 0), l10 = get(t, f->hbuf, at10);
+                    if (inf) {
+                        /* LAPACK's result, or a refusal (cuSOLVER's, past the
+                         * one-kernel limit: info 1, or the first minor its
+                         * blocking checks) */
+                        CHECK(rc == 0 && ((info == 0 && creal(l00) == INFINITY && finite) ||
+                                          (info >= 1 && info <= n)),
+                              "%cpotrf %c n=%lld Inf pivot: rc %d info %d L00 %g finite %d",
+                              dtype_char[d], "LU"[u], (long long)n, rc, info, creal(l00), finite);
+                        continue;
+                    }
+                    const double e = residual(t, uplo, n, A, f->hbuf, lda);
+                    const double w0 = sqrt(creal(a00)), w1 = creal(a10) / w0, tol = 8 * eps_of(t);
+                    CHECK(rc == 0 && info == 0 && finite && fabs(creal(l00) - w0) <= tol * w0 &&
+                              fabs(creal(l10) - w1) <= tol * w1 && e < 30,
+                          "%cpotrf %c n=%lld subnormal pivot %g: rc %d info %d L00 %g (%g) L10 %g "
+                          "(%g) finite %d residual %g",
+                          dtype_char[d], "LU"[u], (long long)n, creal(a00), rc, info, creal(l00), w0,
+                          creal(l10), w1, finite, e);
                 }
             }
         }
@@ -563,6 +635,7 @@ static void test_device(hyla_dev *dev, unsigned long long *seed) {
     if (rc == 0 && f.q[0] && f.q[1] && f.q[2]) {
         test_factor(&f, seed);
         test_not_pd(&f, seed);
+        test_extreme_pivots(&f, seed);
         test_bad_args(&f);
         test_order(&f);
         test_xcomm(&f);

@@ -30,10 +30,15 @@
  * (the backend's heevd op, cuSOLVER's Xsyevd on a GPU) is the largest n
  * of 1024, 2048, 3072, 4096, 5120, 6144, 8192 where cuSOLVER beat the
  * two-stage solver (device-resident, one H100, same run,
- * bench/results/syevd-onestage-h100.md): values only s, d, c 4096 (d 0.117
- * against 0.121 s; 5120: 0.202 against 0.154 s), z 3072 (4096: 0.198
- * against 0.157 s); with vectors s, d, c 5120 (d 0.219 against 0.315 s;
- * 6144: 0.331 against 0.254 s), z 4096 (5120: 0.381 against 0.329 s).
+ * bench/results/syevd-onestage-h100.md, with stage 1's small panels by
+ * CholeskyQR2): values only s 4096 (0.087 against 0.106 s; 5120: 0.160
+ * against 0.129 s), d, c, z 3072 (4096: d 0.118 against 0.114 s, c 0.120
+ * against 0.114 s, z 0.199 against 0.150 s); with vectors s, d, c 5120 (s
+ * 0.173 against 0.175 s, d 0.220 against 0.334 s; 6144: d 0.333 against
+ * 0.239 s), z 4096 (0.219 against 0.221 s; 5120: 0.381 against 0.311 s).
+ * Those runs preceded stedc's single-threaded host BLAS on a GPU
+ * (ptridiag.c), which shortened the two stages with vectors at 3072 and
+ * 5120 most; the crossovers with vectors were not measured again.
  * "cuda-generic" takes the same (unmeasured there). The host backend
  * (two stages forced against LAPACKE ?syevd / ?heevd on the same OpenBLAS,
  * same run; bench/results/syevd-host-onestage.md, the GPU host's cores at
@@ -71,7 +76,7 @@ static const hyla_tuning table[] = {
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 64, 0, 0},               {0, 32, 0, 0},
                      {2048, 2048, 1024, 0},
-                     {{4096, 4096, 4096, 3072},   {5120, 5120, 5120, 4096}}},
+                     {{4096, 3072, 3072, 3072},   {5120, 5120, 5120, 4096}}},
     {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
                      {512, 512, 384, 256},        (size_t)32 << 20,
                      {32, 32, 32, 32},            {32, 32, 32, 32},            256,
@@ -80,7 +85,7 @@ static const hyla_tuning table[] = {
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},
-                     {{4096, 4096, 4096, 3072},   {5120, 5120, 5120, 4096}}},
+                     {{4096, 3072, 3072, 3072},   {5120, 5120, 5120, 4096}}},
     {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3,
                      {64, 64, 48, 32},            (size_t)16 << 10,
                      {128, 128, 64, 64},          {128, 128, 64, 64},          64,

@@ -132,31 +132,41 @@ __device__ __forceinline__ int chol_tile(T (&x)[4][4], int k, T *buf, T *rinv, t
         __syncthreads();
         const R d = re_of(u[j]);
         if (!(d > R(0))) return j + 1;
-        /* one reciprocal square root (not a sqrt and two divisions) on
-         * the step's chain */
-        const R rs = rsqrt(d), sd = d * rs, id = rs * rs;
-        lo = j == 0 || sd < lo ? sd : lo;
-        hi = sd > hi ? sd : hi;
+        /* one reciprocal square root on the step's chain (not a sqrt and
+         * two divisions); the trailing entries lose (rs u_i)^H (rs u_c),
+         * LAPACK's products of the scaled row, so that a subnormal pivot
+         * (rs^2 past the largest number) overflows nothing; the owner of
+         * the diagonal takes sqrt(d), which is Inf for an Inf pivot (rs
+         * = 0 and d rs would be NaN); lo and hi track d, their roots
+         * taken at the end */
+        const R rs = rsqrt(d);
+        lo = j == 0 || d < lo ? d : lo;
+        hi = d > hi ? d : hi;
         if (rinv && threadIdx.x == 0) rinv[j] = real_of(rs, T());
+        T us[4];
+#pragma unroll
+        for (int b = 0; b < 4; b++) us[b] = scale_of(rs, u[col_of(b)]);
 #pragma unroll
         for (int a = 0; a < 4; a++) {
             const int i = row_of(a);
             if (i > j) {
-                const T ui = scale_of(id, conj_of(u[i]));
+                const T ui = scale_of(rs, conj_of(u[i]));
 #pragma unroll
                 for (int b = 0; b < 4; b++)
-                    if (col_of(b) >= i) x[a][b] -= ui * u[col_of(b)];
+                    if (col_of(b) >= i) x[a][b] -= ui * us[b];
             } else if (i == j) {
 #pragma unroll
                 for (int b = 0; b < 4; b++) {
                     const int c = col_of(b);
-                    x[a][b] = c > j    ? scale_of(rs, u[c])
-                              : c == j ? real_of(sd, T())
+                    x[a][b] = c > j    ? us[b]
+                              : c == j ? real_of(sqrt(d), T())
                                        : zero_of<T>();
                 }
             }
         }
     }
+    lo = sqrt(lo);
+    hi = sqrt(hi);
     __syncthreads();
     return 0;
 }
