@@ -117,8 +117,11 @@ extern void openblas_set_num_threads(int) __attribute__((weak));
  * / 0.046 / 0.093 / 0.373 s with OPENBLAS_NUM_THREADS=1 (4 threads: 0.014
  * / 0.030 / 0.035 / 0.055 / 0.102 / 0.402 s; OMP_WAIT_POLICY=passive:
  * 0.016 / 0.040 / 0.040 / 0.063 / 0.166 / 0.491 s;
- * bench/results/raw/stedc-blas-threads-h100.txt). On the host backend the
- * large merges are the host's and keep OpenBLAS's threads. */
+ * bench/results/raw/stedc-blas-threads-h100.txt). On the host backend, and
+ * on a GPU whose device levels start above STEDC_SMALL_HOST_MERGES rows
+ * or not at all, the large merges are the host's and keep OpenBLAS's
+ * threads. */
+#define STEDC_SMALL_HOST_MERGES 2048
 static pthread_mutex_t blas_single_lock = PTHREAD_MUTEX_INITIALIZER;
 static int blas_single_users, blas_single_saved;
 
@@ -155,7 +158,13 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
      * bench/results/syevd.md, which also lists the stall at 1536 that the cap
      * does not remove). */
     const int nth0 = omp_get_max_threads(), nth = (int)HYLA_MAX(1, HYLA_MIN(nth0, n / 256));
-    const int gpu = ctx && ctx->ndev > 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST;
+    /* the host's merges are small only where the device levels start low
+     * (the tuning table's, at most 2048 rows); with every level on the
+     * host (gemm_min past n: a device short of memory, or the option) or
+     * a high threshold they include large GEMMs, which keep OpenBLAS's
+     * threads */
+    const int gpu = ctx && ctx->ndev > 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST &&
+                    gemm_min <= HYLA_MIN(n, STEDC_SMALL_HOST_MERGES);
     if (gpu) blas_single_begin();
     /* set even where nth = nth0: an OpenMP build of OpenBLAS sets the
      * calling thread's count with its own */

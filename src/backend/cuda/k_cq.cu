@@ -110,7 +110,8 @@ template <typename T> __device__ __forceinline__ void tile_store(const T (&x)[4]
 /* R^H R = X for the Hermitian X whose upper triangle x holds (entries below
  * the diagonal ignored): R into x (zero below the diagonal), with 1 / R(j,
  * j) into rinv[j] when rinv is not NULL, and the smallest and largest of R's
- * diagonal in lo and hi (the same in every thread). Each step j: row j
+ * diagonal in lo and hi (the same in every thread; defined only where it
+ * returns 0). Each step j: row j
  * unscaled (u) out, then X -= u^H u / u_jj on the trailing entries and row j
  * := u / sqrt(u_jj). Returns 0, or j + 1 when step j's pivot u_jj is not
  * positive or is NaN (LAPACK's info; every thread returns the same, rows
