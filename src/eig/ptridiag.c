@@ -9,7 +9,6 @@
 #include <float.h>
 #include <math.h>
 #include <omp.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,48 +99,21 @@ int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
     return hyla_eig_sterf_tuned(rt, n, d, e, 0, 0);
 }
 
-/* OpenBLAS's thread count (weak: where the library is linked with another
- * BLAS these are absent and nothing changes). */
-extern int openblas_get_num_threads(void) __attribute__((weak));
-extern void openblas_set_num_threads(int) __attribute__((weak));
-
-/* Single-threaded host BLAS while a divide and conquer whose large merges
- * run on a GPU works on the host (blas_single_begin / _end, nested and
- * from several threads: the first saves OpenBLAS's count and sets 1, the
- * last puts it back). Its host merges are small (below the device levels)
- * and run side by side on the OpenMP team, or one after the other with the
- * team inside; OpenBLAS's own pthreads beside that team (16 cores, 16 of
- * each) stalled the host steps. One H100 host, `hyla stedc --type d
- * --repeat 3` at n = 1536 / 3072 / 4096 / 5120 / 8192 / 16384: 0.036 /
- * 0.132 / 0.033 / 0.074 / 0.157 / 0.495 s as it was, 0.014 / 0.028 / 0.030
- * / 0.046 / 0.093 / 0.373 s with OPENBLAS_NUM_THREADS=1 (4 threads: 0.014
- * / 0.030 / 0.035 / 0.055 / 0.102 / 0.402 s; OMP_WAIT_POLICY=passive:
- * 0.016 / 0.040 / 0.040 / 0.063 / 0.166 / 0.491 s;
- * bench/results/raw/stedc-blas-threads-h100.txt). On the host backend, and
- * on a GPU whose device levels start above STEDC_SMALL_HOST_MERGES rows
- * or not at all, the large merges are the host's and keep OpenBLAS's
- * threads. */
+/* The host BLAS single-threaded (hyla_blas_single_begin / _end) while a
+ * divide and conquer whose large merges run on a GPU works on the host.
+ * Its host merges are then small (below the device levels) and run side by
+ * side on the OpenMP team, or one after the other with the team inside;
+ * OpenBLAS's own pthreads beside that team (16 cores, 16 of each) stalled
+ * the host steps. One H100 host, `hyla stedc --type d --repeat 3` at n =
+ * 1536 / 3072 / 4096 / 5120 / 8192 / 16384: 0.036 / 0.132 / 0.033 / 0.074 /
+ * 0.157 / 0.495 s as it was, 0.014 / 0.028 / 0.030 / 0.046 / 0.093 / 0.373
+ * s with OPENBLAS_NUM_THREADS=1 (4 threads: 0.014 / 0.030 / 0.035 / 0.055 /
+ * 0.102 / 0.402 s; OMP_WAIT_POLICY=passive: 0.016 / 0.040 / 0.040 / 0.063
+ * / 0.166 / 0.491 s; bench/results/raw/stedc-blas-threads-h100.txt). On the
+ * host backend, and on a GPU whose device levels start above
+ * STEDC_SMALL_HOST_MERGES rows or not at all, the large merges are the
+ * host's and keep OpenBLAS's threads. */
 #define STEDC_SMALL_HOST_MERGES 2048
-static pthread_mutex_t blas_single_lock = PTHREAD_MUTEX_INITIALIZER;
-static int blas_single_users, blas_single_saved;
-
-static void blas_single_begin(void) {
-    if (!openblas_get_num_threads || !openblas_set_num_threads) return;
-    pthread_mutex_lock(&blas_single_lock);
-    if (blas_single_users++ == 0) {
-        blas_single_saved = openblas_get_num_threads();
-        if (blas_single_saved != 1) openblas_set_num_threads(1);
-    }
-    pthread_mutex_unlock(&blas_single_lock);
-}
-
-static void blas_single_end(void) {
-    if (!openblas_get_num_threads || !openblas_set_num_threads) return;
-    pthread_mutex_lock(&blas_single_lock);
-    if (--blas_single_users == 0 && blas_single_saved != 1)
-        openblas_set_num_threads(blas_single_saved);
-    pthread_mutex_unlock(&blas_single_lock);
-}
 
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                          int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min) {
@@ -165,13 +137,13 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
      * threads */
     const int gpu = ctx && ctx->ndev > 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST &&
                     gemm_min <= HYLA_MIN(n, STEDC_SMALL_HOST_MERGES);
-    if (gpu) blas_single_begin();
+    if (gpu) hyla_blas_single_begin();
     /* set even where nth = nth0: an OpenMP build of OpenBLAS sets the
      * calling thread's count with its own */
     omp_set_num_threads(nth);
     const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm)
                                 : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm);
-    if (gpu) blas_single_end();
+    if (gpu) hyla_blas_single_end();
     omp_set_num_threads(nth0);
     if (ctx) {
         hyla_eig_stats *s = &ctx->eig_stats;
