@@ -1082,14 +1082,13 @@ HYLA_API int hyla_dsterf(int64_t n, double *d, double *e);
  * GEMMs, the merge kernels); a NULL ctx returns HYLA_ERR_INVALID. Workspace:
  * allocated inside, at most about 2 n^2 + 10 n entries of host memory and,
  * when the device levels run, 3 n^2 + 12 n entries of device 0's memory and
- * 12 n of pinned host memory. Threads: where device 0 is a GPU and the
- * device levels start at 2048 rows or below (the tuning table's), OpenBLAS's
- * process-wide thread count is 1 while the call runs (the host's merges
- * are then small and run on the OpenMP team; OpenBLAS's pool beside it
- * stalled both), and the caller's count is put back before it returns
- * (another thread's change of it meanwhile is overwritten, and its own
- * BLAS calls meanwhile run on one thread); the same holds for the
- * eigensolvers with eigenvectors, which call it. */
+ * 12 n of pinned host memory. Threads: OpenBLAS's process-wide thread
+ * count is 1 while the call runs, and the caller's count is put back before
+ * it returns (another thread's change of it meanwhile is overwritten, and
+ * its own BLAS calls meanwhile run on one thread): the OpenMP team does all
+ * the host's work, the large merges' GEMMs included (in column blocks, one
+ * BLAS call per thread), as OpenBLAS's pool beside the team stalled both;
+ * the same holds for the eigensolvers with eigenvectors, which call it. */
 HYLA_API int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
 HYLA_API int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz);

@@ -100,19 +100,21 @@ int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
 }
 
 /* The host BLAS single-threaded (hyla_blas_single_begin / _end) while a
- * divide and conquer whose large merges run on a GPU works on the host.
- * Its host merges are then small (below the device levels) and run side by
- * side on the OpenMP team, or one after the other with the team inside;
- * OpenBLAS's own pthreads beside that team (16 cores, 16 of each) stalled
- * the host steps. One H100 host, `hyla stedc --type d --repeat 3` at n =
- * 1536 / 3072 / 4096 / 5120 / 8192 / 16384: 0.036 / 0.132 / 0.033 / 0.074 /
- * 0.157 / 0.495 s as it was, 0.014 / 0.028 / 0.030 / 0.046 / 0.093 / 0.373
- * s with OPENBLAS_NUM_THREADS=1 (4 threads: 0.014 / 0.030 / 0.035 / 0.055 /
- * 0.102 / 0.402 s; OMP_WAIT_POLICY=passive: 0.016 / 0.040 / 0.040 / 0.063
- * / 0.166 / 0.491 s; bench/results/raw/stedc-blas-threads-h100.txt). On the
- * host backend, and on a GPU whose device levels start above
- * STEDC_SMALL_HOST_MERGES rows or not at all, the large merges are the
- * host's and keep OpenBLAS's threads. */
+ * divide and conquer works on the host: OpenBLAS's own pthreads beside the
+ * OpenMP team (16 cores, 16 of each) stalled the host steps. Where the
+ * large merges run on a GPU the host's merges are small (below the device
+ * levels) and run side by side on the team, or one after the other with
+ * the team inside and one BLAS thread: one H100 host, `hyla stedc --type d
+ * --repeat 3` at n = 1536 / 3072 / 4096 / 5120 / 8192 / 16384: 0.036 /
+ * 0.132 / 0.033 / 0.074 / 0.157 / 0.495 s as it was, 0.014 / 0.028 / 0.030
+ * / 0.046 / 0.093 / 0.373 s with OPENBLAS_NUM_THREADS=1 (4 threads: 0.014 /
+ * 0.030 / 0.035 / 0.055 / 0.102 / 0.402 s; OMP_WAIT_POLICY=passive: 0.016 /
+ * 0.040 / 0.040 / 0.063 / 0.166 / 0.491 s;
+ * bench/results/raw/stedc-blas-threads-h100.txt). On the host backend, and
+ * on a GPU whose device levels start above STEDC_SMALL_HOST_MERGES rows or
+ * not at all, the large merges are the host's: their GEMMs run on the team
+ * (team_gemm: column blocks, one BLAS call per thread), so that no
+ * OpenBLAS pool runs beside it either. */
 #define STEDC_SMALL_HOST_MERGES 2048
 
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
@@ -132,18 +134,19 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
     const int nth0 = omp_get_max_threads(), nth = (int)HYLA_MAX(1, HYLA_MIN(nth0, n / 256));
     /* the host's merges are small only where the device levels start low
      * (the tuning table's, at most 2048 rows); with every level on the
-     * host (gemm_min past n: a device short of memory, or the option) or
-     * a high threshold they include large GEMMs, which keep OpenBLAS's
-     * threads */
+     * host (the host backend; on a GPU gemm_min past n: a device short of
+     * memory, or the option) or a high threshold they include large GEMMs,
+     * which the team forms */
     const int gpu = ctx && ctx->ndev > 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST &&
                     gemm_min <= HYLA_MIN(n, STEDC_SMALL_HOST_MERGES);
-    if (gpu) hyla_blas_single_begin();
+    hyla_blas_single_begin();
     /* set even where nth = nth0: an OpenMP build of OpenBLAS sets the
      * calling thread's count with its own */
     omp_set_num_threads(nth);
-    const int rc = rt == HYLA_S ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm)
-                                : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, tm);
-    if (gpu) hyla_blas_single_end();
+    const int rc = rt == HYLA_S
+                       ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, !gpu, tm)
+                       : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, !gpu, tm);
+    hyla_blas_single_end();
     omp_set_num_threads(nth0);
     if (ctx) {
         hyla_eig_stats *s = &ctx->eig_stats;

@@ -401,6 +401,19 @@ static void TRI(gemm)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda,
            (int)ldb, 0, C, (int)ldc);
 }
 
+/* C (m x n) := A (m x kk) B (kk x n) by the OpenMP team: blocks of at
+ * least 64 columns of C, one host BLAS call each on the thread that takes
+ * it (the host BLAS single-threaded meanwhile: hyla_blas_single_begin). */
+static void TRI(gemm_team)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda,
+                           const R *B, int64_t ldb, R *C, int64_t ldc) {
+    const int64_t nbk = HYLA_MAX(1, HYLA_MIN((int64_t)omp_get_max_threads(), n / 64));
+#pragma omp parallel for if (nbk > 1) schedule(static)
+    for (int64_t b = 0; b < nbk; b++) {
+        const int64_t j0 = b * n / nbk, j1 = (b + 1) * n / nbk;
+        TRI(gemm)(m, j1 - j0, kk, A, lda, B + j0 * ldb, ldb, C + j0 * ldc, ldc);
+    }
+}
+
 /* perm := the ascending order of d[0..n-1] from those of its halves
  * [0, n1) and [n1, n): ord[0..n1-1] and ord[n1..n-1], local to each half
  * (NULL: the halves are sorted in place). */
@@ -500,6 +513,7 @@ typedef struct {
     int64_t *iw;          /* 4 nb */
     int64_t *ord;         /* nb: ascending order of each solved subproblem */
     unsigned char *kind;  /* nb */
+    int team_gemm;        /* a merge with the team inside forms its GEMMs by the team */
 } TRI(dc_ws);
 
 /* Merges two solved halves: on entry d[0..n1-1] and d[n1..n-1] hold the
@@ -605,8 +619,13 @@ static int TRI(merge)(int64_t n, int64_t n1, R *d, R *Q, int64_t ldq, R rho, int
 
     /* Q[:, 0:k] = [Q1 0; 0 Q2] (grouped non-deflated columns) U */
     const int64_t top = cnt[0] + cnt[1], bot = cnt[1] + cnt[2];
-    TRI(gemm)(n1, k, top, Qn, n, U, k, Q, ldq);
-    TRI(gemm)(n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k, Q + n1, ldq);
+    if (par && ws->team_gemm) {
+        TRI(gemm_team)(n1, k, top, Qn, n, U, k, Q, ldq);
+        TRI(gemm_team)(n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k, Q + n1, ldq);
+    } else {
+        TRI(gemm)(n1, k, top, Qn, n, U, k, Q, ldq);
+        TRI(gemm)(n - n1, k, bot, Qn + n1 + cnt[0] * n, n, U + cnt[0], k, Q + n1, ldq);
+    }
     if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
     memcpy(d, lam, sizeof *d * (size_t)n);
 
@@ -936,10 +955,11 @@ static int64_t TRI(host_levels)(R *d, const R *e, R *Z, int64_t ldz, int64_t nle
  * eigenvectors: in dZ (device 0 of ctx, lddz) when dZ is not NULL, else in
  * Z. */
 static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                         int64_t gemm_min, int zeroed, R *dZ, int64_t lddz, double *tm) {
+                         int64_t gemm_min, int zeroed, R *dZ, int64_t lddz, int team_gemm,
+                         double *tm) {
     int64_t nleaf = 1;
     while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
-    TRI(dc_ws) ws = {.nb = n};
+    TRI(dc_ws) ws = {.nb = n, .team_gemm = team_gemm};
     int64_t *b = hyla_malloc(sizeof *b * (size_t)(nleaf + 1));
     ws.qn = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
     ws.u = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
@@ -1026,9 +1046,12 @@ cleanup:
 }
 
 /* tm: STEDC_T_COUNT timers (seconds, added to). dZ: NULL, or where the
- * eigenvectors go (device 0 of ctx, lddz), Z then being workspace. */
+ * eigenvectors go (device 0 of ctx, lddz), Z then being workspace.
+ * team_gemm: the host merges that run one after the other with the team
+ * inside form their GEMMs by the team (gemm_team; the caller holds the host
+ * BLAS single-threaded), else by one host BLAS call. */
 static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                      int64_t gemm_min, R *dZ, int64_t lddz, double *tm) {
+                      int64_t gemm_min, R *dZ, int64_t lddz, int team_gemm, double *tm) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n == 0) return 0;
     /* one unreduced block for divide and conquer with its eigenvectors
@@ -1063,7 +1086,7 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                 if (rc > 0) rc = (int)l0 + 1;
             } else {
                 rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min, !whole,
-                                   whole ? dZ : NULL, lddz, tm);
+                                   whole ? dZ : NULL, lddz, team_gemm, tm);
                 if (rc > 0) rc += (int)l0;
             }
             for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
