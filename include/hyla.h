@@ -219,12 +219,13 @@ typedef enum {
      * reflectors made after it is set. */
     HYLA_OPT_EIG_BACK2_NB = 22,
     /* Eigensolver, eigenvectors: how the Q2 back transformation runs.
-     * 0 = automatic (batched GEMMs wave by wave: on one H100 the one-call
-     * kernel was no faster and, holding every SM for the whole call,
-     * slowed the divide and conquer running beside it), 1 = batched GEMMs,
-     * 2 = the backend's one-call kernel (CUDA: sweeps per group up to 32,
-     * kd up to 64, else the GEMMs; the host backend's runs the kernel's
-     * schedule as a reference, for tests). */
+     * 0 = automatic (the tuning table: on Hopper GPUs the one-call kernel
+     * for double at kd 64 in groups of 32 sweeps, its products on the FP64
+     * tensor cores; the batched GEMMs wave by wave for s, c and z, whose
+     * kernel runs on CUDA cores and was measured slower on one H100), 1 =
+     * batched GEMMs, 2 = the backend's one-call kernel (CUDA: sweeps per
+     * group up to 32, kd up to 64, else the GEMMs; the host backend's runs
+     * the kernel's schedule as a reference, for tests). */
     HYLA_OPT_EIG_BACK2 = 27,
     /* Eigensolver, eigenvalues only: the tridiagonal eigenvalue solver.
      * 0 = automatic (bisection on a GPU from n = 2048, measured faster

@@ -624,7 +624,8 @@ template <int W, int NT, bool FIX> struct apply<double, W, NT, true, FIX> {
 };
 
 template <typename T, int W, int NT, bool FIX>
-__global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ store, T *Z) {
+__global__ void __launch_bounds__(NT)
+    q2_kernel(geo g, const T *__restrict__ store, T *Z, unsigned long long *ctr) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const int gbuf = (g.vld + g.tld) * g.nbp + gpad_of<shape<T>::MMA>(), wbuf = g.nbp * g.wsld;
     T *Vb[2];
@@ -641,10 +642,33 @@ __global__ void __launch_bounds__(NT) q2_kernel(geo g, const T *__restrict__ sto
         for (int i = threadIdx.x; i < tot; i += NT) all[i] = zero_of<T>();
         __syncthreads();
     }
-    /* the slabs, widest first (with identity they have the most work),
-     * each CTA taking every gridDim.x-th */
-    const int64_t nslab = (g.ncols + W - 1) / W;
-    for (int64_t idx = blockIdx.x; idx < nslab; idx += gridDim.x) {
+    /* the slabs, widest first (with identity they have the most work).
+     * With a counter (ctr, zero at launch) each CTA takes the next slab
+     * when done with its last, in that order (the longest first: the CTAs
+     * end within about one slab of each other, and an SM holding two CTAs
+     * takes more slabs than one holding one). Without, in rounds of
+     * gridDim.x: CTA b takes index b of the even rounds and gridDim.x-1-b
+     * of the odd ones. With identity a slab's work grows with its first
+     * column: at n = 16384 (512 slabs) on 116 CTAs, one to an SM, every
+     * gridDim.x-th slab would leave the busiest CTA 1.17x the mean work, the
+     * rounds 1.01x; with two CTAs on most SMs (complex double) the busiest
+     * SM 1.4x the mean by every gridDim.x-th, 1.2x by rounds and 1.03x by
+     * the counter (a model of these counts, not a measurement). */
+    __shared__ unsigned long long next_slab;
+    const int64_t nslab = (g.ncols + W - 1) / W, G = gridDim.x;
+    for (int64_t r = 0;; r++) {
+        int64_t idx;
+        if (ctr) {
+            __syncthreads(); /* every thread has read the last index */
+            if (threadIdx.x == 0) next_slab = atomicAdd(ctr, 1ull);
+            __syncthreads();
+            idx = (int64_t)next_slab;
+            if (idx >= nslab) break;
+        } else {
+            if (r * G >= nslab) break;
+            idx = r * G + (r & 1 ? G - 1 - blockIdx.x : blockIdx.x);
+            if (idx >= nslab) continue;
+        }
         const int64_t slab = nslab - 1 - idx, c0 = slab * W;
         const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
         int64_t smax = g.nsg - 1;
@@ -770,7 +794,8 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     const size_t one = fixed + (size_t)(g.ldv + g.kd) * row; /* K = 1 */
     /* K sweep groups per window: as many as leave two CTAs per SM room,
      * or, when that is fewer than 3, as many as one CTA may take */
-    const size_t budget2 = (size_t)per_sm / 2 - 2048, budget1 = (size_t)optin;
+    /* (the kernel's static shared memory, 8 bytes, within the margins) */
+    const size_t budget2 = (size_t)per_sm / 2 - 2048, budget1 = (size_t)optin - 64;
     if (one > budget1) return HYLA_ERR_UNSUPPORTED;
     int64_t K = one <= budget2 ? 1 + (int64_t)((budget2 - one) / step) : 0;
     if (K < 3) K = 1 + (int64_t)((budget1 - one) / step);
@@ -785,7 +810,7 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
     const size_t smem = fixed + (size_t)g.H * row;
     if (smem > budget1) return HYLA_ERR_UNSUPPORTED;
     /* the unrolled tensor-core products for kd = 64, nb = 32 (double) */
-    void (*kern)(geo, const T *, T *) = q2_kernel<T, W, NT, false>;
+    void (*kern)(geo, const T *, T *, unsigned long long *) = q2_kernel<T, W, NT, false>;
     if constexpr (shape<T>::MMA)
         if (g.kd == 64 && g.nb == 32) kern = q2_kernel<T, W, NT, true>;
     if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -796,6 +821,7 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
      * SM on all but an eighth of the SMs, each taking several slabs: the
      * divide and conquer's merges run on the SMs left */
     int64_t grid = (g.ncols + W - 1) / W;
+    unsigned long long *ctr = nullptr;
     if (g.identity) {
         int nsm = 0, per = 0;
         if (cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
@@ -804,10 +830,23 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
             return HYLA_ERR_DEVICE;
         const int64_t cap = (int64_t)(nsm - nsm / 8) * (per > 0 ? per : 1);
         if (grid > cap) grid = cap;
+        /* the slab counter, stream-ordered; where the stream-ordered
+         * allocator is missing the CTAs take the slabs in fixed rounds */
+        if (grid < (g.ncols + W - 1) / W) {
+            if (cudaMallocAsync(reinterpret_cast<void **>(&ctr), sizeof *ctr, st) != cudaSuccess) {
+                (void)cudaGetLastError();
+                ctr = nullptr;
+            } else if (cudaMemsetAsync(ctr, 0, sizeof *ctr, st) != cudaSuccess) {
+                (void)cudaFreeAsync(ctr, st);
+                return HYLA_ERR_DEVICE;
+            }
+        }
     }
-    kern<<<(unsigned)grid, NT, smem, st>>>(g, static_cast<const T *>(store),
-                                                          static_cast<T *>(Z));
-    return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
+    kern<<<(unsigned)grid, NT, smem, st>>>(g, static_cast<const T *>(store), static_cast<T *>(Z),
+                                           ctr);
+    const bool launched = cudaGetLastError() == cudaSuccess;
+    if (ctr && cudaFreeAsync(ctr, st) != cudaSuccess) return HYLA_ERR_DEVICE;
+    return launched ? 0 : HYLA_ERR_DEVICE;
 }
 
 } // namespace
