@@ -10,7 +10,8 @@
  * 8192 against 0.154 / 0.213 / 0.196 s for sterf on the host cores; inside
  * dsyevd at 16384, 0.113 s against 0.435 s (bench/results/syevd.md). With
  * several lanes an index (k_bisect.cu) 0.012 / 0.029 s at 4096 / 8192 and
- * 0.074 s at 16384. */
+ * 0.074 s at 16384; from the starting grid (tri_bisect.h) 0.010 / 0.024 /
+ * 0.053 s (bench/results/raw/bisect-grid-h100.txt). */
 #define BISECT_AUTO_MIN 2048
 
 int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const void *d,

@@ -3,16 +3,19 @@
  * out ascending: backend/ops/tri_bisect.h; the host backend's version
  * (backend/host/host_bisect.c) is the reference.
  *
- * Two kernels on the stream: one block scans (d, e) for NaN/Inf and the
+ * Three kernels on the stream: one block scans (d, e) for NaN/Inf and the
  * largest entry, writes the scaled diagonal and squared off-diagonal into
- * the workspace with their Gershgorin bounds, and the plan after them; then
- * G lanes per eigenvalue index bisect (bisect_run), each evaluating its
+ * the workspace with their Gershgorin bounds, and the plan after them; one
+ * thread per three points counts at the starting grid (bisect_grid,
+ * tri_bisect.h); then G lanes per eigenvalue index, each from its grid
+ * interval, bisect (bisect_run), each evaluating its
  * three points' Sturm counts side by side (three independent recurrences in
  * one pass over the matrix: the division latency of one hides behind the
- * others, and the matrix is read once for three counts). One H100, d: 0.012
- * / 0.029 / 0.074 / 0.196 s at n = 4096 / 8192 / 16384 / 32768 (G = 8, 8,
- * 4, 2) against 0.024 / 0.048 / 0.113 s with one thread an index (suite
- * syevd-s1-h100; bench/results/syevd.md). The matrix is read through the
+ * others, and the matrix is read once for three counts). One H100, d: 0.010
+ * / 0.024 / 0.053 / 0.143 s at n = 4096 / 8192 / 16384 / 32768 (G = 8, 8,
+ * 4, 2; bench/results/raw/bisect-grid-h100.txt), 0.012 / 0.029 / 0.074 /
+ * 0.196 s from [gl, gu] with no grid, 0.024 / 0.048 / 0.113 s with one
+ * thread an index (suite syevd-s1-h100; bench/results/syevd.md). The matrix is read through the
  * read-only cache; every thread of a warp reads the same entry at once. The
  * arithmetic is the type's own (float for HYLA_S), every division IEEE
  * (nvcc's default -prec-div=true), as the monotone count needs. */
@@ -60,6 +63,11 @@ struct plan_room {
 
 template <typename R> __device__ R *scaled_d(void *work) {
     return reinterpret_cast<R *>(static_cast<unsigned char *>(work) + PLAN_BYTES);
+}
+/* the starting grid's counts, after the scaled diagonal and off-diagonal
+ * (8-byte aligned: 64 + 2 n sizeof(R) bytes in) */
+template <typename R> __device__ int64_t *grid_counts(void *work, int n) {
+    return reinterpret_cast<int64_t *>(scaled_d<R>(work) + 2 * (int64_t)n);
 }
 
 enum { RED_MAX = 0, RED_MIN = 1 };
@@ -136,6 +144,37 @@ __device__ __forceinline__ void sturm_row(R di, R e2, R pivmin, const R x[3], R 
     }
 }
 
+/* The counts at the M points of the starting grid (tri_bisect.h), P a
+ * thread, x_k = lo0 + k H in the type's own arithmetic (bisect_run forms
+ * the same expressions). */
+template <typename R>
+__global__ void __launch_bounds__(NT) bisect_grid(int n, int M, void *work) {
+    const int P = HYLA_BISECT_POINTS;
+    const plan_room *pr = static_cast<const plan_room *>(work);
+    const int k0 = (blockIdx.x * NT + threadIdx.x) * P + 1;
+    if (pr->bad || k0 > M) return;
+    const R *__restrict__ ds = scaled_d<R>(work);
+    const R *__restrict__ e2s = ds + n;
+    const R pivmin = (R)pr->p.pivmin, lo0 = (R)pr->p.gl, hi0 = (R)pr->p.gu;
+    const R H = (hi0 - lo0) / R(M + 1), d0 = __ldg(ds);
+    R x[P], q[P];
+    int c[P];
+#pragma unroll
+    for (int m = 0; m < P; m++) {
+        x[m] = k0 + m <= M ? lo0 + R(k0 + m) * H : hi0;
+        R t = d0 - x[m];
+        if (rabs(t) < pivmin) t = -pivmin;
+        q[m] = t;
+        c[m] = t < R(0);
+    }
+#pragma unroll 4
+    for (int i = 1; i < n; i++) sturm_row(__ldg(ds + i), __ldg(e2s + i - 1), pivmin, x, q, c);
+    int64_t *cnt = grid_counts<R>(work, n);
+#pragma unroll
+    for (int m = 0; m < P; m++)
+        if (k0 + m <= M) cnt[k0 + m - 1] = c[m];
+}
+
 /* G lanes of a warp (G a power of two, at most 32) bisect one index
  * together: lane g evaluates points g P .. g P + P - 1 (P =
  * HYLA_BISECT_POINTS) of the G P points that split [lo, hi] in G P + 1
@@ -157,10 +196,16 @@ __global__ void __launch_bounds__(NT) bisect_run(int n, const void *work, R *w) 
                                   : ((1u << G) - 1u) << (threadIdx.x & 31 & ~(G - 1));
     const R *__restrict__ ds = scaled_d<R>(const_cast<void *>(work));
     const R *__restrict__ e2s = ds + n;
+    const int M = (int)hyla_bisect_grid(n);
     int steps = 0;
-    for (double wd = pr->p.gu - pr->p.gl; wd > pr->p.atol && steps < 64; wd /= NP + 1) steps++;
+    for (double wd = (pr->p.gu - pr->p.gl) / (M + 1); wd > pr->p.atol && steps < 64;
+         wd /= NP + 1)
+        steps++;
     const R pivmin = (R)pr->p.pivmin;
-    R lo = (R)pr->p.gl, hi = (R)pr->p.gu;
+    /* the starting interval from the grid (bisect_grid's expressions) */
+    const R lo0 = (R)pr->p.gl, hi0 = (R)pr->p.gu, H = (hi0 - lo0) / R(M + 1);
+    const int f = (int)hyla_bisect_grid_find(grid_counts<R>(const_cast<void *>(work), n), M, j);
+    R lo = f > 1 ? lo0 + R(f - 1) * H : lo0, hi = f <= M ? lo0 + R(f) * H : hi0;
     const R d0 = __ldg(ds);
     for (int k = 0; k < steps; k++) {
         const R h = (hi - lo) / R(NP + 1);
@@ -197,6 +242,8 @@ template <typename R>
 int tri_eigvals_typed(cudaStream_t s, int n, const R *d, const R *e, R *w, void *work,
                       int *info) {
     bisect_prep<R><<<1, PREP_NT, 0, s>>>(n, d, e, work, info);
+    const int M = (int)hyla_bisect_grid(n), P = HYLA_BISECT_POINTS;
+    bisect_grid<R><<<(M / P + NT - 1) / NT, NT, 0, s>>>(n, M, work);
     /* lanes per index: about 64k threads in all (the bisection is bound by
      * the latency of its divisions below that, by their throughput above) */
     const int64_t lanes = HYLA_BISECT_THREADS / n;

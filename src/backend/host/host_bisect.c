@@ -56,9 +56,23 @@ void hyla_host_tri_eigvals_run(hyla_dtype t, int64_t n, const void *d, const voi
     hyla_bisect_plan p;
     hyla_bisect_plan_make(gl, gu, maxe2, n, single ? FLT_EPSILON / 2 : DBL_EPSILON / 2,
                           single ? FLT_MIN : DBL_MIN, s, &p);
+    /* the starting grid's counts, after ds and e2s */
+    const int64_t M = hyla_bisect_grid(n);
+    const double H = (p.gu - p.gl) / (double)(M + 1);
+    int64_t *cnt = (int64_t *)(e2s + n);
+#pragma omp parallel for schedule(static)
+    for (int64_t k0 = 1; k0 <= M; k0 += HYLA_BISECT_POINTS) {
+        double x[HYLA_BISECT_POINTS];
+        int64_t c[HYLA_BISECT_POINTS];
+        for (int m = 0; m < HYLA_BISECT_POINTS; m++) x[m] = p.gl + (double)(k0 + m) * H;
+        sturm_counts(n, ds, e2s, p.pivmin, x, c);
+        for (int m = 0; m < HYLA_BISECT_POINTS && k0 + m <= M; m++) cnt[k0 + m - 1] = c[m];
+    }
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < n; j++) {
-        double lo = p.gl, hi = p.gu, x[HYLA_BISECT_POINTS];
+        const int64_t f = hyla_bisect_grid_find(cnt, M, j);
+        double lo = f > 1 ? p.gl + (double)(f - 1) * H : p.gl;
+        double hi = f <= M ? p.gl + (double)f * H : p.gu, x[HYLA_BISECT_POINTS];
         int64_t c[HYLA_BISECT_POINTS];
         for (int k = 0; k < p.steps; k++) {
             const double h = (hi - lo) / (HYLA_BISECT_POINTS + 1);

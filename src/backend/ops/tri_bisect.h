@@ -13,6 +13,15 @@
  * enough to bring the width below atol = 2 u max(|gl|, |gu|) (u the unit
  * roundoff; dstebz's default absolute tolerance). The result is the midpoint.
  *
+ * The first steps are shared: every index starts from [gl, gu], so the
+ * first ones evaluate the same few points for all. Instead one pass
+ * evaluates the counts at the M = 3 min(n, HYLA_BISECT_GRID_MAX) points of
+ * a grid, x_k = gl + k H (k = 1 .. M, H = (gu - gl) / (M + 1)), once for
+ * all indices, and index j starts from [x_{f-1}, x_f], f the first grid
+ * point whose count exceeds j (x_0 = gl, x_{M+1} = gu; hyla_bisect_grid_find).
+ * That pass costs M n counts, about one step's n P n at n <= 16384, and
+ * saves log_{P+1}(M + 1) steps: 4 of 15 in double at n = 16384.
+ *
  * Count(x) = #{i : q_i < 0}, q_0 = d_0 - x, q_i = (d_i - x) - e_{i-1}^2 / q_{i-1},
  * a pivot of magnitude below pivmin = safmin max(1, max e_i^2) replaced by
  * -pivmin (dlaebz's guard: no division by zero, no overflow). In IEEE
@@ -54,6 +63,26 @@ static inline HYLA_BISECT_HD double hyla_bisect_scale(double amax) {
     return ldexp(1.0, -ex);
 }
 
+/* Points of the starting grid for order n (n >= 1): M = P min(n,
+ * HYLA_BISECT_GRID_MAX). */
+static inline HYLA_BISECT_HD int64_t hyla_bisect_grid(int64_t n) {
+    return (int64_t)HYLA_BISECT_POINTS * (n < HYLA_BISECT_GRID_MAX ? n : HYLA_BISECT_GRID_MAX);
+}
+
+/* f for index j: the first k in 1 .. M with cnt[k-1] > j, M + 1 when none
+ * (cnt, the grid's counts, is nondecreasing: the count is monotone in x
+ * and the points ascend). */
+static inline HYLA_BISECT_HD int64_t hyla_bisect_grid_find(const int64_t *cnt, int64_t M,
+                                                          int64_t j) {
+    int64_t a = 1, b = M + 1; /* cnt[a-2] <= j (a = 1: none), cnt[b-1] > j (b = M + 1: none) */
+    while (a < b) {
+        const int64_t m = a + (b - a) / 2;
+        if (cnt[m - 1] > j) b = m;
+        else a = m + 1;
+    }
+    return a;
+}
+
 /* The plan from the scaled matrix's Gershgorin bounds gl <= gu, the largest
  * scaled e_i^2, the order n, the unit roundoff u and the smallest normal
  * number safmin of the working type; s the scale. The step loop ends for any
@@ -75,7 +104,9 @@ static inline HYLA_BISECT_HD void hyla_bisect_plan_make(double gl, double gu, do
     }
     p->gl = gl - widen;
     p->gu = gu + widen;
-    for (double w = p->gu - p->gl; w > atol && p->steps < 64; w /= HYLA_BISECT_POINTS + 1)
+    /* from the width of the starting grid's intervals */
+    for (double w = (p->gu - p->gl) / (double)(hyla_bisect_grid(n) + 1);
+         w > atol && p->steps < 64; w /= HYLA_BISECT_POINTS + 1)
         p->steps++;
 }
 
