@@ -34,6 +34,12 @@ for d in $dirs; do
     exit 77
   fi
 done
+# Left out: SciPy's own flaky test. It compares two fractional powers
+# bitwise, whose Pade degree and square-root count come from a randomized
+# 1-norm estimate (onenormest), so the last bits differ between runs with
+# any LAPACK; SciPy made it a tolerance check in its pull request 19376
+# (2023; the SciPy here, 1.10, predates it). The same file's other tests still run.
+deselect="--deselect scipy/linalg/tests/test_matfuncs.py::TestFractionalMatrixPower::test_al_mohy_higham_2012_experiment_1"
 # one pytest per test file, HYLA_SUITE_JOBS at a time (default: a job per two
 # cores, each job's BLAS and hyla taking OMP_NUM_THREADS of them); every
 # file's summary line, and the whole output of a file that fails
@@ -43,9 +49,10 @@ logs=$(mktemp -d) || exit 1
 trap 'rm -rf "$logs"' EXIT
 # shellcheck disable=SC2086
 ls $(for d in $dirs; do printf '%s/test_*.py ' "$d"; done) |
-  PY=$py LOGS=$logs xargs -P "$jobs" -I{} sh -c '
+  PY=$py LOGS=$logs DESELECT=$deselect xargs -P "$jobs" -I{} sh -c '
     f=$1; log=$LOGS/$(echo "$f" | tr / _).log
-    if "$PY" -m pytest -q -p no:cacheprovider "$f" > "$log" 2>&1; then :; else
+    # shellcheck disable=SC2086
+    if "$PY" -m pytest -q -p no:cacheprovider $DESELECT "$f" > "$log" 2>&1; then :; else
       rc=$?; [ $rc -eq 5 ] || echo "$rc" > "$log.failed"; fi' _ {}
 rc=0
 for log in "$logs"/*.log; do
