@@ -144,6 +144,26 @@ __device__ __forceinline__ void sturm_row(R di, R e2, R pivmin, const R x[3], R 
     }
 }
 
+/* The Sturm counts at the P points x (P = HYLA_BISECT_POINTS): c[m] is the
+ * number of eigenvalues of the scaled matrix (ds, e2s) below x[m]. */
+template <typename R>
+__device__ __forceinline__ void sturm_counts(int n, const R *__restrict__ ds,
+                                             const R *__restrict__ e2s, R pivmin,
+                                             const R x[HYLA_BISECT_POINTS],
+                                             int c[HYLA_BISECT_POINTS]) {
+    const R d0 = __ldg(ds);
+    R q[HYLA_BISECT_POINTS];
+#pragma unroll
+    for (int m = 0; m < HYLA_BISECT_POINTS; m++) {
+        R t = d0 - x[m];
+        if (rabs(t) < pivmin) t = -pivmin;
+        q[m] = t;
+        c[m] = t < R(0);
+    }
+#pragma unroll 4
+    for (int i = 1; i < n; i++) sturm_row(__ldg(ds + i), __ldg(e2s + i - 1), pivmin, x, q, c);
+}
+
 /* The counts at the M points of the starting grid (tri_bisect.h), P a
  * thread, x_k = lo0 + k H in the type's own arithmetic (bisect_run forms
  * the same expressions). */
@@ -156,19 +176,12 @@ __global__ void __launch_bounds__(NT) bisect_grid(int n, int M, void *work) {
     const R *__restrict__ ds = scaled_d<R>(work);
     const R *__restrict__ e2s = ds + n;
     const R pivmin = (R)pr->p.pivmin, lo0 = (R)pr->p.gl, hi0 = (R)pr->p.gu;
-    const R H = (hi0 - lo0) / R(M + 1), d0 = __ldg(ds);
-    R x[P], q[P];
+    const R H = (hi0 - lo0) / R(M + 1);
+    R x[P];
     int c[P];
 #pragma unroll
-    for (int m = 0; m < P; m++) {
-        x[m] = k0 + m <= M ? lo0 + R(k0 + m) * H : hi0;
-        R t = d0 - x[m];
-        if (rabs(t) < pivmin) t = -pivmin;
-        q[m] = t;
-        c[m] = t < R(0);
-    }
-#pragma unroll 4
-    for (int i = 1; i < n; i++) sturm_row(__ldg(ds + i), __ldg(e2s + i - 1), pivmin, x, q, c);
+    for (int m = 0; m < P; m++) x[m] = k0 + m <= M ? lo0 + R(k0 + m) * H : hi0;
+    sturm_counts(n, ds, e2s, pivmin, x, c);
     int64_t *cnt = grid_counts<R>(work, n);
 #pragma unroll
     for (int m = 0; m < P; m++)
@@ -206,21 +219,13 @@ __global__ void __launch_bounds__(NT) bisect_run(int n, const void *work, R *w) 
     const R lo0 = (R)pr->p.gl, hi0 = (R)pr->p.gu, H = (hi0 - lo0) / R(M + 1);
     const int f = (int)hyla_bisect_grid_find(grid_counts<R>(const_cast<void *>(work), n), M, j);
     R lo = f > 1 ? lo0 + R(f - 1) * H : lo0, hi = f <= M ? lo0 + R(f) * H : hi0;
-    const R d0 = __ldg(ds);
     for (int k = 0; k < steps; k++) {
         const R h = (hi - lo) / R(NP + 1);
-        R x[P], q[P];
+        R x[P];
         int c[P];
 #pragma unroll
-        for (int m = 0; m < P; m++) {
-            x[m] = lo + R(g * P + m + 1) * h;
-            R t = d0 - x[m];
-            if (rabs(t) < pivmin) t = -pivmin;
-            q[m] = t;
-            c[m] = t < R(0);
-        }
-#pragma unroll 4
-        for (int i = 1; i < n; i++) sturm_row(__ldg(ds + i), __ldg(e2s + i - 1), pivmin, x, q, c);
+        for (int m = 0; m < P; m++) x[m] = lo + R(g * P + m + 1) * h;
+        sturm_counts(n, ds, e2s, pivmin, x, c);
         /* the first point above eigenvalue j (NP: none) bounds it from
          * above, the one before it from below */
         int m = 0;
