@@ -5,8 +5,10 @@
  * the unit so that figures compare across versions of the kernel,
  * k_hb2st.cu); then, from one more traced run, the average time of a
  * step's phases in the middle half of the sweeps (k_hb2st.h). PREFETCH 1
- * copies each step's next window ahead, 0 loads it after the wait
- * (hyla_cuda_hb2st_probe); without it, the library's default. Built with
+ * copies each step's next window ahead, 0 loads it after the wait, 2 splits
+ * each step at its late row (hyla_cuda_hb2st_probe); without it, the
+ * library's default. With 2 the wait phase also holds the wait for the
+ * handoff inside the step, and "reflector+products" both of its parts. Built with
  * -DHYLA_BENCH=ON as build/bin/chase_probe.
  * Usage: chase_probe TYPES N[,N...] KD [REPEAT [PREFETCH]]   (TYPES among s,d,c,z) */
 #include "backend/cuda/k_hb2st.h"
@@ -102,8 +104,9 @@ int main(int argc, char **argv) {
     const long kd = atol(argv[3]);
     const int repeat = argc > 4 ? atoi(argv[4]) : 3;
     const int pf = argc > 5 ? atoi(argv[5]) : -1;
-    if (kd < 1 || kd > HYLA_CUDA_HB2ST_MAX_KD || repeat < 1) {
-        fprintf(stderr, "chase_probe: KD in 1..%d, REPEAT >= 1\n", HYLA_CUDA_HB2ST_MAX_KD);
+    if (kd < 1 || kd > HYLA_CUDA_HB2ST_MAX_KD || repeat < 1 || pf < -1 || pf > 2) {
+        fprintf(stderr, "chase_probe: KD in 1..%d, REPEAT >= 1, PREFETCH in 0..2\n",
+                HYLA_CUDA_HB2ST_MAX_KD);
         return 2;
     }
     printf("%-4s %8s %4s %12s %14s  %s\n", "type", "n", "kd", "chase (ms)", "per step (us)",

@@ -8,7 +8,8 @@
 probe chase_probe d,z,s,c 8192,16384 64 3
 probe chase_probe d,z 16384 32 3
 probe chase_probe d,z 2048,3000,4096 64 3
-# the windows copied ahead (1) against loaded after the wait (0), the
-# default's choice per type
+# the steps split at the late row (2), the windows copied ahead (1) and
+# loaded after the wait (0): the default's choice per type
+probe chase_probe d,z,s,c 4096,16384 64 3 2
 probe chase_probe d,z,s,c 4096,16384 64 3 1
 probe chase_probe d,z,s,c 4096,16384 64 3 0

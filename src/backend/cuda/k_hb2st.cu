@@ -39,12 +39,22 @@
  * Memory: a step works on its windows (X = B(block m, block m-1), nv x
  * kd, and the Hermitian diagonal block, both triangles) in shared memory
  * and writes the results back. The window of step m+1 is final, but for
- * its last row, once sweep i-1 has finished its step m+1. Where the two
- * windows of two steps fit in shared memory (not complex double at kd =
- * 64), step m checks that once, after its products: where it holds, step m
- * copies that window into a second set of buffers (cp.async) while it
- * updates and stores its own, and step m+1 loads only the last row after
- * its wait. Otherwise step m+1 loads its whole window after the wait.
+ * its last row, once sweep i-1 has finished its step m+1. Three ways to
+ * use that (the launch's mode):
+ *   - copied ahead (the real types by default): where the two windows of
+ *     two steps fit in shared memory, step m checks once, after its
+ *     products, that sweep i-1 is that far; where it is, step m copies the
+ *     window into a second set of buffers (cp.async) while it updates and
+ *     stores its own, and step m+1 loads only the last row after its wait;
+ *     otherwise step m+1 loads its whole window after the wait;
+ *   - loaded after the wait;
+ *   - split at the late row (the complex types by default, step_split):
+ *     step m waits only for sweep i-1's step m, loads the window without
+ *     its last row and runs everything that does not read that row (the
+ *     bulge of the other rows, the reflector's sums and the products over
+ *     them), then waits for the handoff, reads the row and completes the
+ *     sums. The handoff's wait then covers the completion instead of the
+ *     load, the bulge and the products; the load stays on the step.
  * Stores to the band bypass L1 (st.global.cg).
  * Publishing: the threads that stored synchronize (the block, or warp 0 for
  * the handoff), then thread 0 stores the counter with release semantics
@@ -218,6 +228,7 @@ template <typename T> struct smem {
     T *y;      /* kd: tau A v */
     T *z;      /* kd: conj(tau v^H X), by column of X */
     T *tau;    /* 2: the taus of the last two steps, by parity */
+    T *lastp;  /* 1: the split step's bulge sum of row kd-1 before the handoff */
     int *pre;  /* set by thread 0 in step m: the window of step m+1 is being copied */
     int lds;
     bool pf;   /* copy the next window ahead where it is final (see step) */
@@ -228,7 +239,7 @@ template <typename T> __host__ __device__ int smem_tiles(bool pf, bool pfa) {
     return pf ? (pfa ? 4 : 3) : 2;
 }
 template <typename T> __host__ __device__ size_t smem_bytes(int kd, int tiles) {
-    return sizeof(T) * ((size_t)tiles * kd * (kd + 1) + 5 * (size_t)kd + 2);
+    return sizeof(T) * ((size_t)tiles * kd * (kd + 1) + 5 * (size_t)kd + 3);
 }
 
 /* The grouped reflector store (backend.h's hyla_hb2st_store; data NULL: no
@@ -410,6 +421,53 @@ template <typename T, typename R> __device__ bool fast_reflector(int len, const 
     return true;
 }
 
+/* fast_reflector's scalars from the two parts of x the split step
+ * (step_split) has at different times: before the handoff, x[1..len-2] by
+ * their largest part mx_pre and sum of squares ssq_pre scaled by sc_pre (1
+ * / 2^ilogb(mx_pre), 1 where mx_pre is 0); after it, x[len-1] = xl. The
+ * same tests and formulas as fast_reflector on the whole of x, with f.sc
+ * from the largest part of all of it; rho = f.sc / sc_pre (a power of two)
+ * rescales what was summed before. Returns false where fast_reflector
+ * would, where mx_pre was out of the range sc_pre may come from, or where
+ * xl's exponent exceeds mx_pre's by more than 60 (rho would lose the
+ * earlier sums to underflow): the caller takes the whole step again. */
+template <typename T, typename R>
+__device__ bool split_reflector(T alpha, R mx_pre, R ssq_pre, T xl, refl<T, R> &f, R &rho) {
+    const R ar = re_of(alpha), ai = im_of(alpha);
+    const R big = R(sizeof(R) == 8 ? 0x1p+500 : 0x1p+60), small = R(1) / big;
+    const R mx = max(mx_pre, max(fabs(re_of(xl)), fabs(im_of(xl))));
+    if (fabs(ar) > big || fabs(ai) > big) return false;
+    rho = R(0);
+    if (mx == R(0)) {
+        f.sc = 1;
+        if (ai == R(0)) { /* H = I */
+            f.tau = make<T>::of(R(0), R(0));
+            f.vs = f.tau;
+            f.beta = ar;
+            return true;
+        }
+        if (fabs(ar) < small && fabs(ai) < small) return false;
+    } else {
+        if (mx > big || mx < small || (mx_pre != R(0) && mx_pre < small)) return false;
+        const int e = ilogb(mx);
+        f.sc = R(1) / exp2(R(e));
+        if (mx_pre != R(0)) {
+            const int ep = ilogb(mx_pre);
+            if (e - ep > 60) return false;
+            rho = exp2(R(ep - e));
+        }
+    }
+    const R xr = re_of(xl) * f.sc, xi = im_of(xl) * f.sc;
+    const R xn = sqrt(ssq_pre * rho * rho + (xr * xr + xi * xi)) / f.sc;
+    const R beta = -copysign(hypot(hypot(ar, ai), xn), ar);
+    const R rb = R(1) / beta;
+    f.tau = make<T>::of((beta - ar) * rb, -ai * rb);
+    const R zr = ar - beta, q = R(1) / (zr * zr + ai * ai);
+    f.vs = make<T>::of(zr * q / f.sc, -ai * q / f.sc);
+    f.beta = beta;
+    return true;
+}
+
 /* the counter of a sweep: published by a release store after a barrier of
  * the threads that stored (so cumulative over their stores), read by
  * acquire loads */
@@ -427,6 +485,100 @@ __device__ __forceinline__ int wait_for(const int *p, int need) {
         if (seen >= need) return seen;
         __nanosleep(32);
     }
+}
+
+/* thread 0 of a traced block adds the clock cycles since tk to ph[k] */
+#define HB2ST_PHASE(k)                                                                          \
+    do {                                                                                       \
+        if (TR && threadIdx.x == 0) {                                                          \
+            const long long now = clock64();                                                   \
+            ph[k] += now - tk;                                                                 \
+            tk = now;                                                                          \
+        }                                                                                      \
+    } while (0)
+
+/* The rest of step m of sweep i once its reflector (vcur, tau) and the
+ * products y, z are in shared memory: the look at sweep i-1 (s.pf), the
+ * reflector's store, the update of the windows, their stores and row 0's
+ * handoff (see step). */
+template <typename T, typename R, bool TR>
+__device__ __forceinline__ void step_tail(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m,
+                                          int M, int *progress, int &seen, const smem<T> &s,
+                                          const vstore<T> &q, long long *ph, long long &tk,
+                                          int nv, bool bulge, T beta) {
+    const int tid = threadIdx.x, lane = tid & 31, lds = s.lds;
+    const int tr = tid % 64, tc = tid / 64;
+    const int64_t st = i + 1 + (int64_t)m * kd;
+    const T *vcur = s.v + (m & 1) * kd, *vprev = s.v + ((m + 1) & 1) * kd;
+    const T *sX = s.X[m & 1], *sA = s.A[m & 1];
+    T *gA = W + st + st * ld;
+    T *gX = m == 0 ? W + st + i * ld : W + st + (st - kd) * ld;
+    const int xcols = m == 0 ? 1 : kd;
+    if (tid == 0) { /* the next window: final but for its last row? (see above) */
+        int pre = 0;
+        if (s.pf && m + 1 < M) {
+            const int need = 2 * (m + 2); /* sweep i-1's step m+1 done */
+            pre = i == 0 || seen >= need || (seen = peek(progress + i - 1)) >= need;
+        }
+        *s.pre = pre;
+    }
+    __syncthreads();
+    const T tau = s.tau[m & 1];
+    if (*s.pre) { /* landing while this step updates and stores */
+        const int64_t st1 = st + kd;
+        const int nv1 = (int)min((int64_t)kd, n - st1);
+        prefetch_tile<T, false>(W + st1 + st * ld, ld, nv1, kd, s.X[(m + 1) & 1], lds);
+        if (s.pfa) prefetch_tile<T, true>(W + st1 + st1 * ld, ld, nv1, nv1, s.A[(m + 1) & 1], lds);
+        cp_async_commit();
+    }
+
+    /* the reflector into column j of group (i / nb, m) of the store (the
+     * host reference's hb2st: the same offsets) */
+    if (q.data) {
+        const int64_t sg = i / q.nb, u = q.nsg - 1 - sg, t = u + m;
+        const int j = (int)(i % q.nb);
+        T *V = q.data + __ldg(q.woff + t) + (min(t, (int64_t)q.nsg - 1) - u) * q.gsz;
+        if (tid < nv) V[j + (int64_t)j * q.ldv + tid] = vcur[tid];
+        if (tid == 0) V[(int64_t)q.ldv * q.nb + j + j * q.nb] = tau;
+    }
+    HB2ST_PHASE(3);
+
+    /* alpha = -tau (y^H v) / 2, computed by every warp */
+    T yv = make<T>::of(R(0), R(0));
+    for (int r = lane; r < nv; r += 32) yv = yv + conj_of(s.y[r]) * vcur[r];
+    yv = warp_sum(yv, R(0));
+    const T alpha = R(-0.5) * (tau * yv);
+
+    /* X(:, 0) := (beta, 0, ..); X(:, 1..) := H^H (X(:, 1..) - w vprev(1..)^H);
+     * B(block, block) := H^H B H; element (r, c) of each, with vr = v(r),
+     * yr = y(r) + alpha v(r) */
+    auto x_out = [&](int r, int c, T vr) {
+        if (c == 0) return r == 0 ? beta : make<T>::of(R(0), R(0));
+        T x = sX[r + c * lds] - vr * conj_of(s.z[c]);
+        if (bulge) x = x - s.w[r] * conj_of(vprev[c]);
+        return x;
+    };
+    auto a_out = [&](int r, int c, T vr, T yr) {
+        const T yc = s.y[c] + alpha * vcur[c];
+        T a = sA[r + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
+        if (r == c) a = make<T>::of(re_of(a), R(0));
+        return a;
+    };
+    /* row 0 first, by warp 0, and the handoff (see above) */
+    if (tid < 32) {
+        const T v0 = vcur[0];
+        for (int c = lane; c < xcols; c += 32) st_band(gX + c * ld, x_out(0, c, v0));
+        if (lane == 0) st_band(gA, a_out(0, 0, v0, s.y[0] + alpha * v0));
+        __syncwarp();
+        if (lane == 0) publish(progress + i, 2 * m + 1);
+    }
+    /* rows 1.. */
+    if (tr > 0 && tr < nv) {
+        const T vr = vcur[tr], yr = s.y[tr] + alpha * vr;
+        for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) st_band(gX + tr + c * ld, x_out(tr, c, vr));
+        for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) st_band(gA + tr + c * ld, a_out(tr, c, vr, yr));
+    }
+    HB2ST_PHASE(4);
 }
 
 /* Step m of sweep i (all threads of the block; see host_hb2st.c), M steps
@@ -448,16 +600,7 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
                      int *progress, int &seen, const smem<T> &s, const vstore<T> &q,
                      long long *ph) {
     long long tk = TR ? clock64() : 0;
-#define HB2ST_PHASE(k)                                                                          \
-    do {                                                                                       \
-        if (TR && threadIdx.x == 0) {                                                          \
-            const long long now = clock64();                                                   \
-            ph[k] += now - tk;                                                                 \
-            tk = now;                                                                          \
-        }                                                                                      \
-    } while (0)
     const int tid = threadIdx.x, lane = tid & 31, lds = s.lds;
-    const int tr = tid % 64, tc = tid / 64; /* the tile loops' mapping */
     const int64_t st = i + 1 + (int64_t)m * kd;
     const int nv = (int)min((int64_t)kd, n - st);
     T *vcur = s.v + (m & 1) * kd, *vprev = s.v + ((m + 1) & 1) * kd;
@@ -588,72 +731,164 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
             beta = sX[0];
         }
     }
-    if (tid == 0) { /* the next window: final but for its last row? (see above) */
-        int pre = 0;
-        if (s.pf && m + 1 < M) {
-            const int need = 2 * (m + 2); /* sweep i-1's step m+1 done */
-            pre = i == 0 || seen >= need || (seen = peek(progress + i - 1)) >= need;
-        }
-        *s.pre = pre;
-    }
-    __syncthreads();
-    const T tau = s.tau[m & 1];
-    if (*s.pre) { /* landing while this step updates and stores */
-        const int64_t st1 = st + kd;
-        const int nv1 = (int)min((int64_t)kd, n - st1);
-        prefetch_tile<T, false>(W + st1 + st * ld, ld, nv1, kd, s.X[(m + 1) & 1], lds);
-        if (s.pfa) prefetch_tile<T, true>(W + st1 + st1 * ld, ld, nv1, nv1, s.A[(m + 1) & 1], lds);
-        cp_async_commit();
-    }
+    step_tail<T, R, TR>(n, kd, W, ld, i, m, M, progress, seen, s, q, ph, tk, nv, bulge, beta);
+}
 
-    /* the reflector into column j of group (i / nb, m) of the store (the
-     * host reference's hb2st: the same offsets) */
-    if (q.data) {
-        const int64_t sg = i / q.nb, u = q.nsg - 1 - sg, t = u + m;
-        const int j = (int)(i % q.nb);
-        T *V = q.data + __ldg(q.woff + t) + (min(t, (int64_t)q.nsg - 1) - u) * q.gsz;
-        if (tid < nv) V[j + (int64_t)j * q.ldv + tid] = vcur[tid];
-        if (tid == 0) V[(int64_t)q.ldv * q.nb + j + j * q.nb] = tau;
+
+/* Step m of sweep i split at the late row, where sweep i-1 has a step m+1
+ * (nv = kd): the window's last row L = kd-1 (the diagonal block's row and
+ * column L, X(L, lc) with lc = kd-1, or 0 for m = 0's column) is row 0 of
+ * sweep i-1's step m+1, final only at its handoff; the rest of the window
+ * is final once sweep i-1 has finished step m (the caller waits for that).
+ * So the load, the bulge of rows 0..L-1, the largest part and the scaled
+ * sum of squares of x[1..L-1], and y and z over those rows of x run before
+ * the wait for the handoff (need); after it, the late row is read, x[L]
+ * formed, and the scalars and products completed by their terms in x[L]
+ * and the late row (split_reflector; y(L) whole). Sweep i then trails
+ * sweep i-1 by a step and that completion instead of a step and the
+ * larger part of a step up to the handoff. The arithmetic is step()'s
+ * fast path with the sums over x taken in two parts. Returns false where
+ * split_reflector does, after the wait and before any store: the caller
+ * then runs step() on the whole window. */
+template <typename T, typename R, bool TR>
+__device__ bool step_split(int kd, T *W, int64_t ld, int64_t i, int m, int M, int need,
+                           int *progress, int &seen, const smem<T> &s, const vstore<T> &q,
+                           long long *ph, int64_t n) {
+    long long tk = TR ? clock64() : 0;
+    const int tid = threadIdx.x, lane = tid & 31, lds = s.lds;
+    const int64_t st = i + 1 + (int64_t)m * kd;
+    const int nv = kd, L = kd - 1, lc = m == 0 ? 0 : kd - 1;
+    T *vcur = s.v + (m & 1) * kd, *vprev = s.v + ((m + 1) & 1) * kd;
+    T *sX = s.X[0], *sA = s.A[0];
+    T *gA = W + st + st * ld;
+    T *gX = m == 0 ? W + st + i * ld : W + st + (st - kd) * ld;
+    const int xcols = m == 0 ? 1 : kd;
+    const T zero = make<T>::of(R(0), R(0));
+
+    /* the window without its late row (zeros in its place) */
+    load_tile<T, R, true>(gA, ld, L, L, sA, lds);
+    load_tile<T, R, false>(gX, ld, nv, xcols, sX, lds);
+    if (tid < nv) sA[L + tid * lds] = sA[tid + L * lds] = zero;
+    /* by the thread that loaded it */
+    if (tid % 64 == L && tid / 64 == lc % TILE_COLS_PER_PASS) sX[L + lc * lds] = zero;
+    __syncthreads();
+    HB2ST_PHASE(1);
+
+    /* the bulge (see step) of rows 0..L-1; row L's sum without the late
+     * X(L, kd-1) kept for later */
+    bool bulge = false;
+    T taup = zero;
+    if (m > 0) {
+        taup = s.tau[(m + 1) & 1];
+        bulge = re_of(taup) != R(0) || im_of(taup) != R(0);
+        if (bulge) {
+            if (tid < 128) {
+                const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
+                          len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
+                const T p =
+                    pair_sum(dot<T, R, false>(len, sX + r + k0 * lds, lds, vprev + k0, R(1)));
+                if (r < L) {
+                    const T w = taup * p;
+                    if (h == 0)
+                        s.w[r] = w;
+                    else
+                        sX[r] = sX[r] - w;
+                } else if (r == L && h == 0) {
+                    *s.lastp = p;
+                }
+            }
+            __syncthreads();
+        }
+    }
+    HB2ST_PHASE(2);
+
+    /* x[1..L-1]: its largest part and scaled sum of squares (every warp),
+     * and the products over those rows (step's layout, row L left out) */
+    const R big = R(sizeof(R) == 8 ? 0x1p+500 : 0x1p+60), small = R(1) / big;
+    const R mx_pre = warp_amax<T, R>(L, sX);
+    const R sc_pre = mx_pre >= small && mx_pre <= big ? R(1) / exp2(R(ilogb(mx_pre))) : R(1);
+    const R ssq_pre = warp_ssq<T, R>(L, sX, sc_pre);
+    const int h = tid & 1, k0 = h ? 1 + L / 2 : 1, half = h ? L - k0 : L / 2;
+    const int c = (tid >> 1) + 1, r = (tid - 128) >> 1;
+    const bool on = tid < 128 ? m > 0 && c < kd : r < nv;
+    T p = tid < 128
+              ? pair_sum(dot<T, R, true>(on ? half : 0, sX + c * lds + k0, 1, sX + k0, sc_pre))
+              : pair_sum(dot<T, R, false>(on ? half : 0, sA + r + k0 * lds, lds, sX + k0, sc_pre));
+    T g = zero;
+    if (tid < 128 && bulge) {
+        for (int k = 1 + lane; k < L; k += 32) g = g + conj_of(s.w[k]) * (sc_pre * sX[k]);
+        g = warp_sum(g, R(0));
     }
     HB2ST_PHASE(3);
 
-    /* alpha = -tau (y^H v) / 2, computed by every warp */
-    T yv = make<T>::of(R(0), R(0));
-    for (int r = lane; r < nv; r += 32) yv = yv + conj_of(s.y[r]) * vcur[r];
-    yv = warp_sum(yv, R(0));
-    const T alpha = R(-0.5) * (tau * yv);
+    /* sweep i-1's handoff of its step m+1, then the late row */
+    if (tid == 0 && seen < need) seen = wait_for(progress + (i - 1), need);
+    __syncthreads();
+    HB2ST_PHASE(0);
+    if (tid < nv) {
+        const T a = ld_band(gA + L + tid * ld);
+        sA[L + tid * lds] = tid == L ? make<T>::of(re_of(a), R(0)) : a;
+        if (tid < L) sA[tid + L * lds] = conj_of(a);
+    } else if (tid == 64) {
+        sX[L + lc * lds] = ld_band(gX + L + lc * ld);
+    }
+    __syncthreads();
 
-    /* X(:, 0) := (beta, 0, ..); X(:, 1..) := H^H (X(:, 1..) - w vprev(1..)^H);
-     * B(block, block) := H^H B H; element (r, c) of each, with vr = v(r),
-     * yr = y(r) + alpha v(r) */
-    auto x_out = [&](int r, int c, T vr) {
-        if (c == 0) return r == 0 ? beta : make<T>::of(R(0), R(0));
-        T x = sX[r + c * lds] - vr * conj_of(s.z[c]);
-        if (bulge) x = x - s.w[r] * conj_of(vprev[c]);
-        return x;
-    };
-    auto a_out = [&](int r, int c, T vr, T yr) {
-        const T yc = s.y[c] + alpha * vcur[c];
-        T a = sA[r + c * lds] - (vr * conj_of(yc) + yr * conj_of(vcur[c]));
-        if (r == c) a = make<T>::of(re_of(a), R(0));
-        return a;
-    };
-    /* row 0 first, by warp 0, and the handoff (see above) */
-    if (tid < 32) {
-        const T v0 = vcur[0];
-        for (int c = lane; c < xcols; c += 32) st_band(gX + c * ld, x_out(0, c, v0));
-        if (lane == 0) st_band(gA, a_out(0, 0, v0, s.y[0] + alpha * v0));
-        __syncwarp();
-        if (lane == 0) publish(progress + i, 2 * m + 1);
+    /* x[L] and the bulge's w(L) (every thread) */
+    T wl = zero, xl = sX[L];
+    if (bulge) {
+        wl = taup * (*s.lastp + sX[L + (kd - 1) * lds] * vprev[kd - 1]);
+        xl = xl - wl;
     }
-    /* rows 1.. */
-    if (tr > 0 && tr < nv) {
-        const T vr = vcur[tr], yr = s.y[tr] + alpha * vr;
-        for (int c = tc; c < xcols; c += TILE_COLS_PER_PASS) st_band(gX + tr + c * ld, x_out(tr, c, vr));
-        for (int c = tc; c <= tr; c += TILE_COLS_PER_PASS) st_band(gA + tr + c * ld, a_out(tr, c, vr, yr));
+    refl<T, R> f;
+    R rho;
+    if (!split_reflector<T, R>(sX[0], mx_pre, ssq_pre, xl, f, rho)) {
+        __syncthreads(); /* all have read the window before step() loads it again */
+        return false;
     }
-    HB2ST_PHASE(4);
-#undef HB2ST_PHASE
+    const T xs = f.sc * xl; /* x[L] scaled */
+    /* the products: the earlier sums rescaled, and their terms in x[L]:
+     * z(c) gains conj(X(L, c)) x[L], g conj(w(L)) x[L], y(r) A(r, L) x[L]
+     * for r < L; y(L) is summed whole here, over the late row, by the warp
+     * of its two threads (every lane two terms or so, then a warp sum) */
+    T own = zero;
+    if (tid < 128) {
+        if (on && h == 0) own = conj_of(sX[L + c * lds]) * xs;
+    } else if (r < L) {
+        if (h == 0) own = sA[r + L * lds] * xs;
+    }
+    p = rho * p + pair_sum(own);
+    if (tid >> 5 == (128 + 2 * L) >> 5) {
+        T yl = zero;
+        for (int k = 1 + lane; k < L; k += 32) yl = yl + sA[L + k * lds] * (f.sc * sX[k]);
+        yl = warp_sum(yl, R(0));
+        if (r == L) p = yl + sA[L + L * lds] * xs;
+    }
+    T w0 = zero;
+    if (tid < 128 && bulge) {
+        g = rho * g + conj_of(wl) * xs;
+        if (on) p = p - vprev[c] * g;
+        w0 = s.w[0];
+    }
+    {
+        const T tau = f.tau, ps = p * f.vs;
+        if (h == 0 && on) {
+            if (tid < 128)
+                s.z[c] = tau * (conj_of(sX[c * lds] - w0 * conj_of(vprev[c])) + ps);
+            else
+                s.y[r] = tau * (sA[r] + ps);
+        }
+        if (tid < nv)
+            vcur[tid] = tid == 0 ? make<T>::of(R(1), R(0))
+                                 : (tid == L ? xs : f.sc * sX[tid]) * f.vs;
+        if (tid == 0) {
+            s.tau[m & 1] = tau;
+            if (bulge) s.w[L] = wl;
+        }
+    }
+    step_tail<T, R, TR>(n, kd, W, ld, i, m, M, progress, seen, s, q, ph, tk, nv, bulge,
+                        make<T>::of(f.beta, R(0)));
+    return true;
 }
 
 /* TR: the blocks add the clock cycles of the phases of the steps of sweeps
@@ -662,7 +897,8 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
 template <typename T, typename R, bool TR>
 __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int64_t ld,
                                                    int *progress, int *ticket, vstore<T> q,
-                                                   bool pf, bool pfa, long long *trace) {
+                                                   bool pf, bool pfa, bool split,
+                                                   long long *trace) {
     extern __shared__ __align__(16) unsigned char raw[];
     __shared__ int sweep, pre;
     smem<T> s;
@@ -679,6 +915,7 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
     s.y = s.w + kd;
     s.z = s.y + kd;
     s.tau = s.z + kd;
+    s.lastp = s.tau + 2;
     long long ph[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (;;) {
         if (threadIdx.x == 0) sweep = atomicAdd(ticket, 1);
@@ -692,14 +929,26 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
         int seen = 0; /* thread 0: progress of sweep i-1 last read */
         for (int m = 0; m < M; m++) {
             long long t0 = sampled ? clock64() : 0;
+            /* split: sweep i-1 has a step m+1, whose handoff the step waits
+             * for halfway (step_split) */
+            const bool late = split && i > 0 && kd >= 2 && m + 2 <= Mp;
             if (i > 0) {
-                /* step m+1's handoff, or all of sweep i-1 (see above) */
-                const int need = m + 2 <= Mp ? 2 * m + 3 : 2 * Mp;
+                /* step m done (split), or step m+1's handoff, or all of
+                 * sweep i-1 (see above) */
+                const int need = late ? 2 * m + 2 : m + 2 <= Mp ? 2 * m + 3 : 2 * Mp;
                 if (threadIdx.x == 0 && seen < need) seen = wait_for(progress + (i - 1), need);
                 __syncthreads();
             }
             if (sampled && threadIdx.x == 0) ph[0] += clock64() - t0;
-            if (sampled)
+            bool done = false;
+            if (late)
+                done = sampled ? step_split<T, R, true>(kd, W, ld, i, m, M, 2 * m + 3, progress,
+                                                        seen, s, q, ph, n)
+                               : step_split<T, R, false>(kd, W, ld, i, m, M, 2 * m + 3,
+                                                         progress, seen, s, q, ph, n);
+            if (done)
+                ;
+            else if (sampled)
                 step<T, R, true>(n, kd, W, ld, i, m, M, Mp, progress, seen, s, q, ph);
             else
                 step<T, R, false>(n, kd, W, ld, i, m, M, Mp, progress, seen, s, q, ph);
@@ -778,9 +1027,10 @@ int launch_status() {
     return e == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 
-/* the chase kernel (TR: traced) on a grid of what fits at once; pf: with
- * the windows copied ahead (the diagonal blocks too where the shared
- * memory allows) */
+/* the chase kernel (TR: traced) on a grid of what fits at once, its steps
+ * by mode (the probe's prefetch): 2 (and by default) split at the late row
+ * (step_split), 1 with the windows copied ahead (the diagonal blocks too
+ * where the shared memory allows), 0 loaded after the wait */
 template <typename T, typename R, bool TR>
 int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *work,
                  const vstore<T> &q, int prefetch, long long *trace) {
@@ -795,12 +1045,15 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
         return HYLA_ERR_DEVICE;
     }
     /* the static shared memory (`sweep`) and a margin */
-    /* by default the windows are copied ahead where the diagonal blocks can
-     * be as well (not complex double at kd = 64): there the copies saved
-     * more than thread 0's look at the previous sweep's progress costs (one
-     * H100, bench/results/chase-h100.md) */
     const bool fits4 = smem_bytes<T>(kd, smem_tiles<T>(true, true)) + 64 <= (size_t)optin;
-    const bool pf = prefetch < 0 ? fits4 : prefetch != 0, pfa = pf && fits4;
+    /* by default the complex types split their steps at the late row and
+     * the real ones copy their windows ahead: one H100, the chase alone at
+     * n = 16384, kd = 64 (bench/results/chase-h100.md): z 356 ms split
+     * against 398 loaded after the wait and 447 copied ahead, c 274 against
+     * 283 and 297; d 336 against 342 and 277, s 295 against 307 and 240 */
+    const bool cplx = sizeof(T) != sizeof(R);
+    const int mode = prefetch >= 0 ? prefetch : cplx ? 2 : fits4 ? 1 : 0;
+    const bool split = mode == 2, pf = mode == 1, pfa = pf && fits4;
     const size_t bytes = smem_bytes<T>(kd, smem_tiles<T>(pf, pfa));
     if (cudaFuncSetAttribute(hb2st_kernel<T, R, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)bytes) != cudaSuccess ||
@@ -812,12 +1065,14 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
     if (per_sm < 1) return HYLA_ERR_DEVICE;
     /* about 3 M0 / 4 sweeps (M0 steps the longest) run at once, sweep i
      * starting a step and a handoff (about two thirds of a step) after
-     * sweep i-1: more blocks would only poll, and hold SMs that other
-     * queues' kernels could use */
+     * sweep i-1, and up to M0 split (a step and a small part of one):
+     * more blocks would only poll, and hold SMs that other queues' kernels
+     * could use */
     const int64_t steps0 = (n - 2 + kd) / kd;
-    const int64_t grid = min(min((int64_t)per_sm * sms, n - 1), (3 * steps0 + 3) / 4 + 2);
-    hb2st_kernel<T, R, TR><<<(unsigned)grid, NT, bytes, st>>>(n, kd, AB, ldab - 1, progress,
-                                                               ticket, q, pf, pfa, trace);
+    const int64_t grid = min(min((int64_t)per_sm * sms, n - 1),
+                             split ? steps0 + 2 : (3 * steps0 + 3) / 4 + 2);
+    hb2st_kernel<T, R, TR><<<(unsigned)grid, NT, bytes, st>>>(
+        n, kd, AB, ldab - 1, progress, ticket, q, pf, pfa, split, trace);
     return launch_status();
 }
 

@@ -27,9 +27,10 @@ int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, 
 
 /* hyla_cuda_hb2st with the window loads chosen (prefetch 1: a step's next
  * window copied ahead, where sweep i-1 has finished with it; 0: loaded
- * after the step's wait; < 0: hyla_cuda_hb2st's choice, ahead where both
- * windows of two steps fit in shared memory) and, with trace a device
- * array of 8 zeroed counters,
+ * after the step's wait; 2: each step split at its last row, the part that
+ * does not read it before the wait for sweep i-1's handoff; < 0:
+ * hyla_cuda_hb2st's choice, split for the complex types, ahead for the
+ * real ones) and, with trace a device array of 8 zeroed counters,
  * the clock cycles that the kernel's steps of the sweeps n/4 .. 3n/4 - 1
  * spent in each phase, summed over those steps: trace[0..5] waiting for
  * the previous sweep, loading the windows, applying the previous reflector
