@@ -487,6 +487,32 @@ __device__ __forceinline__ int wait_for(const int *p, int need) {
     }
 }
 
+/* The bulge of rows 0 .. nv-1 of X (m >= 1, taup != 0), or with LATE of
+ * rows 0 .. nv-2: X(r, 0) -= w(r), w(r) = taup X(r, :) vprev, into s.w;
+ * two threads a row (warps 0-3), half of the sum each, the second writing
+ * X(r, 0), which only the first read. With LATE row nv-1 (the split step's
+ * late row) gets its sum alone, into *s.lastp. The caller synchronizes the
+ * block afterwards. */
+template <typename T, typename R, bool LATE>
+__device__ __forceinline__ void bulge_rows(int kd, int nv, T taup, const T *vprev, T *sX,
+                                           const smem<T> &s) {
+    const int tid = threadIdx.x, lds = s.lds;
+    if (tid < 128) {
+        const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
+                  len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
+        const T p = pair_sum(dot<T, R, false>(len, sX + r + k0 * lds, lds, vprev + k0, R(1)));
+        if (r < (LATE ? nv - 1 : nv)) {
+            const T w = taup * p;
+            if (h == 0)
+                s.w[r] = w;
+            else
+                sX[r] = sX[r] - w;
+        } else if (LATE && r == nv - 1 && h == 0) {
+            *s.lastp = p;
+        }
+    }
+}
+
 /* thread 0 of a traced block adds the clock cycles since tk to ph[k] */
 #define HB2ST_PHASE(k)                                                                          \
     do {                                                                                       \
@@ -649,21 +675,7 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
         const T taup = s.tau[(m + 1) & 1];
         bulge = re_of(taup) != R(0) || im_of(taup) != R(0);
         if (bulge) {
-            /* two threads a row (warps 0-3), half of the sum each; the
-             * second writes X(r, 0), which only the first read */
-            if (tid < 128) {
-                const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
-                          len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
-                const T p =
-                    pair_sum(dot<T, R, false>(len, sX + r + k0 * lds, lds, vprev + k0, R(1)));
-                if (r < nv) {
-                    const T w = taup * p;
-                    if (h == 0)
-                        s.w[r] = w;
-                    else
-                        sX[r] = sX[r] - w;
-                }
-            }
+            bulge_rows<T, R, false>(kd, nv, taup, vprev, sX, s);
             __syncthreads();
         }
     }
@@ -782,21 +794,7 @@ __device__ bool step_split(int kd, T *W, int64_t ld, int64_t i, int m, int M, in
         taup = s.tau[(m + 1) & 1];
         bulge = re_of(taup) != R(0) || im_of(taup) != R(0);
         if (bulge) {
-            if (tid < 128) {
-                const int r = tid >> 1, h = tid & 1, k0 = h ? kd / 2 : 0,
-                          len = r < nv ? (h ? kd - kd / 2 : kd / 2) : 0;
-                const T p =
-                    pair_sum(dot<T, R, false>(len, sX + r + k0 * lds, lds, vprev + k0, R(1)));
-                if (r < L) {
-                    const T w = taup * p;
-                    if (h == 0)
-                        s.w[r] = w;
-                    else
-                        sX[r] = sX[r] - w;
-                } else if (r == L && h == 0) {
-                    *s.lastp = p;
-                }
-            }
+            bulge_rows<T, R, true>(kd, nv, taup, vprev, sX, s);
             __syncthreads();
         }
     }
