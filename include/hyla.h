@@ -319,7 +319,21 @@ typedef enum {
      * time is reported as tridiag, with kd = nb = 0 (hyla_get_eig_stats);
      * the workspace (LAPACK's: 1 + 6n + 2n^2 elements with vectors) is
      * taken for the call. */
-    HYLA_OPT_EIG_ONE_STAGE = 36
+    HYLA_OPT_EIG_ONE_STAGE = 36,
+    /* Eigensolver stage 2 on a GPU (the device chase, HYLA_OPT_EIG_CHASE):
+     * how each step of a sweep gets its window of the band. 0 = automatic
+     * (the backend's choice, measured on one H100 with the chase alone:
+     * split for c and z, copied ahead for s and d), 1 = loaded after the
+     * wait for the previous sweep's hand-off, 2 = the next step's window
+     * copied ahead where the previous sweep has finished with it, 3 = the
+     * step split at its last row: what does not read that row runs before
+     * the wait for the previous sweep's hand-off (falling back to the whole
+     * window where the split's rescaling would not be exact). The
+     * tridiagonal, the reflectors and every failure state are the same in
+     * all modes up to rounding; only the time differs
+     * (bench/results/chase-h100.md). The host backend's chase has one
+     * order and ignores it. */
+    HYLA_OPT_EIG_CHASE_STEP = 37
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

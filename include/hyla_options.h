@@ -72,6 +72,8 @@
     X(EIG_S1_SYMM, "--s1-symm", "auto|vendor|gemm|gemm:N", 0, 1 << 20, 0,                          \
       "eigensolver stage 1: A V by SYMM/HEMM or GEMMs (diagonal blocks of order N >= 16)")         \
     X(EIG_ONE_STAGE, "--one-stage", "auto|off|N", 0, 1 << 30, 0,                                   \
-      "eigensolver, one device: the backend's one-stage solver up to order N (off: never)")
+      "eigensolver, one device: the backend's one-stage solver up to order N (off: never)")       \
+    X(EIG_CHASE_STEP, "--chase-step", "auto|wait|ahead|split", 0, 3, 0,                            \
+      "GPU chase: a step's window loaded after the wait, copied ahead, or split at its last row")
 
 #endif

@@ -9,6 +9,8 @@ add_test(NAME cli_syevd COMMAND hyla_cli syevd -n 1,2,37,130 --type s,d,c,z --up
 add_test(NAME cli_syevd_back2_kernel COMMAND hyla_cli syevd -n 1,2,67,211 --type d,z --uplo L --jobz V --one-stage off --check --vs vendor --devices cpu:2 --kd 6 --nb 12 --back2 kernel --back-order direct)
 add_test(NAME cli_syevd_back2_kernel_r COMMAND hyla_cli syevd -n 150 --type s,c --jobz V --one-stage off --check --devices cpu:1 --kd 5 --back2 kernel --back-order reordered)
 add_test(NAME cli_syevd_chase_v COMMAND hyla_cli syevd -n 2,37,130 --type s,d,c,z --uplo L --jobz V --one-stage off --check --vs vendor --devices cpu:3 --kd 8 --nb 24 --chase device --timers)
+# the chase step flag (the host chase ignores it; test_hb2st runs each mode on a GPU)
+add_test(NAME cli_syevd_chase_step COMMAND hyla_cli syevd -n 2,130 --type d,z --jobz V --one-stage off --check --devices cpu:2 --kd 8 --chase device --chase-step split)
 add_test(NAME cli_syevd_n COMMAND hyla_cli heevd -n 0,3,101 --type d,z --uplo L,U --jobz N --check --vs vendor --devices cpu:2 --json)
 foreach(m clustered geometric arithmetic onelarge graded diagonal zero)
   add_test(NAME cli_syevd_${m} COMMAND hyla_cli syevd -n 90 --type d,c --jobz V --one-stage off --matrix ${m} --check --devices cpu:2 --kd 4 --nb 16 --repeat 1)

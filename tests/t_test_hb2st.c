@@ -60,8 +60,8 @@ static void PS(case)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t pad, int
     R *d = malloc(sizeof *d * (size_t)HYLA_TMAX(1, n)), *e = malloc(sizeof *e * (size_t)HYLA_TMAX(1, n));
     R *w = malloc(sizeof *w * (size_t)HYLA_TMAX(1, n));
     char what[128];
-    snprintf(what, sizeof what, "%c %s n %lld kd %lld ldab %lld dev %d", "sdcz"[DT],
-             band_class_name[cls], (long long)n, (long long)kd, (long long)ldab, dev);
+    snprintf(what, sizeof what, "%c %s n %lld kd %lld ldab %lld dev %d step %d", "sdcz"[DT],
+             band_class_name[cls], (long long)n, (long long)kd, (long long)ldab, dev, chase_step);
     PS(make_band)(AB, n, kd, ldab, cls, s);
     memcpy(AB0, AB, sizeof *AB * (size_t)(ldab * n));
     for (int64_t j = 0; j < n; j++) e[j] = d[j] = (R)-999;
@@ -222,8 +222,8 @@ static void PS(case_v)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nb,
     hyla_sb2st_q *q = NULL, *qh = NULL;
     void *dQ = NULL;
     char what[160];
-    snprintf(what, sizeof what, "%c reflectors n %lld kd %lld nb %lld dev %d", "sdcz"[DT],
-             (long long)n, (long long)kd, (long long)nb, dev);
+    snprintf(what, sizeof what, "%c reflectors n %lld kd %lld nb %lld dev %d step %d", "sdcz"[DT],
+             (long long)n, (long long)kd, (long long)nb, dev, chase_step);
     PS(make_band)(AB, n, kd, ldab, BAND_RANDOM, s);
     for (int64_t j = 0; j < n; j++) {
         AB[j * ldab] = (T)TREAL(AB[j * ldab]); /* the Hermitian B of the band */
@@ -306,4 +306,16 @@ static void PS(suite_v)(hyla_t *h, unsigned long long *s) {
     PS(case_v)(h, 0, 100, 32, 32, s);
     PS(case_v)(h, ndev - 1, 300, 64, 128, s); /* two kd a group */
     PS(case_v)(h, 0, 300, 64, 256, s);        /* the most a group holds */
+}
+
+/* The reflector cases run under each HYLA_OPT_EIG_CHASE_STEP (chase_steps
+ * in test_hb2st.c): several steps a sweep (n >= 3 kd), nb below, at and
+ * past kd, the widest band. */
+static void PS(suite_v_steps)(hyla_t *h, unsigned long long *s) {
+    const int ndev = hyla_device_count(h);
+    PS(case_v)(h, 0, 61, 16, 0, s);
+    PS(case_v)(h, ndev - 1, 200, 8, 4, s);
+    PS(case_v)(h, 0, 257, 32, 32, s);
+    PS(case_v)(h, 0, 70, 64, 3, s);
+    PS(case_v)(h, ndev - 1, 300, 64, 128, s);
 }

@@ -23,6 +23,10 @@
 #include "core/internal.h"
 #include "eig/phb2st_dev.h"
 #include "eig/psb2st.h"
+#ifdef HYLA_HAVE_CUDA
+#include "backend/cuda/k_hb2st.h"
+#include <cuda_runtime_api.h>
+#endif
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -37,6 +41,9 @@
 enum { BAND_RANDOM, BAND_ZERO, BAND_DIAGONAL, BAND_GRADED, BAND_TINY, BAND_HUGE, BAND_STEEP };
 static const char *band_class_name[] = {"random", "zero",  "diagonal", "graded",
                                         "tiny",   "huge",  "steep"};
+
+/* the HYLA_OPT_EIG_CHASE_STEP value the cases run under (their messages) */
+static int chase_step;
 
 #define HYLA_TEMPLATE "t_test_hb2st.c"
 #include "base/each_prec.h"
@@ -108,17 +115,21 @@ static void bad_input(hyla_t *h) {
     rc = rc ? rc : hyla_workspace_get(h, 0, 0, 0, &ws);
     if (rc == 0) {
         hyla_queue *q = ws->q_comp;
-        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD - 1, dd, de, dw, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD - 1, dd, de, dw, wb, 0) == HYLA_ERR_INVALID,
               "op: ldab < 2 kd");
-        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb - 1) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb - 1, 0) == HYLA_ERR_INVALID,
               "op: work too small");
-        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb, 0) == HYLA_ERR_INVALID,
               "op: work NULL");
-        CHECK(o->alg->hb2st(q, (hyla_dtype)9, N, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, (hyla_dtype)9, N, KD, dAB, 2 * KD, dd, de, dw, wb, 0) == HYLA_ERR_INVALID,
               "op: dtype");
-        CHECK(o->alg->hb2st(q, HYLA_D, -1, KD, dAB, 2 * KD, dd, de, dw, wb) == HYLA_ERR_INVALID,
+        CHECK(o->alg->hb2st(q, HYLA_D, -1, KD, dAB, 2 * KD, dd, de, dw, wb, 0) == HYLA_ERR_INVALID,
               "op: n < 0");
-        CHECK(o->alg->hb2st(q, HYLA_D, 0, KD, NULL, 2 * KD, NULL, NULL, NULL, 0) == 0, "op: n = 0");
+        CHECK(o->alg->hb2st(q, HYLA_D, 0, KD, NULL, 2 * KD, NULL, NULL, NULL, 0, 0) == 0, "op: n = 0");
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, -1) == HYLA_ERR_INVALID,
+              "op: step -1");
+        CHECK(o->alg->hb2st(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, 4) == HYLA_ERR_INVALID,
+              "op: step 4");
         /* hb2st_v: the store must match n and kd */
         hyla_sb2st_q *sq = NULL;
         hyla_hb2st_store st;
@@ -126,21 +137,23 @@ static void bad_input(hyla_t *h) {
         CHECK(rc == 0 && sq, "store: %d", rc);
         if (rc == 0) {
             hyla_hb2st_store bad = st;
-            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, NULL) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, 0, NULL) ==
                       HYLA_ERR_INVALID, "op v: NULL store");
-            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD + 1, dAB, 2 * KD + 2, dd, de, dw, wb, &st) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD + 1, dAB, 2 * KD + 2, dd, de, dw, wb, 0, &st) ==
                       HYLA_ERR_INVALID, "op v: store for another kd");
-            CHECK(o->alg->hb2st_v(q, HYLA_D, N + 1, KD, dAB, 2 * KD, dd, de, dw, wb, &st) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N + 1, KD, dAB, 2 * KD, dd, de, dw, wb, 0, &st) ==
                       HYLA_ERR_INVALID, "op v: store for another n");
             bad.nb = KD + 1;
-            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, 0, &bad) ==
                       HYLA_ERR_INVALID, "op v: nb > kd");
             bad = st;
             bad.data = NULL;
-            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, &bad) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, 0, &bad) ==
                       HYLA_ERR_INVALID, "op v: NULL data");
-            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb, &st) ==
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, NULL, wb, 0, &st) ==
                       HYLA_ERR_INVALID, "op v: work NULL");
+            CHECK(o->alg->hb2st_v(q, HYLA_D, N, KD, dAB, 2 * KD, dd, de, dw, wb, 4, &st) ==
+                      HYLA_ERR_INVALID, "op v: step 4");
         }
         hyla_sb2st_q_free(&sq);
         CHECK(!sq, "store freed and set to NULL");
@@ -153,6 +166,108 @@ static void bad_input(hyla_t *h) {
     o->mem_free(dv, HYLA_MEM_DEVICE, dd);
     o->mem_free(dv, HYLA_MEM_DEVICE, dAB);
 }
+
+/* HYLA_OPT_EIG_CHASE_STEP. On a GPU, each way a step gets its window
+ * (loaded after the wait, copied ahead, split at the late row) runs the
+ * eigenvalue suites (the hard bands included) and the reflector cases,
+ * whatever the default takes for the type. The host chase has one order:
+ * the same bits under every value. */
+static void chase_steps(hyla_t *h, unsigned long long *s) {
+    hyla_device_info info;
+    hyla_get_device_info(h, 0, &info);
+    if (info.kind == HYLA_DEVICE_HOST) {
+        enum { N = 50, KD = 6 };
+        double AB[(KD + 1) * N], d0[N], e0[N], d[N], e[N];
+        make_band_d(AB, N, KD, KD + 1, BAND_RANDOM, s);
+        CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d0, e0) == 0, "host: auto");
+        for (chase_step = 1; chase_step <= 3; chase_step++) {
+            int rc = hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, chase_step);
+            rc = rc ? rc : hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d, e);
+            CHECK(rc == 0 && memcmp(d, d0, sizeof d) == 0 &&
+                      memcmp(e, e0, sizeof e[0] * (N - 1)) == 0,
+                  "host chase, step %d: rc %d, not the bits of the default", chase_step, rc);
+        }
+    } else {
+        for (chase_step = 1; chase_step <= 3; chase_step++) {
+            CHECK(hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, chase_step) == 0, "step %d",
+                  chase_step);
+            suite_s(h, s);
+            suite_d(h, s);
+            suite_c(h, s);
+            suite_z(h, s);
+            suite_v_steps_s(h, s);
+            suite_v_steps_d(h, s);
+            suite_v_steps_c(h, s);
+            suite_v_steps_z(h, s);
+        }
+    }
+    chase_step = 0;
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, 4) == -3, "step 4 refused");
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, 0) == 0, "step back to auto");
+}
+
+#ifdef HYLA_HAVE_CUDA
+/* The split step's fallback (k_hb2st.cu: where the rescaling of the sums
+ * taken before the hand-off would not be exact, the step runs on the whole
+ * window) through the probe's count of fallen-back steps (trace[6]), d and
+ * z on device 0 of a GPU: none on a random band, where the split runs
+ * throughout; some on a tiny band (largest parts below the split's range),
+ * with the same n and kd, so with the same split steps. d and e are the
+ * bits the driver gets under HYLA_CHASE_STEP_SPLIT (the traced kernel does
+ * the same arithmetic); the suites above check those against LAPACK. */
+static void split_fallback(hyla_t *h, unsigned long long *s) {
+    hyla_device_info info;
+    hyla_get_device_info(h, 0, &info);
+    if (info.kind != HYLA_DEVICE_CUDA || cudaSetDevice(info.ordinal) != cudaSuccess) return;
+    enum { N = 400, KD = 16, LD = 2 * KD };
+    for (int z = 0; z < 2; z++)
+        for (int cls = BAND_RANDOM; cls <= BAND_TINY; cls += BAND_TINY - BAND_RANDOM) {
+            const hyla_dtype t = z ? HYLA_Z : HYLA_D;
+            const size_t es = z ? 16 : 8;
+            unsigned char *AB = calloc((size_t)LD * N, es), *Ab = malloc((size_t)(KD + 1) * N * es);
+            double d0[N], e0[N], d[N], e[N];
+            long long tr[8] = {0};
+            void *dAB = NULL, *dd = NULL, *de = NULL, *dw = NULL, *dtr = NULL;
+            if (z) make_band_z((double complex *)Ab, N, KD, KD + 1, cls, s);
+            else make_band_d((double *)Ab, N, KD, KD + 1, cls, s);
+            for (int j = 0; j < N; j++) /* into 2 kd rows, the bulge's zeros below */
+                memcpy(AB + (size_t)j * LD * es, Ab + (size_t)j * (KD + 1) * es, (KD + 1) * es);
+            int rc = hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, HYLA_CHASE_STEP_SPLIT);
+            rc = rc ? rc : hyla_eig_hb2st_dev(h, 0, t, N, KD, Ab, KD + 1, d0, e0);
+            hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, 0);
+            int crc = cudaMalloc(&dAB, (size_t)LD * N * es) | cudaMalloc(&dd, sizeof d) |
+                      cudaMalloc(&de, sizeof e) | cudaMalloc(&dw, HYLA_HB2ST_WORK_BYTES(N)) |
+                      cudaMalloc(&dtr, sizeof tr);
+            crc = crc ? crc
+                      : cudaMemcpy(dAB, AB, (size_t)LD * N * es, cudaMemcpyHostToDevice) |
+                            cudaMemset(dtr, 0, sizeof tr);
+            if (!rc && !crc)
+                rc = hyla_cuda_hb2st_probe(0, t, N, KD, dAB, LD, dd, de, dw, NULL,
+                                           HYLA_CHASE_STEP_SPLIT - 1, dtr);
+            crc = crc ? crc
+                      : cudaDeviceSynchronize() | cudaMemcpy(d, dd, sizeof d, cudaMemcpyDeviceToHost) |
+                            cudaMemcpy(e, de, sizeof e, cudaMemcpyDeviceToHost) |
+                            cudaMemcpy(tr, dtr, sizeof tr, cudaMemcpyDeviceToHost);
+            CHECK(rc == 0 && crc == 0, "fallback %c %s: rc %d, CUDA %d", "dz"[z],
+                  band_class_name[cls], rc, crc);
+            if (rc == 0 && crc == 0) {
+                CHECK(memcmp(d, d0, sizeof d) == 0 && memcmp(e, e0, sizeof e[0] * (N - 1)) == 0,
+                      "fallback %c %s: d, e not the driver's bits", "dz"[z], band_class_name[cls]);
+                if (cls == BAND_RANDOM)
+                    CHECK(tr[6] == 0, "fallback %c random: %lld steps fell back", "dz"[z], tr[6]);
+                else
+                    CHECK(tr[6] > 0, "fallback %c tiny: no step fell back", "dz"[z]);
+            }
+            cudaFree(dAB);
+            cudaFree(dd);
+            cudaFree(de);
+            cudaFree(dw);
+            cudaFree(dtr);
+            free(AB);
+            free(Ab);
+        }
+}
+#endif
 
 /* kd past the CUDA kernel's 64: chased on the host backend, refused with
  * HYLA_ERR_UNSUPPORTED on a GPU. */
@@ -254,6 +369,11 @@ int main(int argc, char **argv) {
     suite_v_c(h, &seed);
     suite_v_z(h, &seed);
     leak_check(h, "suites");
+    chase_steps(h, &seed);
+#ifdef HYLA_HAVE_CUDA
+    split_fallback(h, &seed);
+#endif
+    leak_check(h, "chase steps");
     bad_input(h);
     wide_band(h, &seed);
     leak_check(h, "bad input");

@@ -153,6 +153,7 @@ static int64_t *option_slot(hyla_t *h, hyla_option opt) {
     case HYLA_OPT_EIG_S1_UPDATE: return &h->opt_eig_s1_update;
     case HYLA_OPT_EIG_S1_SYMM: return &h->opt_eig_s1_symm;
     case HYLA_OPT_EIG_ONE_STAGE: return &h->opt_eig_one_stage;
+    case HYLA_OPT_EIG_CHASE_STEP: return &h->opt_eig_chase_step;
     }
     return NULL;
 }

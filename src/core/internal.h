@@ -77,6 +77,7 @@ struct hyla_context {
     int64_t opt_eig_s1_update;     /* HYLA_OPT_EIG_S1_UPDATE */
     int64_t opt_eig_s1_symm;       /* HYLA_OPT_EIG_S1_SYMM */
     int64_t opt_eig_one_stage;     /* HYLA_OPT_EIG_ONE_STAGE */
+    int64_t opt_eig_chase_step;    /* HYLA_OPT_EIG_CHASE_STEP */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;

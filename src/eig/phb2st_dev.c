@@ -63,10 +63,11 @@ static int chase_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, 
     /* the copy reads the caller's pageable memory as it is enqueued */
     HYLA_TRY(o->copy_2d(q, dAB, (size_t)ldw * es, AB, (size_t)ldab * es, (size_t)(kde + 1) * es,
                         (size_t)n, HYLA_COPY_H2D));
+    const int step = (int)ctx->opt_eig_chase_step;
     if (q2)
-        HYLA_TRY(o->alg->hb2st_v(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes, &st));
+        HYLA_TRY(o->alg->hb2st_v(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes, step, &st));
     else
-        HYLA_TRY(o->alg->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes));
+        HYLA_TRY(o->alg->hb2st(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes, step));
     HYLA_TRY(o->copy_2d(q, d, (size_t)n * rs, dd, (size_t)n * rs, (size_t)n * rs, 1,
                         HYLA_COPY_D2H));
     if (n > 1)

@@ -906,26 +906,28 @@ static int cuda_dc_vectors(hyla_queue *qb, hyla_dtype t, const hyla_dc_args *a) 
 /* ---------------------------------------------------------------- bulge chasing */
 
 static int cuda_hb2st(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
-                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
+                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes, int step) {
     struct cuda_queue *q = cqueue(qb);
-    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes, step);
     if (rc || n == 0) return rc;
     if (HYLA_MIN(kd, n - 1) > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX)
         return HYLA_ERR_UNSUPPORTED;
     if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
-    return queue_fail(q, hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work, NULL));
+    return queue_fail(q,
+                      hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work, NULL, step));
 }
 
 static int cuda_hb2st_v(hyla_queue *qb, hyla_dtype t, int64_t n, int64_t kd, void *AB,
-                        int64_t ldab, void *d, void *e, void *work, size_t work_bytes,
+                        int64_t ldab, void *d, void *e, void *work, size_t work_bytes, int step,
                         const hyla_hb2st_store *st) {
     struct cuda_queue *q = cqueue(qb);
-    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes, step);
     if (!rc) rc = hyla_hb2st_store_check(n, kd, st);
     if (rc || n == 0) return rc;
     if (kd > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_UNSUPPORTED;
     if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
-    return queue_fail(q, hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work, st));
+    return queue_fail(q,
+                      hyla_cuda_hb2st(q->stream, (int)t, n, kd, AB, ldab, d, e, work, st, step));
 }
 
 /* ---------------------------------------------------------------- cuSOLVER */

@@ -391,26 +391,28 @@ template <typename T, typename R> struct refl {
     T tau, vs;
     R beta, sc;
 };
-template <typename T, typename R> __device__ bool fast_reflector(int len, const T *x, refl<T, R> &f) {
-    const T alpha = x[0];
-    const R mx = warp_amax<T, R>(len, x);
-    const R ar = re_of(alpha), ai = im_of(alpha);
-    const R big = R(sizeof(R) == 8 ? 0x1p+500 : 0x1p+60), small = R(1) / big;
-    if (fabs(ar) > big || fabs(ai) > big) return false;
-    if (mx == R(0)) {
-        f.sc = 1;
-        if (ai == R(0)) { /* H = I */
-            f.tau = make<T>::of(R(0), R(0));
-            f.vs = f.tau;
-            f.beta = ar;
-            return true;
-        }
-        if (fabs(ar) < small && fabs(ai) < small) return false;
-    } else {
-        if (mx > big || mx < small) return false;
-        f.sc = R(1) / exp2(R(ilogb(mx)));
+/* The parts the two forms below share. big, small: the range of the
+ * largest part of x[1..] their power-of-two scale takes. */
+template <typename R> __device__ __forceinline__ R refl_big() {
+    return R(sizeof(R) == 8 ? 0x1p+500 : 0x1p+60);
+}
+/* x[1..] all zero: 1 where H = I (alpha real; f set), -1 where alpha is
+ * too small for the formulas (the caller falls back), 0 where the
+ * formulas go on with f.sc = 1. */
+template <typename T, typename R> __device__ __forceinline__ int refl_zero(R ar, R ai, refl<T, R> &f) {
+    const R small = R(1) / refl_big<R>();
+    f.sc = 1;
+    if (ai == R(0)) {
+        f.tau = make<T>::of(R(0), R(0));
+        f.vs = f.tau;
+        f.beta = ar;
+        return 1;
     }
-    const R xn = sqrt(warp_ssq<T, R>(len, x, f.sc)) / f.sc;
+    return fabs(ar) < small && fabs(ai) < small ? -1 : 0;
+}
+/* beta, tau and vs from alpha = (ar, ai) and xn = |x[1..]| (f.sc set) */
+template <typename T, typename R>
+__device__ __forceinline__ void refl_finish(R ar, R ai, R xn, refl<T, R> &f) {
     const R beta = -copysign(hypot(hypot(ar, ai), xn), ar);
     const R rb = R(1) / beta;
     f.tau = make<T>::of((beta - ar) * rb, -ai * rb);
@@ -418,6 +420,22 @@ template <typename T, typename R> __device__ bool fast_reflector(int len, const 
     const R zr = ar - beta, q = R(1) / (zr * zr + ai * ai);
     f.vs = make<T>::of(zr * q / f.sc, -ai * q / f.sc);
     f.beta = beta;
+}
+
+template <typename T, typename R> __device__ bool fast_reflector(int len, const T *x, refl<T, R> &f) {
+    const T alpha = x[0];
+    const R mx = warp_amax<T, R>(len, x);
+    const R ar = re_of(alpha), ai = im_of(alpha);
+    const R big = refl_big<R>(), small = R(1) / big;
+    if (fabs(ar) > big || fabs(ai) > big) return false;
+    if (mx == R(0)) {
+        const int z = refl_zero<T, R>(ar, ai, f);
+        if (z) return z > 0;
+    } else {
+        if (mx > big || mx < small) return false;
+        f.sc = R(1) / exp2(R(ilogb(mx)));
+    }
+    refl_finish<T, R>(ar, ai, sqrt(warp_ssq<T, R>(len, x, f.sc)) / f.sc, f);
     return true;
 }
 
@@ -434,19 +452,13 @@ template <typename T, typename R> __device__ bool fast_reflector(int len, const 
 template <typename T, typename R>
 __device__ bool split_reflector(T alpha, R mx_pre, R ssq_pre, T xl, refl<T, R> &f, R &rho) {
     const R ar = re_of(alpha), ai = im_of(alpha);
-    const R big = R(sizeof(R) == 8 ? 0x1p+500 : 0x1p+60), small = R(1) / big;
+    const R big = refl_big<R>(), small = R(1) / big;
     const R mx = max(mx_pre, max(fabs(re_of(xl)), fabs(im_of(xl))));
     if (fabs(ar) > big || fabs(ai) > big) return false;
     rho = R(0);
     if (mx == R(0)) {
-        f.sc = 1;
-        if (ai == R(0)) { /* H = I */
-            f.tau = make<T>::of(R(0), R(0));
-            f.vs = f.tau;
-            f.beta = ar;
-            return true;
-        }
-        if (fabs(ar) < small && fabs(ai) < small) return false;
+        const int z = refl_zero<T, R>(ar, ai, f);
+        if (z) return z > 0;
     } else {
         if (mx > big || mx < small || (mx_pre != R(0) && mx_pre < small)) return false;
         const int e = ilogb(mx);
@@ -458,13 +470,7 @@ __device__ bool split_reflector(T alpha, R mx_pre, R ssq_pre, T xl, refl<T, R> &
         }
     }
     const R xr = re_of(xl) * f.sc, xi = im_of(xl) * f.sc;
-    const R xn = sqrt(ssq_pre * rho * rho + (xr * xr + xi * xi)) / f.sc;
-    const R beta = -copysign(hypot(hypot(ar, ai), xn), ar);
-    const R rb = R(1) / beta;
-    f.tau = make<T>::of((beta - ar) * rb, -ai * rb);
-    const R zr = ar - beta, q = R(1) / (zr * zr + ai * ai);
-    f.vs = make<T>::of(zr * q / f.sc, -ai * q / f.sc);
-    f.beta = beta;
+    refl_finish<T, R>(ar, ai, sqrt(ssq_pre * rho * rho + (xr * xr + xi * xi)) / f.sc, f);
     return true;
 }
 
@@ -802,7 +808,7 @@ __device__ bool step_split(int kd, T *W, int64_t ld, int64_t i, int m, int M, in
 
     /* x[1..L-1]: its largest part and scaled sum of squares (every warp),
      * and the products over those rows (step's layout, row L left out) */
-    const R big = R(sizeof(R) == 8 ? 0x1p+500 : 0x1p+60), small = R(1) / big;
+    const R big = refl_big<R>(), small = R(1) / big;
     const R mx_pre = warp_amax<T, R>(L, sX);
     const R sc_pre = mx_pre >= small && mx_pre <= big ? R(1) / exp2(R(ilogb(mx_pre))) : R(1);
     const R ssq_pre = warp_ssq<T, R>(L, sX, sc_pre);
@@ -891,7 +897,9 @@ __device__ bool step_split(int kd, T *W, int64_t ld, int64_t i, int m, int M, in
 
 /* TR: the blocks add the clock cycles of the phases of the steps of sweeps
  * n/4 .. 3n/4 - 1 to trace[0..5] (wait, load, bulge, reflector and
- * products, update and stores, publish) and their number to trace[7]. */
+ * products, update and stores, publish) and their number to trace[7], and
+ * the number of split steps of any sweep that fell back to step() to
+ * trace[6]. */
 template <typename T, typename R, bool TR>
 __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int64_t ld,
                                                    int *progress, int *ticket, vstore<T> q,
@@ -944,6 +952,8 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
                                                         seen, s, q, ph, n)
                                : step_split<T, R, false>(kd, W, ld, i, m, M, 2 * m + 3,
                                                          progress, seen, s, q, ph, n);
+            /* (traced: every split step that fell back, all sweeps) */
+            if (TR && late && !done && threadIdx.x == 0) ph[6]++;
             if (done)
                 ;
             else if (sampled)
@@ -959,7 +969,7 @@ __global__ void __launch_bounds__(NT) hb2st_kernel(int64_t n, int kd, T *W, int6
             }
         }
     }
-    if (TR && threadIdx.x == 0 && ph[7] > 0)
+    if (TR && threadIdx.x == 0 && (ph[7] > 0 || ph[6] > 0))
         for (int k = 0; k < 8; k++)
             atomicAdd(reinterpret_cast<unsigned long long *>(trace + k),
                       static_cast<unsigned long long>(ph[k]));
@@ -1113,8 +1123,10 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
 
 extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                                int64_t ldab, void *d, void *e, void *work,
-                               const hyla_hb2st_store *st) {
-    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st, -1, nullptr);
+                               const hyla_hb2st_store *st, int step) {
+    /* HYLA_CHASE_STEP_AUTO .. _SPLIT (0..3) are the probe's -1..2 */
+    if (step < HYLA_CHASE_STEP_AUTO || step > HYLA_CHASE_STEP_SPLIT) return HYLA_ERR_INVALID;
+    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st, step - 1, nullptr);
 }
 
 extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
@@ -1124,7 +1136,9 @@ extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64
     if (n <= 0) return 0;
 
     const int64_t kde = kd < n - 1 ? kd : n - 1;
-    if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX) return HYLA_ERR_INVALID;
+    if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX || prefetch < -1 ||
+        prefetch > 2)
+        return HYLA_ERR_INVALID;
     switch (dtype) {
     case HYLA_S:
         return hb2st_typed<float, float>(s, n, (int)kde, static_cast<float *>(AB), ldab,

@@ -19,11 +19,13 @@ extern "C" {
 /* The hb2st op (st NULL) or the hb2st_v op (st the store, checked by
  * hyla_hb2st_store_check) on stream s, arguments as backend.h documents
  * them and already checked (hyla_hb2st_check), n >= 1, min(kd, n-1) <=
- * HYLA_CUDA_HB2ST_MAX_KD, n < 2^31. dtype: a hyla_dtype value. Returns 0,
+ * HYLA_CUDA_HB2ST_MAX_KD, n < 2^31. dtype: a hyla_dtype value. step: a
+ * HYLA_CHASE_STEP_* value (stage2.h; AUTO: split for the complex types,
+ * copied ahead for the real ones, see hyla_cuda_hb2st_probe). Returns 0,
  * HYLA_ERR_DEVICE (a launch, memset or attribute call failed) or
  * HYLA_ERR_INVALID. */
 int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, int64_t ldab,
-                    void *d, void *e, void *work, const hyla_hb2st_store *st);
+                    void *d, void *e, void *work, const hyla_hb2st_store *st, int step);
 
 /* hyla_cuda_hb2st with the window loads chosen (prefetch 1: a step's next
  * window copied ahead, where sweep i-1 has finished with it; 0: loaded
@@ -35,8 +37,11 @@ int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, 
  * spent in each phase, summed over those steps: trace[0..5] waiting for
  * the previous sweep, loading the windows, applying the previous reflector
  * (the bulge), forming the reflector and its products, updating and
- * storing the windows, publishing the progress; trace[6] 0; trace[7] the
- * number of those steps. trace NULL: hyla_cuda_hb2st itself. */
+ * storing the windows, publishing the progress; trace[6] the number of
+ * split steps (prefetch 2) of any sweep that fell back to the whole window
+ * (the rescaling would not have been exact); trace[7] the number of the
+ * traced steps. trace NULL: hyla_cuda_hb2st itself; prefetch is
+ * hyla_cuda_hb2st's step - 1. */
 int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                           int64_t ldab, void *d, void *e, void *work,
                           const hyla_hb2st_store *st, int prefetch, long long *trace);

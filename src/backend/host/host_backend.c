@@ -725,17 +725,18 @@ static int host_xcomm_bcast(hyla_queue *q, hyla_xcomm *c, void *buf, size_t byte
 
 static void host_xcomm_destroy(hyla_xcomm *c) { (void)c; }
 
+/* (the host chase has one order: step is checked and not used) */
 static int host_hb2st(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
-                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes) {
-    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+                      int64_t ldab, void *d, void *e, void *work, size_t work_bytes, int step) {
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes, step);
     if (rc || n == 0) return rc;
     return hb2st_enqueue(q, t, n, kd, AB, ldab, d, e, work, work_bytes, NULL);
 }
 
 static int host_hb2st_v(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB,
-                        int64_t ldab, void *d, void *e, void *work, size_t work_bytes,
+                        int64_t ldab, void *d, void *e, void *work, size_t work_bytes, int step,
                         const hyla_hb2st_store *st) {
-    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes);
+    int rc = hyla_hb2st_check(t, n, kd, AB, ldab, d, e, work, work_bytes, step);
     if (!rc) rc = hyla_hb2st_store_check(n, kd, st);
     if (rc || n == 0) return rc;
     return hb2st_enqueue(q, t, n, kd, AB, ldab, d, e, work, work_bytes, st);

@@ -46,14 +46,18 @@ struct hyla_alg_ops {
      * Sweep i annihilates column i and chases the bulge down in steps of kd
      * rows (the tasks of LAPACK's sb2st_kernels); sweeps run concurrently,
      * each trailing the one before by a step and the part of a step up to
-     * the hand-off of the row the two share. Asynchronous on q. Returns
+     * the hand-off of the row the two share. step: how a step gets its
+     * window, HYLA_CHASE_STEP_* of stage2.h (HYLA_OPT_EIG_CHASE_STEP's
+     * values; AUTO: the backend's choice; a backend with one order, such as
+     * the host's, ignores it). Asynchronous on q. Returns
      * 0; HYLA_ERR_INVALID when t is not valid, n < 0, kd < 0, ldab too
-     * small, work_bytes too small, or a pointer is NULL where it is used
+     * small, work_bytes too small, step out of range, or a pointer is NULL
+     * where it is used
      * (nothing enqueued); HYLA_ERR_UNSUPPORTED when min(kd, n-1) exceeds
      * what the backend takes (CUDA: 64); HYLA_ERR_DEVICE (launch failure,
      * sticks to the queue). NaN input is not detected here. */
     int (*hb2st)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
-                 void *d, void *e, void *work, size_t work_bytes);
+                 void *d, void *e, void *work, size_t work_bytes, int step);
     /* Q2 back transformation of the bulge chase in one call: Z := Q2 Z for
      * the n x ncols matrix Z, Q2 given by its grouped reflector store in
      * memory of q's device (layout: struct hyla_q2_args, backend/ops/q2_args.h,
@@ -91,7 +95,8 @@ struct hyla_alg_ops {
      * the call. Also HYLA_ERR_INVALID when st is NULL or its layout does not
      * match n and kd (hyla_hb2st_store_check). */
     int (*hb2st_v)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
-                   void *d, void *e, void *work, size_t work_bytes, const hyla_hb2st_store *st);
+                   void *d, void *e, void *work, size_t work_bytes, int step,
+                   const hyla_hb2st_store *st);
     /* The backend's one-stage dense eigensolver (CUDA: cuSOLVER's
      * Xsyevd; host: LAPACK ?syevd / ?heevd): all eigenvalues, and with vec
      * the eigenvectors, of the n x n Hermitian (real: symmetric) matrix

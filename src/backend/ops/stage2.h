@@ -23,12 +23,18 @@ typedef struct {
  * counter per sweep and a ticket counter. */
 #define HYLA_HB2ST_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 4 + 4)
 
+/* How a step of the chase gets its window (the hb2st ops' step argument,
+ * HYLA_OPT_EIG_CHASE_STEP's values): the backend's choice, loaded after the
+ * wait, copied ahead, split at the step's last row. */
+enum { HYLA_CHASE_STEP_AUTO, HYLA_CHASE_STEP_WAIT, HYLA_CHASE_STEP_AHEAD, HYLA_CHASE_STEP_SPLIT };
+
 /* 0 when the arguments are valid as backend/ops/ops.h documents them, else
  * HYLA_ERR_INVALID. n == 0 is valid (nothing to do). */
 static inline int hyla_hb2st_check(hyla_dtype t, int64_t n, int64_t kd, const void *AB,
                                    int64_t ldab, const void *d, const void *e,
-                                   const void *work, size_t work_bytes) {
-    if ((unsigned)t > HYLA_Z || n < 0 || kd < 0 || ldab < (kd > 0 ? 2 * kd : 1))
+                                   const void *work, size_t work_bytes, int step) {
+    if ((unsigned)t > HYLA_Z || n < 0 || kd < 0 || ldab < (kd > 0 ? 2 * kd : 1) ||
+        step < HYLA_CHASE_STEP_AUTO || step > HYLA_CHASE_STEP_SPLIT)
         return HYLA_ERR_INVALID;
     if (n == 0) return 0;
     if (!AB || !d || (n > 1 && !e) || !work || work_bytes < HYLA_HB2ST_WORK_BYTES(n))
