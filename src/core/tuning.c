@@ -33,13 +33,14 @@
  * bench/results/syevd-onestage-h100.md, with stage 1's small panels by
  * CholeskyQR2): values only s 4096 (0.087 against 0.106 s; 5120: 0.160
  * against 0.129 s), d, c, z 3072 (4096: d 0.118 against 0.114 s, c 0.120
- * against 0.114 s, z 0.199 against 0.150 s); with vectors s, d, c 5120 (s
- * 0.173 against 0.175 s, d 0.220 against 0.334 s; 6144: d 0.333 against
- * 0.239 s), z 4096 (0.219 against 0.221 s; 5120: 0.381 against 0.311 s).
- * Those runs preceded stedc's single-threaded host BLAS on a GPU
- * (ptridiag.c), which shortened the two stages with vectors at 3072 and
- * 5120 most; the crossovers with vectors were not measured again.
- * "cuda-generic" takes the same (unmeasured there). The host backend
+ * against 0.114 s, z 0.199 against 0.150 s); with vectors (measured again
+ * after stedc's single-threaded host BLAS on a GPU, ptridiag.c, which
+ * shortened the two stages there: bench/results/syevd-crossover-v-h100.md)
+ * s and c 5120 (s 0.179 against 0.191 s, c 0.243 against 0.258 s; 6144: s
+ * 0.271 against 0.236 s, c 0.376 against 0.327 s), d 4096 (0.127 against
+ * 0.151 s; 5120: 0.2222 against 0.2213 s), z 3072 (0.107 against 0.192 s;
+ * 4096: 0.219 against 0.190 s). "cuda-generic" keeps the crossovers of the
+ * first measurement (unmeasured there). The host backend
  * (two stages forced against LAPACKE ?syevd / ?heevd on the same OpenBLAS,
  * same run; bench/results/syevd-host-onestage.md, the GPU host's cores at
  * 16, 4 and 2 threads, n = 1000, 2000, 4000): with vectors the real types
@@ -76,7 +77,7 @@ static const hyla_tuning table[] = {
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 64, 0, 0},               {0, 32, 0, 0},
                      {2048, 2048, 1024, 0},
-                     {{4096, 3072, 3072, 3072},   {5120, 5120, 5120, 4096}}},
+                     {{4096, 3072, 3072, 3072},   {5120, 4096, 5120, 3072}}},
     {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
                      {512, 512, 384, 256},        (size_t)32 << 20,
                      {32, 32, 32, 32},            {32, 32, 32, 32},            256,
