@@ -195,9 +195,9 @@ typedef enum {
      * built on the device while the host cores run the tridiagonal solver,
      * then Z := Q E, one GEMM; n^2 more device memory plus n^2 reals). */
     HYLA_OPT_EIG_ORDER = 23,
-    /* Eigensolver stage 2 (bulge chasing): 0 = automatic (the device on a
-     * GPU from n = 4096 with kd <= 64, measured faster there with and
-     * without eigenvectors; else the host cores), 1 = the host cores (running
+    /* Eigensolver stage 2 (bulge chasing): 0 = automatic (the device from
+     * the tuning table's order on, with kd <= 64: 512 on GPUs, measured
+     * faster there with and without eigenvectors; else the host cores), 1 = the host cores (running
      * beside stage 1 on a GPU), 2 = the device (the persistent GPU kernel;
      * half-bandwidth up to 64 on CUDA, else the host cores). With
      * eigenvectors the device chase keeps its reflectors in device memory
@@ -322,8 +322,9 @@ typedef enum {
     HYLA_OPT_EIG_ONE_STAGE = 36,
     /* Eigensolver stage 2 on a GPU (the device chase, HYLA_OPT_EIG_CHASE):
      * how each step of a sweep gets its window of the band. 0 = automatic
-     * (the backend's choice, measured on one H100 with the chase alone:
-     * split for c and z, copied ahead for s and d), 1 = loaded after the
+     * (the tuning table's choice per precision; on Hopper, measured on one
+     * H100 with the chase alone: split for c and z, copied ahead for s and
+     * d), 1 = loaded after the
      * wait for the previous sweep's hand-off, 2 = the next step's window
      * copied ahead where the previous sweep has finished with it, 3 = the
      * step split at its last row: what does not read that row runs before

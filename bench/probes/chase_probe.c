@@ -7,16 +7,31 @@
  * step's phases in the middle half of the sweeps (k_hb2st.h). PREFETCH 1
  * copies each step's next window ahead, 0 loads it after the wait, 2 splits
  * each step at its late row (hyla_cuda_hb2st_probe); without it, the
- * library's default. With 2 the wait phase also holds the wait for the
+ * tuning table's choice for the type on this GPU (core/tuning.c). With 2 the wait phase also holds the wait for the
  * handoff inside the step, and "reflector+products" both of its parts. Built with
  * -DHYLA_BENCH=ON as build/bin/chase_probe.
  * Usage: chase_probe TYPES N[,N...] KD [REPEAT [PREFETCH]]   (TYPES among s,d,c,z) */
 #include "backend/cuda/k_hb2st.h"
+#include "core/internal.h"
 #include "hyla.h"
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The tuning table's chase step for type t on the current GPU, as the
+ * probe's prefetch (the step less one). */
+static int table_mode(int t) {
+    hyla_dev d;
+    memset(&d, 0, sizeof d);
+    int dev = 0;
+    d.info.kind = HYLA_DEVICE_CUDA;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&d.info.compute_major, cudaDevAttrComputeCapabilityMajor, dev) !=
+            cudaSuccess)
+        return 0;
+    return (int)hyla_tuning_for(&d)->eig_chase_step[t] - 1;
+}
 
 static int type_of(char c) {
     switch (c) {
@@ -103,7 +118,7 @@ int main(int argc, char **argv) {
     }
     const long kd = atol(argv[3]);
     const int repeat = argc > 4 ? atoi(argv[4]) : 3;
-    const int pf = argc > 5 ? atoi(argv[5]) : -1;
+    const int pf = argc > 5 ? atoi(argv[5]) : -1; /* -1: the tuning table's */
     if (kd < 1 || kd > HYLA_CUDA_HB2ST_MAX_KD || repeat < 1 || pf < -1 || pf > 2) {
         fprintf(stderr, "chase_probe: KD in 1..%d, REPEAT >= 1, PREFETCH in 0..2\n",
                 HYLA_CUDA_HB2ST_MAX_KD);
@@ -126,7 +141,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
             double ph[6];
-            const double ms = time_chase(t, n, kd, repeat, pf, ph);
+            const double ms = time_chase(t, n, kd, repeat, pf >= 0 ? pf : table_mode(t), ph);
             if (ms < 0) {
                 fprintf(stderr, "chase_probe: the chase failed at n = %ld\n", n);
                 return 1;

@@ -40,6 +40,10 @@ typedef struct {
                                  this order (0: the backend's SYMM/HEMM) */
     int64_t eig_one_stage[2][4]; /* [jobz N, V][dtype]: the backend's one-stage solver (heevd
                                     op) up to this order (0: never) */
+    int64_t eig_chase_min_n;     /* stage 2 on the device (the backend's hb2st ops) by default
+                                    from this order on, else on the host cores (0: never) */
+    int64_t eig_chase_step[4];   /* how a step of the device chase gets its window per dtype
+                                    (HYLA_OPT_EIG_CHASE_STEP's values, 1..3) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);

@@ -55,7 +55,16 @@
  * 4000 everywhere (d 1.60-2.07x, z 1.98x) but lost below 2000 on 2 and 4
  * threads (d 0.77-0.82x at 1000-2000 on 4 threads) while winning there on
  * 16 (d 1.81x at 1000): the two stages keep those by default, where no one
- * crossover holds across core counts (HYLA_OPT_EIG_ONE_STAGE sets one). */
+ * crossover holds across core counts (HYLA_OPT_EIG_ONE_STAGE sets one).
+ * Stage 2 on the device from n = 512 on a GPU (kd <= 64, the CUDA kernel's
+ * widest; eig/phb2st_dev.c has the measurements), never on the host
+ * backend, whose hb2st op is the sequential reference. The device chase's
+ * step (HYLA_OPT_EIG_CHASE_STEP) on "hopper": split at the late row for c
+ * and z, the windows copied ahead for s and d; one H100, the chase alone at
+ * n = 16384, kd = 64 (bench/results/chase-h100.md): z 356 ms split against
+ * 398 loaded after the wait and 447 copied ahead, c 274 against 283 and 297;
+ * d 336 against 342 and 277, s 295 against 307 and 240. "cuda-generic"
+ * takes the same (unmeasured there). */
 #include "core/internal.h"
 #include <string.h>
 
@@ -69,6 +78,7 @@ static const hyla_tuning table[] = {
     /*               Q2 by the one-call op: band width, sweeps per group s/d/c/z (0: GEMMs) */
     /*               stage 1's A V by GEMMs: diagonal block order s/d/c/z (0: SYMM/HEMM) */
     /*               the one-stage solver up to this order, jobz N and V, s/d/c/z (0: never) */
+    /*               the device chase from this order (0: never), its step s/d/c/z (1 wait, 2 ahead, 3 split) */
     {"hopper",       {8192, 8192, 8192, 8192},    {2048, 2048, 2048, 1024}, {50e12, 55e12, 55e12, 55e12},  4,
                      {1024, 1024, 768, 512},      (size_t)32 << 20,
                      {64, 64, 64, 64},            {128, 128, 128, 128},        256,
@@ -77,7 +87,8 @@ static const hyla_tuning table[] = {
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 64, 0, 0},               {0, 32, 0, 0},
                      {2048, 2048, 1024, 0},
-                     {{4096, 3072, 3072, 3072},   {5120, 4096, 5120, 3072}}},
+                     {{4096, 3072, 3072, 3072},   {5120, 4096, 5120, 3072}},
+                     512,                         {2, 2, 3, 3}},
     {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
                      {512, 512, 384, 256},        (size_t)32 << 20,
                      {32, 32, 32, 32},            {32, 32, 32, 32},            256,
@@ -86,7 +97,8 @@ static const hyla_tuning table[] = {
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},
-                     {{4096, 3072, 3072, 3072},   {5120, 5120, 5120, 4096}}},
+                     {{4096, 3072, 3072, 3072},   {5120, 5120, 5120, 4096}},
+                     512,                         {2, 2, 3, 3}},
     {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3,
                      {64, 64, 48, 32},            (size_t)16 << 10,
                      {128, 128, 64, 64},          {128, 128, 64, 64},          64,
@@ -95,7 +107,8 @@ static const hyla_tuning table[] = {
                      {64, 48, 32, 32},            {128, 96, 64, 64},
                      {0, 0, 0, 0},                {0, 0, 0, 0},
                      {0, 0, 0, 0},
-                     {{0, 0, 0, 0},               {INT64_MAX, INT64_MAX, 0, 0}}},
+                     {{0, 0, 0, 0},               {INT64_MAX, INT64_MAX, 0, 0}},
+                     0,                           {1, 1, 1, 1}},
 };
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {

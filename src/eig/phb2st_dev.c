@@ -63,7 +63,8 @@ static int chase_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, 
     /* the copy reads the caller's pageable memory as it is enqueued */
     HYLA_TRY(o->copy_2d(q, dAB, (size_t)ldw * es, AB, (size_t)ldab * es, (size_t)(kde + 1) * es,
                         (size_t)n, HYLA_COPY_H2D));
-    const int step = (int)ctx->opt_eig_chase_step;
+    const int step = (int)(ctx->opt_eig_chase_step ? ctx->opt_eig_chase_step
+                                                   : hyla_tuning_for(dv)->eig_chase_step[t]);
     if (q2)
         HYLA_TRY(o->alg->hb2st_v(q, t, n, kde, dAB, ldw, dd, de, dwork, wbytes, step, &st));
     else
@@ -96,7 +97,8 @@ cleanup:;
  * 16 us a sweep, d, kd 64, since the late-row hand-off), the host chase's
  * as n^2 kd. */
 int hyla_eig_dev_chase_auto(const hyla_dev *d, int64_t n, int64_t kd) {
-    return d->info.kind != HYLA_DEVICE_HOST && kd <= 64 && n >= HYLA_EIG_DEV_CHASE_MIN_N;
+    const int64_t from = hyla_tuning_for(d)->eig_chase_min_n;
+    return from > 0 && kd <= 64 && n >= from;
 }
 
 int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,

@@ -1036,9 +1036,9 @@ int launch_status() {
 }
 
 /* the chase kernel (TR: traced) on a grid of what fits at once, its steps
- * by mode (the probe's prefetch): 2 (and by default) split at the late row
- * (step_split), 1 with the windows copied ahead (the diagonal blocks too
- * where the shared memory allows), 0 loaded after the wait */
+ * by mode (the probe's prefetch): 2 split at the late row (step_split), 1
+ * with the windows copied ahead (the diagonal blocks too where the shared
+ * memory allows), 0 loaded after the wait */
 template <typename T, typename R, bool TR>
 int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *work,
                  const vstore<T> &q, int prefetch, long long *trace) {
@@ -1054,14 +1054,8 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
     }
     /* the static shared memory (`sweep`) and a margin */
     const bool fits4 = smem_bytes<T>(kd, smem_tiles<T>(true, true)) + 64 <= (size_t)optin;
-    /* by default the complex types split their steps at the late row and
-     * the real ones copy their windows ahead: one H100, the chase alone at
-     * n = 16384, kd = 64 (bench/results/chase-h100.md): z 356 ms split
-     * against 398 loaded after the wait and 447 copied ahead, c 274 against
-     * 283 and 297; d 336 against 342 and 277, s 295 against 307 and 240 */
-    const bool cplx = sizeof(T) != sizeof(R);
-    const int mode = prefetch >= 0 ? prefetch : cplx ? 2 : fits4 ? 1 : 0;
-    const bool split = mode == 2, pf = mode == 1, pfa = pf && fits4;
+    /* (the library's choice per type is the tuning table's eig_chase_step) */
+    const bool split = prefetch == 2, pf = prefetch == 1, pfa = pf && fits4;
     const size_t bytes = smem_bytes<T>(kd, smem_tiles<T>(pf, pfa));
     if (cudaFuncSetAttribute(hb2st_kernel<T, R, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)bytes) != cudaSuccess ||
@@ -1124,9 +1118,11 @@ int hb2st_typed(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, R *d, R
 extern "C" int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                                int64_t ldab, void *d, void *e, void *work,
                                const hyla_hb2st_store *st, int step) {
-    /* HYLA_CHASE_STEP_AUTO .. _SPLIT (0..3) are the probe's -1..2 */
+    /* HYLA_CHASE_STEP_WAIT .. _SPLIT (1..3) are the probe's 0..2; AUTO is
+     * the plain order, WAIT */
     if (step < HYLA_CHASE_STEP_AUTO || step > HYLA_CHASE_STEP_SPLIT) return HYLA_ERR_INVALID;
-    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st, step - 1, nullptr);
+    const int pf = step == HYLA_CHASE_STEP_AUTO ? 0 : step - 1;
+    return hyla_cuda_hb2st_probe(s, dtype, n, kd, AB, ldab, d, e, work, st, pf, nullptr);
 }
 
 extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
@@ -1136,7 +1132,7 @@ extern "C" int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64
     if (n <= 0) return 0;
 
     const int64_t kde = kd < n - 1 ? kd : n - 1;
-    if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX || prefetch < -1 ||
+    if (kde < 0 || kde > HYLA_CUDA_HB2ST_MAX_KD || n >= INT32_MAX || prefetch < 0 ||
         prefetch > 2)
         return HYLA_ERR_INVALID;
     switch (dtype) {

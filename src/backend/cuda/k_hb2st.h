@@ -20,8 +20,8 @@ extern "C" {
  * hyla_hb2st_store_check) on stream s, arguments as backend.h documents
  * them and already checked (hyla_hb2st_check), n >= 1, min(kd, n-1) <=
  * HYLA_CUDA_HB2ST_MAX_KD, n < 2^31. dtype: a hyla_dtype value. step: a
- * HYLA_CHASE_STEP_* value (stage2.h; AUTO: hyla_cuda_hb2st_probe's -1).
- * Returns 0,
+ * HYLA_CHASE_STEP_* value (stage2.h; AUTO: WAIT, the plain order; the
+ * library passes the tuning table's choice, core/tuning.c). Returns 0,
  * HYLA_ERR_DEVICE (a launch, memset or attribute call failed) or
  * HYLA_ERR_INVALID. */
 int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, int64_t ldab,
@@ -30,11 +30,9 @@ int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, 
 /* hyla_cuda_hb2st with the window loads chosen (prefetch 1: a step's next
  * window copied ahead, where sweep i-1 has finished with it; 0: loaded
  * after the step's wait; 2: each step split at its last row, the part that
- * does not read it before the wait for sweep i-1's handoff; -1: the
- * automatic choice, split for the complex types, copied ahead for the real
- * ones where two windows fit in shared memory, else loaded after the wait;
- * other values: HYLA_ERR_INVALID) and, with trace a device array of 8
- * zeroed counters,
+ * does not read it before the wait for sweep i-1's handoff; other
+ * values: HYLA_ERR_INVALID) and, with trace a device array of 8 zeroed
+ * counters,
  * the clock cycles that the kernel's steps of the sweeps n/4 .. 3n/4 - 1
  * spent in each phase, summed over those steps: trace[0..5] waiting for
  * the previous sweep, loading the windows, applying the previous reflector
@@ -42,8 +40,8 @@ int hyla_cuda_hb2st(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB, 
  * storing the windows, publishing the progress; trace[6] the number of
  * split steps (prefetch 2) of any sweep that fell back to the whole window
  * (the rescaling would not have been exact); trace[7] the number of the
- * traced steps. trace NULL: hyla_cuda_hb2st itself; prefetch is
- * hyla_cuda_hb2st's step - 1. */
+ * traced steps. trace NULL: hyla_cuda_hb2st itself, whose step is
+ * prefetch + 1. */
 int hyla_cuda_hb2st_probe(cudaStream_t s, int dtype, int64_t n, int64_t kd, void *AB,
                           int64_t ldab, void *d, void *e, void *work,
                           const hyla_hb2st_store *st, int prefetch, long long *trace);

@@ -48,7 +48,8 @@ struct hyla_alg_ops {
      * each trailing the one before by a step and the part of a step up to
      * the hand-off of the row the two share. step: how a step gets its
      * window, HYLA_CHASE_STEP_* of stage2.h (HYLA_OPT_EIG_CHASE_STEP's
-     * values; AUTO: the backend's choice; a backend with one order, such as
+     * values; AUTO: the backend's plain order, CUDA: WAIT; the library
+     * passes the tuning table's choice; a backend with one order, such as
      * the host's, ignores it). Asynchronous on q. Returns
      * 0; HYLA_ERR_INVALID when t is not valid, n < 0, kd < 0, ldab too
      * small, work_bytes too small, step out of range, or a pointer is NULL

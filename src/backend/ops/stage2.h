@@ -24,8 +24,8 @@ typedef struct {
 #define HYLA_HB2ST_WORK_BYTES(n) ((size_t)((n) > 0 ? (n) : 1) * 4 + 4)
 
 /* How a step of the chase gets its window (the hb2st ops' step argument,
- * HYLA_OPT_EIG_CHASE_STEP's values): the backend's choice, loaded after the
- * wait, copied ahead, split at the step's last row. */
+ * HYLA_OPT_EIG_CHASE_STEP's values): the backend's plain order, loaded
+ * after the wait, copied ahead, split at the step's last row. */
 enum { HYLA_CHASE_STEP_AUTO, HYLA_CHASE_STEP_WAIT, HYLA_CHASE_STEP_AHEAD, HYLA_CHASE_STEP_SPLIT };
 
 /* 0 when the arguments are valid as backend/ops/ops.h documents them, else
