@@ -326,7 +326,8 @@ typedef enum {
      * H100 with the chase alone: split for c and z, copied ahead for s and
      * d), 1 = loaded after the
      * wait for the previous sweep's hand-off, 2 = the next step's window
-     * copied ahead where the previous sweep has finished with it, 3 = the
+     * copied ahead where the previous sweep has finished with it (on a GPU
+     * whose blocks' shared memory cannot hold a second window: as 1), 3 = the
      * step split at its last row: what does not read that row runs before
      * the wait for the previous sweep's hand-off (falling back to the whole
      * window where the split's rescaling would not be exact). The

@@ -179,8 +179,9 @@ static void chase_steps(hyla_t *h, unsigned long long *s) {
         enum { N = 50, KD = 6 };
         double AB[(KD + 1) * N], d0[N], e0[N], d[N], e[N];
         make_band_d(AB, N, KD, KD + 1, BAND_RANDOM, s);
-        CHECK(hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d0, e0) == 0, "host: auto");
-        for (chase_step = 1; chase_step <= 3; chase_step++) {
+        const int rc0 = hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d0, e0);
+        CHECK(rc0 == 0, "host: auto: %d", rc0);
+        for (chase_step = 1; chase_step <= 3 && rc0 == 0; chase_step++) {
             int rc = hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, chase_step);
             rc = rc ? rc : hyla_eig_hb2st_dev(h, 0, HYLA_D, N, KD, AB, KD + 1, d, e);
             CHECK(rc == 0 && memcmp(d, d0, sizeof d) == 0 &&
@@ -231,6 +232,12 @@ static void split_fallback(hyla_t *h, unsigned long long *s) {
             double d0[N], e0[N], d[N], e[N];
             long long tr[8] = {0};
             void *dAB = NULL, *dd = NULL, *de = NULL, *dw = NULL, *dtr = NULL;
+            CHECK(AB && Ab, "fallback: host buffers");
+            if (!AB || !Ab) {
+                free(AB);
+                free(Ab);
+                return;
+            }
             if (z) make_band_z((double complex *)Ab, N, KD, KD + 1, cls, s);
             else make_band_d((double *)Ab, N, KD, KD + 1, cls, s);
             for (int j = 0; j < N; j++) /* into 2 kd rows, the bulge's zeros below */
@@ -238,31 +245,34 @@ static void split_fallback(hyla_t *h, unsigned long long *s) {
             int rc = hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, HYLA_CHASE_STEP_SPLIT);
             rc = rc ? rc : hyla_eig_hb2st_dev(h, 0, t, N, KD, Ab, KD + 1, d0, e0);
             hyla_set_option(h, HYLA_OPT_EIG_CHASE_STEP, 0);
-            int crc = cudaMalloc(&dAB, (size_t)LD * N * es) | cudaMalloc(&dd, sizeof d) |
-                      cudaMalloc(&de, sizeof e) | cudaMalloc(&dw, HYLA_HB2ST_WORK_BYTES(N)) |
-                      cudaMalloc(&dtr, sizeof tr);
-            crc = crc ? crc
-                      : cudaMemcpy(dAB, AB, (size_t)LD * N * es, cudaMemcpyHostToDevice) |
-                            cudaMemset(dtr, 0, sizeof tr);
+            /* the first CUDA error, if any */
+            cudaError_t crc = cudaMalloc(&dAB, (size_t)LD * N * es);
+            if (!crc) crc = cudaMalloc(&dd, sizeof d);
+            if (!crc) crc = cudaMalloc(&de, sizeof e);
+            if (!crc) crc = cudaMalloc(&dw, HYLA_HB2ST_WORK_BYTES(N));
+            if (!crc) crc = cudaMalloc(&dtr, sizeof tr);
+            if (!crc) crc = cudaMemcpy(dAB, AB, (size_t)LD * N * es, cudaMemcpyHostToDevice);
+            if (!crc) crc = cudaMemset(dtr, 0, sizeof tr);
             if (!rc && !crc)
                 rc = hyla_cuda_hb2st_probe(0, t, N, KD, dAB, LD, dd, de, dw, NULL,
                                            HYLA_CHASE_STEP_SPLIT - 1, dtr);
-            crc = crc ? crc
-                      : cudaDeviceSynchronize() | cudaMemcpy(d, dd, sizeof d, cudaMemcpyDeviceToHost) |
-                            cudaMemcpy(e, de, sizeof e, cudaMemcpyDeviceToHost) |
-                            cudaMemcpy(tr, dtr, sizeof tr, cudaMemcpyDeviceToHost);
-            CHECK(rc == 0 && crc == 0, "fallback %c %s: rc %d, CUDA %d", "dz"[z],
-                  band_class_name[cls], rc, crc);
-            if (rc == 0 && crc == 0) {
+            if (!crc) crc = cudaDeviceSynchronize();
+            if (!crc) crc = cudaMemcpy(d, dd, sizeof d, cudaMemcpyDeviceToHost);
+            if (!crc) crc = cudaMemcpy(e, de, sizeof e, cudaMemcpyDeviceToHost);
+            if (!crc) crc = cudaMemcpy(tr, dtr, sizeof tr, cudaMemcpyDeviceToHost);
+            if (crc) (void)cudaGetLastError();
+            CHECK(rc == 0 && crc == cudaSuccess, "fallback %c %s: rc %d, CUDA %s", "dz"[z],
+                  band_class_name[cls], rc, cudaGetErrorString(crc));
+            if (rc == 0 && crc == cudaSuccess) {
                 const double nrm = z ? band_norm1_z((double complex *)Ab, N, KD, KD + 1)
                                      : band_norm1_d((double *)Ab, N, KD, KD + 1);
-                int info = LAPACKE_dsterf(N, d, e) | LAPACKE_dsterf(N, d0, e0);
+                const int sinfo = LAPACKE_dsterf(N, d, e) | LAPACKE_dsterf(N, d0, e0);
                 double diff = 0;
                 for (int i = 0; i < N; i++) diff = fmax(diff, fabs(d[i] - d0[i]));
                 const double ratio = nrm > 0 ? diff / (N * DBL_EPSILON * nrm) : diff;
-                CHECK(info == 0 && ratio < THRESH,
+                CHECK(sinfo == 0 && ratio < THRESH,
                       "fallback %c %s: eigenvalues %g n eps |B| from the driver's (sterf %d)",
-                      "dz"[z], band_class_name[cls], ratio, info);
+                      "dz"[z], band_class_name[cls], ratio, sinfo);
                 if (cls == BAND_RANDOM)
                     CHECK(tr[6] == 0, "fallback %c random: %lld steps fell back", "dz"[z], tr[6]);
                 else

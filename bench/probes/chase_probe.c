@@ -4,12 +4,14 @@
  * critical path when sweep i trailed sweep i-1 by two whole steps; kept as
  * the unit so that figures compare across versions of the kernel,
  * k_hb2st.cu); then, from one more traced run, the average time of a
- * step's phases in the middle half of the sweeps (k_hb2st.h). PREFETCH 1
- * copies each step's next window ahead, 0 loads it after the wait, 2 splits
- * each step at its late row (hyla_cuda_hb2st_probe); without it, the
- * tuning table's choice for the type on this GPU (core/tuning.c). With 2 the wait phase also holds the wait for the
- * handoff inside the step, and "reflector+products" both of its parts. Built with
- * -DHYLA_BENCH=ON as build/bin/chase_probe.
+ * step's phases in the middle half of the sweeps (k_hb2st.h), and the
+ * number of split steps that fell back to the whole window. PREFETCH 1
+ * copies each step's next window ahead, 0 loads it after the wait, 2
+ * splits each step at its late row (hyla_cuda_hb2st_probe); without it,
+ * the tuning table's choice for the type on this GPU (core/tuning.c). With
+ * 2 the wait phase also holds the wait for the handoff inside the step,
+ * and "reflector+products" both of its parts. Built with -DHYLA_BENCH=ON as
+ * build/bin/chase_probe.
  * Usage: chase_probe TYPES N[,N...] KD [REPEAT [PREFETCH]]   (TYPES among s,d,c,z) */
 #include "backend/cuda/k_hb2st.h"
 #include "core/internal.h"
@@ -44,8 +46,9 @@ static int type_of(char c) {
 }
 
 /* the median of REPEAT chases of one random band (milliseconds), or < 0;
- * ph[0..5]: the traced run's phases per step (microseconds) */
-static double time_chase(int t, long n, long kd, int repeat, int pf, double ph[6]) {
+ * ph[0..5]: the traced run's phases per step (microseconds), ph[6] its
+ * split steps that fell back to the whole window */
+static double time_chase(int t, long n, long kd, int repeat, int pf, double ph[7]) {
     const size_t real = t == HYLA_S || t == HYLA_C ? 4 : 8, es = real * (t >= HYLA_C ? 2 : 1);
     const long ldab = 2 * kd, kde = kd < n - 1 ? kd : n - 1;
     const size_t band = (size_t)ldab * (size_t)n * es;
@@ -98,6 +101,7 @@ static double time_chase(int t, long n, long kd, int repeat, int pf, double ph[6
         cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) || tr[7] < 1 || khz < 1)
         goto done;
     for (int k = 0; k < 6; k++) ph[k] = 1e3 * (double)tr[k] / ((double)tr[7] * khz);
+    ph[6] = (double)tr[6];
     ms = times[repeat / 2];
 done:
     cudaFree(dAB);
@@ -125,7 +129,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("%-4s %8s %4s %12s %14s  %s\n", "type", "n", "kd", "chase (ms)", "per step (us)",
-           "traced step phases (us): wait load bulge reflector+products update publish");
+           "traced step phases (us): wait load bulge reflector+products update publish; "
+           "split steps fallen back");
     for (const char *tp = argv[1]; *tp; tp++) {
         if (*tp == ',') continue;
         const int t = type_of(*tp);
@@ -140,7 +145,7 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "chase_probe: bad size list %s\n", argv[2]);
                 return 2;
             }
-            double ph[6];
+            double ph[7];
             const double ms = time_chase(t, n, kd, repeat, pf >= 0 ? pf : table_mode(t), ph);
             if (ms < 0) {
                 fprintf(stderr, "chase_probe: the chase failed at n = %ld\n", n);
@@ -148,7 +153,7 @@ int main(int argc, char **argv) {
             }
             printf("%-4c %8ld %4ld %12.3f %14.3f ", *tp, n, kd, ms, 1e3 * ms / (2.0 * n));
             for (int k = 0; k < 6; k++) printf(" %6.3f", ph[k]);
-            printf("\n");
+            printf(" %8.0f\n", ph[6]);
             s = *end == ',' ? end + 1 : end;
         }
     }

@@ -41,14 +41,17 @@
  * and writes the results back. The window of step m+1 is final, but for
  * its last row, once sweep i-1 has finished its step m+1. Three ways to
  * use that (the launch's mode):
- *   - copied ahead (the real types by default): where the two windows of
+ *   - copied ahead (on Hopper the tuning table's choice for the real types;
+ *     where not even the second X window fits in shared memory, the steps
+ *     load after the wait instead): where the two windows of
  *     two steps fit in shared memory, step m checks once, after its
  *     products, that sweep i-1 is that far; where it is, step m copies the
  *     window into a second set of buffers (cp.async) while it updates and
  *     stores its own, and step m+1 loads only the last row after its wait;
  *     otherwise step m+1 loads its whole window after the wait;
  *   - loaded after the wait;
- *   - split at the late row (the complex types by default, step_split):
+ *   - split at the late row (on Hopper the tuning table's choice for the
+ *     complex types, step_split):
  *     step m waits only for sweep i-1's step m, loads the window without
  *     its last row and runs everything that does not read that row (the
  *     bulge of the other rows, the reflector's sums and the products over
@@ -1054,8 +1057,12 @@ int launch_chase(cudaStream_t st, int64_t n, int kd, T *AB, int64_t ldab, void *
     }
     /* the static shared memory (`sweep`) and a margin */
     const bool fits4 = smem_bytes<T>(kd, smem_tiles<T>(true, true)) + 64 <= (size_t)optin;
-    /* (the library's choice per type is the tuning table's eig_chase_step) */
-    const bool split = prefetch == 2, pf = prefetch == 1, pfa = pf && fits4;
+    const bool fits3 = smem_bytes<T>(kd, smem_tiles<T>(true, false)) + 64 <= (size_t)optin;
+    /* (the library's choice per type is the tuning table's eig_chase_step)
+     * copied ahead needs the second X window at least: where even that does
+     * not fit (d at kd 64 below about 100 KB a block, z below about 200
+     * KB), the steps load after the wait */
+    const bool split = prefetch == 2, pf = prefetch == 1 && fits3, pfa = pf && fits4;
     const size_t bytes = smem_bytes<T>(kd, smem_tiles<T>(pf, pfa));
     if (cudaFuncSetAttribute(hb2st_kernel<T, R, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)bytes) != cudaSuccess ||
