@@ -502,6 +502,18 @@ __device__ __forceinline__ int wait_for(const int *p, int need) {
  * X(r, 0), which only the first read. With LATE row nv-1 (the split step's
  * late row) gets its sum alone, into *s.lastp. The caller synchronizes the
  * block afterwards. */
+/* The reflector's products by the thread that holds them (step's layout:
+ * threads below 128 column c of z, the others row r of y), from its scaled
+ * sum ps = p vs, tau, the bulge's w0 and the previous reflector vprev. */
+template <typename T, typename R>
+__device__ __forceinline__ void store_yz(int tid, int c, int r, T tau, T ps, T w0, const T *vprev,
+                                         const T *sX, const T *sA, int lds, const smem<T> &s) {
+    if (tid < 128)
+        s.z[c] = tau * (conj_of(sX[c * lds] - w0 * conj_of(vprev[c])) + ps);
+    else
+        s.y[r] = tau * (sA[r] + ps);
+}
+
 template <typename T, typename R, bool LATE>
 __device__ __forceinline__ void bulge_rows(int kd, int nv, T taup, const T *vprev, T *sX,
                                            const smem<T> &s) {
@@ -730,12 +742,7 @@ __device__ void step(int64_t n, int kd, T *W, int64_t ld, int64_t i, int m, int 
         if (fast) {
             const T tau = f.tau;
             const T ps = p * f.vs;
-            if (h == 0 && on) {
-                if (tid < 128)
-                    s.z[c] = tau * (conj_of(sX[c * lds] - w0 * conj_of(vprev[c])) + ps);
-                else
-                    s.y[r] = tau * (sA[r] + ps);
-            }
+            if (h == 0 && on) store_yz<T, R>(tid, c, r, tau, ps, w0, vprev, sX, sA, lds, s);
             if (tid < nv)
                 vcur[tid] = tid == 0 ? make<T>::of(R(1), R(0))
                                      : (f.sc * sX[tid]) * f.vs;
@@ -879,12 +886,7 @@ __device__ bool step_split(int kd, T *W, int64_t ld, int64_t i, int m, int M, in
     }
     {
         const T tau = f.tau, ps = p * f.vs;
-        if (h == 0 && on) {
-            if (tid < 128)
-                s.z[c] = tau * (conj_of(sX[c * lds] - w0 * conj_of(vprev[c])) + ps);
-            else
-                s.y[r] = tau * (sA[r] + ps);
-        }
+        if (h == 0 && on) store_yz<T, R>(tid, c, r, tau, ps, w0, vprev, sX, sA, lds, s);
         if (tid < nv)
             vcur[tid] = tid == 0 ? make<T>::of(R(1), R(0))
                                  : (tid == L ? xs : f.sc * sX[tid]) * f.vs;
