@@ -312,7 +312,8 @@ typedef enum {
      * two-stage method's chains of dependent steps (stage 1's panels, the
      * chase's 2 n steps) outlast the whole one-stage solve. 0 = automatic
      * (the tuning table's crossover per precision and jobz, measured on
-     * H100 against cuSOLVER in the same run; on the host backend every
+     * H100, and on H200 for GPUs with more than 100 GiB, against cuSOLVER
+     * in the same run; on the host backend every
      * order for s and d with eigenvectors, none otherwise), 1 =
      * never, N >= 2 = every order up to N. The eigenvalues, eigenvectors,
      * info and failure codes are those hyla_?syevd documents; the solve's

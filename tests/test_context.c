@@ -241,6 +241,56 @@ static void test_symm_large(hyla_t *h) {
     free(A), free(B), free(C), free(R);
 }
 
+/* The tuning table's row by device: the host backend, CUDA below
+ * capability 9, Hopper, and capability 9 with more than 100 GiB of its own
+ * memory (HBM3e), whose row is Hopper's but for the one-stage crossovers,
+ * which the H200's measurements moved up or kept; a context's memory cap
+ * does not change the row. On a GPU, the context's first device gets the
+ * row its memory says. */
+static void test_tuning_rows(hyla_t *h) {
+    hyla_dev d;
+    memset(&d, 0, sizeof d);
+    d.info.kind = HYLA_DEVICE_HOST;
+    CHECK(strcmp(hyla_tuning_for(&d)->family, "host") == 0, "host row");
+    d.info.kind = HYLA_DEVICE_CUDA;
+    d.info.compute_major = 8;
+    d.phys_memory = (int64_t)141 << 30;
+    CHECK(strcmp(hyla_tuning_for(&d)->family, "cuda-generic") == 0, "capability 8 row");
+    d.info.compute_major = 9;
+    d.phys_memory = (int64_t)80 << 30;
+    const hyla_tuning *hop = hyla_tuning_for(&d);
+    CHECK(strcmp(hop->family, "hopper") == 0, "80 GiB Hopper row: %s", hop->family);
+    d.phys_memory = ((int64_t)100 << 30) + 1;
+    d.info.memory_bytes = (int64_t)1 << 30; /* a cap */
+    const hyla_tuning *e = hyla_tuning_for(&d);
+    CHECK(strcmp(e->family, "hopper-hbm3e") == 0 && e == hyla_tuning_for(&d),
+          "HBM3e row: %s", e->family);
+    d.phys_memory = (int64_t)100 << 30;
+    CHECK(hyla_tuning_for(&d) == hop, "100 GiB: the Hopper row");
+    hyla_tuning a, b;
+    memcpy(&a, hop, sizeof a);
+    memcpy(&b, e, sizeof b);
+    int up = 1;
+    for (int v = 0; v < 2; v++)
+        for (int t = 0; t < 4; t++) up &= b.eig_one_stage[v][t] >= a.eig_one_stage[v][t];
+    CHECK(up && b.eig_one_stage[0][HYLA_D] == 4096 && b.eig_one_stage[1][HYLA_D] == 5120 &&
+              b.eig_one_stage[1][HYLA_Z] == 4096,
+          "HBM3e crossovers: d %lld / %lld, z V %lld", (long long)b.eig_one_stage[0][HYLA_D],
+          (long long)b.eig_one_stage[1][HYLA_D], (long long)b.eig_one_stage[1][HYLA_Z]);
+    a.family = b.family = NULL;
+    memcpy(b.eig_one_stage, a.eig_one_stage, sizeof a.eig_one_stage);
+    CHECK(memcmp(&a, &b, sizeof a) == 0, "HBM3e row: the rest is Hopper's");
+    const hyla_dev *d0 = h->devs[0];
+    const char *want = d0->info.kind == HYLA_DEVICE_HOST       ? "host"
+                       : d0->info.compute_major < 9            ? "cuda-generic"
+                       : d0->phys_memory > ((int64_t)100 << 30) ? "hopper-hbm3e"
+                                                                : "hopper";
+    CHECK(strcmp(hyla_tuning_for(d0)->family, want) == 0 &&
+              (d0->info.kind == HYLA_DEVICE_HOST) == (d0->phys_memory == 0),
+          "device 0 (%s, %lld bytes): row %s", d0->info.name, (long long)d0->phys_memory,
+          hyla_tuning_for(d0)->family);
+}
+
 int main(void) {
     int64_t live0, live1;
     hyla_debug_alloc_stats(&live0, NULL);
@@ -254,6 +304,7 @@ int main(void) {
     CHECK(rc == 0, "create %s", test_devices());
     if (rc == 0) test_backend(h);
     if (rc == 0) test_symm_large(h);
+    if (rc == 0) test_tuning_rows(h);
     hyla_destroy(&h);
     hyla_debug_alloc_stats(&live1, NULL);
     CHECK(live1 == live0, "no leak: %lld", (long long)(live1 - live0));

@@ -27,11 +27,14 @@ static int table_mode(int t) {
     hyla_dev d;
     memset(&d, 0, sizeof d);
     int dev = 0;
+    size_t fb = 0, tb = 0;
     d.info.kind = HYLA_DEVICE_CUDA;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&d.info.compute_major, cudaDevAttrComputeCapabilityMajor, dev) !=
-            cudaSuccess)
+            cudaSuccess ||
+        cudaMemGetInfo(&fb, &tb) != cudaSuccess)
         return 0;
+    d.phys_memory = (int64_t)tb;
     return (int)hyla_tuning_for(&d)->eig_chase_step[t] - 1;
 }
 

@@ -45,6 +45,9 @@ struct hyla_dev {
     const hyla_backend_ops *ops;
     hyla_device_info info;
     int index;               /* position in the context's device list */
+    int64_t phys_memory;     /* the device's own memory in bytes, whatever the
+                              * context's cap (the tuning table's family);
+                              * 0 on the host backend */
 };
 
 struct hyla_queue { hyla_dev *dev; };

@@ -12,7 +12,7 @@
 
 /* ---- tuning table (tuning.c): one row per device family ---- */
 typedef struct {
-    const char *family;      /* "host", "hopper", "cuda-generic" */
+    const char *family;      /* "host", "hopper", "hopper-hbm3e", "cuda-generic" */
     int64_t gemm_tile[4];    /* per dtype s, d, c, z */
     int64_t gemm_kblock[4];
     double gemm_rate[4];     /* expected device GEMM rate, flop/s, for the CPU split */

@@ -1,6 +1,7 @@
 /* The tuning table: block sizes and expected rates per device family,
  * read at run time (BLIS's config registry idea). Values for "hopper" come
- * from measurements on H100 (bench/results/); "host" sizes are small so the
+ * from measurements on H100 (bench/results/), those "hopper-hbm3e" changes
+ * (below) from one H200; "host" sizes are small so the
  * multi-tile paths run in tests. The stedc device-merge threshold of
  * "hopper" (1024): dsyevd with vectors at n = 8192 took 0.63 s against
  * 0.97 s with 2048 and 0.70 s with 512, the same at 16384 (2.56-2.58 s),
@@ -66,6 +67,7 @@
  * d 336 against 342 and 277, s 295 against 307 and 240. "cuda-generic"
  * takes the same (unmeasured there). */
 #include "core/internal.h"
+#include <pthread.h>
 #include <string.h>
 
 static const hyla_tuning table[] = {
@@ -111,8 +113,39 @@ static const hyla_tuning table[] = {
                      0,                           {1, 1, 1, 1}},
 };
 
+/* "hopper-hbm3e": capability 9 or later with more than 100 GiB of its own
+ * memory (the Hopper HBM3e parts: H200, GH200 144 GB; the context's memory
+ * cap does not count), "hopper"'s row but for the one-stage crossovers.
+ * One H200 (suite syevd-tune-h200, bench/results/syevd-tune-h200.md; the
+ * two stages forced against cuSOLVER's Xsyevd in the same run,
+ * device-resident, best of two): the vendor's memory-bound one-stage
+ * solver gains more from the faster HBM than the two stages do, so the
+ * crossover moves up where the H100's was close: values only d 4096 (0.111
+ * against 0.101 s; 5120: 0.146 against 0.180 s), c 4096 (0.104 against
+ * 0.103 s; 5120: 0.135 against 0.192 s); with vectors d 5120 (0.238 against
+ * 0.195 s; 6144: 0.237 against 0.295 s), z 4096 (0.196 against 0.182 s;
+ * 5120: 0.283 against 0.326 s); s and z values only, s and c with vectors
+ * as on the H100. The chase's step per type and Q2 by the one-call kernel
+ * for double were the H100's choices there too (the chase alone at 16384:
+ * d 276 ms copied ahead against 326 split and 341 loaded after the wait, z
+ * 344 split against 445 and 396, s 238 ahead, c 262 split; dsyevd with
+ * vectors, Q2 by the kernel against the batched GEMMs: 0.631 against 0.726
+ * s at 16384, 4.98 against 5.60 s at 32768). */
+#define HBM3E_MIN_BYTES ((int64_t)100 << 30)
+static hyla_tuning hbm3e;
+static pthread_once_t hbm3e_once = PTHREAD_ONCE_INIT;
+
+static void hbm3e_init(void) {
+    static const int64_t one_stage[2][4] = {{4096, 4096, 4096, 3072}, {5120, 5120, 5120, 4096}};
+    memcpy(&hbm3e, &table[0], sizeof hbm3e); /* padding too: rows compare bytewise */
+    hbm3e.family = "hopper-hbm3e";
+    memcpy(hbm3e.eig_one_stage, one_stage, sizeof one_stage);
+}
+
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {
     if (dev->info.kind == HYLA_DEVICE_HOST) return &table[2];
-    if (dev->info.compute_major >= 9) return &table[0];
-    return &table[1];
+    if (dev->info.compute_major < 9) return &table[1];
+    if (dev->phys_memory <= HBM3E_MIN_BYTES) return &table[0];
+    pthread_once(&hbm3e_once, hbm3e_init);
+    return &hbm3e;
 }

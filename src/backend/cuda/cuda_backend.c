@@ -1424,6 +1424,7 @@ int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
     memcpy(info->name, prop.name, nl);
     info->name[nl] = '\0';
     int64_t total = (int64_t)prop.totalGlobalMem;
+    dev->base.phys_memory = total;
     info->memory_bytes = (mem_cap > 0 && mem_cap < total) ? mem_cap : total;
     info->compute_major = prop.major;
     info->compute_minor = prop.minor;
