@@ -35,7 +35,9 @@
  *     read), ?sytrd_sb2st / ?hetrd_hb2st (the band), ?sterf, ?stedc,
  *     ?sterf_bisect (d and e), and their _gpu and _mgpu variants.
  *     Device-resident input is scanned on its device (one pass, no copy to
- *     the host), host-resident input by the host cores (one pass).
+ *     the host), host-resident input by the host cores (one pass), but for
+ *     ?syevd / ?heevd on one GPU, which scan the triangle read on the GPU
+ *     as it comes up (the copy is the one pass over the host's memory).
  *     Functions below say "NaN/Inf policy" where this applies.
  * - hyla never prints, aborts or exits. Diagnostics are returned as codes;
  *   verbose tracing goes to a stream only if the caller sets one

@@ -1,12 +1,20 @@
-/* hyla_xfer_download_behind (src/core/xfer.h) on each device of
- * HYLA_DEVICES: a matrix produced block of columns by block of columns on
- * one queue and downloaded behind it into a host matrix with a wider
- * leading dimension, for block widths that divide the columns, do not,
- * exceed them, and are one column; every element and the padding rows are
- * checked. A failing block stops it with the failure's code. */
+/* On each device of HYLA_DEVICES:
+ * - hyla_xfer_download_behind (src/core/xfer.h): a matrix produced block of
+ *   columns by block of columns on one queue and downloaded behind it into
+ *   a host matrix with a wider leading dimension, for block widths that
+ *   divide the columns, do not, exceed them, and are one column; every
+ *   element and the padding rows are checked. A failing block stops it with
+ *   the failure's code.
+ * - hyla_xfer_upload_lower: the lower triangle of a host matrix (uplo L) or
+ *   the conjugate transpose of its upper one (U) on the device, d and z, an
+ *   order past one upload block; with the scan, NaN or Inf (complex: in
+ *   either part) in the triangle read refused (nothing left allocated, A as
+ *   passed), in the other triangle ignored; without it, uploaded as is. */
 #include "core/xfer.h"
 #include "harness.h"
 #include "test_util.h"
+#include <math.h>
+#include <string.h>
 
 enum { R = 37, C = 23, LDD = 41, LDH = 45 };
 static const double PAD = -7.5;
@@ -24,6 +32,83 @@ static int produce(void *arg, hyla_queue *q, int64_t c0, int64_t nc) {
     const double v = (double)c0 + 1;
     return p->d->ops->laset(q, HYLA_D, -1, R, nc, &v, &v,
                             (double *)p->dm + (size_t)c0 * LDD, LDD);
+}
+
+enum { NU = 600, LDA = NU + 3 };
+
+/* one upload of A (type t, NU x NU, ld LDA) to device g and, when it
+ * succeeds, the comparison of the lower triangle that came up */
+static int upload_case(hyla_t *h, int g, hyla_dtype t, int lower, int check, const void *A,
+                       int *same) {
+    hyla_dev *d = h->devs[g];
+    const size_t es = hyla_dtype_size(t);
+    const int cplx = t == HYLA_Z;
+    void *dA = (void *)&dA; /* not NULL: the call must set it */
+    *same = 0;
+    int rc = hyla_xfer_upload_lower(h, g, t, lower, NU, A, LDA, check, &dA);
+    if (rc) return dA == NULL ? rc : -1000;
+    double *back = malloc((size_t)NU * NU * es);
+    hyla_dev_workspace *ws;
+    if (back && hyla_workspace_get(h, g, 0, 0, &ws) == 0 &&
+        d->ops->copy_2d(ws->q_comp, back, (size_t)NU * es, dA, (size_t)NU * es, (size_t)NU * es,
+                        NU, HYLA_COPY_D2H) == 0 &&
+        d->ops->queue_sync(ws->q_comp) == 0) {
+        const double *a = A;
+        int ok = 1;
+        for (int64_t j = 0; j < NU; j++)
+            for (int64_t i = j; i < NU; i++) {
+                const int64_t src = lower ? i + j * LDA : j + i * LDA;
+                if (cplx)
+                    ok &= memcmp(&back[2 * (i + j * NU)], &a[2 * src], sizeof(double)) == 0 &&
+                          back[2 * (i + j * NU) + 1] == (lower ? 1 : -1) * a[2 * src + 1];
+                else
+                    ok &= memcmp(&back[i + j * NU], &a[src], sizeof(double)) == 0;
+            }
+        *same = ok;
+    }
+    free(back);
+    d->ops->mem_free(d, HYLA_MEM_DEVICE, dA);
+    return 0;
+}
+
+static void upload_lower_cases(hyla_t *h, int g) {
+    unsigned long long seed = 11;
+    for (int tz = 0; tz < 2; tz++) {
+        const hyla_dtype t = tz ? HYLA_Z : HYLA_D;
+        const int per = tz ? 2 : 1;
+        const size_t n = (size_t)LDA * NU * per;
+        double *A = malloc(n * sizeof *A), *A0 = malloc(n * sizeof *A0),
+               *A1 = malloc(n * sizeof *A1);
+        for (size_t k = 0; k < n; k++) A0[k] = t_rand(&seed);
+        for (int lower = 0; lower < 2; lower++) {
+            int same = 0, rc;
+            memcpy(A, A0, n * sizeof *A);
+            rc = upload_case(h, g, t, lower, 1, A, &same);
+            CHECK(rc == 0 && same, "device %d %c uplo %c: uploaded (%d)", g, "dz"[tz],
+                  "UL"[lower], rc);
+            /* a bad value in the triangle read, in the second upload block
+             * (the imaginary part for z), and in the other triangle */
+            const int64_t i = lower ? NU - 1 : 5, j = lower ? 513 : NU - 1;
+            for (int b = 0; b < 2; b++) {
+                memcpy(A, A0, n * sizeof *A);
+                A[(i + j * LDA) * per + per - 1] = b ? INFINITY : NAN;
+                memcpy(A1, A, n * sizeof *A);
+                rc = upload_case(h, g, t, lower, 1, A, &same);
+                CHECK(rc == HYLA_ERR_NAN && memcmp(A, A1, n * sizeof *A) == 0,
+                      "device %d %c uplo %c: %s refused (%d)", g, "dz"[tz], "UL"[lower],
+                      b ? "Inf" : "NaN", rc);
+                rc = upload_case(h, g, t, lower, 0, A, &same);
+                CHECK(rc == 0, "device %d %c uplo %c: no scan, %s uploaded (%d)", g, "dz"[tz],
+                      "UL"[lower], b ? "Inf" : "NaN", rc);
+            }
+            memcpy(A, A0, n * sizeof *A);
+            A[(j + i * LDA) * per] = NAN;
+            rc = upload_case(h, g, t, lower, 1, A, &same);
+            CHECK(rc == 0 && same, "device %d %c uplo %c: NaN in the other triangle (%d)", g,
+                  "dz"[tz], "UL"[lower], rc);
+        }
+        free(A), free(A0), free(A1);
+    }
 }
 
 int main(void) {
@@ -67,6 +152,7 @@ int main(void) {
                                         produce, &pf, &t0) == HYLA_ERR_DEVICE,
               "device %d: a failing block", g);
         hyla_free_device(h, g, &dm);
+        upload_lower_cases(h, g);
     }
     free(host);
     leak_check(h, "xfer");

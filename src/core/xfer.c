@@ -280,21 +280,47 @@ cleanup:;
     return rc;
 }
 
+/* One triangle (lower: 1 lower, 0 upper) of the n x n host matrix A into
+ * dst (device, ld n) through the staging ring, by blocks of columns, each
+ * only its part in the triangle: half the bytes of the whole matrix (the
+ * other part of each diagonal block gets whatever the slot held). */
+static int upload_triangle(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
+                           const void *A, int64_t lda, void *dst) {
+    enum { CB = 512 };
+    const size_t es = hyla_dtype_size(t);
+    hyla_dev_workspace *ws;
+    hyla_xfer x;
+    int rc = staging_init(ctx, dev, es, &ws, &x);
+    if (rc) return rc;
+    for (int64_t j = 0; j < n && !rc; j += CB) {
+        const int64_t cb = HYLA_MIN(CB, n - j);
+        rc = lower ? hyla_xfer_up(&x, ws->q_in, hyla_elem(dst, j, j, n, es), n,
+                                  hyla_elem(A, j, j, lda, es), lda, j, j, n - j, cb,
+                                  HYLA_XFER_LOWER)
+                   : hyla_xfer_up(&x, ws->q_in, hyla_elem(dst, 0, j, n, es), n,
+                                  hyla_elem(A, 0, j, lda, es), lda, 0, j, j + cb, cb,
+                                  HYLA_XFER_UPPER);
+    }
+    const int rs = ctx->devs[dev]->ops->queue_sync(ws->q_in);
+    hyla_xfer_fini(&x);
+    return rc ? rc : rs;
+}
+
 /* Uploads the n x n host matrix A to a new device buffer holding its lower
  * triangle (for uplo U, rebuilt from the upper one). On the host backend,
  * uplo L, the upper triangle is left unset: nothing reads it. */
 int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
-                           const void *A, int64_t lda, void **dA) {
+                           const void *A, int64_t lda, int check, void **dA) {
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t);
-    const int split = lower && d->info.kind == HYLA_DEVICE_HOST;
+    const int host = d->info.kind == HYLA_DEVICE_HOST;
     hyla_dev_workspace *ws = NULL;
     void *dU = NULL;
     int rc = 0;
     *dA = NULL;
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, dA));
-    if (split) {
+    if (lower && host) {
         /* host memory on both sides: the lower triangle alone, by blocks of
          * columns (each from its diagonal down) dealt to two queues, whose
          * threads copy at the same time */
@@ -305,28 +331,22 @@ int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_
                                 (size_t)n * es, hyla_elem(A, j, j, lda, es), (size_t)lda * es,
                                 (size_t)(n - j) * es, (size_t)HYLA_MIN(CB, n - j),
                                 HYLA_COPY_H2D));
-        goto cleanup;
-    }
-    if (lower) {
-        /* the lower triangle alone, by blocks of columns from their
-         * diagonal down: half the bytes of the whole matrix (the upper part
-         * of each diagonal block gets whatever the slot held: unreferenced) */
-        enum { CB = 512 };
-        hyla_xfer x;
-        HYLA_TRY(staging_init(ctx, dev, es, &ws, &x));
-        for (int64_t j = 0; j < n && !rc; j += CB)
-            rc = hyla_xfer_up(&x, ws->q_in, hyla_elem(*dA, j, j, n, es), n,
-                              hyla_elem(A, j, j, lda, es), lda, j, j, n - j, HYLA_MIN(CB, n - j),
-                              HYLA_XFER_LOWER);
-        const int rs = o->queue_sync(ws->q_in);
-        hyla_xfer_fini(&x);
+        const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);
         ws = NULL; /* synchronized */
-        if (!rc) rc = rs;
-        goto cleanup;
+        HYLA_TRY(r1 ? r1 : r2);
+    } else if (lower) {
+        HYLA_TRY(upload_triangle(ctx, dev, t, 1, n, A, lda, *dA));
+    } else {
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dU));
+        if (host)
+            HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, dU, n));
+        else
+            HYLA_TRY(upload_triangle(ctx, dev, t, 0, n, A, lda, dU));
     }
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dU));
-    HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, dU, n));
-    HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
+    /* the triangle read, as it came up, before it is rebuilt */
+    if (check) HYLA_TRY(hyla_check_finite_dev(ctx, dev, t, lower ? 0 : 1, 0, n, n,
+                                              lower ? *dA : dU, n));
+    if (!lower) HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
 cleanup:
     if (ws) { /* the split copies: done (or stopped) before *dA may go */
         const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);

@@ -84,9 +84,13 @@ int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, 
 
 /* *dA := a new n x n device buffer (ld n) on device dev holding the lower
  * triangle of the host matrix A (uplo L: copied; uplo U: rebuilt from the
- * upper triangle with hyla_lower_from_upper). Synchronous. */
+ * upper triangle with hyla_lower_from_upper; on a GPU only the triangle
+ * read goes up). check: the triangle read is scanned for NaN and Inf on the
+ * device as it came up (hyla_check_finite_dev: one pass at the device's
+ * bandwidth instead of one over the host's memory), HYLA_ERR_NAN if one
+ * is there. On failure *dA is freed and NULL; A is only read. Synchronous. */
 int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
-                           const void *A, int64_t lda, void **dA);
+                           const void *A, int64_t lda, int check, void **dA);
 
 /* dL := the lower triangle of the Hermitian matrix whose upper triangle is
  * stored in dU (device dev): dL = I, then dL := U^H dL (one TRMM, n^3/3
