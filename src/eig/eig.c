@@ -156,9 +156,10 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
 
     /* NaN or Inf in the triangle read: refused before any work (hyla.h,
      * "NaN and Inf"), scanned where A is; host-resident input for one GPU
-     * on the GPU as the triangle comes up (at n = 16384 the host cores'
-     * pass took 0.02 s of a 0.70 s dsyevd without vectors; one H100), the
-     * caller's A still only read */
+     * on the GPU as the triangle comes up, the caller's A still only read
+     * (the host cores' pass took 0.019 s of dsyevd's 0.70 s without vectors
+     * at n = 16384, 0.040 s of zheevd's 1.16 s; one H100,
+     * bench/results/syevd-resident-h100.md) */
     const int mgpu = host && ctx->ndev > 1 && ctx->opt_eig_devices != 1;
     const int scan_up = host && !mgpu && d->info.kind != HYLA_DEVICE_HOST;
     if (host && !scan_up && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda))
