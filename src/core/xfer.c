@@ -336,17 +336,18 @@ int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_
         HYLA_TRY(r1 ? r1 : r2);
     } else if (lower) {
         HYLA_TRY(upload_triangle(ctx, dev, t, 1, n, A, lda, *dA));
+    } else if (host) {
+        /* host memory on both sides: rebuilt from A itself, in one pass */
+        HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, A, lda, *dA, n));
     } else {
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dU));
-        if (host)
-            HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)A, lda, dU, n));
-        else
-            HYLA_TRY(upload_triangle(ctx, dev, t, 0, n, A, lda, dU));
+        HYLA_TRY(upload_triangle(ctx, dev, t, 0, n, A, lda, dU));
     }
-    /* the triangle read, as it came up, before it is rebuilt */
-    if (check) HYLA_TRY(hyla_check_finite_dev(ctx, dev, t, lower ? 0 : 1, 0, n, n,
-                                              lower ? *dA : dU, n));
-    if (!lower) HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
+    /* the triangle read, as it came up, before it is rebuilt (on the host
+     * backend with uplo U: its conjugate transpose, already rebuilt) */
+    if (check) HYLA_TRY(hyla_check_finite_dev(ctx, dev, t, lower || !dU ? 0 : 1, 0, n, n,
+                                              dU ? dU : *dA, n));
+    if (dU) HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, dU, n, *dA, n));
 cleanup:
     if (ws) { /* the split copies: done (or stopped) before *dA may go */
         const int r1 = o->queue_sync(ws->q_in), r2 = o->queue_sync(ws->q_out);
@@ -367,9 +368,14 @@ int hyla_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const v
     hyla_dev_workspace *ws;
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc || n == 0) return rc;
-    rc = o->laset(ws->q_comp, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO),
-                  hyla_scalar(t, HYLA_SC_ONE), dL, lddl);
-    if (!rc)
+    if (d->info.kind == HYLA_DEVICE_HOST)
+        rc = o->geam(ws->q_comp, t, hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS, n, n,
+                     hyla_scalar(t, HYLA_SC_ONE), dU, lddu, hyla_scalar(t, HYLA_SC_ZERO), dL,
+                     lddl);
+    else
+        rc = o->laset(ws->q_comp, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO),
+                      hyla_scalar(t, HYLA_SC_ONE), dL, lddl);
+    if (!rc && d->info.kind != HYLA_DEVICE_HOST)
         rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER,
                      hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS, HYLA_NONUNIT, n, n,
                      hyla_scalar(t, HYLA_SC_ONE), dU, lddu, dL, lddl);
