@@ -368,17 +368,16 @@ int hyla_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const v
     hyla_dev_workspace *ws;
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc || n == 0) return rc;
-    if (d->info.kind == HYLA_DEVICE_HOST)
-        rc = o->geam(ws->q_comp, t, hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS, n, n,
-                     hyla_scalar(t, HYLA_SC_ONE), dU, lddu, hyla_scalar(t, HYLA_SC_ZERO), dL,
-                     lddl);
-    else
-        rc = o->laset(ws->q_comp, t, -1, n, n, hyla_scalar(t, HYLA_SC_ZERO),
-                      hyla_scalar(t, HYLA_SC_ONE), dL, lddl);
-    if (!rc && d->info.kind != HYLA_DEVICE_HOST)
-        rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER,
-                     hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS, HYLA_NONUNIT, n, n,
-                     hyla_scalar(t, HYLA_SC_ONE), dU, lddu, dL, lddl);
+    const hyla_op ct = hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS;
+    const void *one = hyla_scalar(t, HYLA_SC_ONE), *zero = hyla_scalar(t, HYLA_SC_ZERO);
+    if (d->info.kind == HYLA_DEVICE_HOST) {
+        rc = o->geam(ws->q_comp, t, ct, n, n, one, dU, lddu, zero, dL, lddl);
+    } else {
+        rc = o->laset(ws->q_comp, t, -1, n, n, zero, one, dL, lddl);
+        if (!rc)
+            rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, ct, HYLA_NONUNIT, n, n, one, dU,
+                         lddu, dL, lddl);
+    }
     int rs = o->queue_sync(ws->q_comp);
     return rc ? rc : rs;
 }
