@@ -13,7 +13,9 @@
  * the run of the old default, 2.71 s);
  * c 1.41 s against 1.62 s; s n = 3000 kd 128 1.19 s against 1.51 s. Values
  * only keep the narrower bands (z n = 2000: kd 32 0.54 s against 0.62 s;
- * s n = 3000: kd 64 0.30 s against 0.36 s). Q2 of "hopper" by the one-call
+ * s n = 3000: kd 64 0.30 s against 0.36 s; d: 48 / 96, the fastest at n = 4000 on the
+ * GPU host's cores at 16 and 2 threads against 32 / 64, 32 / 128 and 64 / 128,
+ * bench/results/syevd-host-kdnb.md). Q2 of "hopper" by the one-call
  * kernel for double at kd 64 in groups of 32 sweeps (its tensor-core form,
  * src/backend/cuda/k_q2.cu): dsyevd with vectors at n = 16384, one H100,
  * Q2 alone 0.86 s against 0.92 s for the batched GEMMs after stedc, the
