@@ -248,8 +248,9 @@ typedef enum {
      * there. Ignored by the host backend. */
     HYLA_OPT_LU_PANEL = 26,
     /* Divide and conquer with eigenvectors (?stedc, and the eigensolver's
-     * jobz V): the smallest merge (rows) of the levels run on device 0 with
-     * the eigenvector matrices resident there, the secular equations and
+     * jobz V): the smallest merge (rows) of the levels run on the devices
+     * with the eigenvector matrices resident there, dealt by rows (device 0
+     * alone where the eigensolver runs on one), the secular equations and
      * the merge matrices built there too; the levels below run on the host
      * cores. 0 = automatic: the tuning table's (1024 on Hopper, 2048 on
      * other GPUs; none on the host backend), on a GPU lowered to n / 16 but
@@ -1085,9 +1086,13 @@ HYLA_API int hyla_dsterf(int64_t n, double *d, double *e);
  * T = (d, e) (LAPACK stedc): Cuppen's divide and conquer with Gu and
  * Eisenstat's deflation and orthogonal eigenvectors, on the host CPU cores
  * (OpenMP); the levels of large merges (from the tuning table's stedc
- * threshold on, or HYLA_OPT_EIG_DC_MIN) run on device 0 of ctx, where the
- * eigenvector matrix stays between them: the host deflates, the device
- * solves the secular equations, builds each merge matrix and multiplies.
+ * threshold on, or HYLA_OPT_EIG_DC_MIN) run on the devices of ctx, where
+ * the eigenvector matrix stays between them, dealt by rows: the host
+ * deflates, each device solves the secular equations, builds the merge
+ * matrix (by blocks of 8192 columns) and multiplies its own rows, with no
+ * traffic between the devices. Device memory: about 2 n^2 / ndev + 8192 n
+ * reals on each device; where a device lacks it, the call fails with its
+ * memory code.
  *   compz  'N': eigenvalues only (as hyla_?sterf); 'I': eigenvectors of T too.
  *   n      order of T, >= 0.
  *   d      in: the diagonal; out: the eigenvalues, ascending.

@@ -180,6 +180,23 @@ static void run_list(const char *devices, unsigned long long *s) {
         hyla_ztv_case(h, 0, 'V', 'U', 44, TE_CLUSTERED, s);
     }
     hyla_set_option(h, HYLA_OPT_EIG_CHASE, 0);
+    /* the tridiagonal solver's merges from 16 rows on the devices, the
+     * rows of E dealt over them: E gathered by columns for Z = Q E
+     * (reordered), or downloaded (direct); classes that deflate much */
+    hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 16);
+    for (int order = 1; order <= 2; order++) {
+        hyla_set_option(h, HYLA_OPT_EIG_ORDER, order);
+        hyla_dtv_case(h, 0, 'V', 'L', 61, TE_RANDOM, s);
+        hyla_ztv_case(h, 0, 'V', 'U', 44, TE_CLUSTERED, s);
+        hyla_stv_case(h, 0, 'V', 'U', 70, TE_GEOMETRIC, s);
+        hyla_ctv_case(h, 0, 'V', 'L', 33, TE_RANDOM, s);
+        hyla_ddist_case(h, 'V', "LU"[order - 1], 83, TE_CLUSTERED, s);
+    }
+    if (strncmp(devices, "cpu", 3) == 0) {
+        hyla_set_option(h, HYLA_OPT_EIG_ORDER, 2);
+        alloc_failures(h, 'V');
+    }
+    hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
     same_as_one_device(h);
     /* allocation failures at every point: all of them on the host backend;

@@ -271,7 +271,8 @@ typedef struct {
     int64_t n;
     const hyla_eig_dist *zd;
     void *const *dQ;     /* every device's block of Q (zd's layout, ld n) */
-    const void *E;       /* host, real n x n, ld n */
+    const void *E;       /* host, real n x n, ld n (where rows has none) */
+    const hyla_eig_zrows *rows; /* E by rows on the devices (nd 0: in E) */
     void *A;             /* host output (ld lda), or NULL: into dOut */
     int64_t lda;
     void *dOut;          /* device output (ld ldo) */
@@ -310,8 +311,19 @@ static void *zgemm_main(void *arg) {
         HYLA_TRY(o->event_create(d, 0, &ev_in[b]));
         HYLA_TRY(o->event_create(d, 0, &ev_use[b]));
     }
-    HYLA_TRY(hyla_xfer_matrix(ctx, j->g, rt, 1, n, w, (void *)hyla_elem(j->E, 0, k0, n, rs), n, dE,
-                                  n));
+    if (j->rows->nd > 0) {
+        /* E's columns k from every device's rows of them, peer to peer */
+        for (int h = 0; h < j->rows->nd; h++)
+            HYLA_TRY(o->copy_2d(ws->q_in, hyla_elem(dE, j->rows->r[h], 0, n, rs), (size_t)n * rs,
+                                hyla_elem(j->rows->blk[h], 0, k0, j->rows->ld[h], rs),
+                                (size_t)j->rows->ld[h] * rs,
+                                (size_t)(j->rows->r[h + 1] - j->rows->r[h]) * rs, (size_t)w,
+                                HYLA_COPY_D2D));
+        HYLA_TRY(o->queue_sync(ws->q_in));
+    } else {
+        HYLA_TRY(hyla_xfer_matrix(ctx, j->g, rt, 1, n, w, (void *)hyla_elem(j->E, 0, k0, n, rs), n,
+                                  dE, n));
+    }
     t1 = hyla_wtime();
     j->up = t1 - t0;
     /* Z[:, k] = sum over the devices h, from this one on, of Q[:, h] E[h, k] */
@@ -399,16 +411,25 @@ void hyla_eig_mgpu_variants(const hyla_t *ctx, int *sbr, int *ar) {
     *ar = ctx->opt_eig_allreduce ? (int)ctx->opt_eig_allreduce : HYLA_EIG_AR_DEVICE;
 }
 
-/* Divide and conquer into E (host, n x n, ld n): its large merges on
- * device 0 where it has room for their 3 n^2 reals, else every level on
- * the host cores. */
-static int stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *E) {
-    size_t fb = 0, tb = 0;
-    const size_t need = (size_t)(3 * n * n) * hyla_dtype_size(rt);
-    hyla_dev *d0 = ctx->devs[0];
-    if (d0->ops->mem_info(d0, &fb, &tb) == 0 && fb >= need + need / 8)
-        return hyla_eig_stedc(ctx, rt, n, d, e, E, n);
-    return hyla_eig_stedc_tuned(ctx, rt, n, d, e, E, n, NULL, 0, 0, n + 1);
+/* Divide and conquer, its large merges on the devices by rows where every
+ * device has room for its share (hyla_eig_stedc_rows_bytes), else every
+ * level on the host cores. rows NULL: the eigenvectors into E (host, n x n,
+ * ld n); else left on the devices in *rows where the device levels ran
+ * (E then workspace), in E where they did not (rows->nd 0). */
+static int stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *E,
+                 hyla_eig_zrows *rows) {
+    const int nd = HYLA_MIN(ctx->ndev, HYLA_MAX_DEVICES);
+    const size_t need = hyla_eig_stedc_rows_bytes(rt, nd, n);
+    int room = 1;
+    for (int g = 0; g < nd; g++) {
+        size_t fb = 0, tb = 0;
+        if (ctx->devs[g]->ops->mem_info(ctx->devs[g], &fb, &tb) != 0 || fb < need + need / 8)
+            room = 0;
+    }
+    if (rows) memset(rows, 0, sizeof *rows);
+    if (!room) return hyla_eig_stedc_tuned(ctx, rt, n, d, e, E, n, NULL, 0, 0, n + 1);
+    return rows ? hyla_eig_stedc_rows(ctx, rt, n, d, e, E, n, 0, 0, 0, rows)
+                : hyla_eig_stedc(ctx, rt, n, d, e, E, n);
 }
 
 /* every device's block of Q, one after the other's start (a thread beside
@@ -426,7 +447,8 @@ static void *qbuild_all(void *arg) {
 
 /* The reordered order where HYLA_OPT_EIG_ORDER asks for it, or by default
  * on GPUs from n = 4096 (as on one device) when every device has room for
- * its block of Q next to its block of Z, E's columns and two chunks. */
+ * its block of Q next to its block of Z, E's columns, its rows of E (from
+ * the tridiagonal solver) and two chunks. */
 static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_dist *zd) {
     if (ctx->opt_eig_order == HYLA_EIG_DIRECT) return 0;
     if (ctx->opt_eig_order == HYLA_EIG_REORDERED) return 1;
@@ -435,7 +457,7 @@ static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_
     for (int g = 0; g < zd->nd; g++) {
         size_t fb = 0, tb = 0;
         const size_t w = (size_t)(zd->c[g + 1] - zd->c[g]);
-        const size_t need = (size_t)n * (w * (2 * es + rs) + 2 * 2048 * es);
+        const size_t need = (size_t)n * (w * (2 * es + 2 * rs) + 2 * 2048 * es);
         if (ctx->devs[g]->ops->mem_info(ctx->devs[g], &fb, &tb) != 0 || fb < need + need / 8)
             return 0;
     }
@@ -462,7 +484,9 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     hyla_sy2sb_mstats ms;
     vec_job jobs[HYLA_EIG_MAX_DEVS];
     void *AB = NULL, *e = NULL, *E = NULL, *dQ[HYLA_EIG_MAX_DEVS] = {0};
+    hyla_eig_zrows zrows;
     int rc = 0;
+    memset(&zrows, 0, sizeof zrows);
     double tt;
     memset(jobs, 0, sizeof jobs);
     st->kd = kd, st->nb = nb;
@@ -542,7 +566,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         qb_all q = {.nd = nd, .jobs = qj};
         threaded = pthread_create(&th, NULL, qbuild_all, &q) == 0;
         if (!threaded) qbuild_all(&q);
-        rc = stedc(ctx, rt, n, w, e, E);
+        rc = stedc(ctx, rt, n, w, e, E, &zrows);
         st->tridiag = hyla_wtime() - tt;
         mark_tridiag(st, tt, origin);
         if (threaded) pthread_join(th, NULL);
@@ -561,7 +585,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         tt = hyla_wtime();
         for (int g = 0; g < nd; g++)
             zj[g] = (zgemm_job){.ctx = ctx, .g = g, .t = t, .n = n, .zd = &zd, .dQ = dQ, .E = E,
-                                .A = A, .lda = lda, .dOut = A ? NULL : dA[g], .ldo = ldA[g]};
+                                .rows = &zrows, .A = A, .lda = lda, .dOut = A ? NULL : dA[g], .ldo = ldA[g]};
         each_device(nd, zgemm_main, zj, sizeof *zj);
         for (int g = 0; g < nd; g++) {
             timeline(st, g, zj[g].ph, origin);
@@ -571,7 +595,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         st->back1 += hyla_wtime() - tt; /* the GEMM counts with the last back transformation */
         goto cleanup;
     }
-    HYLA_TRY(stedc(ctx, rt, n, w, e, E));
+    HYLA_TRY(stedc(ctx, rt, n, w, e, E, NULL));
     st->tridiag = hyla_wtime() - tt;
     mark_tridiag(st, tt, origin);
     hyla_eig_stedc_parts(ctx, st);
@@ -604,6 +628,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     }
 
 cleanup:
+    hyla_eig_zrows_free(ctx, &zrows);
     for (int g = 0; g < nd; g++) {
         ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, jobs[g].dZ);
         ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dQ[g]);

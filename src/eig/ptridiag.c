@@ -48,6 +48,23 @@ enum { STEDC_T_LOWER, STEDC_T_DEFLATE, STEDC_T_SECULAR, STEDC_T_GEMM, STEDC_T_CO
 enum { DC_DL, DC_W, DC_TAU, DC_ZH, DC_RC, DC_RS };
 enum { DC_ORG, DC_ND, DC_POS, DC_DEFL, DC_RP, DC_RJ };
 
+/* Where the device levels of divide and conquer leave the eigenvectors
+ * (t_tridiag.c's dc_device): in dZ (device 0, lddz), or by rows on the
+ * devices (rows), or else down into the host matrix; mcols: the merge
+ * matrix's columns built at once (0: STEDC_M_COLS). */
+typedef struct {
+    void *dZ;
+    int64_t lddz;
+    hyla_eig_zrows *rows;
+    int64_t mcols;
+} stedc_out;
+
+/* The merge matrix of a device merge is built and applied by blocks of
+ * this many columns: n x 8192 reals instead of n x n (at n = 90000, 5.9
+ * against 65 GB) for GEMMs as fast, each block's k still the half's
+ * order. */
+#define STEDC_M_COLS 8192
+
 /* Column kinds of a merge: nonzero only in the top n1 rows, in both halves
  * (mixed by a deflating rotation), or only in the bottom rows. */
 enum { COL_TOP = 0, COL_DENSE = 1, COL_BOTTOM = 2 };
@@ -117,13 +134,23 @@ int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
  * OpenBLAS pool runs beside it either. */
 #define STEDC_SMALL_HOST_MERGES 2048
 
-int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
-                         int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min) {
+/* The devices that share stedc's device levels: every device of ctx (at
+ * most HYLA_MAX_DEVICES), one where the eigenvectors go to device 0's dZ. */
+static int stedc_ndev(const hyla_t *ctx, const stedc_out *out) {
+    if (!ctx) return 0;
+    if (out && out->dZ) return HYLA_MIN(ctx->ndev, 1);
+    return HYLA_MIN(ctx->ndev, HYLA_MAX_DEVICES);
+}
+
+static int stedc_run(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                     int64_t ldz, const stedc_out *out, int64_t leaf, int64_t gemm_min) {
     if (n < 0 || (n > 0 && (!d || !Z)) || (n > 1 && !e) || ldz < HYLA_MAX(1, n))
         return HYLA_ERR_INVALID;
     if (rt != HYLA_S && rt != HYLA_D) return HYLA_ERR_INVALID;
-    if (dZ && (!ctx || ctx->ndev < 1 || lddz < HYLA_MAX(1, n))) return HYLA_ERR_INVALID;
+    if (out && (!ctx || ctx->ndev < 1 || (out->dZ && out->lddz < HYLA_MAX(1, n))))
+        return HYLA_ERR_INVALID;
     stedc_tuning(ctx, n, &leaf, &gemm_min);
+    const int nd = stedc_ndev(ctx, out);
     double tm[STEDC_T_COUNT] = {0};
     /* teams of at most one thread per 256 rows. On the GPU host's 16 cores
      * a team of all 16 stalled beside OpenBLAS's pthreads and CUDA's host
@@ -144,8 +171,8 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
      * calling thread's count with its own */
     omp_set_num_threads(nth);
     const int rc = rt == HYLA_S
-                       ? stedc_s(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, !gpu, tm)
-                       : stedc_d(ctx, n, d, e, Z, ldz, leaf, gemm_min, dZ, lddz, !gpu, tm);
+                       ? stedc_s(ctx, nd, n, d, e, Z, ldz, leaf, gemm_min, out, !gpu, tm)
+                       : stedc_d(ctx, nd, n, d, e, Z, ldz, leaf, gemm_min, out, !gpu, tm);
     hyla_blas_single_end();
     omp_set_num_threads(nth0);
     if (ctx) {
@@ -157,6 +184,38 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
         s->stedc_copy = tm[STEDC_T_COPY];
     }
     return rc;
+}
+
+int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                         int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min) {
+    const stedc_out out = {.dZ = dZ, .lddz = lddz};
+    return stedc_run(ctx, rt, n, d, e, Z, ldz, dZ ? &out : NULL, leaf, gemm_min);
+}
+
+int hyla_eig_stedc_rows(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                        int64_t ldz, int64_t leaf, int64_t gemm_min, int64_t mcols,
+                        hyla_eig_zrows *rows) {
+    if (!rows || mcols < 0) return HYLA_ERR_INVALID;
+    memset(rows, 0, sizeof *rows);
+    const stedc_out out = {.rows = rows, .mcols = mcols};
+    const int rc = stedc_run(ctx, rt, n, d, e, Z, ldz, &out, leaf, gemm_min);
+    if (rc) hyla_eig_zrows_free(ctx, rows);
+    return rc;
+}
+
+void hyla_eig_zrows_free(hyla_t *ctx, hyla_eig_zrows *rows) {
+    if (!rows) return;
+    for (int g = 0; g < rows->nd; g++)
+        if (rows->blk[g]) ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, rows->blk[g]);
+    memset(rows, 0, sizeof *rows);
+}
+
+size_t hyla_eig_stedc_rows_bytes(hyla_dtype rt, int nd, int64_t n) {
+    if (nd < 1 || n <= 0) return 0;
+    /* a device's rows: about n / nd, give or take one first-level block
+     * (of at most n / 8 rows where several devices share the levels) */
+    const size_t rows = (size_t)HYLA_MIN(n, n / nd + (nd > 1 ? n / 8 : 0) + 1);
+    return hyla_dtype_size(rt) * (2 * rows * (size_t)n + (size_t)n * (size_t)HYLA_MIN(n, STEDC_M_COLS));
 }
 
 int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,

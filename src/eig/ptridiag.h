@@ -24,17 +24,19 @@ int hyla_eig_sterf_tuned(hyla_dtype rt, int64_t n, void *d, void *e, int64_t dc_
 /* Eigenvalues (ascending, in d) and orthonormal eigenvectors Z (n x n, host
  * memory, ldz >= n, type rt) of the tridiagonal by divide and conquer; e
  * destroyed. The levels whose merges have at least the tuning table's
- * stedc_gemm_min rows run on device 0 of ctx with the eigenvector matrices
- * resident there (the merge matrices built there too by the backend's
- * dc_secular and dc_vectors ops; Z crosses the link once each way; 3 n^2
- * entries of device memory); ctx may be NULL: host only. Sets ctx's eig_stats.stedc_* timers.
+ * stedc_gemm_min rows run on the devices of ctx with the eigenvector
+ * matrices resident there, dealt by rows (each device builds every merge
+ * matrix it needs by the backend's dc_secular and dc_vectors ops and
+ * multiplies its own rows: no traffic between the devices; Z crosses the
+ * link once each way; per device, hyla_eig_stedc_rows_bytes); ctx may be
+ * NULL: host only. Sets ctx's eig_stats.stedc_* timers.
  * Returns 0, k > 0 when an iteration failed to converge (k - 1 = first row of
  * the subproblem that failed), HYLA_ERR_NAN, HYLA_ERR_NO_MEMORY, device codes. */
 int hyla_eig_stedc(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                    int64_t ldz);
 
-/* hyla_eig_stedc delivering the eigenvectors to dZ (device 0 of ctx,
- * lddz >= n, type rt) instead: Z (host, n x n, ldz) is then workspace
+/* hyla_eig_stedc on device 0 alone, delivering the eigenvectors to dZ
+ * (device 0 of ctx, lddz >= n, type rt) instead: Z (host, n x n, ldz) is then workspace
  * (unspecified on return). One unreduced tridiagonal (the common case) keeps
  * its eigenvector matrices on the device from the first device level on
  * and never crosses the link with Z (only its lower levels' diagonal blocks
@@ -50,6 +52,39 @@ int hyla_eig_stedc_dev(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, 
  * 0 takes the tuning table's value for either. */
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                          int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min);
+
+/* The eigenvectors of hyla_eig_stedc_rows, left on the devices by blocks
+ * of rows: device g < nd of ctx holds rows r[g] .. r[g+1] - 1 of Z (all n
+ * columns, type rt) in blk[g], leading dimension ld[g] >= max(1, r[g+1] -
+ * r[g]), device memory of that device; nd = 0: none (the eigenvectors are
+ * in the host matrix). Released by hyla_eig_zrows_free. */
+typedef struct {
+    int nd;
+    int64_t r[HYLA_MAX_DEVICES + 1];
+    int64_t ld[HYLA_MAX_DEVICES];
+    void *blk[HYLA_MAX_DEVICES];
+} hyla_eig_zrows;
+
+/* hyla_eig_stedc over every device of ctx with the eigenvectors left on the
+ * devices by rows in *rows (Z, host, n x n, ldz >= n, is then workspace)
+ * when the tridiagonal is one unreduced block whose top merges run on the
+ * devices; else they come in Z and rows->nd is 0. leaf, gemm_min as in
+ * hyla_eig_stedc_tuned (0: the tuning table's); mcols: the columns of a
+ * merge matrix built and applied at once (0: the default, 8192; tests force
+ * small ones). Returns as hyla_eig_stedc (rows->nd 0 on failure, nothing
+ * left allocated); HYLA_ERR_INVALID for a NULL rows, mcols < 0 or a ctx
+ * without devices. */
+int hyla_eig_stedc_rows(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                        int64_t ldz, int64_t leaf, int64_t gemm_min, int64_t mcols,
+                        hyla_eig_zrows *rows);
+
+/* Frees the blocks of rows (on ctx's devices) and sets rows->nd to 0;
+ * NULL or nd 0: nothing. */
+void hyla_eig_zrows_free(hyla_t *ctx, hyla_eig_zrows *rows);
+
+/* Device memory (bytes) that stedc's device levels take on each of nd
+ * devices sharing an order-n problem of real type rt (at most). */
+size_t hyla_eig_stedc_rows_bytes(hyla_dtype rt, int nd, int64_t n);
 
 /* Eigenvalues of the tridiagonal (d, e) of order n, host memory of type rt,
  * ascending into w (host; w == d allowed), by bisection on device dev of

@@ -161,8 +161,8 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     if (reorder) {
         size_t fb = 0, tb = 0;
         /* the two buffers, with room for the tridiagonal solver's device
-         * levels (3 n^2 reals) and a margin for the back transformations' */
-        const size_t need = (size_t)(n * n) * (es + 4 * rs);
+         * levels and a margin for the back transformations' */
+        const size_t need = (size_t)(n * n) * (es + rs) + hyla_eig_stedc_rows_bytes(rt, 1, n);
         if (o->mem_info(d, &fb, &tb) != 0 || fb < need + need / 8 ||
             o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dQ) != 0 ||
             o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * rs, &dE) != 0)

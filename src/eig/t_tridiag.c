@@ -659,17 +659,24 @@ static void TRI(record_rot)(void *arg, int64_t pj, int64_t j, R c, R s) {
     a->count++;
 }
 
-/* State of the merges whose matrices live on device 0 (one merge at a
- * time): Q of the level being merged in cur, the level's result into nxt
- * (both nb x nb, ld nb), the merge matrix M in dM; the merge ops' vectors in
- * dsm (device) and its pinned mirror hsm, both laid out as below (dc_real,
- * dc_int, dc_info); host arrays of nb entries each: rw 7, iw 6. */
+/* State of the merges whose matrices live on the devices. The block's rows
+ * are dealt to the first nd devices of ctx: device g holds rows r[g] ..
+ * r[g+1] - 1 of Q of the level being merged (cur[g]) and of the level's
+ * result (nxt[g]), all nb columns, ld max(1, r[g+1] - r[g]); so a merge
+ * multiplies each device's own rows by the merge matrix M, which every
+ * device holding rows of the merge builds itself from the roots (O(n^2)
+ * work, no n^2 traffic), by blocks of at most mc columns into dM[g] (ld the
+ * merge's order). The merge ops' vectors in dsm[g] (device) and its pinned
+ * mirror hsm[g], laid out as below (dc_real, dc_int, dc_info); host arrays
+ * of nb entries each: rw 7, iw 6. */
 typedef struct {
     hyla_t *ctx;
-    hyla_dev_workspace *dws;
-    int64_t nb;
-    R *cur, *nxt, *dM;
-    unsigned char *dsm, *hsm;
+    int nd;
+    int64_t nb, mc;
+    int64_t r[HYLA_MAX_DEVICES + 1];
+    hyla_dev_workspace *dws[HYLA_MAX_DEVICES];
+    R *cur[HYLA_MAX_DEVICES], *nxt[HYLA_MAX_DEVICES], *dM[HYLA_MAX_DEVICES];
+    unsigned char *dsm[HYLA_MAX_DEVICES], *hsm[HYLA_MAX_DEVICES];
     R *rw;
     int64_t *iw;
 } TRI(dev_ws);
@@ -689,33 +696,64 @@ static int *TRI(dc_info)(unsigned char *b, int64_t nb) {
     return (int *)(void *)(b + TRI(dc_ints_at)(nb) + sizeof(int64_t) * (size_t)(6 * nb));
 }
 
-/* One merge on the device: the block [lo, lo + n) of cur holds diag(Q1, Q2)
- * (Q1 of order n1, the columns in the order ord of the eigenvalues d, as in
- * merge). The new eigenvectors are Q_new = diag(Q1, Q2) M with the merge
- * matrix M = G_1 ... G_r E (backend/ops/dc.h): deflate's rotations G_1 ..
- * G_r times the secular eigenvectors and deflated unit columns E, its
- * columns in ascending order of the eigenvalues. The host deflates (O(n log
- * n)) and orders; the device solves the secular equation and builds M (the
- * dc_secular and dc_vectors ops, O(n^2)). So Q never leaves the device, is
- * never rotated there, and the merge's output is sorted (ord becomes the
- * identity); the price is GEMMs over all n columns instead of the
- * non-deflated ones, small at the top levels where these merges run (they
- * deflate little). zr: z's rows (row n1 - 1 of Q1, row 0 of Q2) read
- * beforehand. Everything runs in order on the device workspace's q_comp;
- * the GEMMs are left queued there. */
+static int64_t TRI(rows_ld)(const TRI(dev_ws) *w, int g) {
+    return HYLA_MAX(1, w->r[g + 1] - w->r[g]);
+}
+
+/* The device holding row i of the block. */
+static int TRI(row_owner)(const TRI(dev_ws) *w, int64_t i) {
+    int g = 0;
+    while (g + 1 < w->nd && w->r[g + 1] <= i) g++;
+    return g;
+}
+
+/* The merge ops' arguments on device g's vectors. */
+static hyla_dc_args TRI(dc_args_on)(const TRI(dev_ws) *w, int g, int64_t n, int64_t k,
+                                    int64_t nrot, R r2) {
+    unsigned char *ds = w->dsm[g];
+    const int64_t nb = w->nb;
+    return (hyla_dc_args){.n = n, .k = k, .nrot = nrot, .r2 = r2,
+                          .dl = TRI(dc_real)(ds, nb, DC_DL), .w = TRI(dc_real)(ds, nb, DC_W),
+                          .org = TRI(dc_int)(ds, nb, DC_ORG), .tau = TRI(dc_real)(ds, nb, DC_TAU),
+                          .zh = TRI(dc_real)(ds, nb, DC_ZH), .info = TRI(dc_info)(ds, nb),
+                          .nd = TRI(dc_int)(ds, nb, DC_ND), .pos = TRI(dc_int)(ds, nb, DC_POS),
+                          .defl = TRI(dc_int)(ds, nb, DC_DEFL), .rp = TRI(dc_int)(ds, nb, DC_RP),
+                          .rj = TRI(dc_int)(ds, nb, DC_RJ), .rc = TRI(dc_real)(ds, nb, DC_RC),
+                          .rs = TRI(dc_real)(ds, nb, DC_RS), .M = w->dM[g], .ldm = HYLA_MAX(1, n)};
+}
+
+/* One merge on the devices: rows [lo, lo + n) of the block, whose columns
+ * [lo, lo + n) hold diag(Q1, Q2) in cur (Q1 of order n1, the columns in the
+ * order ord of the eigenvalues d, as in merge). The new eigenvectors are
+ * Q_new = diag(Q1, Q2) M with the merge matrix M = G_1 ... G_r E
+ * (backend/ops/dc.h): deflate's rotations G_1 .. G_r times the secular
+ * eigenvectors and deflated unit columns E, its columns in ascending order
+ * of the eigenvalues. The host deflates (O(n log n)) and orders; every
+ * device holding rows of the merge solves the secular equation and builds
+ * M (the dc_secular and dc_vectors ops, O(n^2); the first one's roots come
+ * back) and multiplies its own rows: rows of Q1 by M's top n1 rows, rows of
+ * Q2 by its bottom rows. So Q never leaves the devices, is never rotated
+ * there, and the merge's output is sorted (ord becomes the identity); the
+ * price is GEMMs over all n columns instead of the non-deflated ones, small
+ * at the top levels where these merges run (they deflate little). zr: z's
+ * rows (row n1 - 1 of Q1, row 0 of Q2) read beforehand. Everything runs in
+ * order on each device workspace's q_comp; the GEMMs are left queued
+ * there. */
 static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *d, int64_t *ord,
                           const R *zr, R rho, double *tm) {
-    const int64_t nb = w->nb;
+    const int64_t nb = w->nb, mid = lo + n1, hi = lo + n;
     R *z = w->rw, *lam = z + nb, *dd = z + 2 * nb, *rcos = z + 3 * nb, *rsin = z + 4 * nb,
       *dlh = z + 5 * nb, *wvh = z + 6 * nb;
     int64_t *perm = w->iw, *nd = perm + nb, *defl = perm + 2 * nb, *rp = perm + 3 * nb,
             *rj = perm + 4 * nb, *tmp = perm + 5 * nb;
-    hyla_dev *dv = w->ctx->devs[0];
-    const hyla_backend_ops *o = dv->ops;
-    hyla_queue *qc = w->dws->q_comp;
     const size_t rs = sizeof(R);
-    double t0 = hyla_wtime(), t1;
-    int err = 0;
+    const double tbeg = hyla_wtime();
+    double t0 = tbeg, t1;
+    int err = 0, part[HYLA_MAX_DEVICES], gf = -1;
+    for (int g = 0; g < w->nd; g++) {
+        part[g] = w->r[g] < hi && w->r[g + 1] > lo;
+        if (part[g] && gf < 0) gf = g;
+    }
 
     const R sg = rho < 0 ? -1 : 1, r2 = 2 * RF(fabs)(rho), is2 = 1 / RF(sqrt)(2);
     for (int64_t j = 0; j < n; j++) z[j] = (j < n1 ? 1 : sg) * zr[j] * is2;
@@ -731,45 +769,47 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     if (tm) tm[STEDC_T_DEFLATE] += t1 - t0;
     t0 = t1;
 
-    /* the roots on the device; their poles and offsets come back */
-    unsigned char *hs = w->hsm, *ds = w->dsm;
-    hyla_dc_args a = {.n = n, .k = k, .nrot = rl.count, .r2 = r2,
-                      .dl = TRI(dc_real)(ds, nb, DC_DL), .w = TRI(dc_real)(ds, nb, DC_W),
-                      .org = TRI(dc_int)(ds, nb, DC_ORG), .tau = TRI(dc_real)(ds, nb, DC_TAU),
-                      .zh = TRI(dc_real)(ds, nb, DC_ZH), .info = TRI(dc_info)(ds, nb),
-                      .nd = TRI(dc_int)(ds, nb, DC_ND), .pos = TRI(dc_int)(ds, nb, DC_POS),
-                      .defl = TRI(dc_int)(ds, nb, DC_DEFL), .rp = TRI(dc_int)(ds, nb, DC_RP),
-                      .rj = TRI(dc_int)(ds, nb, DC_RJ), .rc = TRI(dc_real)(ds, nb, DC_RC),
-                      .rs = TRI(dc_real)(ds, nb, DC_RS), .M = w->dM, .ldm = n};
-    R *horg_tau = TRI(dc_real)(hs, nb, DC_TAU);
-    int64_t *horg = TRI(dc_int)(hs, nb, DC_ORG);
-    int *hinfo = TRI(dc_info)(hs, nb);
-    if (k > 0) {
+    /* the roots on every device of the merge; the first one's poles and
+     * offsets come back */
+    unsigned char *hf = w->hsm[gf];
+    R *horg_tau = TRI(dc_real)(hf, nb, DC_TAU);
+    int64_t *horg = TRI(dc_int)(hf, nb, DC_ORG);
+    int *hinfo = TRI(dc_info)(hf, nb);
+    for (int g = 0; g < w->nd && k > 0 && !err; g++) {
+        if (!part[g]) continue;
+        const hyla_backend_ops *o = w->ctx->devs[g]->ops;
+        hyla_queue *qc = w->dws[g]->q_comp;
+        unsigned char *hs = w->hsm[g];
+        const hyla_dc_args a = TRI(dc_args_on)(w, g, n, k, rl.count, r2);
         memcpy(TRI(dc_real)(hs, nb, DC_DL), dlh, rs * (size_t)k);
         memcpy(TRI(dc_real)(hs, nb, DC_W), wvh, rs * (size_t)k);
         err = o->copy_2d(qc, (void *)a.dl, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_DL),
                          rs * (size_t)nb, rs * (size_t)k, 2, HYLA_COPY_H2D);
         if (!err) err = o->alg->dc_secular(qc, DT, &a);
-        if (!err)
-            err = o->copy_2d(qc, horg_tau, rs * (size_t)k, a.tau, rs * (size_t)k, rs * (size_t)k, 1,
-                             HYLA_COPY_D2H);
-        if (!err)
+        if (!err && g == gf)
+            err = o->copy_2d(qc, horg_tau, rs * (size_t)k, a.tau, rs * (size_t)k, rs * (size_t)k,
+                             1, HYLA_COPY_D2H);
+        if (!err && g == gf)
             err = o->copy_2d(qc, horg, 8 * (size_t)k, a.org, 8 * (size_t)k, 8 * (size_t)k, 1,
                              HYLA_COPY_D2H);
-        if (!err)
+        if (!err && g == gf)
             err = o->copy_2d(qc, hinfo, sizeof(int), a.info, sizeof(int), sizeof(int), 1,
                              HYLA_COPY_D2H);
     }
     /* also when every pole deflated: the previous merge's uploads read hsm */
     const double ts = hyla_wtime();
-    if (!err) err = o->queue_sync(qc);
+    for (int g = 0; g < w->nd; g++) {
+        if (!part[g]) continue;
+        const int r = w->ctx->devs[g]->ops->queue_sync(w->dws[g]->q_comp);
+        if (!err) err = r;
+    }
     if (err) return err;
     if (k > 0 && *hinfo) return 1;
     const double tw = hyla_wtime();
 
     /* output columns: the roots (ascending) merged with the sorted deflated;
      * pos[i] for root i, pos[k + t] for deflated t */
-    int64_t *pos = TRI(dc_int)(hs, nb, DC_POS);
+    int64_t *pos = TRI(dc_int)(hf, nb, DC_POS);
     for (int64_t i = 0; i < k; i++) lam[i] = dlh[horg[i]] + horg_tau[i];
     for (int64_t t = 0; t < nde; t++) dd[t] = d[defl[t]];
     TRI(argsort)(nde, dd, perm, tmp, 0);
@@ -784,63 +824,98 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
     for (int64_t i = 0; i < k; i++) d[pos[i]] = lam[i];
     for (int64_t t = 0; t < nde; t++) d[pos[k + t]] = dd[t];
     for (int64_t p = 0; p < n; p++) ord[p] = p;
-
-    /* M on the device from the roots, the rows and the rotations */
-    memcpy(TRI(dc_int)(hs, nb, DC_ND), nd, 8 * (size_t)k);
-    memcpy(TRI(dc_int)(hs, nb, DC_DEFL), defl, 8 * (size_t)nde);
-    memcpy(TRI(dc_int)(hs, nb, DC_RP), rp, 8 * (size_t)rl.count);
-    memcpy(TRI(dc_int)(hs, nb, DC_RJ), rj, 8 * (size_t)rl.count);
-    memcpy(TRI(dc_real)(hs, nb, DC_RC), rcos, rs * (size_t)rl.count);
-    memcpy(TRI(dc_real)(hs, nb, DC_RS), rsin, rs * (size_t)rl.count);
-    err = o->copy_2d(qc, (void *)a.nd, 8 * (size_t)nb, TRI(dc_int)(hs, nb, DC_ND), 8 * (size_t)nb,
-                     8 * (size_t)n, 5, HYLA_COPY_H2D);
-    if (!err && rl.count > 0)
-        err = o->copy_2d(qc, (void *)a.rc, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_RC),
-                         rs * (size_t)nb, rs * (size_t)rl.count, 2, HYLA_COPY_H2D);
-    if (!err) err = o->alg->dc_vectors(qc, DT, &a);
     t1 = hyla_wtime();
-    hyla_log(w->ctx,
-             "stedc device merge: rows %lld (%lld + %lld), roots %lld, rotations %lld; host "
-             "%.3f ms, device (earlier GEMMs, roots) %.3f ms, host and merge matrix %.3f ms",
-             (long long)n, (long long)n1, (long long)(n - n1), (long long)k,
-             (long long)rl.count, 1e3 * (ts - t0), 1e3 * (tw - ts), 1e3 * (t1 - tw));
     if (tm) tm[STEDC_T_SECULAR] += t1 - t0;
     t0 = t1;
-    if (err) return err;
 
-    /* nxt[top rows] = Q1 M[0:n1, :], nxt[bottom rows] = Q2 M[n1:n, :] */
+    /* on each device of the merge: M by blocks of columns from the roots,
+     * the rows and the rotations, each block times the device's rows */
     const R one = 1, zero = 0;
-    R *Qb = w->cur + lo + lo * nb, *Cb = w->nxt + lo + lo * nb;
-    err = o->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n1, n, n1, &one, Qb, nb, w->dM, n, &zero,
-                  Cb, nb);
-    if (!err && n > n1)
-        err = o->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, n - n1, n, n - n1, &one,
-                      Qb + n1 + n1 * nb, nb, w->dM + n1, n, &zero, Cb + n1, nb);
-    if (tm) tm[STEDC_T_GEMM] += hyla_wtime() - t0;
+    for (int g = 0; g < w->nd && !err; g++) {
+        if (!part[g]) continue;
+        const hyla_backend_ops *o = w->ctx->devs[g]->ops;
+        hyla_queue *qc = w->dws[g]->q_comp;
+        unsigned char *hs = w->hsm[g];
+        hyla_dc_args a = TRI(dc_args_on)(w, g, n, k, rl.count, r2);
+        if (g != gf) memcpy(TRI(dc_int)(hs, nb, DC_POS), pos, 8 * (size_t)n);
+        memcpy(TRI(dc_int)(hs, nb, DC_ND), nd, 8 * (size_t)k);
+        memcpy(TRI(dc_int)(hs, nb, DC_DEFL), defl, 8 * (size_t)nde);
+        memcpy(TRI(dc_int)(hs, nb, DC_RP), rp, 8 * (size_t)rl.count);
+        memcpy(TRI(dc_int)(hs, nb, DC_RJ), rj, 8 * (size_t)rl.count);
+        memcpy(TRI(dc_real)(hs, nb, DC_RC), rcos, rs * (size_t)rl.count);
+        memcpy(TRI(dc_real)(hs, nb, DC_RS), rsin, rs * (size_t)rl.count);
+        err = o->copy_2d(qc, (void *)a.nd, 8 * (size_t)nb, TRI(dc_int)(hs, nb, DC_ND),
+                         8 * (size_t)nb, 8 * (size_t)n, 5, HYLA_COPY_H2D);
+        if (!err && rl.count > 0)
+            err = o->copy_2d(qc, (void *)a.rc, rs * (size_t)nb, TRI(dc_real)(hs, nb, DC_RC),
+                             rs * (size_t)nb, rs * (size_t)rl.count, 2, HYLA_COPY_H2D);
+        const int64_t ld = TRI(rows_ld)(w, g), rg = w->r[g];
+        const int64_t t0r = HYLA_MAX(rg, lo), t1r = HYLA_MIN(w->r[g + 1], mid);
+        const int64_t b0r = HYLA_MAX(rg, mid), b1r = HYLA_MIN(w->r[g + 1], hi);
+        for (int64_t c0 = 0; c0 < n && !err; c0 += w->mc) {
+            a.c0 = c0;
+            a.nc = HYLA_MIN(w->mc, n - c0);
+            err = o->alg->dc_vectors(qc, DT, &a);
+            /* nxt[rows of Q1] = Q1 M[0:n1, c], nxt[rows of Q2] = Q2 M[n1:n, c] */
+            if (!err && t1r > t0r)
+                err = o->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, t1r - t0r, a.nc, n1, &one,
+                              w->cur[g] + (t0r - rg) + lo * ld, ld, w->dM[g], a.ldm, &zero,
+                              w->nxt[g] + (t0r - rg) + (lo + c0) * ld, ld);
+            if (!err && b1r > b0r)
+                err = o->gemm(qc, DT, HYLA_NOTRANS, HYLA_NOTRANS, b1r - b0r, a.nc, n - n1, &one,
+                              w->cur[g] + (b0r - rg) + mid * ld, ld, w->dM[g] + n1, a.ldm, &zero,
+                              w->nxt[g] + (b0r - rg) + (lo + c0) * ld, ld);
+        }
+    }
+    t1 = hyla_wtime();
+    hyla_log(w->ctx,
+             "stedc device merge: rows %lld (%lld + %lld), roots %lld, rotations %lld, devices "
+             "%d..; host %.3f ms, devices (earlier GEMMs, roots) %.3f ms, host and enqueue %.3f ms",
+             (long long)n, (long long)n1, (long long)(n - n1), (long long)k,
+             (long long)rl.count, gf, 1e3 * (ts - tbeg), 1e3 * (tw - ts), 1e3 * (t1 - tw));
+    if (tm) tm[STEDC_T_GEMM] += t1 - t0;
     return err;
 }
 
-/* The levels of dc_block from width w0 on, on device 0 (see merge_dev): the
- * diagonal blocks of width w0 of Z (the block after the lower levels, its
- * columns in the order ord; zero elsewhere) up, the levels merged one merge
- * at a time, the sorted eigenvectors into dZ (device 0, lddz) when dZ is
- * not NULL, else down into Z. Returns 0, k > 0 for a failed secular solve
- * (1 + first row of the merge), or a HYLA_ERR_* code. */
-static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_t ldz,
+/* The levels of dc_block from width w0 on, on the first nd devices of ctx
+ * (see dev_ws and merge_dev): the diagonal blocks of width w0 of Z (the
+ * block after the lower levels, its columns in the order ord; what lies
+ * outside them is never read) up to the devices holding their rows, the
+ * levels merged, the sorted eigenvectors left where out says. Every merge
+ * of a level is enqueued before the level ends, each device's in turn, so
+ * that the devices' GEMMs run side by side while the host deflates the next
+ * merge. Returns 0, k > 0 for a failed secular solve (1 + first row of the
+ * merge), or a HYLA_ERR_* code. */
+static int TRI(dc_device)(hyla_t *ctx, int nd, int64_t n, R *d, const R *e, R *Z, int64_t ldz,
                           int64_t nleaf, const int64_t *b, int64_t w0, const TRI(dc_ws) *ws,
-                          R *dZ, int64_t lddz, double *tm) {
-    hyla_dev *dv = ctx->devs[0];
-    const hyla_backend_ops *o = dv->ops;
-    const size_t bytes = sizeof(R) * (size_t)n * (size_t)n, sbytes = TRI(dc_bytes)(n);
-    TRI(dev_ws) w = {.ctx = ctx, .nb = n};
-    R *zr = ws->qn;
+                          const stedc_out *out, double *tm) {
+    const size_t sbytes = TRI(dc_bytes)(n);
+    const int64_t nblk = nleaf / w0;
+    TRI(dev_ws) w;
+    memset(&w, 0, sizeof w);
+    w.ctx = ctx, w.nb = n, w.mc = HYLA_MIN(n, out->mcols > 0 ? out->mcols : STEDC_M_COLS);
+    /* device g: the rows of whole first-level blocks, about n / nd of them */
+    w.nd = (int)HYLA_MIN(nd, nblk);
+    for (int g = 0; g <= w.nd; g++) w.r[g] = b[((int64_t)g * nblk / w.nd) * w0];
+    R *zr = ws->rw; /* n reals of the block's workspace, unused by the device levels */
+    int64_t *order = hyla_malloc(sizeof *order * (size_t)(nblk + 1));
     const double tstart = hyla_wtime();
-    int rc;
-    if ((rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.cur))) w.cur = NULL;
-    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.nxt))) w.nxt = NULL;
-    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, bytes, (void **)&w.dM))) w.dM = NULL;
-    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, sbytes, (void **)&w.dsm))) w.dsm = NULL;
-    if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_PINNED, sbytes, (void **)&w.hsm))) w.hsm = NULL;
+    int rc = order ? 0 : HYLA_ERR_NO_MEMORY;
+    for (int g = 0; g < w.nd && !rc; g++) {
+        hyla_dev *dv = ctx->devs[g];
+        const hyla_backend_ops *o = dv->ops;
+        const size_t rb = sizeof(R) * (size_t)TRI(rows_ld)(&w, g) * (size_t)n;
+        if ((rc = hyla_workspace_get(ctx, g, 0, 0, &w.dws[g]))) break;
+        if ((rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, rb, (void **)&w.cur[g]))) w.cur[g] = NULL;
+        if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, rb, (void **)&w.nxt[g]))) w.nxt[g] = NULL;
+        if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, sizeof(R) * (size_t)(n * w.mc),
+                                      (void **)&w.dM[g])))
+            w.dM[g] = NULL;
+        if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_DEVICE, sbytes, (void **)&w.dsm[g])))
+            w.dsm[g] = NULL;
+        if (!rc && (rc = o->mem_alloc(dv, HYLA_MEM_PINNED, sbytes, (void **)&w.hsm[g])))
+            w.hsm[g] = NULL;
+    }
     if (rc) goto cleanup;
     w.rw = hyla_malloc(sizeof(R) * (size_t)(7 * n));
     w.iw = hyla_malloc(sizeof(int64_t) * (size_t)(6 * n));
@@ -848,26 +923,20 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         rc = HYLA_ERR_NO_MEMORY;
         goto cleanup;
     }
-    if ((rc = hyla_workspace_get(ctx, 0, 0, 0, &w.dws))) goto cleanup;
-    double t0 = hyla_wtime(), ta = t0, tz = t0;
-    /* cur := the block diagonal of the lower levels' results */
-    {
-        const R zero = 0;
-        rc = o->laset(w.dws->q_comp, DT, -1, n, n, &zero, &zero, w.cur, n);
-        if (!rc) rc = o->queue_sync(w.dws->q_comp);
-        tz = hyla_wtime();
-        for (int64_t g = 0; g < nleaf / w0 && !rc; g++) {
-            const int64_t s0 = b[g * w0], m = b[(g + 1) * w0] - s0;
-            rc = hyla_xfer_matrix(ctx, 0, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
-                                      w.cur + s0 + s0 * n, n);
-        }
+    double t0 = hyla_wtime(), ta = t0;
+    /* cur := the lower levels' diagonal blocks, each to the device of its rows */
+    for (int64_t g = 0; g < nblk && !rc; g++) {
+        const int64_t s0 = b[g * w0], m = b[(g + 1) * w0] - s0;
+        const int h = TRI(row_owner)(&w, s0);
+        const int64_t ld = TRI(rows_ld)(&w, h);
+        rc = hyla_xfer_matrix(ctx, h, DT, 1, m, m, Z + s0 + s0 * ldz, ldz,
+                              w.cur[h] + (s0 - w.r[h]) + s0 * ld, ld);
     }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
     hyla_log(ctx,
-             "stedc device levels: n %lld from blocks of %lld leaves; allocations %.3f ms, "
-             "zeroing (after the queue's earlier work) %.3f ms, blocks up %.3f ms",
-             (long long)n, (long long)w0, 1e3 * (ta - tstart), 1e3 * (tz - ta),
-             1e3 * (hyla_wtime() - tz));
+             "stedc device levels: n %lld on %d devices from blocks of %lld leaves; allocations "
+             "%.3f ms, blocks up %.3f ms",
+             (long long)n, w.nd, (long long)w0, 1e3 * (ta - tstart), 1e3 * (hyla_wtime() - ta));
     for (int64_t width = w0; width < nleaf && !rc; width *= 2) {
         const int64_t ng = nleaf / (2 * width);
         /* z's rows of every merge of the level, before its GEMMs are queued */
@@ -875,47 +944,85 @@ static int TRI(dc_device)(hyla_t *ctx, int64_t n, R *d, const R *e, R *Z, int64_
         for (int64_t g = 0; g < ng && !rc; g++) {
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
-            rc = hyla_xfer_matrix(ctx, 0, DT, 0, 1, mid - lo, zr + lo, 1,
-                                      w.cur + (mid - 1) + lo * n, n);
+            int h = TRI(row_owner)(&w, mid - 1);
+            int64_t ld = TRI(rows_ld)(&w, h);
+            rc = hyla_xfer_matrix(ctx, h, DT, 0, 1, mid - lo, zr + lo, 1,
+                                  w.cur[h] + (mid - 1 - w.r[h]) + lo * ld, ld);
+            h = TRI(row_owner)(&w, mid);
+            ld = TRI(rows_ld)(&w, h);
             if (!rc)
-                rc = hyla_xfer_matrix(ctx, 0, DT, 0, 1, hi - mid, zr + mid, 1,
-                                          w.cur + mid + mid * n, n);
+                rc = hyla_xfer_matrix(ctx, h, DT, 0, 1, hi - mid, zr + mid, 1,
+                                      w.cur[h] + (mid - w.r[h]) + mid * ld, ld);
         }
         tm[STEDC_T_COPY] += hyla_wtime() - t0;
-        for (int64_t g = 0; g < ng && !rc; g++) {
+        /* the merges in turns of one per device (by the first device of
+         * each), so that no device waits for the host to pass another's */
+        int64_t placed = 0;
+        for (int64_t round = 0; placed < ng; round++)
+            for (int h = 0; h < w.nd; h++) {
+                int64_t seen = 0;
+                for (int64_t g = 0; g < ng; g++)
+                    if (TRI(row_owner)(&w, b[2 * g * width]) == h && seen++ == round)
+                        order[placed++] = g;
+            }
+        for (int64_t i = 0; i < ng && !rc; i++) {
+            const int64_t g = order[i];
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
             rc = TRI(merge_dev)(&w, lo, hi - lo, mid - lo, d + lo, ws->ord + lo, zr + lo,
                                 e[mid - 1], tm);
             if (rc > 0) rc = (int)lo + 1;
         }
-        if (!rc) rc = o->queue_sync(w.dws->q_comp);
-        R *t = w.cur;
-        w.cur = w.nxt;
-        w.nxt = t;
+        for (int g = 0; g < w.nd; g++) {
+            const int r = ctx->devs[g]->ops->queue_sync(w.dws[g]->q_comp);
+            if (!rc) rc = r;
+        }
+        for (int g = 0; g < w.nd; g++) {
+            R *t = w.cur[g];
+            w.cur[g] = w.nxt[g];
+            w.nxt[g] = t;
+        }
     }
     t0 = hyla_wtime();
-    if (!rc && dZ) {
-        rc = o->copy_2d(w.dws->q_comp, dZ, sizeof(R) * (size_t)lddz, w.cur, sizeof(R) * (size_t)n,
-                        sizeof(R) * (size_t)n, (size_t)n, HYLA_COPY_D2D);
-        if (!rc) rc = o->queue_sync(w.dws->q_comp);
+    if (!rc && out->dZ) {
+        /* one device (dc_block's choice) */
+        const hyla_backend_ops *o = ctx->devs[0]->ops;
+        rc = o->copy_2d(w.dws[0]->q_comp, out->dZ, sizeof(R) * (size_t)out->lddz, w.cur[0],
+                        sizeof(R) * (size_t)n, sizeof(R) * (size_t)n, (size_t)n, HYLA_COPY_D2D);
+        if (!rc) rc = o->queue_sync(w.dws[0]->q_comp);
+    } else if (!rc && out->rows) {
+        hyla_eig_zrows *zo = out->rows;
+        zo->nd = w.nd;
+        for (int g = 0; g <= w.nd; g++) zo->r[g] = w.r[g];
+        for (int g = 0; g < w.nd; g++) {
+            zo->ld[g] = TRI(rows_ld)(&w, g);
+            zo->blk[g] = w.cur[g];
+            w.cur[g] = NULL;
+        }
     } else if (!rc) {
-        rc = hyla_xfer_matrix(ctx, 0, DT, 0, n, n, Z, ldz, w.cur, n);
+        for (int g = 0; g < w.nd && !rc; g++)
+            rc = hyla_xfer_matrix(ctx, g, DT, 0, w.r[g + 1] - w.r[g], n, Z + w.r[g], ldz,
+                                  w.cur[g], TRI(rows_ld)(&w, g));
     }
     tm[STEDC_T_COPY] += hyla_wtime() - t0;
 
 cleanup:
-    if (rc && w.dws) {
-        o->queue_sync(w.dws->q_comp);
-        o->queue_sync(w.dws->q_in);
+    for (int g = 0; g < w.nd; g++) {
+        hyla_dev *dv = ctx->devs[g];
+        const hyla_backend_ops *o = dv->ops;
+        if (rc && w.dws[g]) {
+            o->queue_sync(w.dws[g]->q_comp);
+            o->queue_sync(w.dws[g]->q_in);
+        }
+        o->mem_free(dv, HYLA_MEM_PINNED, w.hsm[g]);
+        o->mem_free(dv, HYLA_MEM_DEVICE, w.dsm[g]);
+        o->mem_free(dv, HYLA_MEM_DEVICE, w.dM[g]);
+        o->mem_free(dv, HYLA_MEM_DEVICE, w.nxt[g]);
+        o->mem_free(dv, HYLA_MEM_DEVICE, w.cur[g]);
     }
     hyla_free(w.iw);
     hyla_free(w.rw);
-    o->mem_free(dv, HYLA_MEM_PINNED, w.hsm);
-    o->mem_free(dv, HYLA_MEM_DEVICE, w.dsm);
-    o->mem_free(dv, HYLA_MEM_DEVICE, w.dM);
-    o->mem_free(dv, HYLA_MEM_DEVICE, w.nxt);
-    o->mem_free(dv, HYLA_MEM_DEVICE, w.cur);
+    hyla_free(order);
     return rc;
 }
 
@@ -950,30 +1057,49 @@ static int64_t TRI(host_levels)(R *d, const R *e, R *Z, int64_t ldz, int64_t nle
  * workspace whose needed parts are zeroed here. The block is torn into 2^L leaves of
  * at most `leaf` rows (Cuppen's rank-one tearing at every boundary), the leaves
  * are solved in parallel, then merged level by level: on the host
- * (host_levels) below the merges of gemm_min rows, on device 0 of ctx from
- * there (dc_device). On return d is sorted ascending, and so are the
- * eigenvectors: in dZ (device 0 of ctx, lddz) when dZ is not NULL, else in
- * Z. */
-static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                         int64_t gemm_min, int zeroed, R *dZ, int64_t lddz, int team_gemm,
-                         double *tm) {
+ * (host_levels) below the merges of gemm_min rows, on the first nd devices
+ * of ctx from there (dc_device). On return d is sorted ascending, and so
+ * are the eigenvectors: where out says when the device levels ran (out NULL:
+ * in Z), else in Z (out->rows then has nd 0; a dZ of out receives them). */
+static int TRI(dc_block)(hyla_t *ctx, int nd, int64_t n, R *d, R *e, R *Z, int64_t ldz,
+                         int64_t leaf, int64_t gemm_min, int zeroed, const stedc_out *out,
+                         int team_gemm, double *tm) {
     int64_t nleaf = 1;
     while (HYLA_CEILDIV(n, nleaf) > leaf) nleaf *= 2;
-    TRI(dc_ws) ws = {.nb = n, .team_gemm = team_gemm};
+    TRI(dc_ws) ws = {.team_gemm = team_gemm};
     int64_t *b = hyla_malloc(sizeof *b * (size_t)(nleaf + 1));
-    ws.qn = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
-    ws.u = hyla_malloc(sizeof(R) * (size_t)n * (size_t)n);
+    hyla_status st;
+    hyla_status_init(&st);
+    if (!b) {
+        hyla_status_fail(&st, HYLA_ERR_NO_MEMORY);
+        goto cleanup;
+    }
+    for (int64_t i = 0; i <= nleaf; i++) b[i] = i * n / nleaf;
+    /* the levels whose merges all have gemm_min rows or more run on the
+     * devices (merge_dev), those below on the host */
+    int64_t wdev = nleaf;
+    if (ctx && nd > 0)
+        for (int64_t width = 1; width < nleaf && wdev == nleaf; width *= 2) {
+            int64_t smallest = n;
+            for (int64_t g = 0; g < nleaf / (2 * width); g++)
+                smallest = HYLA_MIN(smallest, b[(2 * g + 2) * width] - b[2 * g * width]);
+            if (smallest >= gemm_min) wdev = width;
+        }
+    /* the host merges' matrices: slices of the largest block the host
+     * levels form (the whole block where no level runs on a device) */
+    int64_t mw = 0;
+    for (int64_t g = 0; g < nleaf / wdev; g++) mw = HYLA_MAX(mw, b[(g + 1) * wdev] - b[g * wdev]);
+    ws.nb = mw;
+    ws.qn = hyla_malloc(sizeof(R) * (size_t)n * (size_t)mw);
+    ws.u = hyla_malloc(sizeof(R) * (size_t)n * (size_t)mw);
     ws.rw = hyla_malloc(sizeof(R) * (size_t)(5 * n));
     ws.iw = hyla_malloc(sizeof(int64_t) * (size_t)(5 * n));
     ws.kind = hyla_malloc((size_t)n);
-    hyla_status st;
-    hyla_status_init(&st);
-    if (!b || !ws.qn || !ws.u || !ws.rw || !ws.iw || !ws.kind) {
+    if (!ws.qn || !ws.u || !ws.rw || !ws.iw || !ws.kind) {
         hyla_status_fail(&st, HYLA_ERR_NO_MEMORY);
         goto cleanup;
     }
     ws.ord = ws.iw + 4 * n;
-    for (int64_t i = 0; i <= nleaf; i++) b[i] = i * n / nleaf;
     for (int64_t i = 1; i < nleaf; i++) {
         R r = RF(fabs)(e[b[i] - 1]);
         d[b[i] - 1] -= r;
@@ -982,16 +1108,6 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
     /* below a few hundred rows the team's start and barriers cost more than
      * the work they would share */
     const int team = n >= 512;
-    /* the levels whose merges all have gemm_min rows or more run on device 0
-     * (merge_dev), those below on the host */
-    int64_t wdev = nleaf;
-    if (ctx && ctx->ndev > 0)
-        for (int64_t width = 1; width < nleaf && wdev == nleaf; width *= 2) {
-            int64_t smallest = n;
-            for (int64_t g = 0; g < nleaf / (2 * width); g++)
-                smallest = HYLA_MIN(smallest, b[(2 * g + 2) * width] - b[2 * g * width]);
-            if (smallest >= gemm_min) wdev = width;
-        }
     double t0 = hyla_wtime();
     if (!zeroed) {
         /* the host levels write only the diagonal blocks of wdev leaves */
@@ -1018,18 +1134,20 @@ static int TRI(dc_block)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, 
     const int64_t width = TRI(host_levels)(d, e, Z, ldz, nleaf, b, 1, wdev, team, &ws, &st, tm);
     int on_dev = 0;
     if (width < nleaf && !hyla_status_get(&st)) {
-        const int r = TRI(dc_device)(ctx, n, d, e, Z, ldz, nleaf, b, width, &ws, dZ, lddz, tm);
+        static const stedc_out to_host = {NULL, 0, NULL, 0};
+        const int r = TRI(dc_device)(ctx, nd, n, d, e, Z, ldz, nleaf, b, width, &ws,
+                                     out ? out : &to_host, tm);
         if (r) hyla_status_fail(&st, r);
-        on_dev = dZ != NULL;
+        on_dev = 1; /* sorted: every device merge's output is */
     }
     t0 = hyla_wtime();
-    if (!hyla_status_get(&st)) {
+    if (!hyla_status_get(&st) && !on_dev) {
         if (team)
             TRI(permute_team)(n, ws.ord, d, Z, ldz, ws.qn, ws.rw);
         else
             TRI(permute)(n, ws.ord, d, Z, ldz, n, ws.kind, ws.qn);
-        if (dZ && !on_dev) {
-            const int r = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+        if (out && out->dZ) {
+            const int r = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, out->dZ, out->lddz);
             if (r) hyla_status_fail(&st, r);
         }
     }
@@ -1045,18 +1163,21 @@ cleanup:
     return hyla_status_get(&st);
 }
 
-/* tm: STEDC_T_COUNT timers (seconds, added to). dZ: NULL, or where the
- * eigenvectors go (device 0 of ctx, lddz), Z then being workspace.
- * team_gemm: the host merges that run one after the other with the team
- * inside form their GEMMs by the team (gemm_team; the caller holds the host
- * BLAS single-threaded), else by one host BLAS call. */
-static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int64_t leaf,
-                      int64_t gemm_min, R *dZ, int64_t lddz, int team_gemm, double *tm) {
+/* tm: STEDC_T_COUNT timers (seconds, added to). nd: the devices of ctx
+ * that share the device levels. out: NULL (the eigenvectors into Z), or
+ * where they go (dc_out; Z then being workspace): with one unreduced block
+ * there, else into Z (and up to a dZ of out). team_gemm: the host merges
+ * that run one after the other with the team inside form their GEMMs by the
+ * team (gemm_team; the caller holds the host BLAS single-threaded), else by
+ * one host BLAS call. */
+static int TRI(stedc)(hyla_t *ctx, int nd, int64_t n, R *d, R *e, R *Z, int64_t ldz,
+                      int64_t leaf, int64_t gemm_min, const stedc_out *out, int team_gemm,
+                      double *tm) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n == 0) return 0;
     /* one unreduced block for divide and conquer with its eigenvectors
-     * wanted on the device: it finds its own zeros and delivers to dZ */
-    int whole = dZ != NULL && n > leaf;
+     * wanted on the devices: it finds its own zeros and delivers there */
+    int whole = out != NULL && n > leaf;
     for (int64_t i = 0; whole && i < n - 1; i++)
         if (TRI(negligible)(e[i], d[i], d[i + 1])) whole = 0;
     const double t0 = hyla_wtime();
@@ -1085,8 +1206,8 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
                 rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
                 if (rc > 0) rc = (int)l0 + 1;
             } else {
-                rc = TRI(dc_block)(ctx, len, db, eb, Zb, ldz, leaf, gemm_min, !whole,
-                                   whole ? dZ : NULL, lddz, team_gemm, tm);
+                rc = TRI(dc_block)(ctx, nd, len, db, eb, Zb, ldz, leaf, gemm_min, !whole,
+                                   whole ? out : NULL, team_gemm, tm);
                 if (rc > 0) rc += (int)l0;
             }
             for (int64_t i = 0; i < len; i++) db[i] = RF(ldexp)(db[i], -sh);
@@ -1109,9 +1230,9 @@ static int TRI(stedc)(hyla_t *ctx, int64_t n, R *d, R *e, R *Z, int64_t ldz, int
         hyla_free(seen);
         hyla_free(iw);
     }
-    if (!rc && dZ && !whole) {
+    if (!rc && out && out->dZ && !whole) {
         const double t1 = hyla_wtime();
-        rc = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, dZ, lddz);
+        rc = hyla_xfer_matrix(ctx, 0, DT, 1, n, n, Z, ldz, out->dZ, out->lddz);
         tm[STEDC_T_COPY] += hyla_wtime() - t1;
     }
     return rc;

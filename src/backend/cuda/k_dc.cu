@@ -103,14 +103,14 @@ __global__ void __launch_bounds__(32 * WARPS)
 }
 
 /* one warp per root: its normalized eigenvector into column pos[i] of M on
- * the rows nd (M zero beforehand) */
+ * the rows nd (M zero beforehand; M holds the columns c0 .. c1 - 1) */
 template <typename R>
 __global__ void __launch_bounds__(32 * WARPS)
     k_columns(int k, const R *__restrict__ dl, const int64_t *__restrict__ org,
               const R *__restrict__ tau, const R *__restrict__ zh, const int64_t *__restrict__ nd,
-              const int64_t *__restrict__ pos, R *M, int64_t ldm) {
+              const int64_t *__restrict__ pos, R *M, int64_t ldm, int64_t c0, int64_t c1) {
     const int i = blockIdx.x * WARPS + (int)(threadIdx.x >> 5), lane = threadIdx.x & 31;
-    if (i >= k) return;
+    if (i >= k || pos[i] < c0 || pos[i] >= c1) return;
     const R oi = dl[org[i]], ti = tau[i];
     R nrm = 0;
     for (int m = lane; m < k; m += 32) {
@@ -118,25 +118,27 @@ __global__ void __launch_bounds__(32 * WARPS)
         nrm += u * u;
     }
     nrm = 1 / sqrt(warp_sum(nrm));
-    R *col = M + pos[i] * ldm;
+    R *col = M + (pos[i] - c0) * ldm;
     for (int m = lane; m < k; m += 32) col[nd[m]] = entry(zh[m], dl[m], oi, ti) * nrm;
 }
 
 /* the deflated unit columns */
 template <typename R>
 __global__ void k_units(int n, int k, const int64_t *__restrict__ defl,
-                        const int64_t *__restrict__ pos, R *M, int64_t ldm) {
+                        const int64_t *__restrict__ pos, R *M, int64_t ldm, int64_t c0,
+                        int64_t c1) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < n - k) M[defl[t] + pos[k + t] * ldm] = 1;
+    if (t < n - k && pos[k + t] >= c0 && pos[k + t] < c1) M[defl[t] + (pos[k + t] - c0) * ldm] = 1;
 }
 
-/* M := G_1 ... G_nrot M, one thread per column, the last rotation first */
+/* M := G_1 ... G_nrot M, one thread per column (nc of them), the last
+ * rotation first */
 template <typename R>
-__global__ void k_rotate(int n, int nrot, const int64_t *__restrict__ rp,
+__global__ void k_rotate(int nc, int nrot, const int64_t *__restrict__ rp,
                          const int64_t *__restrict__ rj, const R *__restrict__ rc,
                          const R *__restrict__ rs, R *M, int64_t ldm) {
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
-    if (c >= n) return;
+    if (c >= nc) return;
     R *col = M + (int64_t)c * ldm;
     for (int r = nrot - 1; r >= 0; r--) {
         const int64_t p = rp[r], j = rj[r];
@@ -163,19 +165,22 @@ template <typename R> int secular(cudaStream_t s, const hyla_dc_args *a) {
 
 template <typename R> int vectors(cudaStream_t s, const hyla_dc_args *a) {
     const int n = (int)a->n, k = (int)a->k;
+    const int64_t c0 = a->nc ? a->c0 : 0, nc = a->nc ? a->nc : n;
     if (n == 0) return 0;
     R *M = static_cast<R *>(a->M);
-    if (cudaMemset2DAsync(M, sizeof(R) * (size_t)a->ldm, 0, sizeof(R) * (size_t)n, (size_t)n, s) !=
+    if (cudaMemset2DAsync(M, sizeof(R) * (size_t)a->ldm, 0, sizeof(R) * (size_t)n, (size_t)nc, s) !=
         cudaSuccess)
         return HYLA_ERR_DEVICE;
     if (k > 0)
         k_columns<R><<<(unsigned)((k + WARPS - 1) / WARPS), 32 * WARPS, 0, s>>>(
             k, static_cast<const R *>(a->dl), a->org, static_cast<const R *>(a->tau),
-            static_cast<const R *>(a->zh), a->nd, a->pos, M, a->ldm);
-    if (k < n) k_units<R><<<(unsigned)((n - k + 255) / 256), 256, 0, s>>>(n, k, a->defl, a->pos, M, a->ldm);
+            static_cast<const R *>(a->zh), a->nd, a->pos, M, a->ldm, c0, c0 + nc);
+    if (k < n)
+        k_units<R><<<(unsigned)((n - k + 255) / 256), 256, 0, s>>>(n, k, a->defl, a->pos, M,
+                                                                    a->ldm, c0, c0 + nc);
     if (a->nrot > 0)
-        k_rotate<R><<<(unsigned)((n + 127) / 128), 128, 0, s>>>(
-            n, (int)a->nrot, a->rp, a->rj, static_cast<const R *>(a->rc),
+        k_rotate<R><<<(unsigned)((nc + 127) / 128), 128, 0, s>>>(
+            (int)nc, (int)a->nrot, a->rp, a->rj, static_cast<const R *>(a->rc),
             static_cast<const R *>(a->rs), M, a->ldm);
     return launched();
 }

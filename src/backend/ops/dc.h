@@ -10,8 +10,12 @@
  * pos[k + t] the unit vector on row defl[t], every other entry zero; G_r the
  * rotation of deflation r acting on rows rp[r], rj[r] as
  *   [x_p, x_j] := [-s x_p + c x_j, c x_p + s x_j]   (c = rc[r], s = rs[r]),
- * applied last first. The reals are of the op's real type (HYLA_S or
- * HYLA_D); every array lives in memory of the queue's device. */
+ * applied last first. dc_vectors builds the columns c0 .. c0 + nc - 1 of M
+ * alone (a merge matrix too large for the device's memory is built and
+ * used by blocks of columns; the rotations act within a column), stored
+ * from M on (column c0 at M); nc = 0 builds all n columns. The reals are of
+ * the op's real type (HYLA_S or HYLA_D); every array lives in memory of the
+ * queue's device. */
 #ifndef HYLA_BACKEND_OPS_DC_H
 #define HYLA_BACKEND_OPS_DC_H
 #include "backend/backend.h"
@@ -32,8 +36,9 @@ struct hyla_dc_args {
     const int64_t *defl;/* n - k: M's row of each deflated pole */
     const int64_t *rp, *rj; /* nrot: the rows of each rotation */
     const void *rc, *rs;    /* nrot reals: its cosine and sine */
-    void *M;            /* n x n, column major */
+    void *M;            /* n x nc (n x n when nc = 0), column major */
     int64_t ldm;        /* >= max(1, n) */
+    int64_t c0, nc;     /* the columns of M built (nc = 0: all, c0 then 0) */
 };
 
 /* 0 when the arguments of dc_secular (vectors 0) or dc_vectors (vectors 1)
@@ -46,7 +51,8 @@ static inline int hyla_dc_check(hyla_dtype t, const hyla_dc_args *a, int vectors
     if (!vectors) return !a->info || (a->k > 0 && !a->w) ? HYLA_ERR_INVALID : 0;
     if (a->ldm < (a->n > 1 ? a->n : 1) || (a->n > 0 && (!a->M || !a->pos)) ||
         (a->k > 0 && !a->nd) || (a->k < a->n && !a->defl) ||
-        (a->nrot > 0 && (!a->rp || !a->rj || !a->rc || !a->rs)))
+        (a->nrot > 0 && (!a->rp || !a->rj || !a->rc || !a->rs)) || a->c0 < 0 || a->nc < 0 ||
+        a->c0 + a->nc > a->n || (a->nc == 0 && a->c0 != 0))
         return HYLA_ERR_INVALID;
     return 0;
 }
