@@ -260,10 +260,13 @@ typedef enum {
      * (stage 1) back transformation, rounded down to a multiple of the band
      * width kd (at least kd). 0 = the tuning table's (256). */
     HYLA_OPT_EIG_BACK1_NB = 29,
-    /* Eigensolver (hyla_?syevd / ?heevd): the devices it uses. 0 = every
-     * device of the context (several: the multi-device solver, the matrix
-     * distributed by blocks of columns), 1 = device 0 alone (the one-device
-     * solver, whatever the context holds). */
+    /* Eigensolver (hyla_?syevd / ?heevd): the devices it uses. 0 =
+     * automatic: every device of the context, except for eigenvalues alone
+     * on GPUs, which take device 0 alone (there the multi-device stage 1
+     * has been slower than one GPU's); 1 = device 0 alone (the one-device
+     * solver, whatever the context holds); 2 = every device of the context
+     * (several: the multi-device solver, the matrix distributed by blocks
+     * of columns). */
     HYLA_OPT_EIG_DEVICES = 30,
     /* Eigensolver on several devices, stage 1 (dense -> band): 0 =
      * automatic (the tuning table's), 1 = half storage (the lower triangle;

@@ -179,15 +179,17 @@ static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_
         leak_check(h, what);
     }
 
-    /* eigenvectors left on the devices by rows, merge matrices built 7
-     * columns at a time: the rows gathered must pass the same checks */
-    if (n > 0) {
+    /* eigenvectors left on the devices by rows, merge matrices built by
+     * about four blocks of columns: the rows gathered must pass the same
+     * checks (where device levels can run: forced, or past the default
+     * threshold) */
+    if (n > 0 && (gemm_min > 0 || n >= 512)) {
         R *dv = malloc(sizeof(R) * (size_t)n);
         hyla_eig_zrows zr;
         memcpy(dv, d0, sizeof(R) * (size_t)n);
         memcpy(e, e0, sizeof(R) * (size_t)(n - 1));
         for (int64_t i = 0; i < ldz * n; i++) Z[i] = (R)SENTINEL;
-        rc = hyla_eig_stedc_rows(h, DT, n, dv, e, Z, ldz, leaf, gemm_min, 7, &zr);
+        rc = hyla_eig_stedc_rows(h, DT, n, dv, e, Z, ldz, leaf, gemm_min, HYLA_MAX(7, n / 4), &zr);
         int layout = zr.nd >= 0 && zr.nd <= h->ndev;
         if (rc == 0 && zr.nd > 0) {
             layout &= zr.r[0] == 0 && zr.r[zr.nd] == n;

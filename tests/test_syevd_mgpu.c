@@ -79,7 +79,7 @@ static void alloc_failures(hyla_t *h, char jobz) {
 }
 
 /* the multi-device and the one-device path of one context agree */
-static void same_as_one_device(hyla_t *h) {
+static void same_as_one_device(hyla_t *h, const char *devices) {
     enum { N = 53 };
     static double A0[N * N], A1[N * N], A2[N * N], w1[N], w2[N];
     unsigned long long s = 23;
@@ -110,6 +110,24 @@ static void same_as_one_device(hyla_t *h) {
     for (int i = 0; i < N; i++) dmax = fmax(dmax, fabs(w1[i] - w2[i]));
     CHECK(r1 == 0 && r2 == 0 && dmax <= THRESH * N * anorm * DBL_EPSILON,
           "multi-device against one device: rc %d %d, eigenvalues differ by %.3g", r1, r2, dmax);
+    /* automatic: eigenvalues alone on GPUs take device 0 (no timeline),
+     * elsewhere every device */
+    {
+        int r3;
+        memcpy(A2, A0, sizeof A0);
+        r3 = hyla_dsyevd(h, 'N', 'L', N, A2, N, w2);
+        hyla_get_eig_stats(h, &st);
+        const int gpu = strncmp(devices, "cpu", 3) != 0;
+        CHECK(r3 == 0 && (gpu ? st.ndev == 0 : st.ndev > 0),
+              "automatic devices, eigenvalues only: rc %d, timeline devices %d", r3, st.ndev);
+        hyla_set_option(h, HYLA_OPT_EIG_DEVICES, 2);
+        memcpy(A2, A0, sizeof A0);
+        r3 = hyla_dsyevd(h, 'N', 'L', N, A2, N, w2);
+        hyla_get_eig_stats(h, &st);
+        CHECK(r3 == 0 && st.ndev > 0, "every device asked for, eigenvalues only: rc %d, %d", r3,
+              st.ndev);
+        hyla_set_option(h, HYLA_OPT_EIG_DEVICES, 0);
+    }
 }
 
 static void run_list(const char *devices, unsigned long long *s) {
@@ -198,7 +216,7 @@ static void run_list(const char *devices, unsigned long long *s) {
     }
     hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 0);
     hyla_set_option(h, HYLA_OPT_EIG_ORDER, 0);
-    same_as_one_device(h);
+    same_as_one_device(h, devices);
     /* allocation failures at every point: all of them on the host backend;
      * on GPUs (each step re-creating device buffers) the direct order */
     alloc_failures(h, 'V');
