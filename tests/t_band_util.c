@@ -19,6 +19,22 @@ static double PS(norm1)(const T *A, int64_t m, int64_t n, int64_t lda) {
     return nrm;
 }
 
+/* dQ := Q2 dQ (n x w, ld n, on device dev; the identity's columns col0 ..
+ * col0 + w - 1) by hyla_eig_sb2st_back_q on two queues of its own, then Q
+ * := dQ. Returns 0 or the first failing code. */
+static int PS(back_q_cols)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n, int64_t col0,
+                           int64_t w, void *dQ, T *Q) {
+    hyla_dev *hd = h->devs[dev];
+    hyla_queue *qc = NULL, *qi = NULL;
+    int rc = hd->ops->queue_create(hd, &qc);
+    rc = rc ? rc : hd->ops->queue_create(hd, &qi);
+    rc = rc ? rc : hyla_eig_sb2st_back_q(h, dev, q, w, dQ, n, 0, NULL, NULL, qc, qi, 1, col0);
+    rc = rc ? rc : hyla_copy_from_device(h, dev, Q, dQ, sizeof(T) * (size_t)(n * w));
+    if (qc) hd->ops->queue_destroy(qc);
+    if (qi) hd->ops->queue_destroy(qi);
+    return rc;
+}
+
 /* dQ := Q2 dQ (n x n, ld n, on device dev) by hyla_eig_sb2st_back_q on two
  * queues of its own, then Q := dQ. Returns 0 or the first failing code. */
 static int PS(back_q_down)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n, void *dQ, T *Q) {
@@ -26,7 +42,7 @@ static int PS(back_q_down)(hyla_t *h, int dev, const hyla_sb2st_q *q, int64_t n,
     hyla_queue *qc = NULL, *qi = NULL;
     int rc = hd->ops->queue_create(hd, &qc);
     rc = rc ? rc : hd->ops->queue_create(hd, &qi);
-    rc = rc ? rc : hyla_eig_sb2st_back_q(h, dev, q, n, dQ, n, 0, NULL, NULL, qc, qi, 1);
+    rc = rc ? rc : hyla_eig_sb2st_back_q(h, dev, q, n, dQ, n, 0, NULL, NULL, qc, qi, 1, 0);
     rc = rc ? rc : hyla_copy_from_device(h, dev, Q, dQ, sizeof(T) * (size_t)(n * n));
     if (qc) hd->ops->queue_destroy(qc);
     if (qi) hd->ops->queue_destroy(qi);

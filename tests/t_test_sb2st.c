@@ -173,6 +173,28 @@ static void PS(case_class)(hyla_t *h, int64_t n, int64_t kd, int64_t pad, int ve
                 CHECK(r2 == 0 && diff <= 10.0 * (double)n * eps,
                       "%s: Q2 from I on device %d (back2 option %lld): rc %d, diff %g", what, dev,
                       (long long)how, r2, diff);
+                /* by three blocks of the identity's columns (a device's
+                 * share of Q on several devices), each skipping what it
+                 * cannot change from its own first column: Q's columns */
+                const int64_t cut[4] = {0, n / 3, n / 3 + (n + 1) / 2 > n ? n : n / 3 + (n + 1) / 2, n};
+                for (int b = 0; b < 3 && !r2; b++) {
+                    const int64_t w = cut[b + 1] - cut[b];
+                    if (w == 0) continue;
+                    const size_t bb = sizeof(T) * (size_t)(n * w);
+                    for (int64_t i = 0; i < n * w; i++) R1[i] = T_ZERO;
+                    for (int64_t j = 0; j < w; j++) R1[cut[b] + j + j * n] = T_ONE;
+                    r2 = hyla_malloc_device(h, dev, bb, &dQ);
+                    if (!r2) r2 = hyla_copy_to_device(h, dev, dQ, R1, bb);
+                    if (!r2) r2 = PS(back_q_cols)(h, dev, q, n, cut[b], w, dQ, R1);
+                    hyla_free_device(h, dev, &dQ);
+                    diff = 0;
+                    for (int64_t i = 0; i < n * w && !r2; i++)
+                        diff = fmax(diff, PS(abs)(R1[i] - Q[i + cut[b] * n]));
+                    CHECK(r2 == 0 && diff <= 10.0 * (double)n * eps,
+                          "%s: Q2 from the identity's columns %lld.. on device %d (back2 option "
+                          "%lld): rc %d, diff %g",
+                          what, (long long)cut[b], dev, (long long)how, r2, diff);
+                }
                 hyla_set_option(h, HYLA_OPT_EIG_BACK2, 0);
             }
         }

@@ -46,7 +46,13 @@ typedef struct {
 enum {
     HYLA_EIG_W_EVEN = 0, /* every column alike (the back transformations) */
     HYLA_EIG_W_HALF = 1, /* stage 1, half storage: column j costs j (n - j) */
-    HYLA_EIG_W_FULL = 2  /* stage 1, full storage: column j costs j (n - j / 2) */
+    HYLA_EIG_W_FULL = 2, /* stage 1, full storage: column j costs j (n - j / 2) */
+    /* the reordered back transformation, Q's columns built from the
+     * identity's: column j costs Q1's and Z = Q E's share, the same for
+     * every column, plus Q2's, which reaches column j from sweep j on, so
+     * about j (n - j / 2); half and half in all (one H200, n = 32768:
+     * back1 and the GEMM 5.1 s, Q2 from the identity 5.0 s) */
+    HYLA_EIG_W_QBUILD = 3
 };
 
 /* *d := nd blocks of columns of order n, boundaries multiples of align (but

@@ -409,7 +409,7 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
  * take the shape. calls and flops as hyla_eig_sb2st_back_q counts them
  * (the flops the op does: V's staircase and T, not V's zeros). */
 static int back_op(hyla_dev *d, const hyla_sb2st_q *q, int64_t ncols, void *dZ, int64_t lddz,
-                   hyla_queue *qc, int identity, int64_t *calls, double *flops) {
+                   hyla_queue *qc, int identity, int64_t col0, int64_t *calls, double *flops) {
     const hyla_backend_ops *o = d->ops;
     const int host = d->info.kind == HYLA_DEVICE_HOST, resident = host || q->ddev;
     const size_t es = hyla_dtype_size(q->t), sbytes = (size_t)q->woff[q->nw] * es,
@@ -426,11 +426,12 @@ static int back_op(hyla_dev *d, const hyla_sb2st_q *q, int64_t ncols, void *dZ, 
                             .nw = q->nw, .gsz = q->gsz,
                             .woff = host ? q->woff : q->ddev ? q->dwoff : dwo,
                             .store = resident ? q->data : dq, .ncols = ncols, .Z = dZ, .ldz = lddz,
-                            .identity = identity};
+                            .identity = identity, .col0 = col0};
     HYLA_TRY(o->alg->q2_apply(qc, q->t, &a));
     double f = 0;
     for (int64_t s = 0; s < q->nsg; s++) {
-        const int64_t nc = identity ? HYLA_MAX(0, ncols - (s * q->nb + 1)) : ncols;
+        const int64_t nc =
+            identity ? HYLA_MAX(0, ncols - HYLA_MAX(0, s * q->nb + 1 - col0)) : ncols;
         f += (double)hyla_q2_steps(q->n, q->kd, s * q->nb) *
              (4.0 * (double)(q->kd * q->nb) + 2.0 * (double)(q->nb * q->nb)) * (double)nc;
     }
@@ -453,18 +454,18 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
     int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
     if (rc) return rc;
     return hyla_eig_sb2st_back_q(ctx, dev, q, ncols, dZ, lddz, max_batch, calls, flops,
-                                 ws->q_comp, ws->q_in, 0);
+                                 ws->q_comp, ws->q_in, 0, 0);
 }
 
 int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                           int64_t lddz, int64_t max_batch, int64_t *calls, double *flops,
-                          hyla_queue *qc, hyla_queue *qi, int identity) {
+                          hyla_queue *qc, hyla_queue *qi, int identity, int64_t col0) {
     if (calls) *calls = 0;
     if (flops) *flops = 0;
     if (!ctx || !q || max_batch < 0) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     if (ncols < 0 || lddz < HYLA_MAX(1, q->n) || (!dZ && ncols > 0 && q->n > 0) ||
-        (identity && ncols != q->n))
+        (identity && (col0 < 0 || col0 + ncols > q->n)))
         return HYLA_ERR_INVALID;
     if (q->ddev && q->ddev != ctx->devs[dev]) return HYLA_ERR_INVALID;
     if (ncols == 0 || q->nsg == 0) return 0;
@@ -482,7 +483,7 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
      * batched GEMMs. Complex types run on CUDA cores and stay on GEMMs */
     const int op_default = ctx->opt_eig_back2 == 0 && q->nb == q2_kernel_nb(d, q->t, q->kd);
     if (o->alg->q2_apply && max_batch == 0 && (ctx->opt_eig_back2 == 2 || op_default)) {
-        const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, calls, flops);
+        const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, col0, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;
     }
     void *dq = NULL, *dw = NULL, *dvt = NULL;
@@ -547,7 +548,9 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
          * against 2.12-2.13 s); single precision was not measured */
         const int wt = q->t == HYLA_D;
         for (int64_t k0 = 0; k0 < cnt; k0 += bw) {
-            const int64_t c0 = identity ? HYLA_MIN(ncols, (nsg - 1 - u0 + k0) * nb + 1) : 0,
+            const int64_t c0 = identity ? HYLA_MIN(ncols, HYLA_MAX(0, (nsg - 1 - u0 + k0) * nb + 1 -
+                                                                       col0))
+                                        : 0,
                           nc = ncols - c0;
             if (nc == 0) continue;
             const int64_t nbt = HYLA_MIN(bw, cnt - k0), r0 = r00 + zs * k0;

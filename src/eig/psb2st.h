@@ -43,12 +43,13 @@ int hyla_eig_sb2st_back_count(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64
 
 /* hyla_eig_sb2st_back_count on the given queues of device dev: qc computes,
  * qi uploads the reflectors (for a caller that runs it beside other work of
- * the context's own queues). identity = 1 says dZ holds the n x n identity
- * (ncols = n): Q2 itself is formed, each wave skipping the columns it
- * cannot change. */
+ * the context's own queues). identity = 1 says dZ holds the columns col0 ..
+ * col0 + ncols - 1 of the n x n identity (col0 >= 0, col0 + ncols <= n; the
+ * whole of it: Q2 itself is formed), each wave skipping the columns it
+ * cannot change; col0 is ignored without identity. */
 int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, void *dZ,
                           int64_t lddz, int64_t max_batch, int64_t *calls, double *flops,
-                          hyla_queue *qc, hyla_queue *qi, int identity);
+                          hyla_queue *qc, hyla_queue *qi, int identity, int64_t col0);
 
 /* Frees q (host or device-resident; NULL and *q NULL are fine), sets *q
  * to NULL. A device-resident store is freed before its context is. */

@@ -44,6 +44,9 @@ static double weight_upto(int w, int64_t n, double j) {
     switch (w) {
     case HYLA_EIG_W_HALF: return (double)n * j * j / 2 - j * j * j / 3;
     case HYLA_EIG_W_FULL: return (double)n * j * j / 2 - j * j * j / 6;
+    case HYLA_EIG_W_QBUILD: /* each half normalized to 1/2 of the total */
+        return j / (2 * (double)n) +
+               1.5 * ((double)n * j * j / 2 - j * j * j / 6) / ((double)n * n * n);
     default: return j;
     }
 }

@@ -239,7 +239,10 @@ static void *qbuild_main(void *arg) {
     HYLA_TRY(o->laset(qc, t, -1, j->n, j->w, zero, zero, j->dQ, j->n));
     HYLA_TRY(o->laset(qc, t, -1, j->w, j->w, zero, one, hyla_elem(j->dQ, j->j0, 0, j->n, es), j->n));
     HYLA_TRY(q2_here(ctx, j->q2, j->g, &q2c, &q2));
-    HYLA_TRY(hyla_eig_sb2st_back_q(ctx, j->g, q2, j->w, j->dQ, j->n, 0, NULL, NULL, qc, qi, 0));
+    /* the identity's columns j0 .. j0 + w - 1: each wave skips those it
+     * cannot change yet */
+    HYLA_TRY(hyla_eig_sb2st_back_q(ctx, j->g, q2, j->w, j->dQ, j->n, 0, NULL, NULL, qc, qi, 1,
+                                   j->j0));
     hyla_sb2st_q_free(&q2c);
     t1 = hyla_wtime();
     HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, j->w, j->dQ, j->n, qc, qi));
@@ -529,6 +532,14 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     hyla_eig_dist zd;
     if (A) hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
     else zd = *dist;
+    /* reordered with host output: Q's columns dealt by their cost, which
+     * grows with the column (Q2 from the identity's columns skips what it
+     * cannot reach yet), where every device has the room */
+    if (A && nd > 1 && reordered(ctx, t, n, &zd)) {
+        hyla_eig_dist zq;
+        hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_QBUILD, &zq);
+        if (reordered(ctx, t, n, &zq)) zd = zq;
+    }
     /* a device-resident Q2 is copied to every device that has room for it
      * beside its columns of Z; where one has not, it moves to host memory
      * once, and every device streams it from there */

@@ -94,7 +94,7 @@ static void *build_q_main(void *arg) {
         rc = o->laset(qc, b->t, -1, b->n, b->n, hyla_scalar(b->t, HYLA_SC_ZERO),
                       hyla_scalar(b->t, HYLA_SC_ONE), b->dQ, b->n);
     if (!rc) rc = hyla_eig_sb2st_back_q(b->ctx, b->dev, b->q2, b->n, b->dQ, b->n, 0,
-                                        &b->back2_calls, &b->back2_flops, qc, qi, 1);
+                                        &b->back2_calls, &b->back2_flops, qc, qi, 1, 0);
     t1 = hyla_wtime();
     if (!rc) rc = hyla_eig_sy2sb_back_q(b->ctx, b->q1, 0, b->n, b->dQ, b->n, qc);
     if (qc) {

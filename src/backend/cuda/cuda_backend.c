@@ -866,7 +866,7 @@ static int cuda_q2_apply(hyla_queue *qb, hyla_dtype t, const hyla_q2_args *a) {
         return HYLA_ERR_UNSUPPORTED;
     if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
     rc = hyla_cuda_q2_apply(q->stream, (int)t, a->n, a->kd, a->nb, a->nsg, a->woff, a->store,
-                            a->ncols, a->Z, a->ldz, a->identity);
+                            a->ncols, a->Z, a->ldz, a->identity, a->col0);
     /* a shape the kernel does not take leaves the queue usable (nothing was enqueued) */
     return rc == HYLA_ERR_UNSUPPORTED ? rc : queue_fail(q, rc);
 }

@@ -111,6 +111,7 @@ template <int N> __device__ __forceinline__ void cp_wait() {
 struct geo {
     int64_t n, kd, nb, ldv, nsg, gsz, ncols, ldz;
     const int64_t *woff;
+    int64_t col0; /* identity: Z's first column's in the identity */
     int identity, K, H;
     unsigned long long hmag; /* ceil(2^64 / H): slot_of's division */
     int nbp, vld, tld, zld, wsld; /* shared-memory layout (see the head of the file) */
@@ -673,8 +674,9 @@ __global__ void __launch_bounds__(NT)
         const int wc = (int)(g.ncols - c0 < W ? g.ncols - c0 : W);
         int64_t smax = g.nsg - 1;
         if (g.identity) {
-            /* sweep group s changes column j only once j >= s nb + 1 */
-            const int64_t lim = c0 + wc - 2;
+            /* sweep group s changes column j only once j >= s nb + 1
+             * (j the identity's column) */
+            const int64_t lim = g.col0 + c0 + wc - 2;
             if (lim < 0) continue;
             smax = lim / g.nb < smax ? lim / g.nb : smax;
         }
@@ -853,14 +855,15 @@ int launch(cudaStream_t st, geo g, const void *store, void *Z) {
 
 extern "C" int hyla_cuda_q2_apply(cudaStream_t s, int dtype, int64_t n, int64_t kd, int64_t nb,
                                   int64_t nsg, const int64_t *woff, const void *store,
-                                  int64_t ncols, void *Z, int64_t ldz, int identity) {
+                                  int64_t ncols, void *Z, int64_t ldz, int identity,
+                                  int64_t col0) {
     if (nb > HYLA_CUDA_Q2_MAX_NB || kd > HYLA_CUDA_Q2_MAX_KD || n >= INT32_MAX ||
         (ncols + 31) / 32 >= INT32_MAX)
         return HYLA_ERR_UNSUPPORTED;
     geo g;
     g.n = n, g.kd = kd, g.nb = nb, g.ldv = kd + nb - 1, g.nsg = nsg;
     g.gsz = g.ldv * nb + nb * nb, g.ncols = ncols, g.ldz = ldz;
-    g.woff = woff, g.identity = identity, g.K = 1, g.H = (int)(g.ldv + kd);
+    g.woff = woff, g.identity = identity, g.col0 = identity ? col0 : 0, g.K = 1, g.H = (int)(g.ldv + kd);
     switch (dtype) {
     case HYLA_S: return launch<float>(s, g, store, Z);
     case HYLA_D: return launch<double>(s, g, store, Z);

@@ -22,7 +22,7 @@ extern "C" {
  * call or the launch failed) or HYLA_ERR_INVALID. */
 int hyla_cuda_q2_apply(cudaStream_t s, int dtype, int64_t n, int64_t kd, int64_t nb, int64_t nsg,
                        const int64_t *woff, const void *store, int64_t ncols, void *Z,
-                       int64_t ldz, int identity);
+                       int64_t ldz, int identity, int64_t col0);
 
 #ifdef __cplusplus
 }

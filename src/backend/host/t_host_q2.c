@@ -88,8 +88,9 @@ static void PS(q2_apply)(const hyla_q2_args *a, int64_t K, int64_t H, T *Zs, T *
         const int64_t wc = HYLA_MIN(W, a->ncols - c0);
         int64_t smax = nsg - 1;
         if (a->identity) { /* sweep group s changes column j only once j >= s nb + 1 */
-            if (c0 + wc - 2 < 0) continue;
-            smax = HYLA_MIN(smax, (c0 + wc - 2) / nb);
+            const int64_t lim = a->col0 + c0 + wc - 2; /* the identity's column */
+            if (lim < 0) continue;
+            smax = HYLA_MIN(smax, lim / nb);
         }
         T *Zg = (T *)a->Z + c0 * a->ldz;
         int bad = 0;

@@ -24,8 +24,10 @@ struct hyla_q2_args {
     int64_t ncols;                       /* columns of Z */
     void *Z;                             /* n x ncols, device memory */
     int64_t ldz;                         /* >= max(1, n) */
-    int identity;                        /* 1: Z is the identity on entry (ncols = n); columns
-                                            a sweep group cannot reach are skipped */
+    int identity;                        /* 1: Z holds columns col0 .. col0+ncols-1 of the n x n
+                                            identity on entry; columns a sweep group cannot
+                                            reach are skipped */
+    int64_t col0;                        /* with identity: Z's first column's in the identity */
 };
 
 /* Steps of sweep i of a band of order n and width kd (0 <= i <= n-2). */
@@ -53,7 +55,7 @@ static inline int hyla_q2_check(hyla_dtype t, const hyla_q2_args *a) {
         a->nsg != (a->n - 1 + a->nb - 1) / a->nb ||
         a->nw != a->nsg - 1 + hyla_q2_steps(a->n, a->kd, 0) ||
         a->gsz != a->ldv * a->nb + a->nb * a->nb || !a->woff || !a->store || !a->Z ||
-        (a->identity && a->ncols != a->n))
+        (a->identity && (a->col0 < 0 || a->col0 + a->ncols > a->n)))
         return HYLA_ERR_INVALID;
     return 0;
 }
