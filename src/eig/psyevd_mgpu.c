@@ -655,10 +655,40 @@ cleanup:
 static int mirror(hyla_t *ctx, hyla_dtype t, int lower, const hyla_eig_dist *ds, void **dA,
                   const int64_t *ld);
 
+/* One device's block of columns of the caller's A up to its own memory,
+ * through its own staging (each device on a thread of its own: the links
+ * run side by side). */
+typedef struct {
+    hyla_t *ctx;
+    int g, rc;
+    hyla_dtype t;
+    int64_t n, c0, w, lda;
+    const void *A;
+    void *dA;
+    double t0, t1;
+} upload_job;
+
+static void *upload_main(void *arg) {
+    upload_job *j = arg;
+    hyla_dev *d = j->ctx->devs[j->g];
+    j->t0 = hyla_wtime();
+    if (j->w > 0) {
+        j->rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(j->n * j->w) * hyla_dtype_size(j->t),
+                                  &j->dA);
+        if (j->rc) j->dA = NULL;
+        else
+            j->rc = hyla_xfer_matrix(j->ctx, j->g, j->t, 1, j->n, j->w,
+                                     (void *)hyla_elem(j->A, 0, j->c0, j->lda,
+                                                       hyla_dtype_size(j->t)),
+                                     j->lda, j->dA, j->n);
+    }
+    j->t1 = hyla_wtime();
+    return NULL;
+}
+
 int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
                         int64_t lda, void *w, hyla_eig_stats *st) {
     const int nd = HYLA_MIN(ctx->ndev, HYLA_EIG_MAX_DEVS);
-    const size_t es = hyla_dtype_size(t);
     void *dA[HYLA_EIG_MAX_DEVS] = {0};
     int64_t ldA[HYLA_EIG_MAX_DEVS];
     int64_t kd, nb;
@@ -670,20 +700,25 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
     hyla_eig_dist_make(nd, n, nb, sbr == HYLA_EIG_SBR_FULL ? HYLA_EIG_W_FULL : HYLA_EIG_W_HALF,
                        &dist);
     tt = hyla_wtime();
-    for (int g = 0; g < nd; g++) {
-        const int64_t wg = dist.c[g + 1] - dist.c[g];
-        hyla_dev *d = ctx->devs[g];
-        ldA[g] = HYLA_MAX(1, n);
-        if (wg == 0) continue;
-        const double tu = hyla_wtime();
-        /* the columns as they are stored; the triangle that is not is made
-         * on the devices below where the variant reads it */
-        HYLA_TRY(d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * wg) * es, &dA[g]));
-        HYLA_TRY(hyla_xfer_matrix(ctx, g, t, 1, n, wg, hyla_elem(A, 0, dist.c[g], lda, es), lda,
-                                      dA[g], n));
-        if (g < HYLA_EIG_TIMELINE_DEVS)
-            st->phase[g][HYLA_EIG_PHASE_UPLOAD][0] = tu - t0,
-            st->phase[g][HYLA_EIG_PHASE_UPLOAD][1] = hyla_wtime() - t0;
+    {
+        /* the columns as they are stored, every device's at once; the
+         * triangle that is not is made on the devices below where the
+         * variant reads it */
+        upload_job uj[HYLA_EIG_MAX_DEVS];
+        for (int g = 0; g < nd; g++) {
+            ldA[g] = HYLA_MAX(1, n);
+            uj[g] = (upload_job){.ctx = ctx, .g = g, .t = t, .n = n, .c0 = dist.c[g],
+                                 .w = dist.c[g + 1] - dist.c[g], .lda = lda, .A = A};
+        }
+        each_device(nd, upload_main, uj, sizeof *uj);
+        for (int g = 0; g < nd; g++) {
+            dA[g] = uj[g].dA;
+            if (!rc) rc = uj[g].rc;
+            if (uj[g].w > 0 && g < HYLA_EIG_TIMELINE_DEVS)
+                st->phase[g][HYLA_EIG_PHASE_UPLOAD][0] = uj[g].t0 - t0,
+                st->phase[g][HYLA_EIG_PHASE_UPLOAD][1] = uj[g].t1 - t0;
+        }
+        if (rc) goto cleanup;
     }
     if (!lower || sbr == HYLA_EIG_SBR_FULL) HYLA_TRY(mirror(ctx, t, lower, &dist, dA, ldA));
     st->transfers += hyla_wtime() - tt;
