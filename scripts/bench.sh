@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one benchmark suite and writes its table.
 #
-# Usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] SUITE
+# Usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] [-c [-t PCT] [-m METRIC]
+#                         [-s SECONDS]] SUITE
 #   SUITE     a name in bench/suites/ (SUITE.sh) or the path of a suite file
 #   -B BUILD  build directory (default: build); configured (Release, with the
 #             probes: -DHYLA_BENCH=ON) when it has no CMakeCache.txt yet
@@ -11,6 +12,16 @@
 #   -p        also draw the run (DIR/SUITE.png, scripts/plot_bench.py: time
 #             or TF/s against n, hyla against the vendor, one panel per
 #             routine, precision and jobz; needs matplotlib)
+#   -c        compare the run with the committed table of the suite
+#             (bench/results/SUITE.md as it was before the run, read first:
+#             the run may overwrite it) by scripts/bench_compare.py: every
+#             row more than PCT percent slower, or missing, is flagged and
+#             the exit status is 3 (1 still means a failed command)
+#   -t PCT    the tolerance of -c (default 10)
+#   -m METRIC time (default: hyla's time) or ratio (vendor / hyla from the
+#             same run, for machines whose own speed varies)
+#   -s SECONDS  with -c, rows whose committed time is below this are listed
+#             but not judged (default 0)
 # Environment: CMAKE, the cmake to run (default: cmake on PATH); CMAKE_ARGS,
 # more arguments for the first configure; MPIRUN, the launcher of `mpi` lines
 # (default: mpirun --allow-run-as-root --bind-to none); BENCH_TIMEOUT, the
@@ -31,13 +42,21 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=build results=$root/bench/results do_build=1 do_plot=0
-usage() { echo "usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] SUITE" >&2; exit 2; }
-while getopts "B:o:np" opt; do
+do_compare=0 tolerance=10 metric=time min_time=0
+usage() {
+  echo "usage: scripts/bench.sh [-B BUILD] [-o RESULTS] [-n] [-p] [-c [-t PCT] [-m time|ratio] [-s SECONDS]] SUITE" >&2
+  exit 2
+}
+while getopts "B:o:npct:m:s:" opt; do
   case $opt in
     B) build=$OPTARG ;;
     o) results=$OPTARG ;;
     n) do_build=0 ;;
     p) do_plot=1 ;;
+    c) do_compare=1 ;;
+    t) tolerance=$OPTARG ;;
+    m) metric=$OPTARG ;;
+    s) min_time=$OPTARG ;;
     *) usage ;;
   esac
 done
@@ -48,6 +67,14 @@ suite_file=$1
 [ -f "$suite_file" ] || { echo "scripts/bench.sh: no suite $1 (bench/suites/)" >&2; exit 2; }
 suite=$(basename "$suite_file" .sh)
 case $build in /*) ;; *) build=$root/$build ;; esac
+reference=""
+if [ "$do_compare" = 1 ]; then
+  [ -f "$root/bench/results/$suite.md" ] ||
+    { echo "scripts/bench.sh: -c: no committed table bench/results/$suite.md" >&2; exit 2; }
+  reference=$(mktemp) || exit 1
+  trap 'rm -f "$reference"' EXIT
+  cp "$root/bench/results/$suite.md" "$reference" || exit 1
+fi
 cmake_cmd=${CMAKE:-cmake}
 
 if [ "$do_build" = 1 ]; then
@@ -123,5 +150,11 @@ source "$suite_file"
 if [ "$do_plot" = 1 ]; then
   "${PYTHON:-python3}" "$root/scripts/plot_bench.py" -o "$results/$suite.png" --title "Suite $suite: $device" "$raw" ||
     failed=1
+fi
+if [ "$do_compare" = 1 ] && [ "$failed" = 0 ]; then
+  "${PYTHON:-python3}" "$root/scripts/bench_compare.py" -t "$tolerance" -m "$metric" \
+    --min-time "$min_time" "$table" "$reference"
+  rc=$?
+  [ $rc -ne 0 ] && exit $rc
 fi
 exit $failed

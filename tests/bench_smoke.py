@@ -6,7 +6,11 @@ Runs bench/suites/smoke-cpu.sh with the build BUILD, writing into OUT (never
 into the source tree), then checks what it wrote: the raw log is not empty,
 every command line of the suite has at least one row in the table, every row
 comes from a command of the suite, and every row's status is a success
-(ok, pass; HPL prints PASSED).
+(ok, pass; HPL prints PASSED). The run is also compared with the committed
+table bench/results/smoke-cpu.md (scripts/bench.sh -c): a row whose vendor /
+hyla ratio fell to a third (-t 200; the host path three times slower next
+to LAPACKE in the same run) fails the test, judged on the rows of 0.03 s or
+more, the tolerance of a noisy 2-core machine.
 """
 import os
 import shutil
@@ -51,7 +55,10 @@ def main():
     source, build, out = sys.argv[1:]
     shutil.rmtree(out, ignore_errors=True)
     rc = subprocess.call(["bash", os.path.join(source, "scripts", "bench.sh"), "-n", "-B", build,
-                          "-o", out, "smoke-cpu"])
+                          "-o", out, "-c", "-m", "ratio", "-t", "200", "-s", "0.03", "smoke-cpu"])
+    if rc == 3:
+        print("scripts/bench.sh smoke-cpu: slower than bench/results/smoke-cpu.md (above)")
+        return 1
     if rc != 0:
         print(f"scripts/bench.sh smoke-cpu: exit status {rc}")
         return 1
