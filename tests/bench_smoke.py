@@ -30,20 +30,6 @@ def suite_commands(path):
     return commands
 
 
-def table_rows(path):
-    """Each row of a table written by scripts/bench.sh: a dict from column name to cell."""
-    header, rows = None, []
-    for line in open(path):
-        if not line.startswith("|") or line.startswith("|---"):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if header is None:
-            header = cells
-        else:
-            rows.append(dict(zip(header, cells)))
-    return rows
-
-
 def is_number(cell):
     try:
         return float(cell) >= 0
@@ -67,7 +53,9 @@ def main():
         print(f"{raw}: empty")
         return 1
     commands = suite_commands(os.path.join(source, "bench", "suites", "smoke-cpu.sh"))
-    rows = table_rows(os.path.join(out, "smoke-cpu.md"))
+    sys.path.insert(0, os.path.join(source, "scripts"))
+    import bench_compare  # the tables' reader
+    rows = bench_compare.read_table(os.path.join(out, "smoke-cpu.md"))[1]
     print(f"{len(commands)} commands, {len(rows)} rows")
     bad = 0
     for c in commands:
