@@ -1,11 +1,12 @@
 # Bad input to the CLI (docs/BAD_INPUT.md): --output never destroys data
-# (temporary files renamed together, never an --input, nothing after a
+# (temporary files renamed together, never an --input, devices and FIFOs
+# written into, links followed, read-only files refused, nothing after a
 # FAILED check without --output-on-fail), --output names counted per
 # routine, 1-D eigenvalues, getrf's factor written when info > 0, JSON
 # without nan/inf, size guards, zero-work rows, refused zero tuning values
 # and warnings for ignored options, the device-list grammar, empty getrf,
 # and one error line under MPI (tests/cli_bad_input.py).
-set(bad_input_cases same_file all_or_none check_failed output_count eig_1d getrf_singular
+set(bad_input_cases same_file all_or_none output_targets check_failed output_count eig_1d getrf_singular
     json_finite zero_work sizes options empty mpi_once)
 find_program(HYLA_MPIEXEC NAMES mpirun mpiexec)
 set(bad_input_mpi "")

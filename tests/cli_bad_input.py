@@ -6,6 +6,7 @@ usage: cli_bad_input.py HYLA WORKDIR CASE [MPIEXEC]"""
 import os
 import re
 import shutil
+import stat
 import struct
 import subprocess
 import sys
@@ -83,6 +84,53 @@ def case_all_or_none():
     p = run("getrf", "--input", "A.npy", "--output", "LU.npy,ipiv.npy", "--devices", "cpu")
     expect(p.returncode == 0, "exit 0")
     expect(shape("LU.npy") == "3, 3" and shape("ipiv.npy") == "3,", "shapes")
+    no_temps()
+
+
+def case_output_targets():
+    # --output onto what is not a plain new or writable file: a device or a
+    # FIFO is written into, a link followed (it stays a link), a read-only
+    # file, a directory and a link to nothing refused, untouched
+    npy("A.npy", 3, 3, [4, 1, 0, 1, 4, 1, 0, 1, 4])
+    for dev in ("/dev/null", "/dev/full"):
+        if not os.path.exists(dev) or not stat.S_ISCHR(os.stat(dev).st_mode):
+            continue
+        p = run("potrf", "--input", "A.npy", "--output", dev, "--devices", "cpu")
+        if dev == "/dev/null":
+            expect(p.returncode == 0, "/dev/null written into")
+        else:
+            expect(p.returncode == 1 and "cannot write /dev/full" in p.stderr, "/dev/full: a clean error")
+        expect(stat.S_ISCHR(os.stat(dev).st_mode), dev + " still a character device")
+    os.mkfifo("pipe.npy")
+    fd = os.open("pipe.npy", os.O_RDONLY | os.O_NONBLOCK)  # a reader, before the writer opens
+    p = run("potrf", "--input", "A.npy", "--output", "pipe.npy", "--devices", "cpu")
+    data = os.read(fd, 1 << 16)
+    os.close(fd)
+    expect(p.returncode == 0 and data.startswith(b"\x93NUMPY"), "the FIFO's reader got the .npy")
+    expect(stat.S_ISFIFO(os.lstat("pipe.npy").st_mode), "still a FIFO")
+    with open("target.npy", "wb") as f:
+        f.write(b"old")
+    os.symlink("target.npy", "link.npy")
+    p = run("potrf", "--input", "A.npy", "--output", "link.npy", "--devices", "cpu")
+    expect(p.returncode == 0 and os.path.islink("link.npy"), "the link stays a link")
+    expect(read("target.npy").startswith(b"\x93NUMPY") and shape("target.npy") == "3, 3",
+           "the link's target written")
+    os.symlink("nowhere/x.npy", "dangling.npy")
+    p = run("potrf", "--input", "A.npy", "--output", "dangling.npy", "--devices", "cpu")
+    expect(p.returncode == 1 and "symbolic link to nothing" in p.stderr, "a link to nothing refused")
+    expect(os.path.islink("dangling.npy"), "the dangling link untouched")
+    with open("ro.npy", "wb") as f:
+        f.write(b"keep")
+    os.chmod("ro.npy", 0o444)
+    p = run("potrf", "--input", "A.npy", "--output", "ro.npy", "--devices", "cpu")
+    expect(p.returncode == 1 and "read-only" in p.stderr, "a read-only file refused")
+    expect(read("ro.npy") == b"keep" and stat.S_IMODE(os.stat("ro.npy").st_mode) == 0o444,
+           "the read-only file untouched")
+    p = run("getrf", "--input", "A.npy", "--output", "LU.npy,ro.npy", "--devices", "cpu")
+    expect(p.returncode == 1 and not os.path.exists("LU.npy"), "with a read-only second name, none written")
+    os.mkdir("d.npy")
+    p = run("potrf", "--input", "A.npy", "--output", "d.npy", "--devices", "cpu")
+    expect(p.returncode == 1 and "is a directory" in p.stderr, "a directory refused")
     no_temps()
 
 

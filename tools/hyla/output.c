@@ -4,6 +4,7 @@
 #include "matgen.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,25 +87,82 @@ static char *make_temp(const char *path) {
     return tmp;
 }
 
+/* Where --output's name leads: a symbolic link is followed (the file it
+ * names is written, the link stays), and the file found there is classed:
+ * none yet or a regular file one may write (replaced through a temporary
+ * file), another kind (a character device such as /dev/null, a FIFO, a
+ * socket: written into as it is), or one hyla refuses (a directory, a
+ * regular file without write permission for this user or with no write
+ * bit at all: never renamed over; a link to nowhere). The followed name
+ * goes to real (PATH_MAX). Returns 0, or -1 with the reason printed. */
+enum { OUT_REPLACE = 0, OUT_INTO = 1 };
+static int out_target(const char *path, char *real, int *how) {
+    struct stat st;
+    snprintf(real, PATH_MAX, "%s", path);
+    *how = OUT_REPLACE;
+    if (lstat(path, &st) != 0) return 0; /* a new file (a missing directory fails later) */
+    if (S_ISLNK(st.st_mode)) {
+        if (!realpath(path, real)) {
+            fprintf(stderr, "hyla: cannot write %s: a symbolic link to nothing (%s)\n", path,
+                    strerror(errno));
+            return -1;
+        }
+        if (stat(real, &st) != 0) return 0;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "hyla: cannot write %s: it is a directory\n", path);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *how = OUT_INTO;
+        return 0;
+    }
+    if (access(real, W_OK) != 0 || !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
+        fprintf(stderr,
+                "hyla: cannot write %s: the file is read-only (mode %04o); hyla does not replace "
+                "it: make it writable or name another file\n",
+                path, (unsigned)(st.st_mode & 07777));
+        return -1;
+    }
+    return 0;
+}
+
+static int write_item(const out_item *it, const char *path) {
+    return it->vector ? write_vector(path, it->dtype, it->rows, it->data)
+                      : hyla_npy_write(path, it->dtype, it->rows, it->cols, it->data, it->ld);
+}
+
 int out_write(const cli_opts *o, int count, const out_item *items) {
     char *tmp[CLI_MAX_OUTPUTS] = {0};
+    char real[CLI_MAX_OUTPUTS][PATH_MAX];
+    int how[CLI_MAX_OUTPUTS];
     int rc = 0, i;
+    for (i = 0; i < count; i++)
+        if (out_target(o->outputs[i], real[i], &how[i]) != 0) {
+            if (count > 1) fputs("hyla: no --output file was written\n", stderr);
+            return HYLA_ERR_IO;
+        }
+    /* the files to replace into temporary ones next to them first */
     for (i = 0; i < count && !rc; i++) {
         const out_item *it = &items[i];
         const char *path = o->outputs[i];
-        if (!(tmp[i] = make_temp(path))) {
+        if (how[i] != OUT_REPLACE) continue;
+        if (!(tmp[i] = make_temp(real[i]))) {
             fprintf(stderr, "hyla: cannot write %s: cannot create a temporary file next to it: %s\n",
                     path, strerror(errno));
             rc = HYLA_ERR_IO;
             break;
         }
-        rc = it->vector ? write_vector(tmp[i], it->dtype, it->rows, it->data)
-                        : hyla_npy_write(tmp[i], it->dtype, it->rows, it->cols, it->data, it->ld);
+        rc = write_item(it, tmp[i]);
         if (rc) fprintf(stderr, "hyla: cannot write %s: %s\n", path, hyla_strerror(rc));
     }
+    /* then the devices and FIFOs, written into as they are */
+    for (i = 0; i < count && !rc; i++)
+        if (how[i] == OUT_INTO && (rc = write_item(&items[i], real[i])) != 0)
+            fprintf(stderr, "hyla: cannot write %s: %s\n", o->outputs[i], hyla_strerror(rc));
     /* every file written: rename them all; else remove the temporary ones */
     for (i = 0; i < count && !rc; i++)
-        if (rename(tmp[i], o->outputs[i]) != 0) {
+        if (tmp[i] && rename(tmp[i], real[i]) != 0) {
             fprintf(stderr, "hyla: cannot write %s: %s\n", o->outputs[i], strerror(errno));
             rc = HYLA_ERR_IO;
         } else {
