@@ -39,6 +39,14 @@
  *     ?syevd / ?heevd on one GPU, which scan the triangle read on the GPU
  *     as it comes up (the copy is the one pass over the host's memory).
  *     Functions below say "NaN/Inf policy" where this applies.
+ * - Sizes: a matrix argument may span at most 2^59 elements (ld times its
+ *   columns less one, plus its rows), so that its bytes and every offset
+ *   into it fit in a ptrdiff_t. A size past that (an order of 2^40, or
+ *   INT64_MAX, or a leading dimension past 2^59) cannot be a matrix in
+ *   memory: the driver returns -i for the size argument (the order, or the
+ *   count of the matrix's columns: nrhs, k) at once, before reading any
+ *   buffer. Smaller sizes are the caller's promise that the buffers hold
+ *   them.
  * - hyla never prints, aborts or exits. Diagnostics are returned as codes;
  *   verbose tracing goes to a stream only if the caller sets one
  *   (hyla_set_log()).

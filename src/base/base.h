@@ -56,6 +56,20 @@ static inline void *hyla_elem(const void *p, int64_t i, int64_t j, int64_t ld, s
 #define HYLA_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define HYLA_CEILDIV(a, b) (((a) + (b) - 1) / (b))
 
+/* The most elements a matrix argument may span, ld (cols - 1) + rows: 2^59,
+ * so that its bytes (16 at most an element) and every offset into it fit
+ * in a ptrdiff_t. A size past it cannot be a matrix in memory; the drivers
+ * refuse it as a bad argument before any work (hyla.h). */
+#define HYLA_MAX_ELEMS ((int64_t)1 << 59)
+
+/* 1 when a rows x cols matrix with leading dimension ld (>= max(1, rows))
+ * spans at most HYLA_MAX_ELEMS elements; computed without overflow. */
+static inline int hyla_size_ok(int64_t rows, int64_t cols, int64_t ld) {
+    if (rows <= 0 || cols <= 0) return 1;
+    if (rows > HYLA_MAX_ELEMS || ld > HYLA_MAX_ELEMS) return 0;
+    return cols - 1 <= (HYLA_MAX_ELEMS - rows) / ld;
+}
+
 /* Return-on-failure helper used within one cleanup path: sets `rc` and jumps. */
 #define HYLA_TRY(expr)                       \
     do {                                     \

@@ -17,6 +17,7 @@ static int potrf_check(char uplo, int64_t n, const void *A, int64_t lda, int *lo
     if (n < 0) return -2;
     if (!A && n > 0) return -3;
     if (lda < HYLA_MAX(1, n)) return -4;
+    if (!hyla_size_ok(n, n, lda)) return -2;
     return 0;
 }
 
@@ -30,6 +31,8 @@ static int potrs_check(char uplo, int64_t n, int64_t nrhs, const void *A, int64_
     if (lda < HYLA_MAX(1, n)) return -5;
     if (!B && n > 0 && nrhs > 0) return -6;
     if (ldb < HYLA_MAX(1, n)) return -7;
+    if (!hyla_size_ok(n, n, lda)) return -2;
+    if (!hyla_size_ok(n, nrhs, ldb)) return -3;
     return 0;
 }
 

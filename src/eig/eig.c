@@ -45,6 +45,7 @@ static int syevd_check(char jobz, char uplo, int64_t n, const void *A, int64_t l
     if (!A && n > 0) return -4;
     if (lda < HYLA_MAX(1, n)) return -5;
     if (!w && n > 0) return -6;
+    if (!hyla_size_ok(n, n, lda)) return -3;
     return 0;
 }
 
@@ -268,6 +269,7 @@ static int sy2sb_public(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, int64_t
     if (!AB && n > 0) return -6;
     if (ldab < kd + 1) return -7;
     if (!tau && n > 0) return -8;
+    if (!hyla_size_ok(n, n, lda) || !hyla_size_ok(kd + 1, n, ldab)) return -2;
     if (n == 0) return 0;
     int64_t kd0, nb;
     hyla_eig_sy2sb_sizes(ctx, 0, t, &kd0, &nb);
@@ -298,6 +300,8 @@ static int ormtr_public(hyla_t *ctx, hyla_dtype t, char trans, int64_t n, int64_
     if (!tau && n > 0) return -7;
     if (!C && n > 0 && ncols > 0) return -8;
     if (ldc < HYLA_MAX(1, n)) return -9;
+    if (!hyla_size_ok(n, n, lda)) return -2;
+    if (!hyla_size_ok(n, ncols, ldc)) return -4;
     if (hyla_eig_sy2sb_npanels(n, kd) == 0 || ncols == 0) return 0;
     hyla_dev *d = ctx->devs[0];
     const hyla_backend_ops *o = d->ops;

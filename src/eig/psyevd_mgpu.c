@@ -837,7 +837,7 @@ int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist
 int hyla_dist_create(hyla_t *ctx, hyla_dtype dtype, int64_t n, hyla_dist_matrix **out) {
     if (!ctx) return -1;
     if ((unsigned)dtype > HYLA_Z) return -2;
-    if (n < 0) return -3;
+    if (n < 0 || !hyla_size_ok(n, n, n)) return -3;
     if (!out) return -4;
     *out = NULL;
     hyla_dist_matrix *A = hyla_calloc(1, sizeof *A);

@@ -250,6 +250,7 @@ static int stedc_check(char compz, int64_t n, const void *d, const void *e, cons
     if (!e && n > 1) return -4;
     if (*vectors && !Z && n > 0) return -5;
     if (ldz < 1 || (*vectors && ldz < n)) return -6;
+    if (*vectors && !hyla_size_ok(n, n, ldz)) return -2;
     return 0;
 }
 

@@ -441,6 +441,7 @@ int SB2ST_NAME()(hyla_t *ctx, char vect, int64_t n, int64_t kd, const T *AB, int
     if (!d && n > 0) return -6;
     if (!e && n > 1) return -7;
     if (v == 'V' && !q) return -8;
+    if (!hyla_size_ok(kd + 1, n, ldab)) return -2;
     if (q) *q = NULL;
     return hyla_eig_sb2st(ctx, DT, n, kd, (void *)AB, ldab, d, e, v == 'V' ? q : NULL);
 }
@@ -451,6 +452,7 @@ static int TS(ormtr_check)(const hyla_sb2st_q *q, int64_t ncols, const T *Z, int
     if (ncols < 0) return -2;
     if (!Z && ncols > 0 && q->n > 0) return -3;
     if (ldz < HYLA_MAX(1, q->n)) return -4;
+    if (!hyla_size_ok(q->n, ncols, ldz)) return -2;
     return 0;
 }
 

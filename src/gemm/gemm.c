@@ -23,6 +23,12 @@ static int hyla_gemm_check_args(char transa, char transb, int64_t m, int64_t n, 
     if (lda < HYLA_MAX(1, *ta == HYLA_NOTRANS ? m : k)) return -8;
     if (ldb < HYLA_MAX(1, *tb == HYLA_NOTRANS ? k : n)) return -10;
     if (ldc < HYLA_MAX(1, m)) return -13;
+    /* a matrix that cannot exist: the size that counts its columns */
+    if (*ta == HYLA_NOTRANS ? !hyla_size_ok(m, k, lda) : !hyla_size_ok(k, m, lda))
+        return *ta == HYLA_NOTRANS ? -5 : -3;
+    if (*tb == HYLA_NOTRANS ? !hyla_size_ok(k, n, ldb) : !hyla_size_ok(n, k, ldb))
+        return *tb == HYLA_NOTRANS ? -4 : -5;
+    if (!hyla_size_ok(m, n, ldc)) return -4;
     return 0;
 }
 

@@ -20,6 +20,7 @@ static int getrf_check(int64_t m, int64_t n, const void *A, int64_t lda, const i
     if (!A && m > 0 && n > 0) return -3;
     if (lda < HYLA_MAX(1, m)) return -4;
     if (pivot && !ipiv && m > 0 && n > 0) return -5;
+    if (!hyla_size_ok(m, n, lda)) return -2;
     return 0;
 }
 
@@ -37,6 +38,8 @@ static int getrs_check(int shift, char trans, int64_t n, int64_t nrhs, const voi
     if (pivot && !ipiv && n > 0) return -(6 - shift);
     if (!B && n > 0 && nrhs > 0) return -(6 + p - shift);
     if (ldb < HYLA_MAX(1, n)) return -(7 + p - shift);
+    if (!hyla_size_ok(n, n, lda)) return -(2 - shift);
+    if (!hyla_size_ok(n, nrhs, ldb)) return -(3 - shift);
     return 0;
 }
 

@@ -16,6 +16,8 @@ static int rbt_check(hyla_t *ctx, int64_t n, int64_t nrhs, const void *A, int64_
     if (lda < HYLA_MAX(1, n)) return -4;
     if (!B && n > 0 && nrhs > 0) return -5;
     if (ldb < HYLA_MAX(1, n)) return -6;
+    if (!hyla_size_ok(n, n, lda)) return -1;
+    if (!hyla_size_ok(n, nrhs, ldb)) return -2;
     const hyla_rbt_opts none = {0};
     if (!opts) opts = &none;
     if (opts->depth < 0 || opts->depth > HYLA_RBT_MAX_DEPTH || opts->max_refine > 100) return -7;
