@@ -47,6 +47,14 @@
  *   count of the matrix's columns: nrhs, k) at once, before reading any
  *   buffer. Smaller sizes are the caller's promise that the buffers hold
  *   them.
+ * - Threads: a context may be shared by several threads. Calls on one
+ *   context are serialized (each function that takes a hyla_t holds the
+ *   context's lock for the whole call: a second thread waits for the
+ *   first to return), so their results are those of the calls made one
+ *   after the other; for calls that run side by side, give each thread a
+ *   context of its own (on devices of its own, or sharing them).
+ *   hyla_create and hyla_destroy are not serialized: destroy a context
+ *   after every call on it has returned.
  * - hyla never prints, aborts or exits. Diagnostics are returned as codes;
  *   verbose tracing goes to a stream only if the caller sets one
  *   (hyla_set_log()).

@@ -1,6 +1,7 @@
 /* Tier 1 of Cholesky, one source for s, d, c, z (included by chol.c). */
 
 int PN(potrf)(hyla_t *ctx, char uplo, int64_t n, T *A, int64_t lda) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int lower, info = potrf_check(uplo, n, A, lda, &lower);
     if (info || n == 0) return info;
@@ -9,6 +10,7 @@ int PN(potrf)(hyla_t *ctx, char uplo, int64_t n, T *A, int64_t lda) {
 
 int PN(potrs)(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const T *A, int64_t lda, T *B,
               int64_t ldb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int lower, info = potrs_check(uplo, n, nrhs, A, lda, B, ldb, &lower);
     if (info || n == 0 || nrhs == 0) return info;
@@ -17,6 +19,7 @@ int PN(potrs)(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, const T *A, int64
 
 int PN(posv)(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B,
              int64_t ldb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int lower, info = potrs_check(uplo, n, nrhs, A, lda, B, ldb, &lower);
     if (info || n == 0) return info;
@@ -27,6 +30,7 @@ int PN(posv)(hyla_t *ctx, char uplo, int64_t n, int64_t nrhs, T *A, int64_t lda,
 }
 
 int PN(potrf_gpu)(hyla_t *ctx, int dev, char uplo, int64_t n, T *dA, int64_t ldda) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     int lower, info = potrf_check(uplo, n, dA, ldda, &lower);
@@ -36,6 +40,7 @@ int PN(potrf_gpu)(hyla_t *ctx, int dev, char uplo, int64_t n, T *dA, int64_t ldd
 
 int PN(potrs_gpu)(hyla_t *ctx, int dev, char uplo, int64_t n, int64_t nrhs, const T *dA,
                   int64_t ldda, T *dB, int64_t lddb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     int lower, info = potrs_check(uplo, n, nrhs, dA, ldda, dB, lddb, &lower);

@@ -58,7 +58,14 @@ int hyla_create(hyla_t **ctx, const char *devices) {
     if (rc) return rc;
     hyla_t *h = hyla_calloc(1, sizeof *h);
     if (!h) return HYLA_ERR_NO_MEMORY;
-    if (pthread_mutex_init(&h->lock, NULL) != 0) {
+    /* the call lock (recursive, HYLA_SERIAL) and the plain inner one */
+    pthread_mutexattr_t ra;
+    const int attr = pthread_mutexattr_init(&ra) == 0;
+    const int call = attr && pthread_mutexattr_settype(&ra, PTHREAD_MUTEX_RECURSIVE) == 0 &&
+                     pthread_mutex_init(&h->call_lock, &ra) == 0;
+    if (attr) pthread_mutexattr_destroy(&ra);
+    if (!call || pthread_mutex_init(&h->lock, NULL) != 0) {
+        if (call) pthread_mutex_destroy(&h->call_lock);
         hyla_free(h);
         return HYLA_ERR_DEVICE;
     }
@@ -86,7 +93,18 @@ static void workspace_free(hyla_dev *d, hyla_dev_workspace *w) {
     memset(w, 0, sizeof *w);
 }
 
+hyla_t *hyla_call_enter(const hyla_t *ctx) {
+    hyla_t *h = (hyla_t *)ctx; /* the lock is the context's only state a reader changes */
+    if (h) pthread_mutex_lock(&h->call_lock);
+    return h;
+}
+
+void hyla_call_leave(hyla_t **guard) {
+    if (*guard) pthread_mutex_unlock(&(*guard)->call_lock);
+}
+
 int hyla_release_workspace(hyla_t *h) {
+    HYLA_SERIAL(h);
     if (!h) return -1;
     for (int i = 0; h->ws && i < h->ndev; i++) workspace_free(h->devs[i], &h->ws[i]);
     return 0;
@@ -99,6 +117,7 @@ void hyla_destroy(hyla_t **ctx) {
     hyla_free(h->ws);
     destroy_devices(h);
     pthread_mutex_destroy(&h->lock);
+    pthread_mutex_destroy(&h->call_lock);
     hyla_free(h);
     *ctx = NULL;
 }
@@ -106,6 +125,7 @@ void hyla_destroy(hyla_t **ctx) {
 int hyla_device_count(const hyla_t *h) { return h ? h->ndev : 0; }
 
 int hyla_get_device_info(const hyla_t *h, int i, hyla_device_info *info) {
+    HYLA_SERIAL(h);
     if (!h) return -1;
     if (i < 0 || i >= h->ndev) return -2;
     if (!info) return -3;
@@ -159,6 +179,7 @@ static int64_t *option_slot(hyla_t *h, hyla_option opt) {
 }
 
 int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
+    HYLA_SERIAL(h);
     if (!h) return -1;
     size_t i = 0;
     while (i < sizeof options / sizeof options[0] && options[i].opt != opt) i++;
@@ -174,6 +195,7 @@ int hyla_set_option(hyla_t *h, hyla_option opt, int64_t v) {
 }
 
 int hyla_get_option(const hyla_t *h, hyla_option opt, int64_t *v) {
+    HYLA_SERIAL(h);
     if (!h) return -1;
     if (!v) return -3;
     const int64_t *slot = option_slot((hyla_t *)h, opt);
@@ -200,6 +222,7 @@ static int options_init(hyla_t *h) {
 }
 
 void hyla_set_log(hyla_t *h, FILE *stream) {
+    HYLA_SERIAL(h);
     if (h) h->log = stream;
 }
 
@@ -214,6 +237,7 @@ void hyla_log(hyla_t *h, const char *fmt, ...) {
 }
 
 int hyla_get_gemm_stats(const hyla_t *h, hyla_gemm_stats *st) {
+    HYLA_SERIAL(h);
     if (!h) return -1;
     if (!st) return -2;
     *st = h->gemm_stats;
@@ -262,6 +286,7 @@ cleanup:
 }
 
 int hyla_get_lu_stats(const hyla_t *h, hyla_lu_stats *st) {
+    HYLA_SERIAL(h);
     if (!h) return -1;
     if (!st) return -2;
     *st = h->lu_stats;
@@ -269,6 +294,7 @@ int hyla_get_lu_stats(const hyla_t *h, hyla_lu_stats *st) {
 }
 
 int hyla_get_chol_stats(const hyla_t *h, hyla_chol_stats *st) {
+    HYLA_SERIAL(h);
     if (!h) return -1;
     if (!st) return -2;
     *st = h->chol_stats;

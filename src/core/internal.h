@@ -87,7 +87,20 @@ struct hyla_context {
     FILE *log;
     hyla_gemm_stats gemm_stats;
     pthread_mutex_t lock;
+    pthread_mutex_t call_lock;   /* recursive: held by every public call on the context */
 };
+
+/* Calls on one context are serialized (hyla.h, "Threads"): every public
+ * function that takes a context holds its call lock for the whole call,
+ * taken by HYLA_SERIAL(ctx) as its first statement and given back however
+ * the function returns (the cleanup attribute). Recursive, so that a public
+ * function may call another on the same thread. ctx may be NULL: nothing
+ * is locked (the function then reports the NULL). */
+hyla_t *hyla_call_enter(const hyla_t *ctx);
+void hyla_call_leave(hyla_t **guard);
+#define HYLA_SERIAL(ctx)                                                                        \
+    hyla_t *hyla_serial_guard_ __attribute__((cleanup(hyla_call_leave), unused)) =             \
+        hyla_call_enter(ctx)
 
 void hyla_log(hyla_t *ctx, const char *fmt, ...)
 #if defined(__GNUC__)

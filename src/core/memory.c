@@ -2,6 +2,7 @@
 #include "core/internal.h"
 
 int hyla_malloc_device(hyla_t *ctx, int dev, size_t bytes, void **ptr) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return -1;
     if (!ptr) return -4;
     *ptr = NULL;
@@ -11,6 +12,7 @@ int hyla_malloc_device(hyla_t *ctx, int dev, size_t bytes, void **ptr) {
 }
 
 void hyla_free_device(hyla_t *ctx, int dev, void **ptr) {
+    HYLA_SERIAL(ctx);
     if (!ctx || !ptr || !*ptr || dev < 0 || dev >= ctx->ndev) return;
     hyla_dev *d = ctx->devs[dev];
     d->ops->mem_free(d, HYLA_MEM_DEVICE, *ptr);
@@ -34,9 +36,11 @@ static int copy_sync(hyla_t *ctx, int dev, void *dst, const void *src, size_t by
 }
 
 int hyla_copy_to_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes) {
+    HYLA_SERIAL(ctx);
     return copy_sync(ctx, dev, dst, src, bytes, HYLA_COPY_H2D);
 }
 
 int hyla_copy_from_device(hyla_t *ctx, int dev, void *dst, const void *src, size_t bytes) {
+    HYLA_SERIAL(ctx);
     return copy_sync(ctx, dev, dst, src, bytes, HYLA_COPY_D2H);
 }

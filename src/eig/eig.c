@@ -22,6 +22,7 @@
 #include <string.h>
 
 int hyla_get_eig_stats(const hyla_t *ctx, hyla_eig_stats *stats) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return -1;
     if (!stats) return -2;
     *stats = ctx->eig_stats;

@@ -74,11 +74,13 @@ static int sterf_bisect_check(const hyla_t *ctx, int64_t n, const void *d, const
 }
 
 int hyla_ssterf_bisect(hyla_t *ctx, int64_t n, float *d, const float *e) {
+    HYLA_SERIAL(ctx);
     int info = sterf_bisect_check(ctx, n, d, e);
     return info ? info : hyla_eig_tri_bisect(ctx, 0, HYLA_S, n, d, e, d);
 }
 
 int hyla_dsterf_bisect(hyla_t *ctx, int64_t n, double *d, const double *e) {
+    HYLA_SERIAL(ctx);
     int info = sterf_bisect_check(ctx, n, d, e);
     return info ? info : hyla_eig_tri_bisect(ctx, 0, HYLA_D, n, d, e, d);
 }

@@ -835,6 +835,7 @@ int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist
 }
 
 int hyla_dist_create(hyla_t *ctx, hyla_dtype dtype, int64_t n, hyla_dist_matrix **out) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return -1;
     if ((unsigned)dtype > HYLA_Z) return -2;
     if (n < 0 || !hyla_size_ok(n, n, n)) return -3;
@@ -865,6 +866,7 @@ cleanup:
 }
 
 void hyla_dist_destroy(hyla_t *ctx, hyla_dist_matrix **A) {
+    HYLA_SERIAL(ctx);
     if (!A || !*A) return;
     for (int g = 0; ctx && g < (*A)->ndev && g < ctx->ndev; g++)
         ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, (*A)->block[g]);
@@ -889,9 +891,11 @@ static int dist_xfer(hyla_t *ctx, const hyla_dist_matrix *A, int up, void *h, in
 }
 
 int hyla_dist_set(hyla_t *ctx, hyla_dist_matrix *A, const void *src, int64_t ld) {
+    HYLA_SERIAL(ctx);
     return dist_xfer(ctx, A, 1, (void *)src, ld);
 }
 
 int hyla_dist_get(hyla_t *ctx, const hyla_dist_matrix *A, void *dst, int64_t ld) {
+    HYLA_SERIAL(ctx);
     return dist_xfer(ctx, A, 0, dst, ld);
 }

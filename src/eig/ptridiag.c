@@ -265,6 +265,7 @@ int hyla_dsterf(int64_t n, double *d, double *e) {
 }
 
 int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
     if (info) return info;
@@ -274,6 +275,7 @@ int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z
 
 int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int vectors, info = stedc_check(compz, n, d, e, Z, ldz, &vectors);
     if (info) return info;

@@ -431,6 +431,7 @@ cleanup:
 
 int SB2ST_NAME()(hyla_t *ctx, char vect, int64_t n, int64_t kd, const T *AB, int64_t ldab, R *d,
                  R *e, hyla_sb2st_q **q) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     const char v = (char)toupper((unsigned char)vect);
     if (v != 'N' && v != 'V') return -1;
@@ -458,6 +459,7 @@ static int TS(ormtr_check)(const hyla_sb2st_q *q, int64_t ncols, const T *Z, int
 
 int ORMTR_NAME(_gpu)(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols, T *dZ,
                      int64_t lddz) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     int info = TS(ormtr_check)(q, ncols, dZ, lddz);
@@ -468,6 +470,7 @@ int ORMTR_NAME(_gpu)(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t ncols,
 /* Host Z: columns in chunks through device 0 (as many as its memory takes
  * next to the uploaded reflectors). */
 int ORMTR_NAME()(hyla_t *ctx, const hyla_sb2st_q *q, int64_t ncols, T *Z, int64_t ldz) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int info = TS(ormtr_check)(q, ncols, Z, ldz);
     if (info) return info;

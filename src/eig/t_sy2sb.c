@@ -11,11 +11,13 @@
 
 int SY2SB_NAME(hyla_t *ctx, char uplo, int64_t n, int64_t kd, T *A, int64_t lda, T *AB,
                int64_t ldab, T *tau) {
+    HYLA_SERIAL(ctx);
     return sy2sb_public(ctx, DT, uplo, n, kd, A, lda, AB, ldab, tau);
 }
 
 int ORMTR_NAME(hyla_t *ctx, char trans, int64_t n, int64_t kd, int64_t ncols, const T *A,
                int64_t lda, const T *tau, T *C, int64_t ldc) {
+    HYLA_SERIAL(ctx);
     return ormtr_public(ctx, DT, trans, n, kd, ncols, A, lda, tau, C, ldc);
 }
 

@@ -11,6 +11,7 @@
 #endif
 
 int EVD_NAME(hyla_t *ctx, char jobz, char uplo, int64_t n, T *A, int64_t lda, R *w) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int vec, lower, info = syevd_check(jobz, uplo, n, A, lda, w, &vec, &lower);
     if (info || n == 0) return info;
@@ -19,6 +20,7 @@ int EVD_NAME(hyla_t *ctx, char jobz, char uplo, int64_t n, T *A, int64_t lda, R 
 
 int EVD_GPU_NAME(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, T *dA, int64_t ldda,
                  R *w) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     int vec, lower, info = syevd_check(jobz, uplo, n, dA, ldda, w, &vec, &lower);
@@ -27,6 +29,7 @@ int EVD_GPU_NAME(hyla_t *ctx, int dev, char jobz, char uplo, int64_t n, T *dA, i
 }
 
 int EVD_MGPU_NAME(hyla_t *ctx, char jobz, char uplo, hyla_dist_matrix *A, R *w) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (!A || A->dtype != DT || A->ndev != HYLA_MIN(ctx->ndev, HYLA_MAX_DEVICES)) return -3;
     /* jobz and uplo as syevd's; the layout stands for A and lda */

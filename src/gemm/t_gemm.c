@@ -17,6 +17,7 @@ static void PN(gemm_scale_c)(int64_t m, int64_t n, T beta, T *C, int64_t ldc) {
 
 int PN(gemm)(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_t k, T alpha,
              const T *A, int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     hyla_op ta, tb;
     int info = hyla_gemm_check_args(transa, transb, m, n, k, lda, ldb, ldc, &ta, &tb);
@@ -38,6 +39,7 @@ int PN(gemm)(hyla_t *ctx, char transa, char transb, int64_t m, int64_t n, int64_
 int PN(gemm_gpu)(hyla_t *ctx, int dev, char transa, char transb, int64_t m, int64_t n, int64_t k,
                  T alpha, const T *dA, int64_t lda, const T *dB, int64_t ldb, T beta, T *dC,
                  int64_t ldc) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     hyla_op ta, tb;

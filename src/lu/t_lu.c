@@ -1,6 +1,7 @@
 /* Tier 1 of LU, one source for s, d, c, z (included by lu.c). */
 
 int PN(getrf)(hyla_t *ctx, int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int info = getrf_check(m, n, A, lda, ipiv, 1);
     if (info || m == 0 || n == 0) return info;
@@ -9,6 +10,7 @@ int PN(getrf)(hyla_t *ctx, int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipi
 
 int PN(getrs)(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const T *A, int64_t lda,
               const int64_t *ipiv, T *B, int64_t ldb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     hyla_op op;
     int info = getrs_check(0, trans, n, nrhs, A, lda, ipiv, 1, B, ldb, &op);
@@ -19,6 +21,7 @@ int PN(getrs)(hyla_t *ctx, char trans, int64_t n, int64_t nrhs, const T *A, int6
 
 int PN(gesv)(hyla_t *ctx, int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *ipiv, T *B,
              int64_t ldb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     hyla_op op = HYLA_NOTRANS;
     int info = getrs_check(1, 'N', n, nrhs, A, lda, ipiv, 1, B, ldb, &op);
@@ -29,6 +32,7 @@ int PN(gesv)(hyla_t *ctx, int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *i
 
 int PN(getrf_gpu)(hyla_t *ctx, int dev, int64_t m, int64_t n, T *dA, int64_t ldda,
                   int64_t *ipiv) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     int info = getrf_check(m, n, dA, ldda, ipiv, 1);
@@ -38,6 +42,7 @@ int PN(getrf_gpu)(hyla_t *ctx, int dev, int64_t m, int64_t n, T *dA, int64_t ldd
 
 int PN(getrs_gpu)(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs, const T *dA,
                   int64_t ldda, const int64_t *ipiv, T *dB, int64_t lddb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     hyla_op op;
@@ -49,6 +54,7 @@ int PN(getrs_gpu)(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs, con
 }
 
 int PN(getrf_nopiv)(hyla_t *ctx, int64_t m, int64_t n, T *A, int64_t lda) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     int info = getrf_check(m, n, A, lda, NULL, 0);
     if (info || m == 0 || n == 0) return info;
@@ -56,6 +62,7 @@ int PN(getrf_nopiv)(hyla_t *ctx, int64_t m, int64_t n, T *A, int64_t lda) {
 }
 
 int PN(gesv_nopiv)(hyla_t *ctx, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B, int64_t ldb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     hyla_op op = HYLA_NOTRANS;
     int info = getrs_check(1, 'N', n, nrhs, A, lda, NULL, 0, B, ldb, &op);
@@ -65,6 +72,7 @@ int PN(gesv_nopiv)(hyla_t *ctx, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B
 }
 
 int PN(getrf_nopiv_gpu)(hyla_t *ctx, int dev, int64_t m, int64_t n, T *dA, int64_t ldda) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     int info = getrf_check(m, n, dA, ldda, NULL, 0);
@@ -74,6 +82,7 @@ int PN(getrf_nopiv_gpu)(hyla_t *ctx, int dev, int64_t m, int64_t n, T *dA, int64
 
 int PN(getrs_nopiv_gpu)(hyla_t *ctx, int dev, char trans, int64_t n, int64_t nrhs, const T *dA,
                         int64_t ldda, T *dB, int64_t lddb) {
+    HYLA_SERIAL(ctx);
     if (!ctx) return HYLA_ERR_INVALID;
     if (dev < 0 || dev >= ctx->ndev) return HYLA_ERR_NO_DEVICE;
     hyla_op op;
