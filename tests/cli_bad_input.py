@@ -236,6 +236,12 @@ def case_options():
     p = run("getrf", "-n", "10", "--devices", "cuda:x")
     expect(p.returncode == 2 and "cpu:COUNT" in p.stderr and "cuda:0,1" in p.stderr,
            "device grammar")
+    # a bad option value in the environment: the variable named
+    p = run("potrf", "-n", "10", "--devices", "cpu", env={"HYLA_POTRF_NB": "abc"})
+    expect(p.returncode == 2 and "HYLA_POTRF_NB='abc' is not a valid value" in p.stderr,
+           "HYLA_POTRF_NB=abc named")
+    p = run("potrf", "-n", "10", "--devices", "cpu", env={"HYLA_EIG_DC_MIN": "1"})
+    expect(p.returncode == 2 and "HYLA_EIG_DC_MIN='1'" in p.stderr, "a refused value in range named")
 
 
 def case_empty():

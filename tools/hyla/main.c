@@ -1,4 +1,6 @@
 /* hyla: tester and benchmark for the hyla library. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,39 @@ static cmd_status run_suite(hyla_t *ctx, const cli_opts *o, const report *r) {
     return worst;
 }
 
+/* After hyla_create refused an option's environment variable: names the
+ * variables whose value is not an integer in the option's range
+ * (hyla_options.h), or, where every one is (a value inside the range that
+ * hyla.h says the option refuses), those that are set. */
+static void bad_option_env(void) {
+    static const struct {
+        const char *env;
+        long long lo, hi;
+    } opts[] = {
+#define X(id, flag, values, lo, hi, def, help) {"HYLA_" #id, (long long)(lo), (long long)(hi)},
+        HYLA_OPTIONS(X)
+#undef X
+    };
+    int named = 0;
+    for (size_t pass = 0; pass < 2 && !named; pass++)
+        for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+            const char *v = getenv(opts[i].env);
+            if (!v || !*v) continue;
+            char *end;
+            errno = 0;
+            const long long x = strtoll(v, &end, 10);
+            const bool bad = *end != '\0' || errno == ERANGE || x < opts[i].lo || x > opts[i].hi;
+            if (pass == 0 && !bad) continue;
+            fprintf(stderr, "hyla: %s='%s' is %s: an integer from %lld to %lld%s (hyla.h)\n",
+                    opts[i].env, v, pass == 0 ? "not a valid value" : "set", opts[i].lo,
+                    opts[i].hi, pass == 0 ? "" : ", not every one of which the option takes");
+            named++;
+        }
+    if (!named)
+        fputs("hyla: an option's environment variable (HYLA_<ID>, hyla_options.h) is not a valid "
+              "value\n", stderr);
+}
+
 int main(int argc, char **argv) {
     cli_opts o;
     hyla_t *ctx = NULL;
@@ -99,8 +134,7 @@ int main(int argc, char **argv) {
     }
     int err = hyla_create(&ctx, o.devices);
     if (err == HYLA_ERR_INVALID) {
-        fputs("hyla: an option's environment variable (HYLA_<ID>, hyla_options.h) is not a valid "
-              "value\n", stderr);
+        bad_option_env();
         rc = CLI_EXIT_USAGE;
     } else if (err) {
         const char *spec = o.devices ? o.devices : getenv("HYLA_DEVICES");
