@@ -21,8 +21,11 @@ import sys
 
 import matplotlib.image
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_smoke import is_number, table_rows  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+from bench_compare import read_table  # noqa: E402
+from bench_smoke import is_number  # noqa: E402
 
 
 def png_size(path):
@@ -87,7 +90,7 @@ def main():
         print(f"plot_bench.py: exit status {drawn.returncode}\n{drawn.stderr}")
         return 1
     fig = json.loads(drawn.stdout)
-    rows = table_rows(os.path.join(out, "smoke-cpu.md"))
+    rows = read_table(os.path.join(out, "smoke-cpu.md"))[1]
     problems = []
 
     titles = {expected_title(r["routine"]) for r in rows}
