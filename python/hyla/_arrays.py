@@ -139,6 +139,11 @@ class NumpyArrays:
     def synchronize(x):
         pass
 
+    @staticmethod
+    def all_finite(x):
+        """No NaN or Inf in x (complex: in either part)."""
+        return bool(np.isfinite(x).all())
+
 
 class DLPackArrays(NumpyArrays):
     """The operations every device array library shares through DLPack;
@@ -178,6 +183,11 @@ class DLPackArrays(NumpyArrays):
         if kind == _DL_CPU:
             return None
         raise ValueError(f"arrays on DLPack device type {int(kind)} are not supported")
+
+    @classmethod
+    def all_finite(cls, x):
+        """Checked on a host copy; the adapters below check on the device."""
+        return bool(np.isfinite(cls.to_host(x)).all())
 
 
 class TorchArrays(DLPackArrays):
@@ -249,6 +259,10 @@ class TorchArrays(DLPackArrays):
         if x.device.type == "cuda":
             TorchArrays.module().cuda.current_stream(x.device).synchronize()
 
+    @staticmethod
+    def all_finite(x):
+        return bool(TorchArrays.module().isfinite(x).all().item())
+
 
 class CupyArrays(DLPackArrays):
     """CuPy arrays; each operation runs with the array's device current."""
@@ -297,6 +311,11 @@ class CupyArrays(DLPackArrays):
     def synchronize(x):
         with CupyArrays.current(x):
             CupyArrays.module().cuda.get_current_stream().synchronize()
+
+    @staticmethod
+    def all_finite(x):
+        with CupyArrays.current(x):
+            return bool(CupyArrays.module().isfinite(x).all())
 
 
 ADAPTERS = {"numpy": NumpyArrays, "torch": TorchArrays, "cupy": CupyArrays}

@@ -78,7 +78,7 @@ class _Job:
     dtype, the adapter of the working arrays and how results go back to the
     caller's type."""
 
-    def __init__(self, ctx, arrays, scalars=()):
+    def __init__(self, ctx, arrays, scalars=(), check_finite=False):
         self.ctx = resolve(ctx)
         prepared, where = [], None
         self.wrap = None
@@ -106,6 +106,10 @@ class _Job:
         self.real = np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
         self.arrays = [x if self.xp.dtype(x) == dtype else self.xp.astype(x, dtype)
                        for x in prepared]
+        # SciPy's check_finite: every input whole, whatever its layout or
+        # the part the routine reads, before any work
+        if check_finite and not all(self.xp.all_finite(x) for x in self.arrays):
+            raise ValueError("array must not contain infs or NaNs")
 
     def blas(self, x, writable=False, overwrite=False, fortran=False):
         """x in a layout BLAS takes (column-major when `fortran`), and its
@@ -165,15 +169,16 @@ def _not_pd(info):
 # ------------------------------------------------------------ eigensolver
 
 
-def eigh(a, lower=True, eigvals_only=False, overwrite_a=False, *, ctx=None):
+def eigh(a, lower=True, eigvals_only=False, overwrite_a=False, check_finite=True, *, ctx=None):
     """Eigenvalues w (ascending) and eigenvectors v (columns) of the
     symmetric / Hermitian `a`, from its lower (or upper) triangle:
     a @ v = v * w. Returns w, or (w, v). hyla_?syevd / ?heevd: the
     two-stage solver, or the backend's one-stage solver below its crossover
     (small orders on a GPU; real types with eigenvectors on the host).
     LinAlgError when the tridiagonal solver does not converge;
-    ValueError for NaN or Inf in the triangle."""
-    job = _Job(ctx, [a])
+    ValueError for NaN or Inf in a (check_finite, as SciPy; without it,
+    in the triangle read)."""
+    job = _Job(ctx, [a], check_finite=check_finite)
     (a,) = job.arrays
     n = _square(a, "a")
     # eigenvalues alone on the host leave A unwritten
@@ -195,9 +200,10 @@ def eigh(a, lower=True, eigvals_only=False, overwrite_a=False, *, ctx=None):
     return w, job.result(a)
 
 
-def eigvalsh(a, lower=True, overwrite_a=False, *, ctx=None):
+def eigvalsh(a, lower=True, overwrite_a=False, check_finite=True, *, ctx=None):
     """The eigenvalues of eigh(a), ascending."""
-    return eigh(a, lower=lower, eigvals_only=True, overwrite_a=overwrite_a, ctx=ctx)
+    return eigh(a, lower=lower, eigvals_only=True, overwrite_a=overwrite_a,
+                check_finite=check_finite, ctx=ctx)
 
 
 # ------------------------------------------------------------ Cholesky
@@ -215,20 +221,20 @@ def _potrf(job, a, lower, overwrite_a):
     return a
 
 
-def cholesky(a, lower=False, overwrite_a=False, *, ctx=None):
+def cholesky(a, lower=False, overwrite_a=False, check_finite=True, *, ctx=None):
     """The Cholesky factor of the Hermitian positive definite `a`: U with
     a = U^H U, or L with a = L L^H when `lower`, the other triangle zero.
     LinAlgError (info = k) when the leading minor of order k is not
-    positive definite."""
-    job = _Job(ctx, [a])
+    positive definite. ValueError for NaN or Inf in a (check_finite)."""
+    job = _Job(ctx, [a], check_finite=check_finite)
     c = _potrf(job, job.arrays[0], lower, overwrite_a)
     return job.result(job.xp.tril(c) if lower else job.xp.triu(c))
 
 
-def cho_factor(a, lower=False, overwrite_a=False, *, ctx=None):
+def cho_factor(a, lower=False, overwrite_a=False, check_finite=True, *, ctx=None):
     """(c, lower) for cho_solve: c holds the factor in its `lower` (or
     upper) triangle, the other triangle is a's."""
-    job = _Job(ctx, [a])
+    job = _Job(ctx, [a], check_finite=check_finite)
     return job.result(_potrf(job, job.arrays[0], lower, overwrite_a)), lower
 
 
@@ -263,10 +269,10 @@ def _pos_solve(job, name, a, amem, lower, b, overwrite_b, transposed=False):
     return _solved(job, b2, vector)
 
 
-def cho_solve(c_and_lower, b, overwrite_b=False, *, ctx=None):
+def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True, *, ctx=None):
     """x with a x = b, from (c, lower) = cho_factor(a)."""
     c, lower = c_and_lower
-    job = _Job(ctx, [c, b])
+    job = _Job(ctx, [c, b], check_finite=check_finite)
     c, b = job.arrays
     _square(c, "c")
     c, cmem = job.blas(c)
@@ -276,12 +282,13 @@ def cho_solve(c_and_lower, b, overwrite_b=False, *, ctx=None):
 # ------------------------------------------------------------ LU
 
 
-def lu_factor(a, overwrite_a=False, *, ctx=None):
+def lu_factor(a, overwrite_a=False, check_finite=True, *, ctx=None):
     """(lu, piv): the LU factorization with partial pivoting of the m x n
     `a`, a = P L U, L (unit diagonal) and U in lu; row i was interchanged
     with row piv[i] (0-based, as SciPy). A zero pivot gives a
-    LinAlgWarning, as SciPy."""
-    job = _Job(ctx, [a])
+    LinAlgWarning, as SciPy. ValueError for NaN or Inf in a (check_finite;
+    without it they propagate to the factor, LAPACK's way)."""
+    job = _Job(ctx, [a], check_finite=check_finite)
     (a,) = job.arrays
     if a.ndim != 2:
         raise ValueError(f"expected a matrix, got shape {tuple(a.shape)}")
@@ -295,13 +302,13 @@ def lu_factor(a, overwrite_a=False, *, ctx=None):
     return job.result(a), job.host_result((ipiv - 1).astype(np.int32))
 
 
-def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, *, ctx=None):
+def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True, *, ctx=None):
     """x with op(a) x = b from (lu, piv) = lu_factor(a); trans 0: a x = b,
     1: a^T x = b, 2: a^H x = b."""
     lu, piv = lu_and_piv
     if trans not in (0, 1, 2):
         raise ValueError(f"trans must be 0, 1 or 2, not {trans!r}")
-    job = _Job(ctx, [lu, b])
+    job = _Job(ctx, [lu, b], check_finite=check_finite)
     lu, b = job.arrays
     n = _square(lu, "lu")
     ipiv = np.asarray(adapter(piv).to_host(piv), dtype=np.int64).ravel() + 1
@@ -319,18 +326,19 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, *, ctx=None):
 _ASSUME = {"gen": "gen", "general": "gen", "pos": "pos", "positive definite": "pos"}
 
 
-def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, assume_a="gen",
-          transposed=False, *, ctx=None):
+def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=True,
+          assume_a="gen", transposed=False, *, ctx=None):
     """x with a x = b (a^T x = b when `transposed`) for a square `a` and b
     of n or n x nrhs. assume_a "gen" (LU with partial pivoting, hyla_?gesv)
     or "pos" (Hermitian positive definite, Cholesky from the `lower` or
     upper triangle, hyla_?posv). LinAlgError: "gen" for an exactly singular
-    a, "pos" for one not positive definite."""
+    a, "pos" for one not positive definite. ValueError for NaN or Inf in a
+    or b (check_finite, as SciPy, whatever the layout)."""
     kind = _ASSUME.get("gen" if assume_a is None else assume_a)
     if kind is None:
         raise ValueError(f"assume_a must be 'gen' or 'pos' (hyla has no solver for "
                          f"{assume_a!r})")
-    job = _Job(ctx, [a, b])
+    job = _Job(ctx, [a, b], check_finite=check_finite)
     a, b = job.arrays
     n = _square(a, "a")
     _rhs(b, n)  # checked before a is copied

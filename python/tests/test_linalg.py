@@ -280,6 +280,56 @@ def test_bad_arguments_raise_value_error(rng):
         hyla.eigh(np.full((3, 3), np.nan))
 
 
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_check_finite_every_routine_and_layout(bad, order):
+    """SciPy's check_finite, the default: NaN or Inf anywhere in an input,
+    in either layout (also in the triangle a routine does not read), is a
+    ValueError before any work, and the inputs are left as passed."""
+    n = 5
+    spd = np.array(np.eye(n) * n + 1, order=order)
+    b = np.ones(n)
+    lu = hyla.lu_factor(spd)
+    cho = hyla.cho_factor(spd)
+    a = spd.copy(order=order)
+    a[n - 1, 0] = bad  # below the diagonal: the upper triangle alone is finite
+    calls = {
+        "eigh": lambda: hyla.eigh(a, lower=False),
+        "eigvalsh": lambda: hyla.eigvalsh(a),
+        "cholesky": lambda: hyla.cholesky(a),
+        "cho_factor": lambda: hyla.cho_factor(a, lower=False),
+        "cho_solve": lambda: hyla.cho_solve((a, cho[1]), b),
+        "lu_factor": lambda: hyla.lu_factor(a),
+        "lu_solve": lambda: hyla.lu_solve((a, lu[1]), b),
+        "solve gen": lambda: hyla.solve(a, b),
+        "solve pos": lambda: hyla.solve(a, b, assume_a="pos"),
+        "solve b": lambda: hyla.solve(spd, np.full(n, bad)),
+    }
+    for name, call in calls.items():
+        before = a.copy()
+        with pytest.raises(ValueError, match="infs or NaNs"):
+            call()
+        assert np.array_equal(a, before, equal_nan=True), name
+
+
+def test_check_finite_off_is_lapack():
+    """check_finite=False: the library's own policy (hyla.h), LAPACK's way:
+    the factorizations let NaN through to the factor (lu_factor) or report
+    it as a pivot (cholesky); the solvers and eigh still refuse NaN in
+    what they read."""
+    a = np.eye(4) * 4 + 1
+    a[2, 1] = np.nan
+    lu, piv = hyla.lu_factor(a, check_finite=False)
+    assert np.isnan(lu).any()
+    with pytest.raises(hyla.LinAlgError):
+        hyla.cholesky(a, lower=True, check_finite=False)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        hyla.eigh(a, lower=True, check_finite=False)
+    # the triangle not read may hold anything without the check
+    w = hyla.eigvalsh(a, lower=False, check_finite=False)
+    assert np.allclose(w, np.linalg.eigvalsh(np.triu(a) + np.triu(a, 1).T))
+
+
 def test_empty_matrices():
     w, v = hyla.eigh(np.zeros((0, 0)))
     assert w.shape == (0,) and v.shape == (0, 0)
