@@ -54,7 +54,10 @@
  *   after the other; for calls that run side by side, give each thread a
  *   context of its own (on devices of its own, or sharing them).
  *   hyla_create and hyla_destroy are not serialized: destroy a context
- *   after every call on it has returned.
+ *   after every call on it has returned. hyla never changes the host
+ *   BLAS's thread count (the process's); the host backend's virtual
+ *   devices call the host BLAS each from a thread of its own, so with
+ *   several virtual devices on few cores OPENBLAS_NUM_THREADS=1 is best.
  * - hyla never prints, aborts or exits. Diagnostics are returned as codes;
  *   verbose tracing goes to a stream only if the caller sets one
  *   (hyla_set_log()).
@@ -1126,13 +1129,11 @@ HYLA_API int hyla_dsterf(int64_t n, double *d, double *e);
  * GEMMs, the merge kernels); a NULL ctx returns HYLA_ERR_INVALID. Workspace:
  * allocated inside, at most about 2 n^2 + 10 n entries of host memory and,
  * when the device levels run, 3 n^2 + 12 n entries of device 0's memory and
- * 12 n of pinned host memory. Threads: OpenBLAS's process-wide thread
- * count is 1 while the call runs, and the caller's count is put back before
- * it returns (another thread's change of it meanwhile is overwritten, and
- * its own BLAS calls meanwhile run on one thread): the OpenMP team does all
- * the host's work, the large merges' GEMMs included (in column blocks, one
- * BLAS call per thread), as OpenBLAS's pool beside the team stalled both;
- * the same holds for the eigensolvers with eigenvectors, which call it. */
+ * 12 n of pinned host memory. Threads: the OpenMP team does the host's
+ * work; where OpenBLAS runs on one thread (OPENBLAS_NUM_THREADS=1, the
+ * fastest: OpenBLAS's pool beside the team stalls both) the large merges'
+ * GEMMs too, in column blocks, one BLAS call per thread, else as one call
+ * on OpenBLAS's pool. hyla never changes OpenBLAS's thread count. */
 HYLA_API int hyla_sstedc(hyla_t *ctx, char compz, int64_t n, float *d, float *e, float *Z, int64_t ldz);
 HYLA_API int hyla_dstedc(hyla_t *ctx, char compz, int64_t n, double *d, double *e, double *Z,
                 int64_t ldz);

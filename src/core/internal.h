@@ -108,13 +108,10 @@ void hyla_log(hyla_t *ctx, const char *fmt, ...)
 #endif
     ;
 
-/* The host BLAS on one thread between hyla_blas_single_begin and _end
- * (core/blas_threads.c): the first of nested or concurrent begins saves
- * OpenBLAS's process-wide thread count and sets 1, the last end puts the
- * saved count back. Nothing happens where the library is not linked with
- * OpenBLAS. */
-void hyla_blas_single_begin(void);
-void hyla_blas_single_end(void);
+/* The host BLAS's thread count (core/blas_threads.c): OpenBLAS's, 0 where
+ * the library is not linked with OpenBLAS (unknown). Read only: hyla never
+ * changes it. */
+int hyla_blas_threads(void);
 
 /* Returns the per-device workspace of dev i with at least the given sizes,
  * (re)allocating as needed; also creates its queues. */

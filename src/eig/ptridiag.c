@@ -116,22 +116,27 @@ int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
     return hyla_eig_sterf_tuned(rt, n, d, e, 0, 0);
 }
 
-/* The host BLAS single-threaded (hyla_blas_single_begin / _end) while a
- * divide and conquer works on the host: OpenBLAS's own pthreads beside the
- * OpenMP team (16 cores, 16 of each) stalled the host steps. Where the
- * large merges run on a GPU the host's merges are small (below the device
- * levels) and run side by side on the team, or one after the other with
- * the team inside and one BLAS thread: one H100 host, `hyla stedc --type d
- * --repeat 3` at n = 1536 / 3072 / 4096 / 5120 / 8192 / 16384: 0.036 /
- * 0.132 / 0.033 / 0.074 / 0.157 / 0.495 s as it was, 0.014 / 0.028 / 0.030
- * / 0.046 / 0.093 / 0.373 s with OPENBLAS_NUM_THREADS=1 (4 threads: 0.014 /
- * 0.030 / 0.035 / 0.055 / 0.102 / 0.402 s; OMP_WAIT_POLICY=passive: 0.016 /
- * 0.040 / 0.040 / 0.063 / 0.166 / 0.491 s;
- * bench/results/raw/stedc-blas-threads-h100.txt). On the host backend, and
- * on a GPU whose device levels start above STEDC_SMALL_HOST_MERGES rows or
- * not at all, the large merges are the host's: their GEMMs run on the team
- * (team_gemm: column blocks, one BLAS call per thread), so that no
- * OpenBLAS pool runs beside it either. */
+/* The host BLAS's threads beside the OpenMP team: OpenBLAS's own pthreads
+ * beside a team of 16 (16 cores, 16 of each) stalled the host steps of a
+ * divide and conquer. One H100 host, `hyla stedc --type d --repeat 3` at n =
+ * 1536 / 3072 / 4096 / 5120 / 8192 / 16384: 0.036 / 0.132 / 0.033 / 0.074 /
+ * 0.157 / 0.495 s with OpenBLAS on 16 threads, 0.014 / 0.028 / 0.030 / 0.046
+ * / 0.093 / 0.373 s with OPENBLAS_NUM_THREADS=1 (4 threads: 0.014 / 0.030 /
+ * 0.035 / 0.055 / 0.102 / 0.402 s; OMP_WAIT_POLICY=passive: 0.016 / 0.040 /
+ * 0.040 / 0.063 / 0.166 / 0.491 s; bench/results/raw/stedc-blas-threads-h100.txt).
+ * hyla does not change OpenBLAS's thread count for its host steps: the
+ * count is the process's, and openblas_set_num_threads frees the buffers of
+ * the threads it drops while other threads' calls may be using them (on the
+ * host backend the other virtual devices' BLAS calls: heap corruption and a
+ * crash in a later OpenBLAS call). Where the large merges run on a GPU the
+ * host's merges are small (below the device levels) and run side by side on
+ * the team, or one after the other with the team inside. On the host
+ * backend, and on a GPU whose device levels start above
+ * STEDC_SMALL_HOST_MERGES rows or not at all, the large merges are the
+ * host's: their GEMMs run on the team (team_gemm: column blocks, one BLAS
+ * call per thread) where the host BLAS runs on one thread, and as one call
+ * on the BLAS's own threads where it runs on several (never a team of
+ * threaded calls). */
 #define STEDC_SMALL_HOST_MERGES 2048
 
 /* The devices that share stedc's device levels: every device of ctx (at
@@ -166,14 +171,13 @@ static int stedc_run(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, vo
      * which the team forms */
     const int gpu = ctx && ctx->ndev > 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST &&
                     gemm_min <= HYLA_MIN(n, STEDC_SMALL_HOST_MERGES);
-    hyla_blas_single_begin();
+    const int team_gemm = !gpu && hyla_blas_threads() == 1;
     /* set even where nth = nth0: an OpenMP build of OpenBLAS sets the
      * calling thread's count with its own */
     omp_set_num_threads(nth);
     const int rc = rt == HYLA_S
-                       ? stedc_s(ctx, nd, n, d, e, Z, ldz, leaf, gemm_min, out, !gpu, tm)
-                       : stedc_d(ctx, nd, n, d, e, Z, ldz, leaf, gemm_min, out, !gpu, tm);
-    hyla_blas_single_end();
+                       ? stedc_s(ctx, nd, n, d, e, Z, ldz, leaf, gemm_min, out, team_gemm, tm)
+                       : stedc_d(ctx, nd, n, d, e, Z, ldz, leaf, gemm_min, out, team_gemm, tm);
     omp_set_num_threads(nth0);
     if (ctx) {
         hyla_eig_stats *s = &ctx->eig_stats;

@@ -403,7 +403,7 @@ static void TRI(gemm)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda,
 
 /* C (m x n) := A (m x kk) B (kk x n) by the OpenMP team: blocks of at
  * least 64 columns of C, one host BLAS call each on the thread that takes
- * it (the host BLAS single-threaded meanwhile: hyla_blas_single_begin). */
+ * it (where the host BLAS runs on one thread: stedc_run in ptridiag.c). */
 static void TRI(gemm_team)(int64_t m, int64_t n, int64_t kk, const R *A, int64_t lda,
                            const R *B, int64_t ldb, R *C, int64_t ldc) {
     const int64_t nbk = HYLA_MAX(1, HYLA_MIN((int64_t)omp_get_max_threads(), n / 64));
