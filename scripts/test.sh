@@ -2,7 +2,9 @@
 # Sets up, builds and runs the whole test suite: a Release build (with the
 # CUDA backend when nvcc is found; its GPU tests skip where there is no GPU),
 # then the host backend under AddressSanitizer and UndefinedBehaviorSanitizer
-# (HYLA_SKIP_SANITIZE=1 skips that pass). The Release build directory is the
+# at -O1 (HYLA_SKIP_SANITIZE=1 skips that pass), without the tests labelled
+# `repeat` (a CLI matrix on a second device count, LAPACK's tester through
+# the forwarding: code the other tests run). The Release build directory is the
 # one scripts/run.sh uses: the tests are switched on here whatever its cache
 # says, and ctest fails when it finds none.
 set -euo pipefail
@@ -25,7 +27,7 @@ if [ "${HYLA_SKIP_SANITIZE:-0}" != 1 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=1:log_path=$reports/report \
   LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$reports/report \
-    ctest --test-dir build-asan --output-on-failure --no-tests=error -j "$jobs" || status=$?
+    ctest --test-dir build-asan --output-on-failure --no-tests=error -j "$jobs" -LE repeat || status=$?
   if [ -n "$(ls -A "$reports")" ]; then
     cat "$reports"/*
     echo "test.sh: the sanitizers reported errors (above; files in $reports)" >&2

@@ -22,11 +22,26 @@ void report_init(report *r, const cli_opts *o, const hyla_t *ctx) {
         return;
     }
     size_t len = (size_t)snprintf(r->devices, sizeof r->devices, "cuda:");
-    for (int i = 0; i < r->ndevices && len < sizeof r->devices; i++) {
+    int seen[HYLA_MAX_DEVICES];
+    for (int i = 0; i < r->ndevices; i++) {
         hyla_get_device_info(ctx, i, &info);
-        len += (size_t)snprintf(r->devices + len, sizeof r->devices - len, "%s%d", i ? "," : "",
-                                info.ordinal);
+        if (len < sizeof r->devices)
+            len += (size_t)snprintf(r->devices + len, sizeof r->devices - len, "%s%d",
+                                    i ? "," : "", info.ordinal);
+        bool again = false; /* cuda:0,0,1: two GPUs, as the vendor runs on them */
+        for (int k = 0; k < r->ngpus; k++) again |= seen[k] == info.ordinal;
+        if (!again && r->ngpus < HYLA_MAX_DEVICES) seen[r->ngpus++] = info.ordinal;
     }
+}
+
+/* The routine families of the --vs legends: GEMM, Cholesky, LU (the RBT
+ * solver's vendor is LAPACK's / cuSOLVER's LU). No routine: the default
+ * suite, every family. */
+static bool is_routine(const cli_opts *o, const char *const *names) {
+    if (!o->routine) return true;
+    for (; *names; names++)
+        if (strcmp(o->routine, *names) == 0) return true;
+    return false;
 }
 
 /* Prints an argument, quoted when the shell would split or expand it. */
@@ -61,9 +76,14 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
         putchar('\n');
     }
     vendor_print_versions(stdout);
-    bool gemm = !o->routine || strcmp(o->routine, "gemm") == 0;
-    bool chol = !o->routine || strncmp(o->routine, "po", 2) == 0;
-    bool lu = !o->routine || strncmp(o->routine, "ge", 2) == 0;
+    static const char *const gemm_names[] = {"gemm", NULL},
+                             *const chol_names[] = {"potrf", "potrs", "posv", NULL},
+                             *const lu_names[] = {"getrf", "getrs", "gesv", "gesv_rbt", NULL};
+    const bool gemm = is_routine(o, gemm_names), chol = is_routine(o, chol_names),
+               lu = is_routine(o, lu_names);
+    /* the vendor's GPUs: cuSOLVER on one GPU, also one the context lists
+     * several times; hyla's ours-dev columns only on a context of one GPU */
+    const bool one_gpu = r->cuda && r->ngpus == 1, ours_dev = r->cuda && r->ndevices == 1;
     if (r->vs && gemm && r->cuda)
         printf("%% vendor: %s (block %d) on the host matrices; cublas: %s on "
                "device-resident copies, timed with CUDA events\n", gemm_vendor(r), r->xt_block,
@@ -73,11 +93,13 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
     if (r->vs && chol && !r->cuda)
         printf("%% vendor (Cholesky): LAPACKE ?potrf/?potrs/?posv (OpenBLAS) on copies of the same "
                "host matrices; ratio = vendor time / hyla time\n");
-    else if (r->vs && chol && r->ndevices == 1)
-        printf("%% vendor (Cholesky): cuSOLVER cusolverDnXpotrf/Xpotrs on a DEVICE-RESIDENT copy, "
-               "factorization/solve only (copies excluded), CUDA events; ours-dev: hyla_?potrf_gpu/"
-               "?potrs_gpu on a device-resident copy, copies excluded; hyla's own time includes the "
-               "host<->device copies; ratio = vendor time / hyla time\n");
+    else if (r->vs && chol && one_gpu)
+        printf("%% vendor (Cholesky): cuSOLVER cusolverDnXpotrf/Xpotrs on a DEVICE-RESIDENT copy%s, "
+               "factorization/solve only (copies excluded), CUDA events; %shyla's own time includes "
+               "the host<->device copies; ratio = vendor time / hyla time\n",
+               ours_dev ? "" : " on the one GPU that the context lists several times",
+               ours_dev ? "ours-dev: hyla_?potrf_gpu/?potrs_gpu on a device-resident copy, copies "
+                          "excluded; " : "");
     else if (r->vs && chol)
         printf("%% vendor (Cholesky): cusolverMg (1-D block-cyclic columns, tile %d; uplo L only) on "
                "DEVICE-RESIDENT copies, factorization/solve only (copies excluded); hyla's time "
@@ -86,15 +108,17 @@ void report_header(const report *r, const cli_opts *o, const hyla_t *ctx) {
         printf("%% check (Cholesky): potrf |A - L L^H|_F / (n |A|_F eps) for n <= %d, else "
                "|(A - L L^H) x|_inf / (n |A|_inf |x|_inf eps) with a random x; potrs, posv "
                "|B - A X|_inf / (n |A|_inf |X|_inf eps); pass < 60\n", CHOL_EXACT_CHECK_MAX);
-    if (r->vs && lu)
+    if (r->vs && lu && one_gpu)
+        printf("%% vendor (LU): cuSOLVER cusolverDnXgetrf/Xgetrs on a DEVICE-RESIDENT copy%s, "
+               "copies excluded, CUDA events; %shyla's own time includes the host<->device "
+               "copies; ratio = vendor time / hyla time\n",
+               ours_dev ? "" : " on the one GPU that the context lists several times",
+               ours_dev ? "ours-dev: hyla_?getrf_gpu/?getrs_gpu on a device-resident copy; " : "");
+    else if (r->vs && lu)
         printf("%% vendor (LU): %s; ratio = vendor time / hyla time\n",
                !r->cuda ? "LAPACKE ?getrf/?getrs/?gesv (OpenBLAS) on copies of the same host matrices"
-               : r->ndevices == 1 ? "cuSOLVER cusolverDnXgetrf/Xgetrs on a DEVICE-RESIDENT copy, "
-                                    "copies excluded, CUDA events; ours-dev: hyla_?getrf_gpu/"
-                                    "?getrs_gpu on a device-resident copy; hyla's own time includes "
-                                    "the host<->device copies"
-                                  : "cusolverMg (1-D block-cyclic columns) on DEVICE-RESIDENT "
-                                    "copies, copies excluded; hyla's time includes the copies");
+                        : "cusolverMg (1-D block-cyclic columns) on DEVICE-RESIDENT copies, copies "
+                          "excluded; hyla's time includes the copies");
     if (r->check && lu)
         printf("%% check (LU): getrf |P A - L U|_1 / (max(m,n) |A|_1 eps) for max(m,n) <= %d, "
                "else |P A x - L U x|_inf / (max(m,n) |A|_inf |x|_inf eps) with a random x; getrs, "

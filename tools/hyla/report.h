@@ -10,7 +10,8 @@
 
 typedef struct {
     bool json, check, vs, cuda; /* cuda: the context's devices are GPUs */
-    int ndevices;
+    int ndevices;               /* the context's devices, a repeated GPU counted each time */
+    int ngpus;                  /* distinct GPUs (the vendor's): 0 on host devices */
     int xt_block;
     char devices[256];          /* the context's devices, HYLA_DEVICES syntax */
 } report;

@@ -143,12 +143,7 @@ void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendo
     out->time_s = out->dev_time_s = NAN;
     out->name = dtype_is_complex(p->dtype) ? "lapacke_heevd" : "lapacke_syevd";
 #ifdef HYLA_HAVE_CUDA
-    int gpus[VENDOR_MAX_GPUS], ngpus = 0, listed = vendor_cuda_gpus(ctx, gpus);
-    for (int i = 0; i < listed; i++) { /* each GPU once (cuda:0,0,1: 0 and 1), in order */
-        int seen = 0;
-        for (int k = 0; k < ngpus; k++) seen |= gpus[k] == gpus[i];
-        if (!seen) gpus[ngpus++] = gpus[i];
-    }
+    int gpus[VENDOR_MAX_GPUS], ngpus = vendor_cuda_gpus(ctx, gpus); /* distinct */
     if (ngpus > 1) { /* several distinct GPUs: cusolverMg on them */
         out->name = "cusolverMgSyevd";
 #ifdef HYLA_HAVE_CUSOLVERMG

@@ -48,8 +48,10 @@ void vendor_solver_time(hyla_t *ctx, const vendor_solver *s, const void *p, int 
                         int repeat, vendor_times *out);
 
 #ifdef HYLA_HAVE_CUDA
-/* The CUDA ordinals of the context's devices (at most VENDOR_MAX_GPUS) in
- * gpus, and their count; 0 when ctx runs on host devices. Releases hyla's
+/* The distinct CUDA ordinals of the context's devices (at most
+ * VENDOR_MAX_GPUS; a GPU the context lists several times once, in the
+ * order of its first listing) in gpus, and their count; 0 when ctx runs
+ * on host devices. Releases hyla's
  * cached workspaces on GPUs to give the vendor their memory. */
 int vendor_cuda_gpus(hyla_t *ctx, int *gpus);
 

@@ -59,8 +59,12 @@ int vendor_cuda_gpus(hyla_t *ctx, int *gpus) {
     hyla_device_info info;
     int n = 0;
     if (hyla_get_device_info(ctx, 0, &info) != 0 || info.kind != HYLA_DEVICE_CUDA) return 0;
-    for (int i = 0; i < hyla_device_count(ctx) && n < VENDOR_MAX_GPUS; i++)
-        if (hyla_get_device_info(ctx, i, &info) == 0) gpus[n++] = info.ordinal;
+    for (int i = 0; i < hyla_device_count(ctx) && n < VENDOR_MAX_GPUS; i++) {
+        if (hyla_get_device_info(ctx, i, &info) != 0) continue;
+        int seen = 0; /* each GPU once (cuda:0,0,1: 0 and 1), in order */
+        for (int k = 0; k < n; k++) seen |= gpus[k] == info.ordinal;
+        if (!seen) gpus[n++] = info.ordinal;
+    }
     hyla_release_workspace(ctx);
     return n;
 }
