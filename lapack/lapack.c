@@ -20,7 +20,7 @@ static char up(const char *c) { return (char)toupper((unsigned char)*c); }
 
 static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
 
-static void arg_error(const hl_fwd *f, lapack_int *info, int arg) {
+static void arg_error(const hl_fwd *f, lapack_int *info, int arg) { /* info first: XERBLA may read it */
     *info = -arg;
     hl_arg_error(f, arg);
 }

@@ -2,6 +2,7 @@
  * the default context, and the log HYLA_LAPACK_VERBOSE asks for. */
 #include "lapack_rt.h"
 #include "hyla_lapack.h"
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
@@ -66,6 +67,8 @@ static _Atomic int64_t n_served, n_forwarded;
 /* The marker of a name looked up without success. */
 static char absent_marker;
 #define HL_ABSENT ((void *)&absent_marker)
+
+#define HL_RT_EXPORT __attribute__((visibility("default")))
 
 #define LOG(...) do { if (settings.verbose) fprintf(stderr, "hyla_lapack: " __VA_ARGS__); } while (0)
 
@@ -227,10 +230,118 @@ int hl_end(hl_fwd *f, int64_t n, int code, void *fn, int untouched) {
     return 0;
 }
 
+/* ------------------------------------------------------------- XERBLA */
+
+/* Whether address p lies in a loaded segment of object info. */
+static int in_object(const struct dl_phdr_info *info, const void *p) {
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD) continue;
+        const uintptr_t lo = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+        if ((uintptr_t)p >= lo && (uintptr_t)p < lo + ph->p_memsz) return 1;
+    }
+    return 0;
+}
+
+struct xscan {
+    const char *xname;          /* xerbla's name */
+    const char *lapack_name, *blas_name; /* a LAPACK and a BLAS routine's, same decoration */
+    void *override, *lapack;
+};
+
+/* An object that defines xname itself: the program's XERBLA (the LAPACK
+ * testers', NumPy's, which raises a Python exception) when it defines
+ * neither LAPACK's nor BLAS's routines, else a library's own (which prints
+ * LAPACK's message). The first override in load order wins, else
+ * the first library's. This library is skipped. */
+static int scan_xerbla(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct xscan *s = data;
+    if (in_object(info, (const void *)&hl_begin)) return 0;
+    const int main_program = !info->dlpi_name || !*info->dlpi_name;
+    void *h = main_program ? dlopen(NULL, RTLD_LAZY) : dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) return 0;
+    void *x = dlsym(h, s->xname), *l = dlsym(h, s->lapack_name), *b = dlsym(h, s->blas_name);
+    dlclose(h);
+    if (!x || !in_object(info, x)) return 0;
+    if ((l && in_object(info, l)) || (b && in_object(info, b))) {
+        if (!s->lapack) s->lapack = x;
+        return 0;
+    }
+    s->override = x;
+    return 1;
+}
+
+/* The XERBLA of each decoration of the names, looked up once. */
+static hl_fwd xerbla_fn[2][2] = {{{"xerbla_", NULL}, {"xerbla_64_", NULL}},
+                                 {{"scipy_xerbla_", NULL}, {"scipy_xerbla_64_", NULL}}};
+
+static void *xerbla_target(int scipy, int ilp64) {
+    hl_fwd *x = &xerbla_fn[scipy][ilp64];
+    void *fn = atomic_load(&x->fn);
+    if (!fn) {
+        char lapack[32], blas[32];
+        snprintf(lapack, sizeof lapack, "%sdpotrf%s", scipy ? "scipy_" : "", ilp64 ? "_64_" : "_");
+        snprintf(blas, sizeof blas, "%sdgemm%s", scipy ? "scipy_" : "", ilp64 ? "_64_" : "_");
+        struct xscan s = {x->name, lapack, blas, NULL, NULL};
+        dl_iterate_phdr(scan_xerbla, &s);
+        fn = s.override ? s.override : s.lapack;
+        Dl_info where;
+        LOG("%s: %s's\n", x->name,
+            !fn ? "none" : dladdr(fn, &where) && where.dli_fname ? where.dli_fname : "?");
+        atomic_store(&x->fn, fn ? fn : HL_ABSENT);
+        fn = fn ? fn : HL_ABSENT;
+    }
+    return fn == HL_ABSENT ? NULL : fn;
+}
+
+/* Calls the program's XERBLA for routine `name` (upper case, LAPACK's
+ * SRNAME) and argument arg, with the integer width of the decoration. */
+static void call_xerbla(int scipy, int ilp64, const char *name, int64_t arg) {
+    void *fn = xerbla_target(scipy, ilp64);
+    if (!fn) {
+        LOG("%s: no XERBLA to call\n", name);
+        return;
+    }
+    if (ilp64) {
+        const int64_t info = arg;
+        ((void (*)(const char *, const int64_t *, size_t))fn)(name, &info, strlen(name));
+    } else {
+        const int info = (int)arg;
+        ((void (*)(const char *, const int *, size_t))fn)(name, &info, strlen(name));
+    }
+}
+
 void hl_arg_error(const hl_fwd *f, int64_t arg) {
     pthread_once(&settings_once, read_settings);
     LOG("%s: argument %lld had an illegal value (info = -%lld)\n", f->name, (long long)arg,
         (long long)arg);
+    /* f->name: [scipy_]<routine>{_|_64_}; SRNAME is the routine in upper case */
+    const char *r = f->name;
+    const int scipy = strncmp(r, "scipy_", 6) == 0;
+    if (scipy) r += 6;
+    size_t len = strlen(r);
+    const int ilp64 = len > 4 && strcmp(r + len - 4, "_64_") == 0;
+    len -= ilp64 ? 4 : 1;
+    char name[16];
+    if (len == 0 || len >= sizeof name) return;
+    for (size_t i = 0; i < len; i++) name[i] = (char)toupper((unsigned char)r[i]);
+    name[len] = 0;
+    call_xerbla(scipy, ilp64, name, arg);
+}
+
+/* LAPACK's XERBLA, exported: preloaded, this library and the OpenBLAS it
+ * brings come first in the process's global scope, so that LAPACK's own
+ * calls of xerbla_ would reach OpenBLAS's (which prints) before a program's
+ * that a library loaded on its own defines (NumPy's, which raises
+ * ValueError). Forwards to the program's XERBLA as if this library were
+ * not there. */
+HL_RT_EXPORT void xerbla_(const char *srname, const int *info, size_t srname_len) {
+    pthread_once(&settings_once, read_settings);
+    void *fn = xerbla_target(0, 0);
+    if (fn) ((void (*)(const char *, const int *, size_t))fn)(srname, info, srname_len);
+    else LOG("%.*s: argument %d had an illegal value; no XERBLA to call\n", (int)srname_len, srname,
+             info ? *info : 0);
 }
 
 void hl_query(const hl_fwd *f, int forwarded) {

@@ -50,7 +50,11 @@ int hl_end(hl_fwd *f, int64_t n, int code, void *fn, int untouched);
 /* The next library's function for f (NULL if none); also the workspace
  * queries' source. */
 void *hl_next(hl_fwd *f);
-/* Logs an argument error (info = -arg); never prints unless HYLA_LAPACK_VERBOSE. */
+/* An argument error (info = -arg) of f's routine: calls the program's
+ * XERBLA with LAPACK's SRNAME (the routine in upper case) and arg, as
+ * LAPACK does: the one a program or a library loaded on its own defines
+ * (LAPACK's testers, NumPy), else the next LAPACK's (which prints LAPACK's
+ * message); logged when HYLA_LAPACK_VERBOSE. */
 void hl_arg_error(const hl_fwd *f, int64_t arg);
 /* Logs a workspace query and where its answer came from. */
 void hl_query(const hl_fwd *f, int forwarded);

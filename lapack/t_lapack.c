@@ -327,8 +327,8 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
     }
 }
 
-/* BLAS gemm. BLAS has no info: an argument error leaves C as it is (no
- * xerbla, nothing printed unless HYLA_LAPACK_VERBOSE). */
+/* BLAS gemm. BLAS has no info: an argument error leaves C as it is and
+ * calls the program's XERBLA, as BLAS does. */
 static void PS(gemm)(hl_fwd *f, const char *transa, const char *transb, const lapack_int *m,
                      const lapack_int *n, const lapack_int *k, const T *alpha, const T *A,
                      const lapack_int *lda, const T *B, const lapack_int *ldb, const T *beta, T *C,

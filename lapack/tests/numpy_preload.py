@@ -4,7 +4,10 @@ libhyla_lapack preloaded and every call forced to hyla: run under
 LD_PRELOAD=libhyla_lapack.so HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_VERBOSE=1.
 numpy.linalg.eigh, scipy.linalg.cholesky, solve and lu_factor must give
 LAPACK's results (scaled residuals) and hyla's log must show it served
-them. Exit 77 (skipped) without NumPy or SciPy."""
+them. NumPy's own XERBLA (an illegal argument raises ValueError instead of
+printing) must still be the one LAPACK calls (numpy.linalg.lapack_lite's
+dgeqrf with m = -1, where lapack_lite has it). Exit 77 (skipped) without
+NumPy or SciPy."""
 import os
 import sys
 import tempfile
@@ -70,6 +73,24 @@ print("served by hyla:", " ".join(sorted(served)))
 for want in (["dsyevd_"], ["dpotrf_"], ["dgesv_", "dgetrf_"], ["dgetrf_"]):
     if not any(w_ in served for w_ in want):
         fails.append("hyla did not serve " + " or ".join(want))
+# NumPy's XERBLA: preloaded, this library and its OpenBLAS come first in the
+# global scope; LAPACK's call of xerbla_ must still reach NumPy's
+try:
+    from numpy.linalg import lapack_lite
+except ImportError:
+    lapack_lite = None
+if lapack_lite is not None and hasattr(lapack_lite, "dgeqrf"):
+    a = np.zeros((4, 4))
+    try:
+        r = lapack_lite.dgeqrf(-1, 4, a, 4, np.zeros(4), np.zeros(16), 16, 0)
+        print("lapack_lite.dgeqrf(m=-1) returned", r)
+        fails.append("NumPy's XERBLA was not called (no ValueError for m = -1)")
+    except ValueError as e:
+        print("lapack_lite.dgeqrf(m=-1) raised ValueError:", e)
+        if "parameter number 1" not in str(e):
+            fails.append("NumPy's XERBLA named the wrong parameter: " + str(e))
+else:
+    print("numpy.linalg.lapack_lite has no dgeqrf: NumPy's XERBLA not checked")
 if fails:
     print("FAILED:", "; ".join(fails))
     sys.exit(1)

@@ -461,41 +461,45 @@ static void PS(errors)(void) {
     T A[16] = {0}, B[16] = {0}, wk[64];
     R w[4], rwk[128], vl = 0, vu = 0, tol = 0;
     lint isuppz[8];
-#define EXPECT(call, want)                                                              \
+    /* info, and one call of the program's XERBLA with LAPACK's SRNAME (the
+     * routine rt in upper case) and the argument's number */
+#define EXPECT(rt, call, want)                                                          \
     do {                                                                                \
         info = 0;                                                                       \
+        xerbla_reset();                                                                 \
         call;                                                                           \
         snprintf(what, sizeof what, "%c: %.60s -> info %d", STR(P)[0], #call, want);     \
         check(info == (want), what, (double)info);                                      \
+        xerbla_check(STR(P), STR(rt), -(want), #call);                                  \
     } while (0)
-    EXPECT(F(potrf)("X", &n, A, &n, &info, 1), -1);
-    EXPECT(F(potrf)("L", &neg, A, &n, &info, 1), -2);
-    EXPECT(F(potrf)("L", &n, A, &two, &info, 1), -4);
-    EXPECT(F(potrs)("U", &n, &neg, A, &n, B, &n, &info, 1), -3);
-    EXPECT(F(potrs)("U", &n, &one, A, &n, B, &two, &info, 1), -7);
-    EXPECT(F(posv)("L", &n, &one, A, &one, B, &n, &info, 1), -5);
-    EXPECT(F(getrf)(&neg, &n, A, &n, ipiv, &info), -1);
-    EXPECT(F(getrf)(&n, &n, A, &two, ipiv, &info), -4);
-    EXPECT(F(getrs)("Q", &n, &one, A, &n, ipiv, B, &n, &info, 1), -1);
-    EXPECT(F(getrs)("N", &n, &one, A, &n, ipiv, B, &one, &info, 1), -8);
-    EXPECT(F(gesv)(&n, &neg, A, &n, ipiv, B, &n, &info), -2);
-    EXPECT(F(gesv)(&n, &one, A, &n, ipiv, B, &two, &info), -7);
+    EXPECT(potrf, F(potrf)("X", &n, A, &n, &info, 1), -1);
+    EXPECT(potrf, F(potrf)("L", &neg, A, &n, &info, 1), -2);
+    EXPECT(potrf, F(potrf)("L", &n, A, &two, &info, 1), -4);
+    EXPECT(potrs, F(potrs)("U", &n, &neg, A, &n, B, &n, &info, 1), -3);
+    EXPECT(potrs, F(potrs)("U", &n, &one, A, &n, B, &two, &info, 1), -7);
+    EXPECT(posv, F(posv)("L", &n, &one, A, &one, B, &n, &info, 1), -5);
+    EXPECT(getrf, F(getrf)(&neg, &n, A, &n, ipiv, &info), -1);
+    EXPECT(getrf, F(getrf)(&n, &n, A, &two, ipiv, &info), -4);
+    EXPECT(getrs, F(getrs)("Q", &n, &one, A, &n, ipiv, B, &n, &info, 1), -1);
+    EXPECT(getrs, F(getrs)("N", &n, &one, A, &n, ipiv, B, &one, &info, 1), -8);
+    EXPECT(gesv, F(gesv)(&n, &neg, A, &n, ipiv, B, &n, &info), -2);
+    EXPECT(gesv, F(gesv)(&n, &one, A, &n, ipiv, B, &two, &info), -7);
 #if IS_CPLX
-    EXPECT(F(EVD)("V", "L", &n, A, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -8);
-    EXPECT(F(EVD)("X", "L", &n, A, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -1);
-    EXPECT(F(EV)("N", "L", &n, A, &n, w, wk, &q, rwk, &info, 1, 1), -8);
-    EXPECT(F(EVR)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, isuppz, wk,
+    EXPECT(EVD, F(EVD)("V", "L", &n, A, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -8);
+    EXPECT(EVD, F(EVD)("X", "L", &n, A, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -1);
+    EXPECT(EV, F(EV)("N", "L", &n, A, &n, w, wk, &q, rwk, &info, 1, 1), -8);
+    EXPECT(EVR, F(EVR)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, isuppz, wk,
                   &q, rwk, &q, iw, &q, &info, 1, 1, 1), -9);
-    EXPECT(F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
+    EXPECT(EVR, F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
                   &q, rwk, &q, iw, &q, &info, 1, 1, 1), -15);
 #else
     (void)rwk;
-    EXPECT(F(EVD)("V", "L", &n, A, &n, w, wk, &q, iw, &q, &info, 1, 1), -8);
-    EXPECT(F(EVD)("X", "L", &n, A, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
-    EXPECT(F(EV)("N", "L", &n, A, &n, w, wk, &q, &info, 1, 1), -8);
-    EXPECT(F(EVR)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, isuppz, wk,
+    EXPECT(EVD, F(EVD)("V", "L", &n, A, &n, w, wk, &q, iw, &q, &info, 1, 1), -8);
+    EXPECT(EVD, F(EVD)("X", "L", &n, A, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
+    EXPECT(EV, F(EV)("N", "L", &n, A, &n, w, wk, &q, &info, 1, 1), -8);
+    EXPECT(EVR, F(EVR)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, isuppz, wk,
                   &q, iw, &q, &info, 1, 1, 1), -9);
-    EXPECT(F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
+    EXPECT(EVR, F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
                   &q, iw, &q, &info, 1, 1, 1), -15);
 #endif
     /* NaN in B: hyla declines gesv and posv data with NaN, the next LAPACK
@@ -524,8 +528,10 @@ static void PS(errors)(void) {
     }
     T C[16], C0[16], alpha = (T)1, beta = (T)0;
     for (int i = 0; i < 16; i++) C[i] = C0[i] = (T)i;
+    xerbla_reset();
     F(gemm)("N", "N", &n, &n, &n, &alpha, A, &two, B, &n, &beta, C, &n, 1, 1);
     snprintf(what, sizeof what, "%cgemm bad lda leaves C", STR(P)[0]);
     check(memcmp(C, C0, sizeof C) == 0, what, 0);
+    xerbla_check(STR(P), "gemm", 8, "gemm with lda 2 < m");
 #undef EXPECT
 }

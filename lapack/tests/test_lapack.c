@@ -11,6 +11,7 @@
 #include "hyla.h"
 #include "hyla_lapack.h"
 #include <complex.h>
+#include <ctype.h>
 #include <dlfcn.h>
 #include <float.h>
 #include <math.h>
@@ -51,6 +52,43 @@ static void *ref(const char *name) {
         exit(1);
     }
     return fn;
+}
+
+/* The program's XERBLA, as LAPACK's testers define theirs: libhyla_lapack
+ * must call it for every argument error with LAPACK's SRNAME and the
+ * argument's number (xerbla_64_ for the ILP64 names). */
+static char xerbla_name[16];
+static int64_t xerbla_arg;
+static int xerbla_calls;
+#ifdef TEST_ILP64
+void xerbla_64_(const char *srname, const int64_t *arg, size_t len);
+void xerbla_64_(const char *srname, const int64_t *arg, size_t len)
+#else
+void xerbla_(const char *srname, const int *arg, size_t len);
+void xerbla_(const char *srname, const int *arg, size_t len)
+#endif
+{
+    xerbla_calls++;
+    while (len > 0 && srname[len - 1] == ' ') len--;
+    snprintf(xerbla_name, sizeof xerbla_name, "%.*s", (int)(len < 15 ? len : 15), srname);
+    xerbla_arg = *arg;
+}
+
+static void xerbla_reset(void) {
+    xerbla_calls = 0;
+    xerbla_name[0] = 0;
+    xerbla_arg = 0;
+}
+
+/* One XERBLA call since xerbla_reset, for routine prec+rt and argument arg. */
+static void xerbla_check(const char *prec, const char *rt, int64_t arg, const char *call) {
+    char want[32], what[192];
+    snprintf(want, sizeof want, "%s%s", prec, rt);
+    for (char *c = want; *c; c++) *c = (char)toupper((unsigned char)*c);
+    snprintf(what, sizeof what, "%.90s -> XERBLA('%s', %lld); got %d call(s), '%s', %lld", call,
+             want, (long long)arg, xerbla_calls, xerbla_name, (long long)xerbla_arg);
+    check(xerbla_calls == 1 && strcmp(xerbla_name, want) == 0 && xerbla_arg == arg, what,
+          xerbla_calls);
 }
 
 static uint64_t seed = 42;
