@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Below these sizes the next LAPACK is faster than a round trip through a
  * GPU. The measure is n, min(m, n) for getrf and min(m, n, k) for gemm.
@@ -72,6 +73,19 @@ static char absent_marker;
 
 #define LOG(...) do { if (settings.verbose) fprintf(stderr, "hyla_lapack: " __VA_ARGS__); } while (0)
 
+/* Whether the call on this thread is the program's (logged line by line)
+ * or made from inside a LAPACK or BLAS library or hyla (counted only). */
+static _Thread_local int tl_top;
+static _Thread_local int tl_serve_top; /* tl_top of the call hyla serves (its nested calls reset tl_top) */
+static _Thread_local double tl_t0;
+#define LOG_CALL(...) do { if (tl_top) LOG(__VA_ARGS__); } while (0)
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int read_int(const char *var, int64_t *v) {
     const char *s = getenv(var);
     if (!s || !*s) return 0;
@@ -86,11 +100,89 @@ static int read_int(const char *var, int64_t *v) {
     return 1;
 }
 
+/* --------------------------------------- HYLA_LAPACK_VERBOSE's summary */
+
+static void read_settings(void);
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static hl_fwd *listed_head;
+
+static void print_summary(void) {
+    pthread_mutex_lock(&list_lock);
+    fprintf(stderr, "hyla_lapack: summary: the program's calls served by hyla / forwarded, "
+                    "time in hyla; calls from inside LAPACK, BLAS or hyla (nested) counted apart\n");
+    fprintf(stderr, "hyla_lapack: %-18s %10s %10s %10s %14s\n", "routine", "served", "forwarded",
+            "nested", "hyla time (s)");
+    for (const hl_fwd *f = listed_head; f; f = f->next)
+        fprintf(stderr, "hyla_lapack: %-18s %10lld %10lld %10lld %14.6f\n", f->name,
+                (long long)atomic_load(&f->served), (long long)atomic_load(&f->forwarded),
+                (long long)atomic_load(&f->nested), 1e-9 * (double)atomic_load(&f->ns));
+    pthread_mutex_unlock(&list_lock);
+}
+
+/* Objects whose calls are nested ones: those that define a LAPACK or BLAS
+ * routine or hyla's API themselves (OpenBLAS, LAPACK, libhyla, this
+ * library), by base address. */
+static struct { void *base; int library; } known[64];
+static int nknown;
+
+static int defines(void *h, const char *name, void *base) {
+    void *p = dlsym(h, name);
+    Dl_info i;
+    return p && dladdr(p, &i) && i.dli_fbase == base;
+}
+
+static int from_library(void *caller) {
+    Dl_info i;
+    if (!caller || !dladdr(caller, &i)) return 0;
+    if (i.dli_fbase == self_base) return 1;
+    pthread_mutex_lock(&list_lock);
+    int library = -1;
+    for (int k = 0; k < nknown && library < 0; k++)
+        if (known[k].base == i.dli_fbase) library = known[k].library;
+    if (library < 0) {
+        library = 0;
+        void *h = i.dli_fname && *i.dli_fname ? dlopen(i.dli_fname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+        if (h) {
+            static const char *const names[] = {"dgemm_", "dpotrf_", "dgemm_64_", "scipy_dgemm_",
+                                                "scipy_dgemm_64_", "hyla_create"};
+            for (size_t k = 0; k < sizeof names / sizeof *names && !library; k++)
+                library = defines(h, names[k], i.dli_fbase);
+            dlclose(h);
+        }
+        if (nknown < (int)(sizeof known / sizeof *known))
+            known[nknown].base = i.dli_fbase, known[nknown++].library = library;
+    }
+    pthread_mutex_unlock(&list_lock);
+    return library;
+}
+
+void hl_enter(hl_fwd *f, void *caller) {
+    pthread_once(&settings_once, read_settings);
+    if (!settings.verbose) {
+        tl_top = 0;
+        return;
+    }
+    if (!atomic_exchange(&f->listed, 1)) {
+        pthread_mutex_lock(&list_lock);
+        f->next = listed_head;
+        listed_head = f;
+        pthread_mutex_unlock(&list_lock);
+    }
+    tl_top = !from_library(caller);
+}
+
+static void count(hl_fwd *f, int served) {
+    if (!settings.verbose) return;
+    atomic_fetch_add(!tl_top ? &f->nested : served ? &f->served : &f->forwarded, 1);
+}
+
 static void read_settings(void) {
     Dl_info self;
     if (dladdr((void *)&hl_begin, &self)) self_base = self.dli_fbase;
     const char *v = getenv("HYLA_LAPACK_VERBOSE");
     settings.verbose = v && *v && strcmp(v, "0") != 0;
+    if (settings.verbose) atexit(print_summary);
     int64_t all = 0;
     int all_set = read_int("HYLA_LAPACK_MIN_N", &all);
     for (int r = 0; r < HL_ROUTINES; r++) {
@@ -173,7 +265,8 @@ void *hl_next(hl_fwd *f) {
 
 static hl_path forward(hl_fwd *f, int64_t n, const char *why) {
     atomic_fetch_add(&n_forwarded, 1);
-    LOG("%s n=%lld -> forward (%s)\n", f->name, (long long)n, why);
+    count(f, 0);
+    LOG_CALL("%s n=%lld -> forward (%s)\n", f->name, (long long)n, why);
     return HL_FORWARD;
 }
 
@@ -184,7 +277,7 @@ hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward,
     char why[96];
     if (force_forward) {
         if (*fn) return forward(f, n, force_forward);
-        LOG("%s n=%lld: %s and no next LAPACK\n", f->name, (long long)n, force_forward);
+        LOG_CALL("%s n=%lld: %s and no next LAPACK\n", f->name, (long long)n, force_forward);
         return HL_NONE;
     }
     if (*fn && n < settings.min_n[rt]) {
@@ -211,22 +304,28 @@ hl_path hl_begin(hl_routine rt, hl_fwd *f, int64_t n, const char *force_forward,
     }
     in_hyla = 1;
     *ctx = default_ctx;
+    tl_t0 = settings.verbose ? now_s() : 0;
+    tl_serve_top = tl_top;
     return HL_SERVE;
 }
 
 int hl_end(hl_fwd *f, int64_t n, int code, void *fn, int untouched) {
     in_hyla = 0;
     pthread_mutex_unlock(&hyla_lock);
+    tl_top = tl_serve_top;
+    if (settings.verbose) atomic_fetch_add(&f->ns, (int64_t)(1e9 * (now_s() - tl_t0)));
     if (fn && (code == HYLA_ERR_NAN || (untouched && code <= -100))) {
         atomic_fetch_add(&n_forwarded, 1);
-        LOG("%s n=%lld -> forward (hyla: %s)\n", f->name, (long long)n, hyla_strerror(code));
+        count(f, 0);
+        LOG_CALL("%s n=%lld -> forward (hyla: %s)\n", f->name, (long long)n, hyla_strerror(code));
         return 1;
     }
     atomic_fetch_add(&n_served, 1);
+    count(f, 1);
     if (code >= 0)
-        LOG("%s n=%lld -> hyla (info %d)\n", f->name, (long long)n, code);
+        LOG_CALL("%s n=%lld -> hyla (info %d)\n", f->name, (long long)n, code);
     else
-        LOG("%s n=%lld -> hyla (%s)\n", f->name, (long long)n, hyla_strerror(code));
+        LOG_CALL("%s n=%lld -> hyla (%s)\n", f->name, (long long)n, hyla_strerror(code));
     return 0;
 }
 
@@ -273,8 +372,8 @@ static int scan_xerbla(struct dl_phdr_info *info, size_t size, void *data) {
 }
 
 /* The XERBLA of each decoration of the names, looked up once. */
-static hl_fwd xerbla_fn[2][2] = {{{"xerbla_", NULL}, {"xerbla_64_", NULL}},
-                                 {{"scipy_xerbla_", NULL}, {"scipy_xerbla_64_", NULL}}};
+static hl_fwd xerbla_fn[2][2] = {{{.name = "xerbla_"}, {.name = "xerbla_64_"}},
+                                 {{.name = "scipy_xerbla_"}, {.name = "scipy_xerbla_64_"}}};
 
 static void *xerbla_target(int scipy, int ilp64) {
     hl_fwd *x = &xerbla_fn[scipy][ilp64];
@@ -314,7 +413,7 @@ static void call_xerbla(int scipy, int ilp64, const char *name, int64_t arg) {
 
 void hl_arg_error(const hl_fwd *f, int64_t arg) {
     pthread_once(&settings_once, read_settings);
-    LOG("%s: argument %lld had an illegal value (info = -%lld)\n", f->name, (long long)arg,
+    LOG_CALL("%s: argument %lld had an illegal value (info = -%lld)\n", f->name, (long long)arg,
         (long long)arg);
     /* f->name: [scipy_]<routine>{_|_64_}; SRNAME is the routine in upper case */
     const char *r = f->name;
@@ -345,7 +444,7 @@ HL_RT_EXPORT void xerbla_(const char *srname, const int *info, size_t srname_len
 }
 
 void hl_query(const hl_fwd *f, int forwarded) {
-    LOG("%s: workspace query answered by %s\n", f->name,
+    LOG_CALL("%s: workspace query answered by %s\n", f->name,
         forwarded ? "the next LAPACK" : "LAPACK's minimum");
 }
 

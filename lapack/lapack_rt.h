@@ -15,11 +15,21 @@ typedef enum {
 } hl_routine;
 
 /* One exported name and, once looked up, the next library's function of the
- * same name (NULL while not looked up; hl_absent when there is none). */
-typedef struct {
+ * same name (NULL while not looked up; hl_absent when there is none); the
+ * calls of the name for HYLA_LAPACK_VERBOSE's summary (zero-initialized). */
+typedef struct hl_fwd {
     const char *name;
     _Atomic(void *) fn;
+    _Atomic int64_t served, forwarded, nested, ns; /* ns: time in hyla */
+    _Atomic int listed;
+    struct hl_fwd *next; /* the summary's list */
 } hl_fwd;
+
+/* Each entry point's first call: the address its caller returns to. Calls
+ * from inside a LAPACK or BLAS library or hyla (OpenBLAS's dgetrf calling
+ * dgemm_, hyla's host backend) are counted but not logged one by one under
+ * HYLA_LAPACK_VERBOSE: the log shows the program's LAPACK-level calls. */
+void hl_enter(hl_fwd *f, void *caller);
 
 /* hl_begin's verdict. */
 typedef enum {

@@ -19,11 +19,12 @@
 #undef DECL_FWD
 #define SYM(x) HL_CAT4(HL_PREFIX, HL_P, x, HL_SUFFIX)
 #define FWD(x) HL_CAT2(SYM(x), fwd)
-#define DECL_FWD(x) static hl_fwd FWD(x) = {HL_STR(SYM(x)), NULL}
+#define DECL_FWD(x) static hl_fwd FWD(x) = {.name = HL_STR(SYM(x))}
 
 DECL_FWD(potrf);
 HL_EXPORT void SYM(potrf)(const char *uplo, const lapack_int *n, T *A, const lapack_int *lda,
                           lapack_int *info, size_t uplo_len) {
+    hl_enter(&FWD(potrf), __builtin_return_address(0));
     (void)uplo_len;
     PS(potrf)(&FWD(potrf), uplo, n, A, lda, info);
 }
@@ -32,6 +33,7 @@ DECL_FWD(potrs);
 HL_EXPORT void SYM(potrs)(const char *uplo, const lapack_int *n, const lapack_int *nrhs,
                           const T *A, const lapack_int *lda, T *B, const lapack_int *ldb,
                           lapack_int *info, size_t uplo_len) {
+    hl_enter(&FWD(potrs), __builtin_return_address(0));
     (void)uplo_len;
     PS(potrs_posv)(&FWD(potrs), 0, uplo, n, nrhs, (T *)A, lda, B, ldb, info);
 }
@@ -40,6 +42,7 @@ DECL_FWD(posv);
 HL_EXPORT void SYM(posv)(const char *uplo, const lapack_int *n, const lapack_int *nrhs, T *A,
                          const lapack_int *lda, T *B, const lapack_int *ldb, lapack_int *info,
                          size_t uplo_len) {
+    hl_enter(&FWD(posv), __builtin_return_address(0));
     (void)uplo_len;
     PS(potrs_posv)(&FWD(posv), 1, uplo, n, nrhs, A, lda, B, ldb, info);
 }
@@ -47,6 +50,7 @@ HL_EXPORT void SYM(posv)(const char *uplo, const lapack_int *n, const lapack_int
 DECL_FWD(getrf);
 HL_EXPORT void SYM(getrf)(const lapack_int *m, const lapack_int *n, T *A, const lapack_int *lda,
                           lapack_int *ipiv, lapack_int *info) {
+    hl_enter(&FWD(getrf), __builtin_return_address(0));
     PS(getrf)(&FWD(getrf), m, n, A, lda, ipiv, info);
 }
 
@@ -54,6 +58,7 @@ DECL_FWD(getrs);
 HL_EXPORT void SYM(getrs)(const char *trans, const lapack_int *n, const lapack_int *nrhs,
                           const T *A, const lapack_int *lda, const lapack_int *ipiv, T *B,
                           const lapack_int *ldb, lapack_int *info, size_t trans_len) {
+    hl_enter(&FWD(getrs), __builtin_return_address(0));
     (void)trans_len;
     PS(getrs)(&FWD(getrs), trans, n, nrhs, A, lda, ipiv, B, ldb, info);
 }
@@ -61,6 +66,7 @@ HL_EXPORT void SYM(getrs)(const char *trans, const lapack_int *n, const lapack_i
 DECL_FWD(gesv);
 HL_EXPORT void SYM(gesv)(const lapack_int *n, const lapack_int *nrhs, T *A, const lapack_int *lda,
                          lapack_int *ipiv, T *B, const lapack_int *ldb, lapack_int *info) {
+    hl_enter(&FWD(gesv), __builtin_return_address(0));
     PS(gesv)(&FWD(gesv), n, nrhs, A, lda, ipiv, B, ldb, info);
 }
 
@@ -69,6 +75,7 @@ HL_EXPORT void SYM(gemm)(const char *transa, const char *transb, const lapack_in
                          const lapack_int *n, const lapack_int *k, const T *alpha, const T *A,
                          const lapack_int *lda, const T *B, const lapack_int *ldb, const T *beta,
                          T *C, const lapack_int *ldc, size_t transa_len, size_t transb_len) {
+    hl_enter(&FWD(gemm), __builtin_return_address(0));
     (void)transa_len;
     (void)transb_len;
     PS(gemm)(&FWD(gemm), transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
@@ -80,6 +87,7 @@ HL_EXPORT void SYM(heevd)(const char *jobz, const char *uplo, const lapack_int *
                           const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,
                           const lapack_int *lrwork, lapack_int *iwork, const lapack_int *liwork,
                           lapack_int *info, size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(heevd), __builtin_return_address(0));
     (void)jobz_len;
     (void)uplo_len;
     PS(evd)(&FWD(heevd), jobz, uplo, n, A, lda, w, work, lwork, rwork, lrwork, iwork, liwork,
@@ -90,6 +98,7 @@ DECL_FWD(heev);
 HL_EXPORT void SYM(heev)(const char *jobz, const char *uplo, const lapack_int *n, T *A,
                          const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,
                          lapack_int *info, size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(heev), __builtin_return_address(0));
     (void)jobz_len;
     (void)uplo_len;
     PS(ev)(&FWD(heev), jobz, uplo, n, A, lda, w, work, lwork, rwork, info);
@@ -103,6 +112,7 @@ HL_EXPORT void SYM(heevr)(const char *jobz, const char *range, const char *uplo,
                           lapack_int *isuppz, T *work, const lapack_int *lwork, R *rwork,
                           const lapack_int *lrwork, lapack_int *iwork, const lapack_int *liwork,
                           lapack_int *info, size_t jobz_len, size_t range_len, size_t uplo_len) {
+    hl_enter(&FWD(heevr), __builtin_return_address(0));
     (void)jobz_len;
     (void)range_len;
     (void)uplo_len;
@@ -115,6 +125,7 @@ HL_EXPORT void SYM(syevd)(const char *jobz, const char *uplo, const lapack_int *
                           const lapack_int *lda, R *w, T *work, const lapack_int *lwork,
                           lapack_int *iwork, const lapack_int *liwork, lapack_int *info,
                           size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(syevd), __builtin_return_address(0));
     (void)jobz_len;
     (void)uplo_len;
     PS(evd)(&FWD(syevd), jobz, uplo, n, A, lda, w, work, lwork, NULL, NULL, iwork, liwork, info);
@@ -124,6 +135,7 @@ DECL_FWD(syev);
 HL_EXPORT void SYM(syev)(const char *jobz, const char *uplo, const lapack_int *n, T *A,
                          const lapack_int *lda, R *w, T *work, const lapack_int *lwork,
                          lapack_int *info, size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(syev), __builtin_return_address(0));
     (void)jobz_len;
     (void)uplo_len;
     PS(ev)(&FWD(syev), jobz, uplo, n, A, lda, w, work, lwork, NULL, info);
@@ -137,6 +149,7 @@ HL_EXPORT void SYM(syevr)(const char *jobz, const char *range, const char *uplo,
                           lapack_int *isuppz, T *work, const lapack_int *lwork,
                           lapack_int *iwork, const lapack_int *liwork, lapack_int *info,
                           size_t jobz_len, size_t range_len, size_t uplo_len) {
+    hl_enter(&FWD(syevr), __builtin_return_address(0));
     (void)jobz_len;
     (void)range_len;
     (void)uplo_len;

@@ -91,6 +91,30 @@ if lapack_lite is not None and hasattr(lapack_lite, "dgeqrf"):
             fails.append("NumPy's XERBLA named the wrong parameter: " + str(e))
 else:
     print("numpy.linalg.lapack_lite has no dgeqrf: NumPy's XERBLA not checked")
+# HYLA_LAPACK_VERBOSE logs the program's LAPACK-level calls only (not the
+# BLAS calls OpenBLAS's LAPACK or hyla make through the same names) and
+# prints a summary at exit: a program of four LAPACK calls, in a process of
+# its own, at the default thresholds (forwarded, so that OpenBLAS's LAPACK
+# runs and makes its own calls)
+import subprocess
+prog = """
+import numpy as np, scipy.linalg as sl
+rng = np.random.default_rng(1)
+A = rng.standard_normal((300, 300))
+S = A @ A.T + 300 * np.eye(300)
+np.linalg.eigh(S); sl.cholesky(S); sl.lu_factor(A); np.linalg.solve(A, A[:, 0])
+"""
+env = dict(os.environ)
+env.pop("HYLA_LAPACK_MIN_N", None)
+err = subprocess.run([sys.executable, "-c", prog], env=env, capture_output=True, text=True).stderr
+calls = [l for l in err.splitlines() if " -> " in l]
+summary = [l for l in err.splitlines() if l.startswith("hyla_lapack: summary")]
+print(f"verbose log of four calls: {len(calls)} call lines, summary {'present' if summary else 'missing'}")
+if not 4 <= len(calls) <= 12:
+    fails.append(f"HYLA_LAPACK_VERBOSE logged {len(calls)} call lines for four LAPACK calls")
+if not summary or not any(l.split()[1:2] == ["dsyevd_"] or l.split()[1:2] == ["scipy_dsyevd_64_"]
+                          for l in err.splitlines() if l.startswith("hyla_lapack: ")):
+    fails.append("HYLA_LAPACK_VERBOSE printed no summary with the eigensolver's row at exit")
 if fails:
     print("FAILED:", "; ".join(fails))
     sys.exit(1)
