@@ -1174,7 +1174,8 @@ typedef struct {
 /* Reads a .npy file (format versions 1.0, 2.0 and 3.0; dtypes <f4 >f4 <f8 >f8
  * <c8 >c8 <c16 >c16; 1-D or 2-D; C or Fortran order). Returns 0 and fills
  * *out, -1 (path NULL), -2 (out NULL), HYLA_ERR_IO (cannot open/read),
- * HYLA_ERR_FORMAT (malformed, truncated, unsupported dtype or rank),
+ * HYLA_ERR_FORMAT (malformed, truncated), HYLA_ERR_UNSUPPORTED (a
+ * well-formed file of a dtype or rank hyla does not take),
  * HYLA_ERR_NO_MEMORY. On failure *out holds no allocation. If err_msg is
  * non-NULL, a short reason is copied into it (err_len bytes at most). */
 HYLA_API int hyla_npy_read(const char *path, hyla_npy *out, char *err_msg, size_t err_len);

@@ -138,7 +138,8 @@ typedef struct {
     int64_t rows, cols;
 } npy_layout;
 
-/* Maps a descr string to a dtype. Returns 0 or HYLA_ERR_FORMAT. */
+/* Maps a descr string to a dtype. Returns 0 or HYLA_ERR_UNSUPPORTED (a
+ * dtype hyla does not compute in). */
 static int parse_descr(const char *descr, npy_layout *lay, char *msg, size_t len) {
     static const struct {
         const char *name;
@@ -154,7 +155,8 @@ static int parse_descr(const char *descr, npy_layout *lay, char *msg, size_t len
             }
         }
     }
-    return npy_fail(msg, len, HYLA_ERR_FORMAT, "unsupported dtype '%s'", descr);
+    return npy_fail(msg, len, HYLA_ERR_UNSUPPORTED,
+                    "unsupported dtype '%s' (hyla takes <f4, <f8, <c8, <c16 and their > forms)", descr);
 }
 
 /* Parses the header dict. Every one of the three keys must appear exactly
@@ -194,8 +196,9 @@ static int parse_header(const char *text, size_t n, npy_layout *lay, char *msg, 
     if (!have_descr || !have_order || !have_shape)
         return npy_fail(msg, len, HYLA_ERR_FORMAT, "header lacks '%s'",
                         !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
-    if (rank == 0) return npy_fail(msg, len, HYLA_ERR_FORMAT, "0-d arrays are not supported");
-    if (rank > 2) return npy_fail(msg, len, HYLA_ERR_FORMAT, "arrays of rank %d are not supported", rank);
+    if (rank == 0) return npy_fail(msg, len, HYLA_ERR_UNSUPPORTED, "0-d arrays are not supported");
+    if (rank > 2)
+        return npy_fail(msg, len, HYLA_ERR_UNSUPPORTED, "arrays of rank %d are not supported", rank);
     lay->rows = dims[0];
     lay->cols = rank == 2 ? dims[1] : 1;
     return 0;

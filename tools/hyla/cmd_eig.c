@@ -402,7 +402,7 @@ static void print_row(void *arg, const report_row *w) {
         jnum("time_s", w->time_s);
         if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
         jnum("vendor_time_s", w->vendor_time_s);
-        jnum("ratio", w->vendor_time_s / w->time_s);
+        jnum("ratio", report_ratio(w->vendor_time_s, w->time_s, (double)p->n));
         jnum("ours_device_time_s", w->ours_dev_time_s);
         if (r->ndevices > 1) jnum("one_dev_time_s", run->one_dev_s);
         printf(",\"info\":%d", w->info);
@@ -447,7 +447,7 @@ static void print_row(void *arg, const report_row *w) {
            (long long)p->n, p->matrix, num(b[0], "%.6f", w->time_s));
     if (r->vs)
         printf(" %11s %7s", num(b[1], "%.6f", w->vendor_time_s),
-               num(b[2], "%.2f", w->vendor_time_s / w->time_s));
+               num(b[2], "%.2f", report_ratio(w->vendor_time_s, w->time_s, (double)p->n)));
     if (dev) printf(" %11s", num(b[3], "%.6f", w->ours_dev_time_s));
     if (r->vs && r->ndevices > 1) printf(" %11s", num(b[3], "%.6f", run->one_dev_s));
     if (r->check) printf(" %9s", w->has_error ? num(b[1], "%.2e", w->error) : "-");
@@ -565,9 +565,10 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
         fputs("hyla: syevd/heevd --input takes A.npy\n", stderr);
         return CMD_USAGE;
     }
-    if (cli_read_inputs(o, &in, 1)) {
+    const int rd = cli_read_inputs(o, &in, 1);
+    if (rd != CMD_OK) {
         hyla_npy_free(&in);
-        return CMD_ERROR;
+        return (cmd_status)rd;
     }
     if (in.rows != in.cols) {
         fprintf(stderr, "hyla: %s is %lld x %lld: a Hermitian matrix must be square\n",

@@ -250,7 +250,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
         fputs("hyla: gemm --input takes A.npy,B.npy or A.npy,B.npy,C.npy\n", stderr);
         return CMD_USAGE;
     }
-    if (cli_read_inputs(o, in, o->ninputs)) goto out;
+    if ((st = (cmd_status)cli_read_inputs(o, in, o->ninputs)) != CMD_OK) goto out;
     st = CMD_USAGE;
     for (int i = 1; i < o->ninputs; i++)
         if (in[i].dtype != in[0].dtype) {

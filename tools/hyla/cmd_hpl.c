@@ -243,7 +243,11 @@ cmd_status cmd_hpl(hyla_t *ctx, const cli_opts *o, const report *r) {
     if (path) {
         int rc = hyla_hpl_dat_read(path, &d, msg, sizeof msg);
         if (rc) {
-            fprintf(stderr, "hyla hpl: %s: %s\n", path, *msg ? msg : hyla_strerror(rc));
+            /* the reader's message names the path where it could not open or read it */
+            if (*msg && strncmp(msg, path, strlen(path)) == 0)
+                fprintf(stderr, "hyla hpl: %s\n", msg);
+            else
+                fprintf(stderr, "hyla hpl: %s: %s\n", path, *msg ? msg : hyla_strerror(rc));
             return rc == HYLA_ERR_FORMAT ? CMD_USAGE : CMD_ERROR;
         }
     } else {

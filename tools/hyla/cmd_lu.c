@@ -369,8 +369,16 @@ static int hook_call(hyla_t *ctx, void *arg) {
 
 static void hook_error(void *arg, int info) {
     const lu_problem *p = ((lu_run *)arg)->p;
-    fprintf(stderr, "hyla: hyla_%c%s(m=%lld, n=%lld) returned %d: %s\n", dtype_char(p->dtype),
-            names[p->routine], (long long)p->m, (long long)p->n, info, hyla_strerror(info));
+    char args[80];
+    if (p->routine == LU_GETRF)
+        snprintf(args, sizeof args, "m=%lld, n=%lld", (long long)p->m, (long long)p->n);
+    else if (p->routine == LU_GETRS)
+        snprintf(args, sizeof args, "trans=%c, n=%lld, nrhs=%lld", p->trans, (long long)p->n,
+                 (long long)p->nrhs);
+    else
+        snprintf(args, sizeof args, "n=%lld, nrhs=%lld", (long long)p->n, (long long)p->nrhs);
+    fprintf(stderr, "hyla: hyla_%c%s(%s) returned %d: %s\n", dtype_char(p->dtype),
+            names[p->routine], args, info, hyla_strerror(info));
 }
 
 static const char *hook_numerical(void *arg, const report_row *row) {
@@ -586,7 +594,7 @@ static cmd_status run_factor_files(hyla_t *ctx, const cli_opts *o, const report 
     int64_t *ipiv = NULL;
     void *A = NULL;
     cmd_status st = CMD_ERROR;
-    if (cli_read_inputs(o, in, 3)) goto out;
+    if ((st = (cmd_status)cli_read_inputs(o, in, 3)) != CMD_OK) goto out;
     st = CMD_USAGE;
     const int64_t n = in[0].rows;
     if (in[0].cols != n) {
@@ -626,7 +634,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r, lu_
         fprintf(stderr, "hyla: %s\n", usage[rt]);
         return CMD_USAGE;
     }
-    if (cli_read_inputs(o, in, want)) goto out;
+    if ((st = (cmd_status)cli_read_inputs(o, in, want)) != CMD_OK) goto out;
     st = CMD_USAGE;
     if (want == 2 && in[0].cols != in[0].rows) {
         fprintf(stderr, "hyla: %s (A) is %lld x %lld: a solve needs a square matrix\n",

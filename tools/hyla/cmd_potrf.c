@@ -407,9 +407,13 @@ static int hook_call(hyla_t *ctx, void *arg) { return call_hyla(ctx, ((chol_run 
 
 static void hook_error(void *arg, int info) {
     const chol_problem *p = ((chol_run *)arg)->p;
-    fprintf(stderr, "hyla: hyla_%c%s(n=%lld, nrhs=%lld) returned %d: %s\n", dtype_char(p->dtype),
-            names[p->routine], (long long)p->n, (long long)(solves(p) ? p->nrhs : -1), info,
-            hyla_strerror(info));
+    char args[64];
+    if (solves(p))
+        snprintf(args, sizeof args, "n=%lld, nrhs=%lld", (long long)p->n, (long long)p->nrhs);
+    else
+        snprintf(args, sizeof args, "n=%lld", (long long)p->n);
+    fprintf(stderr, "hyla: hyla_%c%s(%s) returned %d: %s\n", dtype_char(p->dtype),
+            names[p->routine], args, info, hyla_strerror(info));
 }
 
 static const char *hook_numerical(void *arg, const report_row *row) {
@@ -562,7 +566,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r, cho
         fprintf(stderr, "hyla: %s\n", usage[rt]);
         return CMD_USAGE;
     }
-    if (cli_read_inputs(o, in, want)) goto out;
+    if ((st = (cmd_status)cli_read_inputs(o, in, want)) != CMD_OK) goto out;
     st = CMD_USAGE;
     int64_t n = in[0].rows;
     if (in[0].cols != n) {

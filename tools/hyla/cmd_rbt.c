@@ -286,7 +286,7 @@ static cmd_status run_files(hyla_t *ctx, const cli_opts *o, const report *r) {
         fputs("hyla: gesv_rbt --input takes A.npy,B.npy\n", stderr);
         return CMD_USAGE;
     }
-    if (cli_read_inputs(o, in, 2)) goto out;
+    if ((st = (cmd_status)cli_read_inputs(o, in, 2)) != CMD_OK) goto out;
     st = CMD_USAGE;
     if (in[0].cols != in[0].rows) {
         fprintf(stderr, "hyla: %s (A) is %lld x %lld: a solve needs a square matrix\n",

@@ -2,6 +2,8 @@
  * options as "--name value", "--name=value" or "-n value". */
 #include "options.h"
 
+#include "cmd.h"
+
 #include "matgen_eig.h"
 #include "output.h"
 
@@ -787,10 +789,14 @@ int cli_read_inputs(const cli_opts *o, hyla_npy *in, int count) {
         char msg[256] = "";
         int rc = hyla_npy_read(o->inputs[i], &in[i], msg, sizeof msg);
         if (rc) {
-            fprintf(stderr, "hyla: %s: %s%s%s\n", o->inputs[i], hyla_strerror(rc), *msg ? ": " : "",
-                    msg);
-            return rc;
+            if (rc == HYLA_ERR_UNSUPPORTED && *msg) /* the reader says which dtype or rank */
+                fprintf(stderr, "hyla: %s: %s\n", o->inputs[i], msg);
+            else
+                fprintf(stderr, "hyla: %s: %s%s%s\n", o->inputs[i], hyla_strerror(rc),
+                        *msg ? ": " : "", msg);
+            /* a type or rank hyla does not take: the input's problem, as a shape is */
+            return rc == HYLA_ERR_UNSUPPORTED ? CMD_USAGE : CMD_ERROR;
         }
     }
-    return 0;
+    return CMD_OK;
 }

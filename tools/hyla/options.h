@@ -90,8 +90,9 @@ void cli_usage(FILE *f);
 int cli_configure(hyla_t *ctx, const cli_opts *o);
 
 /* Reads the first `count` --input files into in[] (the caller frees them
- * with hyla_npy_free, also on failure); prints the reason and returns
- * non-zero on the first file that cannot be read. */
+ * with hyla_npy_free, also on failure); prints the reason on the first file
+ * that cannot be taken. Returns CMD_OK (cmd.h), CMD_ERROR (unreadable or
+ * malformed) or CMD_USAGE (a dtype or rank hyla does not take). */
 int cli_read_inputs(const cli_opts *o, hyla_npy *in, int count);
 
 #endif

@@ -243,6 +243,10 @@ static void print_lu_stats(const report *r, const hyla_lu_stats *s) {
     putchar('\n');
 }
 
+double report_ratio(double vendor_s, double ours_s, double work) {
+    return work > 0 && vendor_s > 0 && ours_s > 0 ? vendor_s / ours_s : NAN;
+}
+
 /* flops / t; NaN (no rate) for a run that did no work or was not timed. */
 static double rate(double flops, double t) { return flops > 0 && t > 0 ? flops / t : NAN; }
 
@@ -250,7 +254,7 @@ static void print_chol(const report *r, const report_row *w) {
     double tflops = rate(w->flops, w->time_s) * 1e-12;
     double vtflops = rate(w->flops, w->vendor_time_s) * 1e-12;
     double dtflops = rate(w->flops, w->ours_dev_time_s) * 1e-12;
-    double ratio = w->vendor_time_s / w->time_s;
+    double ratio = report_ratio(w->vendor_time_s, w->time_s, w->flops);
     if (r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"uplo\":\"%c\",\"n\":%lld",
                w->routine, dtype_char(w->type), w->uplo, (long long)w->n);
@@ -305,7 +309,7 @@ void report_print(const report *r, const report_row *w) {
     double gflops = rate(w->flops, w->time_s) * 1e-9;
     double vgflops = rate(w->flops, w->vendor_time_s) * 1e-9;
     double dgflops = rate(w->flops, w->vendor_dev_time_s) * 1e-9;
-    double ratio = w->vendor_time_s / w->time_s;
+    double ratio = report_ratio(w->vendor_time_s, w->time_s, w->flops);
     if (r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"m\":%lld,\"n\":%lld,\"k\":%lld,"
                "\"transa\":\"%c\",\"transb\":\"%c\",\"devices\":\"%s\"",

@@ -46,6 +46,10 @@ typedef struct {
 } report_row;
 
 void report_init(report *r, const cli_opts *o, const hyla_t *ctx);
+
+/* vendor_s / ours_s, the ratio column; NaN (printed "-") for a run without
+ * work (work: its flops or its order, 0 for n = 0) or a time not measured. */
+double report_ratio(double vendor_s, double ours_s, double work);
 /* The % header (nothing with --json). The column header of a layout is
  * printed before its first row, and again when the layout changes. */
 void report_header(const report *r, const cli_opts *o, const hyla_t *ctx);
