@@ -17,10 +17,38 @@ import atexit
 import collections
 import concurrent.futures
 import ctypes
+import os
 import threading
 
 from . import _lib
 from ._errors import check
+
+_INVALID = -110  # HYLA_ERR_INVALID: from hyla_create, an option's variable
+
+
+def _bad_option_message():
+    """hyla_create's HYLA_ERR_INVALID: an option's environment variable
+    (HYLA_<ID>, hyla_options.h: integers in a range) holds a bad value; names
+    the variables that are not integers, else those set."""
+    skip = {"HYLA_DEVICES", "HYLA_LIBRARY"}
+    env = {k: v for k, v in os.environ.items()
+           if k.startswith("HYLA_") and k not in skip and not k.startswith("HYLA_LAPACK_")
+           and not k.startswith("HYLA_TEST")}
+
+    def integer(v):
+        try:
+            int(v, 10)
+            return True
+        except ValueError:
+            return False
+
+    bad = [f"{k}={v!r} is not an integer" for k, v in sorted(env.items()) if not integer(v)]
+    if bad:
+        return "hyla_create: " + "; ".join(bad) + " (options: hyla_options.h)"
+    named = ", ".join(f"{k}={v!r}" for k, v in sorted(env.items())) or "none set"
+    return ("hyla_create: an option's environment variable (HYLA_<ID>) is out of its range "
+            f"(hyla_options.h): {named}")
+
 
 Device = collections.namedtuple("Device", "kind ordinal name memory_bytes")
 Device.__doc__ = """A device of a context: kind "cuda" or "cpu" (a virtual host device),
@@ -48,7 +76,10 @@ class Context:
         self._pool = None
         handle = ctypes.c_void_p()
         spec = None if devices is None else str(devices).encode()
-        check("hyla_create", _lib.lib.hyla_create(ctypes.byref(handle), spec))
+        code = _lib.lib.hyla_create(ctypes.byref(handle), spec)
+        if code == _INVALID:
+            raise ValueError(_bad_option_message())
+        check("hyla_create", code)
         self._handle = handle
         self._spec = devices
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1,
@@ -139,5 +170,25 @@ def default_context():
         return _default
 
 
+_by_spec = {}
+
+
 def resolve(ctx):
-    return default_context() if ctx is None else ctx
+    """The context a routine's ctx= names: None (the default context), a
+    Context, or a device list such as "cpu:2" or "cuda:0,1" (a context made
+    on first use for that list, kept for later calls with it and freed at
+    exit). Raises TypeError for anything else."""
+    if ctx is None:
+        return default_context()
+    if isinstance(ctx, Context):
+        return ctx
+    if isinstance(ctx, str):
+        with _default_lock:
+            c = _by_spec.get(ctx)
+            if c is None:
+                c = Context(ctx)
+                _by_spec[ctx] = c
+                atexit.register(c.close)
+            return c
+    raise TypeError(f"ctx must be None, a hyla.Context or a device list such as 'cpu:2', "
+                    f"not {type(ctx).__name__}")

@@ -44,15 +44,19 @@ class OutOfMemoryError(Error, MemoryError):
     device's memory cap)."""
 
 
-def check(routine, code):
-    """Raises for a code < 0; returns code (0, or a numerical info > 0)."""
+def check(routine, code, arg_names=None):
+    """Raises for a code < 0; returns code (0, or a numerical info > 0).
+    arg_names: the routine's C arguments after ctx (argument i is
+    arg_names[i - 1]), to name a bad one."""
     if code >= 0:
         return code
     message = f"{routine}: {_lib.strerror(code)}"
     if code == _NAN:
         raise ValueError("array must not contain infs or NaNs")
     if code > -100:
-        raise ValueError(f"{routine}: argument {-code} is invalid")
+        i = -code
+        name = f" ({arg_names[i - 1]})" if arg_names and i <= len(arg_names) else ""
+        raise ValueError(f"{routine}: argument {i}{name} is invalid")
     if code in (_NO_DEVICE, _DEVICE_SPEC, _INVALID):
         raise ValueError(message)
     if code in (_NO_MEMORY, _DEVICE_MEMORY):

@@ -85,6 +85,20 @@ _ROUTINES = {
     "syevd": ("{p}{sy}evd", [_CH, _CH, _I64, _P, _I64, _P]),
 }
 
+# The C arguments' names (hyla.h; after ctx, and after dev in the _gpu
+# variants, which number them the same): a bad argument's error names it.
+ARG_NAMES = {
+    "gemm": ("transa", "transb", "m", "n", "k", "alpha", "A", "lda", "B", "ldb", "beta", "C", "ldc"),
+    "potrf": ("uplo", "n", "A", "lda"),
+    "potrs": ("uplo", "n", "nrhs", "L", "lda", "B", "ldb"),
+    "posv": ("uplo", "n", "nrhs", "A", "lda", "B", "ldb"),
+    "getrf": ("m", "n", "A", "lda", "ipiv"),
+    "getrs": ("trans", "n", "nrhs", "LU", "lda", "ipiv", "B", "ldb"),
+    "gesv": ("n", "nrhs", "A", "lda", "ipiv", "B", "ldb"),
+    "gesv_rbt": ("n", "nrhs", "A", "lda", "B", "ldb", "opts", "info"),
+    "syevd": ("jobz", "uplo", "n", "A", "lda", "w"),
+}
+
 
 def _library_path():
     """HYLA_LIBRARY, else the libhyla.so installed beside this package, else

@@ -18,7 +18,8 @@ with it transposed. Inputs a routine overwrites are copied unless
 overwrite_*=True permits using them in place; a copy is also made where no
 layout trick applies (the factor passed to lu_solve, the matrix of
 solve_rbt, a right-hand side in C order) and for strides BLAS cannot
-express. Keyword `ctx` picks the context (default_context() when None).
+express. Keyword `ctx` picks the context: a hyla.Context, a device list
+such as "cpu:2" (_context.resolve), or None for default_context().
 """
 
 import collections
@@ -130,7 +131,7 @@ class _Job:
         if self.dev is not None:
             args = (self.dev,) + args
             self.xp.synchronize(self.like)
-        return check(fn.__name__, self.ctx.call(fn, *args, keep=keep))
+        return check(fn.__name__, self.ctx.call(fn, *args, keep=keep), _lib.ARG_NAMES.get(name))
 
     def result(self, x):
         """An array of the working type, as the caller's type."""

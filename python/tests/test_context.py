@@ -124,3 +124,44 @@ def test_interrupt_returns_at_once_and_leaves_the_context_usable():
     assert float(lines["orthogonality"]) < 1e-10
     assert float(lines["residual"]) < 1e-9
     assert float(lines["next"].split()[-1]) < 1e-8
+
+
+def test_ctx_as_a_device_list():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((40, 40))
+    s = a + a.T
+    w, v = hyla.eigh(s, ctx="cpu:2")
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(s), atol=1e-10 * np.abs(w).max())
+    assert np.linalg.norm(s @ v - v * w) < 1e-10 * 40 * np.abs(w).max()
+    from hyla import _context
+    assert _context.resolve("cpu:2") is _context.resolve("cpu:2")  # made once, kept
+    assert [d.kind for d in _context.resolve("cpu:2").devices] == ["cpu", "cpu"]
+    with pytest.raises(TypeError, match="ctx must be"):
+        hyla.eigh(s, ctx=2)
+    with pytest.raises(ValueError, match="malformed device list"):
+        hyla.eigh(s, ctx="cpu:x")
+
+
+def test_bad_argument_error_names_the_argument():
+    from hyla import _errors, _lib
+    with pytest.raises(ValueError, match=r"hyla_dpotrf: argument 4 \(lda\) is invalid"):
+        _errors.check("hyla_dpotrf", -4, _lib.ARG_NAMES["potrf"])
+    with pytest.raises(ValueError, match=r"argument 9 is invalid"):  # beyond the names
+        _errors.check("hyla_dpotrf", -9, _lib.ARG_NAMES["potrf"])
+    # every routine's names match its C arguments one for one
+    for name, (_, args) in _lib._ROUTINES.items():
+        assert len(_lib.ARG_NAMES[name]) == len(args), name
+
+
+def test_bad_option_variable_is_named():
+    code = textwrap.dedent("""
+        import hyla
+        try:
+            hyla.Context("cpu:1")
+        except ValueError as e:
+            print("ValueError:", e)
+    """)
+    env = dict(os.environ, HYLA_POTRF_NB="abc")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert "ValueError: hyla_create: HYLA_POTRF_NB='abc' is not an integer" in out.stdout, \
+        out.stdout + out.stderr
