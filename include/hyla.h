@@ -361,7 +361,19 @@ typedef enum {
      * all modes up to rounding; only the time differs
      * (bench/results/chase-h100.md). The host backend's chase has one
      * order and ignores it. */
-    HYLA_OPT_EIG_CHASE_STEP = 37
+    HYLA_OPT_EIG_CHASE_STEP = 37,
+    /* Cholesky and LU (potrf, potrs, posv, getrf, getrs, gesv, and their
+     * no-pivoting and solve variants) of host-resident matrices on a context
+     * of one host device without a memory cap (cpu, not cpu@SIZE): 0 = auto,
+     * the whole matrix in place by the host LAPACK and BLAS (OpenBLAS's
+     * potrf, getrf, trsm, laswp), unless a panel width (HYLA_OPT_POTRF_NB,
+     * HYLA_OPT_GETRF_NB) or the out-of-core path (HYLA_OPT_POTRF_OOC) is set;
+     * 1 = off, hyla's tile engine as on several devices (the matrix copied
+     * into the device's memory, panel by panel). The engine ran at 0.26 to
+     * 0.86x of LAPACKE on the same OpenBLAS there (2 cores, n = 1000 to
+     * 4000). Results agree up to rounding; the statistics
+     * (hyla_get_chol_stats) report one panel of width n. */
+    HYLA_OPT_HOST_LAPACK = 38
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

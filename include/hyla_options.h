@@ -74,6 +74,8 @@
     X(EIG_ONE_STAGE, "--one-stage", "auto|off|N", 0, 1 << 30, 0,                                   \
       "eigensolver, one device: the backend's one-stage solver up to order N (off: never)")       \
     X(EIG_CHASE_STEP, "--chase-step", "auto|wait|ahead|split", 0, 3, 0,                            \
-      "GPU chase: a step's window loaded after the wait, copied ahead, or split at its last row")
+      "GPU chase: a step's window loaded after the wait, copied ahead, or split at its last row")     \
+    X(HOST_LAPACK, "--host-lapack", "auto|off", 0, 1, 0,                                           \
+      "one host device: potrf/getrf and their solves by the host LAPACK (auto) or the tile engine")
 
 #endif

@@ -715,6 +715,9 @@ static int64_t choose_nb(hyla_t *ctx, hyla_dev *dev, hyla_dtype t, int64_t n) {
 }
 
 int hyla_pchol(hyla_t *ctx, const hyla_chol_job *job) {
+    if (hyla_host_direct(ctx, job->dev, ctx->opt_potrf_nb > 0 || ctx->opt_potrf_ooc > 0))
+        return hyla_host_chol(ctx, job->t, job->lower, job->n, job->A, job->lda, job->nrhs, job->B,
+                              job->ldb, job->factor, job->solve);
     int rc = 0, info = 0;
     int64_t issued = 0;
     plan *pl = hyla_calloc(1, sizeof *pl);

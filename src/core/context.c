@@ -35,6 +35,7 @@ static int create_devices(hyla_t *h, const hyla_device_spec *sp) {
     h->devs = hyla_calloc((size_t)n, sizeof *h->devs);
     if (!h->devs) return HYLA_ERR_NO_MEMORY;
     h->ndev = n;
+    h->mem_cap = sp->mem_cap;
     for (int i = 0; i < n; i++) {
         int rc = sp->kind == HYLA_DEVICE_CUDA ? hyla_cuda_dev_create(ordinals[i], sp->mem_cap, &h->devs[i])
                                               : hyla_host_dev_create(i, sp->mem_cap, &h->devs[i]);
@@ -174,6 +175,7 @@ static int64_t *option_slot(hyla_t *h, hyla_option opt) {
     case HYLA_OPT_EIG_S1_SYMM: return &h->opt_eig_s1_symm;
     case HYLA_OPT_EIG_ONE_STAGE: return &h->opt_eig_one_stage;
     case HYLA_OPT_EIG_CHASE_STEP: return &h->opt_eig_chase_step;
+    case HYLA_OPT_HOST_LAPACK: return &h->opt_host_lapack;
     }
     return NULL;
 }

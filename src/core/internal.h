@@ -82,6 +82,8 @@ struct hyla_context {
     int64_t opt_eig_s1_symm;       /* HYLA_OPT_EIG_S1_SYMM */
     int64_t opt_eig_one_stage;     /* HYLA_OPT_EIG_ONE_STAGE */
     int64_t opt_eig_chase_step;    /* HYLA_OPT_EIG_CHASE_STEP */
+    int64_t opt_host_lapack;       /* HYLA_OPT_HOST_LAPACK */
+    int64_t mem_cap;               /* the device list's @SIZE memory cap, 0 = none */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */
     FILE *log;
@@ -107,6 +109,20 @@ void hyla_log(hyla_t *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Cholesky and LU on one host device (core/host_direct.c). hyla_host_direct:
+ * whether a host-resident call (dev < 0) takes the whole-matrix path: ctx
+ * has one host device, no memory cap, HYLA_OPT_HOST_LAPACK auto, and the
+ * caller set no panel width (nb_set). hyla_host_chol / hyla_host_lu: the
+ * jobs of hyla_pchol / hyla_plu (same arguments and returns) on the
+ * caller's matrices in place, by device 0's potrf / getrf, trsm and laswp
+ * ops; the statistics of the call are set as one panel. */
+int hyla_host_direct(const hyla_t *ctx, int dev, int nb_set);
+int hyla_host_chol(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, int64_t lda,
+                   int64_t nrhs, void *B, int64_t ldb, int factor, int solve);
+int hyla_host_lu(hyla_t *ctx, hyla_dtype t, int64_t m, int64_t n, void *A, int64_t lda,
+                 int64_t *ipiv, hyla_op trans, int64_t nrhs, void *B, int64_t ldb, int factor,
+                 int solve);
 
 /* The host BLAS's thread count (core/blas_threads.c): OpenBLAS's, 0 where
  * the library is not linked with OpenBLAS (unknown). Read only: hyla never

@@ -721,6 +721,10 @@ static void save_stats(plan *pl, int timed) {
 }
 
 int hyla_plu(hyla_t *ctx, const hyla_lu_job *job) {
+    if (hyla_host_direct(ctx, job->dev, ctx->opt_getrf_nb > 0 || ctx->opt_getrf_ib > 0))
+        return hyla_host_lu(ctx, job->t, job->m, job->n, job->A, job->lda,
+                            job->pivot ? job->ipiv : NULL, job->trans, job->nrhs, job->B, job->ldb,
+                            job->factor, job->solve);
     int rc = 0, info = 0;
     plan *pl = hyla_calloc(1, sizeof *pl);
     if (!pl) return HYLA_ERR_NO_MEMORY;
