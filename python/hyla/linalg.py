@@ -40,7 +40,11 @@ def _working_dtype(dtype):
     dtype = np.dtype(dtype)
     if dtype in _WORKING:
         return dtype
-    if dtype.kind in "biu":
+    # as SciPy's LAPACK dispatch: bool and integers of one or two bytes in
+    # single precision, wider integers in double
+    if dtype.kind == "b" or (dtype.kind in "iu" and dtype.itemsize <= 2):
+        return np.dtype(np.float32)
+    if dtype.kind in "iu":
         return np.dtype(np.float64)
     if dtype.kind == "f" and dtype.itemsize < 4:
         return np.dtype(np.float32)
@@ -170,15 +174,39 @@ def _not_pd(info):
 # ------------------------------------------------------------ eigensolver
 
 
-def eigh(a, lower=True, eigvals_only=False, overwrite_a=False, check_finite=True, *, ctx=None):
+_EIGH_DRIVERS = (None, "evd", "ev", "evr")
+
+
+def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwrite_b=False,
+         type=1, check_finite=True, subset_by_index=None, subset_by_value=None, driver=None,
+         ctx=None):
     """Eigenvalues w (ascending) and eigenvectors v (columns) of the
     symmetric / Hermitian `a`, from its lower (or upper) triangle:
     a @ v = v * w. Returns w, or (w, v). hyla_?syevd / ?heevd: the
     two-stage solver, or the backend's one-stage solver below its crossover
     (small orders on a GPU; real types with eigenvectors on the host).
+    scipy.linalg.eigh's signature: driver None, "evd", "ev" or "evr" (every
+    one computes all eigenpairs, as SciPy's do without a subset: hyla's
+    solver serves them all); b (the generalized problem), type other than
+    1, subset_by_index, subset_by_value and the drivers "evx", "gv", "gvd",
+    "gvx" raise NotImplementedError, naming what hyla does not do yet.
     LinAlgError when the tridiagonal solver does not converge;
     ValueError for NaN or Inf in a (check_finite, as SciPy; without it,
-    in the triangle read)."""
+    in the triangle read), or an unknown driver."""
+    unsupported = [f"{name}={value!r}" for name, value, default in
+                   (("b", b, None), ("type", type, 1), ("subset_by_index", subset_by_index, None),
+                    ("subset_by_value", subset_by_value, None)) if value is not default
+                   and not (name == "type" and value == 1)]
+    if driver in ("evx", "gv", "gvd", "gvx"):
+        unsupported.append(f"driver={driver!r}")
+    elif driver not in _EIGH_DRIVERS:
+        raise ValueError(f"driver must be one of 'evd', 'ev', 'evr', 'evx', 'gv', 'gvd', 'gvx' "
+                         f"or None; got {driver!r}")
+    if unsupported:
+        raise NotImplementedError(f"hyla.eigh: {', '.join(unsupported)}: the generalized "
+                                  "problem and parts of the spectrum are not in hyla yet "
+                                  "(scipy.linalg.eigh solves them on the host)")
+    del overwrite_b  # no b
     job = _Job(ctx, [a], check_finite=check_finite)
     (a,) = job.arrays
     n = _square(a, "a")
@@ -201,10 +229,15 @@ def eigh(a, lower=True, eigvals_only=False, overwrite_a=False, check_finite=True
     return w, job.result(a)
 
 
-def eigvalsh(a, lower=True, overwrite_a=False, check_finite=True, *, ctx=None):
-    """The eigenvalues of eigh(a), ascending."""
-    return eigh(a, lower=lower, eigvals_only=True, overwrite_a=overwrite_a,
-                check_finite=check_finite, ctx=ctx)
+def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, type=1,
+             check_finite=True, subset_by_index=None, subset_by_value=None, driver=None,
+             ctx=None):
+    """The eigenvalues of eigh(a), ascending (scipy.linalg.eigvalsh's
+    signature; eigh says which arguments hyla does not take yet)."""
+    return eigh(a, b, lower=lower, eigvals_only=True, overwrite_a=overwrite_a,
+                overwrite_b=overwrite_b, type=type, check_finite=check_finite,
+                subset_by_index=subset_by_index, subset_by_value=subset_by_value, driver=driver,
+                ctx=ctx)
 
 
 # ------------------------------------------------------------ Cholesky
@@ -324,7 +357,34 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True, *, ct
 
 # ------------------------------------------------------------ solvers
 
-_ASSUME = {"gen": "gen", "general": "gen", "pos": "pos", "positive definite": "pos"}
+# SciPy's assume_a names: gen and pos have solvers of their own; the others
+# are solved by LU on the matrix they describe (the triangle `lower` picks for
+# sym and her, the triangle or diagonal named, the whole for the band kinds),
+# which reads what SciPy's solver reads and gives its answer up to rounding
+_ASSUME = {"gen": "gen", "general": "gen", "pos": "pos", "positive definite": "pos",
+           "sym": "sym", "symmetric": "sym", "her": "her", "hermitian": "her",
+           "upper triangular": "upper", "lower triangular": "lower", "diagonal": "diagonal",
+           "tridiagonal": "gen", "banded": "gen"}
+
+
+def _described(job, a, kind, lower):
+    """The square matrix that assume_a `kind` says a stands for, as a new
+    array of a's kind: the Hermitian (symmetric) matrix of a's lower or
+    upper triangle, a triangle, or the diagonal."""
+    h = np.array(job.xp.to_host(a), copy=True)
+    if kind in ("sym", "her"):
+        t = np.tril(h) if lower else np.triu(h)
+        rest = np.tril(t, -1) if lower else np.triu(t, 1)
+        h = t + (rest.conj() if kind == "her" else rest).T
+        if kind == "her" and np.iscomplexobj(h):
+            h[np.diag_indices_from(h)] = h.diagonal().real
+    elif kind == "upper":
+        h = np.triu(h)
+    elif kind == "lower":
+        h = np.tril(h)
+    else:
+        h = np.diag(np.diag(h))
+    return h if job.dev is None else job.xp.from_host(h, a)
 
 
 def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=True,
@@ -332,17 +392,23 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     """x with a x = b (a^T x = b when `transposed`) for a square `a` and b
     of n or n x nrhs. assume_a "gen" (LU with partial pivoting, hyla_?gesv)
     or "pos" (Hermitian positive definite, Cholesky from the `lower` or
-    upper triangle, hyla_?posv). LinAlgError: "gen" for an exactly singular
-    a, "pos" for one not positive definite. ValueError for NaN or Inf in a
-    or b (check_finite, as SciPy, whatever the layout)."""
+    upper triangle, hyla_?posv); SciPy's other names ("sym", "her": the
+    `lower` or upper triangle; "upper triangular", "lower triangular",
+    "diagonal"; "tridiagonal", "banded": the whole a) by LU on the matrix
+    they describe. LinAlgError: an exactly singular a (LU), one not
+    positive definite ("pos"). ValueError for NaN or Inf in a or b
+    (check_finite, as SciPy, whatever the layout), or an unknown
+    assume_a."""
     kind = _ASSUME.get("gen" if assume_a is None else assume_a)
     if kind is None:
-        raise ValueError(f"assume_a must be 'gen' or 'pos' (hyla has no solver for "
-                         f"{assume_a!r})")
+        raise ValueError(f"assume_a must be one of {', '.join(repr(k) for k in _ASSUME)}; "
+                         f"got {assume_a!r}")
     job = _Job(ctx, [a, b], check_finite=check_finite)
     a, b = job.arrays
     n = _square(a, "a")
     _rhs(b, n)  # checked before a is copied
+    if kind not in ("gen", "pos"):
+        a, overwrite_a = _described(job, a, kind, lower), True
     a, amem = job.blas(a, writable=True, overwrite=overwrite_a)
     if kind == "pos":
         return _solve_pos(job, a, amem, lower, b, overwrite_b, transposed)

@@ -271,7 +271,7 @@ def test_bad_arguments_raise_value_error(rng):
     with pytest.raises(ValueError, match="incompatible"):
         hyla.solve(a, np.ones(5))
     with pytest.raises(ValueError, match="assume_a"):
-        hyla.solve(a, np.ones(4), assume_a="sym")
+        hyla.solve(a, np.ones(4), assume_a="skew")
     with pytest.raises(ValueError, match="trans"):
         hyla.lu_solve(hyla.lu_factor(a), np.ones(4), trans=3)
     with pytest.raises(ValueError, match="op"):
@@ -335,3 +335,82 @@ def test_empty_matrices():
     assert w.shape == (0,) and v.shape == (0, 0)
     assert hyla.solve(np.zeros((0, 0)), np.zeros(0)).shape == (0,)
     assert hyla.matmul(np.zeros((3, 0)), np.zeros((0, 2))).tolist() == [[0, 0]] * 3
+
+
+def test_scipy_signatures_eigh(rng):
+    a = rng.standard_normal((30, 30))
+    s = a + a.T
+    ref = sl.eigh(s, eigvals_only=True)
+    for driver in (None, "evd", "ev", "evr"):
+        np.testing.assert_allclose(hyla.eigh(s, driver=driver, eigvals_only=True), ref,
+                                   atol=1e-12 * np.abs(ref).max())
+    np.testing.assert_allclose(hyla.eigvalsh(s, lower=False, type=1), ref,
+                               atol=1e-12 * np.abs(ref).max())
+    for kwargs, named in (({"b": np.eye(30)}, "b="), ({"type": 2}, "type=2"),
+                          ({"subset_by_index": (0, 3)}, "subset_by_index="),
+                          ({"subset_by_value": (-1, 1)}, "subset_by_value="),
+                          ({"driver": "evx"}, "driver='evx'"), ({"driver": "gvd"}, "driver='gvd'")):
+        with pytest.raises(NotImplementedError, match=named.replace("(", r"\(")):
+            hyla.eigh(s, **kwargs)
+        with pytest.raises(NotImplementedError, match=named.replace("(", r"\(")):
+            hyla.eigvalsh(s, **kwargs)
+    with pytest.raises(ValueError, match="driver must be"):
+        hyla.eigh(s, driver="qr")
+
+
+@pytest.mark.parametrize("assume_a", ["sym", "symmetric", "her", "hermitian", "upper triangular",
+                                      "lower triangular", "diagonal", "tridiagonal", "banded",
+                                      "gen", "general", "pos", "positive definite"])
+@pytest.mark.parametrize("lower", [False, True])
+def test_solve_assume_a_as_scipy(rng, assume_a, lower):
+    n = 25
+    dtype = np.complex128 if assume_a in ("her", "hermitian") else np.float64
+    a = rng.standard_normal((n, n)) + n * np.eye(n)
+    if dtype == np.complex128:
+        a = a + 1j * rng.standard_normal((n, n))
+    if assume_a in ("pos", "positive definite"):
+        a = a @ a.conj().T
+    if assume_a == "tridiagonal":
+        a = np.triu(np.tril(a, 1), -1)
+    if assume_a == "banded":
+        a = np.triu(np.tril(a, 2), -3)
+    b = rng.standard_normal((n, 2))
+    x = hyla.solve(a, b, assume_a=assume_a, lower=lower)
+    # the matrix SciPy's solver reads (newer SciPy names included, which an
+    # older SciPy does not know): a triangle made Hermitian, a triangle, the
+    # diagonal, or all of a
+    t = np.tril(a) if lower else np.triu(a)
+    if assume_a in ("sym", "symmetric"):
+        m = t + (np.tril(t, -1) if lower else np.triu(t, 1)).T
+    elif assume_a in ("her", "hermitian"):
+        m = t + (np.tril(t, -1) if lower else np.triu(t, 1)).conj().T
+        m[np.diag_indices(n)] = m.diagonal().real
+    elif assume_a == "upper triangular":
+        m = np.triu(a)
+    elif assume_a == "lower triangular":
+        m = np.tril(a)
+    elif assume_a == "diagonal":
+        m = np.diag(np.diag(a))
+    elif assume_a in ("pos", "positive definite"):
+        m = t + (np.tril(t, -1) if lower else np.triu(t, 1)).conj().T
+    else:
+        m = a
+    ref = np.linalg.solve(m, b)
+    assert np.linalg.norm(x - ref) <= 1e-10 * np.linalg.norm(ref), assume_a
+    if assume_a in ("sym", "her", "pos", "gen"):  # the names every SciPy knows
+        ref2 = sl.solve(a, b, assume_a=assume_a, lower=lower)
+        assert np.linalg.norm(x - ref2) <= 1e-10 * np.linalg.norm(ref2), assume_a
+
+
+def test_solve_unknown_assume_a(rng):
+    with pytest.raises(ValueError, match="assume_a must be one of"):
+        hyla.solve(np.eye(3), np.ones(3), assume_a="orthogonal")
+
+
+@pytest.mark.parametrize("dtype,want", [(np.bool_, np.float32), (np.int8, np.float32),
+                                        (np.uint16, np.float32), (np.int32, np.float64),
+                                        (np.int64, np.float64), (np.float16, np.float32)])
+def test_integer_and_bool_types_as_scipy(dtype, want):
+    a = (np.eye(4) * 2).astype(dtype)
+    assert hyla.eigvalsh(a).dtype == want
+    assert hyla.cholesky(a).dtype == want
