@@ -944,6 +944,45 @@ HYLA_API int hyla_cheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
 HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_double *A,
                 int64_t lda, double *w);
 
+/* The generalized symmetric / Hermitian-definite eigenproblem (LAPACK's
+ * ?sygvd / ?hegvd): itype 1 A x = lambda B x, 2 A B x = lambda x, 3 B A x =
+ * lambda x, with A Hermitian (real: symmetric) and B Hermitian positive
+ * definite, both read from their triangle uplo.
+ *   itype    1, 2 or 3.
+ *   jobz     'N': eigenvalues only; 'V': eigenvalues and eigenvectors.
+ *   uplo     'L' or 'U': the triangle of A and of B that is read.
+ *   n        order of A and B, >= 0.
+ *   A, lda   lda >= max(1, n). jobz 'V': overwritten by the eigenvectors X
+ *            (column k for w[k]), normalized as LAPACK's: X^H B X = I
+ *            (itype 1, 2), X^H B^-1 X = I (3); jobz 'N': not written.
+ *   B, ldb   ldb >= max(1, n). Overwritten by its Cholesky factor (L or U
+ *            in the triangle uplo, as hyla_?potrf), the other triangle not
+ *            written.
+ *   w        n eigenvalues in ascending order (real type).
+ * B is factored by hyla_?potrf on every device of the context; the rest
+ * (the two-sided reduction to the standard problem, blocked as LAPACK's
+ * ?sygst, the eigensolver hyla_?syevd_gpu and the back transformation) runs
+ * on device 0 of the context.
+ * Returns 0; -i for a bad argument (1 itype, 2 jobz, 3 uplo, 4 n, 5 A, 6
+ * lda, 7 B, 8 ldb, 9 w); HYLA_ERR_NAN (NaN/Inf policy) when a triangle read
+ * holds NaN or Inf, A and B then not modified; n + k when the leading minor
+ * of order k of B is not positive definite (LAPACK's meaning; A not
+ * modified, B as hyla_?potrf leaves it); 0 < k <= n when the eigensolver
+ * failed to converge; HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY,
+ * HYLA_ERR_DEVICE, HYLA_ERR_UNSUPPORTED (n > INT_MAX on the host backend's
+ * LAPACK). NULL ctx: HYLA_ERR_INVALID.
+ * Workspace: device 0 memory 2 n^2 elements plus hyla_?syevd_gpu's, host
+ * n^2 elements for uplo U, and hyla_?potrf's. */
+HYLA_API int hyla_ssygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, float *A,
+                int64_t lda, float *B, int64_t ldb, float *w);
+HYLA_API int hyla_dsygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, double *A,
+                int64_t lda, double *B, int64_t ldb, double *w);
+HYLA_API int hyla_chegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n,
+                hyla_complex_float *A, int64_t lda, hyla_complex_float *B, int64_t ldb, float *w);
+HYLA_API int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n,
+                hyla_complex_double *A, int64_t lda, hyla_complex_double *B, int64_t ldb,
+                double *w);
+
 /* The same on a matrix resident on device `dev` (memory from
  * hyla_malloc_device or, on a GPU, cudaMalloc); w is a host array. jobz 'V':
  * dA is overwritten by the eigenvectors; jobz 'N' with uplo 'L': the lower

@@ -1,0 +1,249 @@
+/* The generalized symmetric / Hermitian-definite eigenproblem (hyla.h,
+ * hyla_?sygvd / ?hegvd): A x = lambda B x (itype 1), A B x = lambda x (2),
+ * B A x = lambda x (3) with B positive definite.
+ *
+ *   1. B = L L^H (uplo L) or U^H U (uplo U) by hyla_?potrf on the host
+ *      matrix, in place (every device of the context), as LAPACK leaves it.
+ *   2. A and the factor go to device 0, both in lower storage (uplo U: their
+ *      conjugate transposes, L = U^H, built on the host first), and A is
+ *      reduced there to C = L^-1 A L^-H (itype 1) or C = L^H A L (2, 3) by
+ *      the blocked two-sided algorithm of LAPACK's sygst: per block column
+ *      of width nb, the diagonal block by two triangular solves (products)
+ *      on its full Hermitian copy (the backend's herm_blocks op), the panel
+ *      and the trailing (itype 1) or leading (2, 3) matrix by TRSM / TRMM,
+ *      HEMM and HER2K: 1/3 n^3 (1) flops as LAPACK's, no solve on the whole.
+ *   3. hyla_?syevd_gpu on C (device 0).
+ *   4. jobz V: the eigenvectors X = L^-H Z (itype 1, 2) or L Z (3) by one
+ *      TRSM or TRMM on the device, downloaded into A.
+ * Every step but the Cholesky runs on device 0 of the context (a GPU, or
+ * the host backend's device, whose memory is the host's). */
+#include "core/internal.h"
+
+#include <string.h>
+
+/* The block width of the reduction: 256, narrower below n = 768 (at least
+ * three blocks from n = 48 on, so that small orders take the blocked path
+ * too). */
+static int64_t gv_nb(int64_t n) { return HYLA_MIN((int64_t)256, HYLA_MAX((int64_t)16, n / 3)); }
+
+/* -1, -1/2, 1/2 or 1 (v) in dtype t, or in its real type (real) */
+static const void *gv_scalar(hyla_dtype t, double v, int real) {
+    static const float s[4] = {-1, -0.5f, 0.5f, 1};
+    static const double d[4] = {-1, -0.5, 0.5, 1};
+    static const float c[4][2] = {{-1, 0}, {-0.5f, 0}, {0.5f, 0}, {1, 0}};
+    static const double z[4][2] = {{-1, 0}, {-0.5, 0}, {0.5, 0}, {1, 0}};
+    const int i = v == -1.0 ? 0 : v == -0.5 ? 1 : v == 0.5 ? 2 : 3;
+    if (t == HYLA_S || (real && t == HYLA_C)) return &s[i];
+    if (t == HYLA_D || (real && t == HYLA_Z)) return &d[i];
+    return t == HYLA_C ? (const void *)c[i] : (const void *)z[i];
+}
+
+/* hyla_?potrf and hyla_?syevd_gpu of dtype t */
+static int gv_potrf(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, void *B, int64_t ldb) {
+    switch (t) {
+    case HYLA_S: return hyla_spotrf(ctx, uplo, n, B, ldb);
+    case HYLA_D: return hyla_dpotrf(ctx, uplo, n, B, ldb);
+    case HYLA_C: return hyla_cpotrf(ctx, uplo, n, B, ldb);
+    case HYLA_Z: return hyla_zpotrf(ctx, uplo, n, B, ldb);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+static int gv_syevd_dev(hyla_t *ctx, hyla_dtype t, char jobz, int64_t n, void *dA, int64_t ld,
+                        void *w) {
+    switch (t) {
+    case HYLA_S: return hyla_ssyevd_gpu(ctx, 0, jobz, 'L', n, dA, ld, w);
+    case HYLA_D: return hyla_dsyevd_gpu(ctx, 0, jobz, 'L', n, dA, ld, w);
+    case HYLA_C: return hyla_cheevd_gpu(ctx, 0, jobz, 'L', n, dA, ld, w);
+    case HYLA_Z: return hyla_zheevd_gpu(ctx, 0, jobz, 'L', n, dA, ld, w);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+static hyla_op gv_herm(hyla_dtype t) {
+    return t == HYLA_C || t == HYLA_Z ? HYLA_CONJTRANS : HYLA_TRANS;
+}
+
+/* Upload the n x n triangle uplo of host X (ldx) into device dX (lddx) as
+ * its lower triangle: uplo L as it is, uplo U as its conjugate transpose
+ * built in host buffer T (n x n) first. */
+static int upload_lower(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, char uplo,
+                        int64_t n, const char *X, int64_t ldx, char *dX, int64_t lddx, char *T) {
+    const size_t es = hyla_dtype_size(t);
+    const int cplx = t == HYLA_C || t == HYLA_Z;
+    const char *src = X;
+    int64_t lds = ldx;
+    if (uplo == 'U') {
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = j; i < n; i++) { /* T(i, j) = conj(X(j, i)) */
+                char *dst = T + ((size_t)i + (size_t)j * (size_t)n) * es;
+                memcpy(dst, X + ((size_t)j + (size_t)i * (size_t)ldx) * es, es);
+                if (cplx) {
+                    if (t == HYLA_C) ((float *)dst)[1] = -((float *)dst)[1];
+                    else ((double *)dst)[1] = -((double *)dst)[1];
+                }
+            }
+        src = T;
+        lds = n;
+    }
+    int rc = o->copy_2d(q, dX, (size_t)lddx * es, src, (size_t)lds * es, (size_t)n * es,
+                        (size_t)n, HYLA_COPY_H2D);
+    return rc ? rc : o->queue_sync(q);
+}
+
+/* C = L^-1 A L^-H (itype 1) or L^H A L (2, 3) in the lower triangle of dA,
+ * L the lower triangle of dL; S: gv_nb(n)^2 elements of device workspace. */
+static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int itype, int64_t n,
+                  char *dA, char *dL, int64_t ld, char *S) {
+    const size_t es = hyla_dtype_size(t);
+    const hyla_op h = gv_herm(t);
+    const void *one = gv_scalar(t, 1, 0), *rone = gv_scalar(t, 1, 1);
+    const void *mone = gv_scalar(t, -1, 0), *mhalf = gv_scalar(t, -0.5, 0);
+    const void *half = gv_scalar(t, 0.5, 0);
+#define AT(M, i, j) ((M) + ((size_t)(i) + (size_t)(j) * (size_t)ld) * es)
+    int rc = 0;
+    const int64_t nb = gv_nb(n);
+    for (int64_t k = 0; k < n && !rc; k += nb) {
+        const int64_t kb = HYLA_MIN(nb, n - k), r = n - k - kb;
+        char *A11 = AT(dA, k, k), *L11 = AT(dL, k, k);
+        if (itype != 1 && k > 0) {
+            /* the leading k x k block and the row block A10 = A(k:k+kb, 0:k) */
+            char *A10 = AT(dA, k, 0), *L10 = AT(dL, k, 0);
+            rc = o->trmm(q, t, HYLA_RIGHT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, kb, k, one, dL,
+                         ld, A10, ld);
+            if (!rc)
+                rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, kb, k, half, A11, ld, L10, ld, one,
+                             A10, ld);
+            if (!rc)
+                rc = o->syr2k(q, t, 1, HYLA_LOWER, h, k, kb, one, A10, ld, L10, ld, rone, dA, ld);
+            if (!rc)
+                rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, kb, k, half, A11, ld, L10, ld, one,
+                             A10, ld);
+            if (!rc)
+                rc = o->trmm(q, t, HYLA_LEFT, HYLA_LOWER, h, HYLA_NONUNIT, kb, k, one, L11, ld, A10,
+                             ld);
+        }
+        /* the diagonal block on its full Hermitian copy S (ld kb) */
+        if (!rc) rc = o->herm_blocks(q, t, kb, kb, A11, ld, S);
+        if (!rc && itype == 1) {
+            rc = o->trsm(q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, kb, kb, one, L11,
+                         ld, S, kb);
+            if (!rc)
+                rc = o->trsm(q, t, HYLA_RIGHT, HYLA_LOWER, h, HYLA_NONUNIT, kb, kb, one, L11, ld, S,
+                             kb);
+        } else if (!rc) {
+            rc = o->trmm(q, t, HYLA_LEFT, HYLA_LOWER, h, HYLA_NONUNIT, kb, kb, one, L11, ld, S, kb);
+            if (!rc)
+                rc = o->trmm(q, t, HYLA_RIGHT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, kb, kb, one,
+                             L11, ld, S, kb);
+        }
+        if (!rc)
+            rc = o->copy_2d(q, A11, (size_t)ld * es, S, (size_t)kb * es, (size_t)kb * es,
+                            (size_t)kb, HYLA_COPY_D2D);
+        if (!rc && itype == 1 && r > 0) {
+            /* the panel A21 and the trailing A22 */
+            char *A21 = AT(dA, k + kb, k), *L21 = AT(dL, k + kb, k);
+            rc = o->trsm(q, t, HYLA_RIGHT, HYLA_LOWER, h, HYLA_NONUNIT, r, kb, one, L11, ld, A21,
+                         ld);
+            if (!rc)
+                rc = o->symm(q, t, 1, HYLA_RIGHT, HYLA_LOWER, r, kb, mhalf, A11, ld, L21, ld, one,
+                             A21, ld);
+            if (!rc)
+                rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, r, kb, mone, A21, ld, L21, ld,
+                              rone, AT(dA, k + kb, k + kb), ld);
+            if (!rc)
+                rc = o->symm(q, t, 1, HYLA_RIGHT, HYLA_LOWER, r, kb, mhalf, A11, ld, L21, ld, one,
+                             A21, ld);
+            if (!rc)
+                rc = o->trsm(q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, r, kb, one,
+                             AT(dL, k + kb, k + kb), ld, A21, ld);
+        }
+    }
+#undef AT
+    return rc ? rc : o->queue_sync(q);
+}
+
+static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64_t n, void *A,
+               int64_t lda, void *B, int64_t ldb, void *w) {
+    HYLA_SERIAL(ctx);
+    if (!ctx) return HYLA_ERR_INVALID;
+    jobz = (char)(jobz == 'v' ? 'V' : jobz == 'n' ? 'N' : jobz);
+    uplo = (char)(uplo == 'l' ? 'L' : uplo == 'u' ? 'U' : uplo);
+    if (itype < 1 || itype > 3) return -1;
+    if (jobz != 'N' && jobz != 'V') return -2;
+    if (uplo != 'L' && uplo != 'U') return -3;
+    if (n < 0) return -4;
+    if (n > 0 && !A) return -5;
+    if (lda < HYLA_MAX(1, n) || !hyla_size_ok(n, n, lda)) return -6;
+    if (n > 0 && !B) return -7;
+    if (ldb < HYLA_MAX(1, n) || !hyla_size_ok(n, n, ldb)) return -8;
+    if (n > 0 && !w) return -9;
+    if (n == 0) return 0;
+    const int tri = uplo == 'L' ? 0 : 1;
+    if (hyla_nonfinite(t, tri, 0, n, n, A, lda) || hyla_nonfinite(t, tri, 0, n, n, B, ldb))
+        return HYLA_ERR_NAN;
+
+    /* 1. B = L L^H or U^H U on the host matrix */
+    int rc = gv_potrf(ctx, t, uplo, n, B, ldb);
+    if (rc > 0) return (int)(n + rc); /* LAPACK: the leading minor rc of B */
+    if (rc) return rc;
+
+    hyla_dev *d = ctx->devs[0];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t), nn = (size_t)n * (size_t)n;
+    hyla_dev_workspace *ws;
+    char *dA = NULL, *dL = NULL, *S = NULL, *T = NULL;
+    rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
+    if (rc) return rc;
+    hyla_queue *q = ws->q_comp;
+    const size_t sb = (size_t)HYLA_MIN(gv_nb(n), n);
+    if ((rc = o->mem_alloc(d, HYLA_MEM_DEVICE, nn * es, (void **)&dA)) ||
+        (rc = o->mem_alloc(d, HYLA_MEM_DEVICE, nn * es, (void **)&dL)) ||
+        (rc = o->mem_alloc(d, HYLA_MEM_DEVICE, sb * sb * es, (void **)&S)))
+        goto out;
+    if (uplo == 'U' && !(T = hyla_malloc(nn * es))) {
+        rc = HYLA_ERR_NO_MEMORY;
+        goto out;
+    }
+    /* 2. both in lower storage on device 0, A reduced */
+    if ((rc = upload_lower(q, o, t, uplo, n, A, lda, dA, n, T)) ||
+        (rc = upload_lower(q, o, t, uplo, n, B, ldb, dL, n, T)) ||
+        (rc = reduce(q, o, t, itype, n, dA, dL, n, S)))
+        goto out;
+    /* 3. the standard problem on the device */
+    rc = gv_syevd_dev(ctx, t, jobz, n, dA, n, w);
+    if (rc || jobz == 'N') goto out;
+    /* 4. X = L^-H Z (itype 1, 2) or L Z (3), into A */
+    const void *one = gv_scalar(t, 1, 0);
+    rc = itype == 3 ? o->trmm(q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, n, n, one,
+                              dL, n, dA, n)
+                    : o->trsm(q, t, HYLA_LEFT, HYLA_LOWER, gv_herm(t), HYLA_NONUNIT, n, n, one,
+                              dL, n, dA, n);
+    if (!rc)
+        rc = o->copy_2d(q, A, (size_t)lda * es, dA, (size_t)n * es, (size_t)n * es, (size_t)n,
+                        HYLA_COPY_D2H);
+    if (!rc) rc = o->queue_sync(q);
+out:
+    if (dA) o->mem_free(d, HYLA_MEM_DEVICE, dA);
+    if (dL) o->mem_free(d, HYLA_MEM_DEVICE, dL);
+    if (S) o->mem_free(d, HYLA_MEM_DEVICE, S);
+    hyla_free(T);
+    return rc;
+}
+
+int hyla_ssygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, float *A, int64_t lda,
+                float *B, int64_t ldb, float *w) {
+    return gvd(ctx, HYLA_S, itype, jobz, uplo, n, A, lda, B, ldb, w);
+}
+int hyla_dsygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, double *A, int64_t lda,
+                double *B, int64_t ldb, double *w) {
+    return gvd(ctx, HYLA_D, itype, jobz, uplo, n, A, lda, B, ldb, w);
+}
+int hyla_chegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, hyla_complex_float *A,
+                int64_t lda, hyla_complex_float *B, int64_t ldb, float *w) {
+    return gvd(ctx, HYLA_C, itype, jobz, uplo, n, A, lda, B, ldb, w);
+}
+int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, hyla_complex_double *A,
+                int64_t lda, hyla_complex_double *B, int64_t ldb, double *w) {
+    return gvd(ctx, HYLA_Z, itype, jobz, uplo, n, A, lda, B, ldb, w);
+}
