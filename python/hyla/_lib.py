@@ -83,6 +83,7 @@ _ROUTINES = {
     "gesv": ("{p}gesv", [_I64, _I64, _P, _I64, _P, _P, _I64]),
     "gesv_rbt": ("{p}gesv_rbt", [_I64, _I64, _P, _I64, _P, _I64, _P, _P]),
     "syevd": ("{p}{sy}evd", [_CH, _CH, _I64, _P, _I64, _P]),
+    "sygvd": ("{p}{sy}gvd", [_INT, _CH, _CH, _I64, _P, _I64, _P, _I64, _P]),
 }
 
 # The C arguments' names (hyla.h; after ctx, and after dev in the _gpu
@@ -97,6 +98,7 @@ ARG_NAMES = {
     "gesv": ("n", "nrhs", "A", "lda", "ipiv", "B", "ldb"),
     "gesv_rbt": ("n", "nrhs", "A", "lda", "B", "ldb", "opts", "info"),
     "syevd": ("jobz", "uplo", "n", "A", "lda", "w"),
+    "sygvd": ("itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "w"),
 }
 
 

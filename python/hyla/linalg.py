@@ -177,6 +177,40 @@ def _not_pd(info):
 _EIGH_DRIVERS = (None, "evd", "ev", "evr")
 
 
+def _eigh_generalized(a, b, lower, eigvals_only, overwrite_a, overwrite_b, itype, check_finite,
+                      ctx):
+    """eigh(a, b): hyla_?sygvd / ?hegvd on host copies in column-major
+    order (arrays in GPU memory go through the host: there is no
+    device-resident generalized solver), results in the caller's type."""
+    job = _Job(ctx, [a, b], check_finite=check_finite)
+    a, b = job.arrays
+    n = _square(a, "a")
+    if _square(b, "b") != n:
+        raise ValueError(f"a is {n} x {n} but b is {b.shape[0]} x {b.shape[1]}: the same order "
+                         "is needed")
+    host = job
+    if job.dev is not None:
+        a, b = (np.array(job.xp.to_host(x)) for x in (a, b))
+        overwrite_a = overwrite_b = True
+        host = _Job(job.ctx, [a, b])
+    a, amem = host.blas(a, writable=True, overwrite=overwrite_a, fortran=True)
+    b, bmem = host.blas(b, writable=True, overwrite=overwrite_b, fortran=True)
+    w = np.empty(n, dtype=host.real)
+    info = host.run("sygvd", itype, b"N" if eigvals_only else b"V", _uplo(lower), n, amem.address,
+                    amem.ld, bmem.address, bmem.ld, w.ctypes.data, keep=(a, amem, b, bmem, w))
+    if info > n:
+        raise LinAlgError(f"The leading minor of order {info - n} of B is not positive definite. "
+                          "The factorization of B could not be completed and no eigenvalues or "
+                          "eigenvectors were computed.", info)
+    if info > 0:
+        raise LinAlgError(f"the eigensolver did not converge (info {info})", info)
+    w = job.host_result(w) if job.dev is not None else job.result(w)
+    if eigvals_only:
+        return w
+    v = job.host_result(a) if job.dev is not None else job.result(a)
+    return w, v
+
+
 def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwrite_b=False,
          type=1, check_finite=True, subset_by_index=None, subset_by_value=None, driver=None,
          ctx=None):
@@ -185,28 +219,38 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
     a @ v = v * w. Returns w, or (w, v). hyla_?syevd / ?heevd: the
     two-stage solver, or the backend's one-stage solver below its crossover
     (small orders on a GPU; real types with eigenvectors on the host).
-    scipy.linalg.eigh's signature: driver None, "evd", "ev" or "evr" (every
-    one computes all eigenpairs, as SciPy's do without a subset: hyla's
-    solver serves them all); b (the generalized problem), type other than
-    1, subset_by_index, subset_by_value and the drivers "evx", "gv", "gvd",
-    "gvx" raise NotImplementedError, naming what hyla does not do yet.
+    scipy.linalg.eigh's signature: with b, the generalized problem of
+    `type` 1 (a v = b v w), 2 (a b v = v w) or 3 (b a v = v w), b Hermitian
+    positive definite (hyla_?sygvd / ?hegvd; v normalized as SciPy's;
+    LinAlgError when b is not positive definite). driver None, "evd", "ev",
+    "evr" (no b) or "gv", "gvd" (with b) all compute every eigenpair, as
+    SciPy's do without a subset; subset_by_index, subset_by_value and the
+    drivers "evx", "gvx" raise NotImplementedError, naming what hyla does
+    not do yet.
     LinAlgError when the tridiagonal solver does not converge;
     ValueError for NaN or Inf in a (check_finite, as SciPy; without it,
     in the triangle read), or an unknown driver."""
-    unsupported = [f"{name}={value!r}" for name, value, default in
-                   (("b", b, None), ("type", type, 1), ("subset_by_index", subset_by_index, None),
-                    ("subset_by_value", subset_by_value, None)) if value is not default
-                   and not (name == "type" and value == 1)]
-    if driver in ("evx", "gv", "gvd", "gvx"):
-        unsupported.append(f"driver={driver!r}")
-    elif driver not in _EIGH_DRIVERS:
+    if driver not in _EIGH_DRIVERS + ("evx", "gv", "gvd", "gvx"):
         raise ValueError(f"driver must be one of 'evd', 'ev', 'evr', 'evx', 'gv', 'gvd', 'gvx' "
                          f"or None; got {driver!r}")
+    if type not in (1, 2, 3):
+        raise ValueError(f"type must be 1, 2 or 3; got {type!r}")
+    if b is None and driver in ("gv", "gvd", "gvx"):
+        raise ValueError(f"driver {driver!r} requires b (a generalized problem)")
+    if b is not None and driver in ("ev", "evd", "evr", "evx"):
+        raise ValueError(f"driver {driver!r} takes no b (a standard problem)")
+    unsupported = [f"{name}={value!r}" for name, value in
+                   (("subset_by_index", subset_by_index), ("subset_by_value", subset_by_value))
+                   if value is not None]
+    if driver in ("evx", "gvx"):
+        unsupported.append(f"driver={driver!r}")
     if unsupported:
-        raise NotImplementedError(f"hyla.eigh: {', '.join(unsupported)}: the generalized "
-                                  "problem and parts of the spectrum are not in hyla yet "
-                                  "(scipy.linalg.eigh solves them on the host)")
-    del overwrite_b  # no b
+        raise NotImplementedError(f"hyla.eigh: {', '.join(unsupported)}: parts of the spectrum "
+                                  "are not in hyla yet (scipy.linalg.eigh computes them on the "
+                                  "host)")
+    if b is not None:
+        return _eigh_generalized(a, b, lower, eigvals_only, overwrite_a, overwrite_b, type,
+                                 check_finite, ctx)
     job = _Job(ctx, [a], check_finite=check_finite)
     (a,) = job.arrays
     n = _square(a, "a")

@@ -346,16 +346,59 @@ def test_scipy_signatures_eigh(rng):
                                    atol=1e-12 * np.abs(ref).max())
     np.testing.assert_allclose(hyla.eigvalsh(s, lower=False, type=1), ref,
                                atol=1e-12 * np.abs(ref).max())
-    for kwargs, named in (({"b": np.eye(30)}, "b="), ({"type": 2}, "type=2"),
-                          ({"subset_by_index": (0, 3)}, "subset_by_index="),
+    for kwargs, named in (({"subset_by_index": (0, 3)}, "subset_by_index="),
                           ({"subset_by_value": (-1, 1)}, "subset_by_value="),
-                          ({"driver": "evx"}, "driver='evx'"), ({"driver": "gvd"}, "driver='gvd'")):
+                          ({"driver": "evx"}, "driver='evx'"),
+                          ({"driver": "gvx", "b": np.eye(30)}, "driver='gvx'")):
         with pytest.raises(NotImplementedError, match=named.replace("(", r"\(")):
             hyla.eigh(s, **kwargs)
         with pytest.raises(NotImplementedError, match=named.replace("(", r"\(")):
             hyla.eigvalsh(s, **kwargs)
     with pytest.raises(ValueError, match="driver must be"):
         hyla.eigh(s, driver="qr")
+    with pytest.raises(ValueError, match="requires b"):
+        hyla.eigh(s, driver="gvd")
+    with pytest.raises(ValueError, match="takes no b"):
+        hyla.eigh(s, np.eye(30), driver="evd")
+    with pytest.raises(ValueError, match="type must be"):
+        hyla.eigh(s, np.eye(30), type=4)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("itype", [1, 2, 3])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("order", ["F", "C"])
+def test_eigh_generalized_as_scipy(rng, dtype, itype, lower, order):
+    n = 40
+    a = hermitian(rng, n, dtype)
+    m = random(rng, (n, n), dtype)
+    b = m @ m.conj().T + n * np.eye(n, dtype=dtype)
+    a, b = ordered(a, order), ordered(b, order)
+    a0, b0 = a.copy(), b.copy()
+    w, v = hyla.eigh(a, b, type=itype, lower=lower)
+    wr = sl.eigh(a0, b0, type=itype, lower=lower, eigvals_only=True)
+    tol = (1e-3 if np.dtype(dtype).char in "fF" else 1e-10) * np.abs(wr).max()
+    np.testing.assert_allclose(w, wr, atol=tol)
+    np.testing.assert_array_equal(a, a0)  # not overwritten
+    np.testing.assert_array_equal(b, b0)
+    ab = {1: a0 @ v - b0 @ v * w, 2: a0 @ (b0 @ v) - v * w, 3: b0 @ (a0 @ v) - v * w}[itype]
+    scale = np.linalg.norm(a0) * np.linalg.norm(b0) * np.linalg.norm(v) * n
+    assert np.linalg.norm(ab) / scale < 60 * np.finfo(w.dtype).eps
+    norm = v.conj().T @ (np.linalg.solve(b0, v) if itype == 3 else b0 @ v)
+    assert np.linalg.norm(norm - np.eye(n)) < 1e3 * n * np.finfo(w.dtype).eps
+    np.testing.assert_allclose(hyla.eigvalsh(a0, b0, type=itype, lower=lower), w, atol=tol)
+
+
+def test_eigh_generalized_b_not_positive_definite():
+    b = np.eye(5)
+    b[2, 2] = -1
+    with pytest.raises(np.linalg.LinAlgError, match="leading minor of order 3") as e:
+        hyla.eigh(np.eye(5), b)
+    assert e.value.info == 5 + 3
+    with pytest.raises(ValueError, match="same order"):
+        hyla.eigh(np.eye(5), np.eye(4))
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        hyla.eigh(np.eye(3), np.full((3, 3), np.nan))
 
 
 @pytest.mark.parametrize("assume_a", ["sym", "symmetric", "her", "hermitian", "upper triangular",
