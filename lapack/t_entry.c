@@ -82,6 +82,34 @@ HL_EXPORT void SYM(gemm)(const char *transa, const char *transb, const lapack_in
 }
 
 #if IS_CPLX
+DECL_FWD(hegvd);
+HL_EXPORT void SYM(hegvd)(const lapack_int *itype, const char *jobz, const char *uplo,
+                          const lapack_int *n, T *A, const lapack_int *lda, T *B,
+                          const lapack_int *ldb, R *w, T *work, const lapack_int *lwork, R *rwork,
+                          const lapack_int *lrwork, lapack_int *iwork, const lapack_int *liwork,
+                          lapack_int *info, size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(hegvd), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)uplo_len;
+    PS(gvd)(&FWD(hegvd), itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, rwork, lrwork,
+            iwork, liwork, info);
+}
+#else
+DECL_FWD(sygvd);
+HL_EXPORT void SYM(sygvd)(const lapack_int *itype, const char *jobz, const char *uplo,
+                          const lapack_int *n, T *A, const lapack_int *lda, T *B,
+                          const lapack_int *ldb, R *w, T *work, const lapack_int *lwork,
+                          lapack_int *iwork, const lapack_int *liwork, lapack_int *info,
+                          size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(sygvd), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)uplo_len;
+    PS(gvd)(&FWD(sygvd), itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, NULL, NULL, iwork,
+            liwork, info);
+}
+#endif
+
+#if IS_CPLX
 DECL_FWD(heevd);
 HL_EXPORT void SYM(heevd)(const char *jobz, const char *uplo, const lapack_int *n, T *A,
                           const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,

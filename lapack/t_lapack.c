@@ -211,6 +211,88 @@ static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_
 #endif
 }
 
+/* sygvd / hegvd (LAPACK's arguments; rwork and lrwork NULL for s and d):
+ * hyla_?sygvd / ?hegvd, whose info has LAPACK's meaning (n + k: B's minor
+ * k not positive definite). */
+static void PS(gvd)(hl_fwd *f, const lapack_int *itype, const char *jobz, const char *uplo,
+                    const lapack_int *n, T *A, const lapack_int *lda, T *B, const lapack_int *ldb,
+                    R *w, T *work, const lapack_int *lwork, R *rwork, const lapack_int *lrwork,
+                    lapack_int *iwork, const lapack_int *liwork, lapack_int *info) {
+    char jz = up(jobz), u = up(uplo);
+    int bad = *itype < 1 || *itype > 3 ? 1 : jz != 'V' && jz != 'N' ? 2
+            : u != 'U' && u != 'L' ? 3 : *n < 0 ? 4 : *lda < max1(*n) ? 6
+            : *ldb < max1(*n) ? 8 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    /* LAPACK's minimum workspace, as for syevd / heevd */
+    int64_t N = *n, lw = 1, lrw = 1, liw = 1;
+    if (N > 1 && jz == 'V') {
+        lw = IS_CPLX ? 2 * N + N * N : 1 + 6 * N + 2 * N * N;
+        lrw = 1 + 5 * N + 2 * N * N;
+        liw = 3 + 5 * N;
+    } else if (N > 1) {
+        lw = IS_CPLX ? N + 1 : 2 * N + 1;
+        lrw = N;
+    }
+    int query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
+    bad = query ? 0 : *lwork < lw ? 11 : IS_CPLX && *lrwork < lrw ? 13
+        : *liwork < liw ? 13 + 2 * IS_CPLX : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    if (query) {
+        fn = hl_next(f);
+        hl_query(f, fn != NULL);
+        if (fn) {
+#if IS_CPLX
+            ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
+                       const lapack_int *, T *, const lapack_int *, R *, T *, const lapack_int *,
+                       R *, const lapack_int *, lapack_int *, const lapack_int *, lapack_int *,
+                       size_t, size_t))fn)(itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork,
+                                           rwork, lrwork, iwork, liwork, info, 1, 1);
+#else
+            ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
+                       const lapack_int *, T *, const lapack_int *, R *, T *, const lapack_int *,
+                       lapack_int *, const lapack_int *, lapack_int *, size_t, size_t))fn)(
+                itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, iwork, liwork, info, 1, 1);
+#endif
+        }
+        work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
+        if (IS_CPLX) rwork[0] = (R)(rwork[0] > (R)lrw && fn ? rwork[0] : (R)lrw);
+        iwork[0] = (lapack_int)(iwork[0] > liw && fn ? iwork[0] : liw);
+        *info = 0;
+        return;
+    }
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_SYGVD, f, N, NULL, HL_HOST_NO, &fn, &ctx);
+    if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return;
+    }
+    if (p == HL_SERVE) {
+#if IS_CPLX
+        int code = PN(hegvd)(ctx, (int)*itype, jz, u, N, A, *lda, B, *ldb, w);
+#else
+        int code = PN(sygvd)(ctx, (int)*itype, jz, u, N, A, *lda, B, *ldb, w);
+#endif
+        /* NaN or Inf (A and B untouched): the next LAPACK takes the call */
+        if (!hl_end(f, N, code, fn, 0)) {
+            *info = code;
+            return;
+        }
+    }
+#if IS_CPLX
+    ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
+               const lapack_int *, T *, const lapack_int *, R *, T *, const lapack_int *, R *,
+               const lapack_int *, lapack_int *, const lapack_int *, lapack_int *, size_t,
+               size_t))fn)(itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, rwork, lrwork,
+                           iwork, liwork, info, 1, 1);
+#else
+    ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
+               const lapack_int *, T *, const lapack_int *, R *, T *, const lapack_int *,
+               lapack_int *, const lapack_int *, lapack_int *, size_t, size_t))fn)(
+        itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, iwork, liwork, info, 1, 1);
+#endif
+}
+
 /* syev / heev; rwork (3n - 2 reals, no query) is NULL for s and d. */
 static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_int *n, T *A,
                    const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,

@@ -17,14 +17,17 @@
 #undef EVD
 #undef EV
 #undef EVR
+#undef GVD
 #if IS_CPLX
 #define EVD heevd
 #define EV heev
 #define EVR heevr
+#define GVD hegvd
 #else
 #define EVD syevd
 #define EV syev
 #define EVR syevr
+#define GVD sygvd
 #endif
 #undef EPS
 #define EPS (sizeof(R) == 4 ? (double)FLT_EPSILON : DBL_EPSILON)
@@ -50,6 +53,9 @@ void F(EVR)(const char *, const char *, const char *, const lint *, T *, const l
             const R *, const lint *, const lint *, const R *, lint *, R *, T *, const lint *, lint *,
             T *, const lint *, R *, const lint *, lint *, const lint *, lint *, size_t, size_t,
             size_t);
+void F(GVD)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
+            const lint *, R *, T *, const lint *, R *, const lint *, lint *, const lint *, lint *,
+            size_t, size_t);
 #else
 void F(EVD)(const char *, const char *, const lint *, T *, const lint *, R *, T *, const lint *,
             lint *, const lint *, lint *, size_t, size_t);
@@ -58,6 +64,8 @@ void F(EV)(const char *, const char *, const lint *, T *, const lint *, R *, T *
 void F(EVR)(const char *, const char *, const char *, const lint *, T *, const lint *, const R *,
             const R *, const lint *, const lint *, const R *, lint *, R *, T *, const lint *, lint *,
             T *, const lint *, lint *, const lint *, lint *, size_t, size_t, size_t);
+void F(GVD)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
+            const lint *, R *, T *, const lint *, lint *, const lint *, lint *, size_t, size_t);
 #endif
 #ifdef TEST_ILP64
 void CAT4(scipy_, P, potrf, _64_)(const char *, const lint *, T *, const lint *, lint *, size_t);
@@ -447,10 +455,119 @@ static void PS(run_gemm)(int64_t n) {
         }
 }
 
+/* ?sygvd / ?hegvd: every itype and uplo with vectors, workspace from a
+ * query, the eigenvalues against the system's ?sygvd, the residual of the
+ * generalized problem (itype 1 A X - B X W, 2 A B X - X W, 3 B A X - X W)
+ * and the path the call took. */
+static void PS(run_gvd)(int64_t n) {
+    char what[96];
+    lint N = (lint)n, ld = (lint)(n > 1 ? n : 1), info = -99, q = -1;
+    int rn = (int)n, rld = (int)ld, rinfo = -99, rq = -1;
+    R *w = malloc((size_t)(n + 1) * sizeof *w), *rw = malloc((size_t)(n + 1) * sizeof *rw);
+    for (int itype = 1; itype <= 3; itype++)
+        for (int u = 0; u < 2; u++) {
+            const char *uplo = u ? "U" : "L";
+            lint it = itype;
+            int rit = itype;
+            T *A0 = PS(hpd)(n), *B0 = PS(hpd)(n);
+            for (int64_t i = 0; i < n; i++) A0[i + i * n] = (T)rnd(); /* A indefinite */
+            /* reference eigenvalues */
+            {
+                T *A2 = PS(dup)(A0, n * n), *B2 = PS(dup)(B0, n * n), wq;
+                R rwq = 0;
+                int iwq;
+#if IS_CPLX
+                void (*gvd)(const int *, const char *, const char *, const int *, T *, const int *,
+                            T *, const int *, R *, T *, const int *, R *, const int *, int *,
+                            const int *, int *, size_t, size_t) = REF(GVD);
+                gvd(&rit, "N", uplo, &rn, A2, &rld, B2, &rld, rw, &wq, &rq, &rwq, &rq, &iwq, &rq,
+                    &rinfo, 1, 1);
+                int lw = (int)creal(wq) + 1, lrw = (int)rwq + 1, liw = iwq + 1;
+                T *wk = PS(alloc)(lw);
+                R *rwk = malloc((size_t)lrw * sizeof *rwk);
+                int *iwk = malloc((size_t)liw * sizeof *iwk);
+                gvd(&rit, "N", uplo, &rn, A2, &rld, B2, &rld, rw, wk, &lw, rwk, &lrw, iwk, &liw,
+                    &rinfo, 1, 1);
+                free(rwk);
+#else
+                (void)rwq;
+                void (*gvd)(const int *, const char *, const char *, const int *, T *, const int *,
+                            T *, const int *, R *, T *, const int *, int *, const int *, int *,
+                            size_t, size_t) = REF(GVD);
+                gvd(&rit, "N", uplo, &rn, A2, &rld, B2, &rld, rw, &wq, &rq, &iwq, &rq, &rinfo, 1, 1);
+                int lw = (int)wq + 1, liw = iwq + 1;
+                T *wk = PS(alloc)(lw);
+                int *iwk = malloc((size_t)liw * sizeof *iwk);
+                gvd(&rit, "N", uplo, &rn, A2, &rld, B2, &rld, rw, wk, &lw, iwk, &liw, &rinfo, 1, 1);
+#endif
+                free(wk), free(iwk), free(A2), free(B2);
+            }
+            T *A1 = PS(dup)(A0, n * n), *B1 = PS(dup)(B0, n * n), wq;
+            R rwq = 0;
+            lint iwq;
+#if IS_CPLX
+            F(GVD)(&it, "V", uplo, &N, A1, &ld, B1, &ld, w, &wq, &q, &rwq, &q, &iwq, &q, &info, 1, 1);
+            lint lw = (lint)creal(wq), lrw = (lint)rwq, liw = iwq;
+            T *wk = PS(alloc)(lw);
+            R *rwk = malloc((size_t)lrw * sizeof *rwk);
+            lint *iwk = malloc((size_t)liw * sizeof *iwk);
+            path_begin();
+            F(GVD)(&it, "V", uplo, &N, A1, &ld, B1, &ld, w, wk, &lw, rwk, &lrw, iwk, &liw, &info, 1,
+                   1);
+            free(rwk);
+#else
+            (void)rwq;
+            F(GVD)(&it, "V", uplo, &N, A1, &ld, B1, &ld, w, &wq, &q, &iwq, &q, &info, 1, 1);
+            lint lw = (lint)wq, liw = iwq;
+            T *wk = PS(alloc)(lw);
+            lint *iwk = malloc((size_t)liw * sizeof *iwk);
+            path_begin();
+            F(GVD)(&it, "V", uplo, &N, A1, &ld, B1, &ld, w, wk, &lw, iwk, &liw, &info, 1, 1);
+#endif
+            snprintf(what, sizeof what, "%s itype %d uplo %s n %lld", STR(F(GVD)), itype, uplo,
+                     (long long)n);
+            path_check(what, 0);
+            double dw = 0, wmax = 0;
+            for (int64_t i = 0; i < n; i++)
+                dw = fmax(dw, fabs((double)(w[i] - rw[i]))), wmax = fmax(wmax, fabs((double)rw[i]));
+            check(info == 0 && rinfo == 0 && dw <= 100.0 * (double)(n + 1) * EPS * fmax(wmax, 1),
+                  what, dw);
+            /* residual, in double: P = op(A, B) X - (B) X W */
+            double res = 0, an = PS(maxabs)(A0, n * n), bn = PS(maxabs)(B0, n * n),
+                   xn = PS(maxabs)(A1, n * n);
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t i = 0; i < n; i++) {
+                    double complex s = 0;
+                    for (int64_t k = 0; k < n; k++) {
+                        double complex inner = 0; /* (B X)(k, j) or (A X)(k, j) */
+                        if (itype == 1) {
+                            s += (double complex)A0[i + k * n] * A1[k + j * n] -
+                                 (double complex)B0[i + k * n] * A1[k + j * n] * (double)w[j];
+                            continue;
+                        }
+                        const T *first = itype == 2 ? A0 : B0, *second = itype == 2 ? B0 : A0;
+                        for (int64_t l = 0; l < n; l++)
+                            inner += (double complex)second[k + l * n] * A1[l + j * n];
+                        s += (double complex)first[i + k * n] * inner;
+                    }
+                    if (itype != 1) s -= (double complex)A1[i + j * n] * (double)w[j];
+                    res = fmax(res, cabs(s));
+                }
+            const double scale = (double)(n + 1) * (double)(n + 1) * EPS * an * bn * fmax(xn, 1) *
+                                 (itype == 1 ? 1 : (double)(n + 1));
+            snprintf(what, sizeof what, "%s itype %d uplo %s n %lld residual", STR(F(GVD)), itype,
+                     uplo, (long long)n);
+            check(res <= 60 * scale + 1e-300, what, res / scale);
+            free(A0), free(B0), free(A1), free(B1), free(wk), free(iwk);
+        }
+    free(w), free(rw);
+}
+
 static void PS(run)(int64_t n) {
     PS(run_chol)(n);
     PS(run_lu)(n);
     PS(run_eig)(n);
+    PS(run_gvd)(n);
     PS(run_gemm)(n);
 }
 
@@ -502,6 +619,22 @@ static void PS(errors)(void) {
     EXPECT(EVR, F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
                   &q, iw, &q, &info, 1, 1, 1), -15);
 #endif
+    {
+        lint zero = 0, four = 4;
+#if IS_CPLX
+        EXPECT(GVD, F(GVD)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -1);
+        EXPECT(GVD, F(GVD)(&four, "V", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -1);
+        EXPECT(GVD, F(GVD)(&one, "X", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -2);
+        EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -8);
+        EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -11);
+#else
+        EXPECT(GVD, F(GVD)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
+        EXPECT(GVD, F(GVD)(&four, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
+        EXPECT(GVD, F(GVD)(&one, "X", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -2);
+        EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, iw, &q, &info, 1, 1), -8);
+        EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -11);
+#endif
+    }
     /* NaN in B: hyla declines gesv and posv data with NaN, the next LAPACK
      * computes on it (info 0, NaN in X) */
     for (int posv = 0; posv < 2; posv++) {
