@@ -67,3 +67,11 @@ foreach(v "half_host|--sbr half --allreduce host|cpu:4" "half_device|--sbr half 
   set_tests_properties(cli_syevd_mgpu_${name}_${ndev} PROPERTIES LABELS repeat)
 endforeach()
 add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --jobz V --one-stage off --devices cpu:2 --vs vendor --timers --json --check --kd 8 --nb 16); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"one_dev_time_s\":[0-9].*\"status\":\"pass\".*\"timeline\":\\[{\"device\":0,\"cols\":[0-9]*,\"upload\":\\[[0-9.e-]*,[0-9.e-]*\\].*},{\"device\":1,\"cols\":'" $<TARGET_FILE:hyla_cli>)
+
+# The generalized eigensolver through the CLI: every itype, triangle and
+# precision pair checked against LAPACKE (residual and B-normalization with
+# vectors, eigenvalues without) on three devices, orders over several
+# reduction blocks; a bad --itype is a usage error.
+add_test(NAME cli_sygvd COMMAND sh -c "out=$(\"$0\" sygvd -n 1,37,130 --type d,z --itype 1,2,3 --uplo L,U --jobz V --check --vs vendor --devices cpu:3 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c ' pass$') -eq 36 && echo \"$out\" | grep -q '^% vendor (generalized eig): LAPACKE'" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_hegvd_values COMMAND sh -c "out=$(\"$0\" hegvd -n 2,90 --type s,c --itype 2,3 --jobz N --check --repeat 1 --json); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '\"itype\":[23],.*\"status\":\"pass\"') -eq 8" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_sygvd_bad_itype COMMAND sh -c "\"$0\" sygvd -n 5 --itype 4; test $? -eq 2" $<TARGET_FILE:hyla_cli>)

@@ -24,6 +24,8 @@ static const struct {
     {"heevd", cmd_syevd},
     {"stedc", cmd_stedc},
     {"sterf", cmd_sterf},
+    {"sygvd", cmd_sygvd},
+    {"hegvd", cmd_sygvd},
     {"getrf", cmd_getrf},
     {"getrs", cmd_getrs},
     {"gesv", cmd_gesv},

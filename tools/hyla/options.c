@@ -18,7 +18,7 @@ enum { MAX_LIST = 100000 };
 
 static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf", "getrs",
                                        "gesv", "gesv_rbt", "syevd", "heevd", "stedc", "sterf",
-                                       "hpl"};
+                                       "hpl", "sygvd", "hegvd"};
 
 /* The options of the tester itself; the library's tuning options come from
  * the table of hyla_options.h. */
@@ -27,7 +27,7 @@ typedef enum {
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION,
     OPT_NRHS, OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_BCAST,
-    OPT_OUTPUT_ON_FAIL
+    OPT_OUTPUT_ON_FAIL, OPT_ITYPE
 } opt_id;
 
 typedef struct {
@@ -54,7 +54,7 @@ static const opt_spec specs[] = {
     {"--matrix", OPT_MATRIX, true}, {"--timers", OPT_TIMERS, false},
     {"--grid", OPT_GRID, true},    {"--bcast", OPT_BCAST, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
-    {"--output-on-fail", OPT_OUTPUT_ON_FAIL, false},
+    {"--output-on-fail", OPT_OUTPUT_ON_FAIL, false}, {"--itype", OPT_ITYPE, true},
 };
 
 /* The tuning options (hyla_options.h), in table order: CLI_OPT_<ID> indexes it. */
@@ -89,7 +89,7 @@ void cli_usage(FILE *f) {
         "  potrs                solve A X = B with the Cholesky factor of A\n"
         "  posv                 factor A and solve A X = B\n"
         "  syevd, heevd         eigenvalues (--jobz N) and eigenvectors (--jobz V) of a Hermitian A\n"
-        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"
+        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"        "  sygvd, hegvd         generalized eigenproblem A x = l B x (--itype 1, 2, 3)\n"
         "  getrf                LU factorization with partial pivoting P A = L U (m x n: -m, -n)\n"
         "  getrs                solve op(A) X = B (--transa N|T|C) with the LU factor of A\n"
         "  gesv                 LU-factor A and solve A X = B\n"
@@ -160,6 +160,11 @@ void cli_usage(FILE *f) {
         "                       (ours-dev); several GPUs: cusolverMgSyevd (uplo L; one GPU listed\n"
         "                       several times, cuda:0,0: cusolverDnXsyevd); on several devices of\n"
         "                       any kind also hyla on device 0 alone (one-dev, JSON one_dev_time_s)\n"
+        "\n"
+        "generalized eigensolver (sygvd, hegvd: A x = l B x, B positive definite, generated):\n"
+        "  --itype LIST         1 (A x = l B x), 2 (A B x = l x), 3 (B A x = l x) (default 1)\n"
+        "  --jobz, --uplo       as for syevd; --check: residual and B-normalization (jobz V),\n"
+        "                       eigenvalues against LAPACKE ?sygvd (N); --vs vendor: LAPACKE ?sygvd\n"
         "\n"
         "tridiagonal options (stedc, sterf; --type s,d):\n"
         "  --cond X             T = the tridiagonal of Q D Q^T, eigenvalues 1 .. 1/X geometric (O(n^3));\n"
@@ -342,6 +347,21 @@ static int parse_uplos(const char *opt, const char *s, cli_opts *o) {
     return 0;
 }
 
+/* --itype: a comma list of 1, 2, 3, each once */
+static int parse_itypes(const char *opt, const char *s, cli_opts *o) {
+    int n = 0;
+    for (const char *p = s;; p += 2) {
+        if (*p < '1' || *p > '3' || (p[1] != ',' && p[1] != '\0'))
+            return usage_error(opt, s, "expected 1, 2 or 3, or a comma list of them");
+        for (int k = 0; k < n; k++)
+            if (o->itype[k] == *p - '0') return usage_error(opt, s, "each itype once");
+        o->itype[n++] = *p - '0';
+        if (p[1] == '\0') break;
+    }
+    o->nitype = n;
+    return 0;
+}
+
 static int parse_real(const char *opt, const char *s, double *out) {
     char *end;
     errno = 0;
@@ -470,6 +490,7 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
         return rc;
     }
     case OPT_OUTPUT_ON_FAIL: o->output_on_fail = true; return 0;
+    case OPT_ITYPE: return parse_itypes(opt, v, o);
     case OPT_ALPHA: return parse_real(opt, v, &o->alpha);
     case OPT_BETA: return parse_real(opt, v, &o->beta);
     case OPT_SEED: {
@@ -621,8 +642,9 @@ static void warn_unused(const cli_opts *o) {
     } uses[] = {
         {OPT_M, "gemm getrf"},
         {OPT_K, "gemm"},
-        {OPT_UPLO, "potrf potrs posv syevd heevd"},
-        {OPT_JOBZ, "syevd heevd"},
+        {OPT_UPLO, "potrf potrs posv syevd heevd sygvd hegvd"},
+        {OPT_JOBZ, "syevd heevd sygvd hegvd"},
+        {OPT_ITYPE, "sygvd hegvd"},
         {OPT_TRANSA, "gemm getrs"},
         {OPT_TRANSB, "gemm"},
         {OPT_ALPHA, "gemm"},
@@ -634,11 +656,11 @@ static void warn_unused(const cli_opts *o) {
         {OPT_TIMERS, "syevd heevd stedc sterf"},
         {OPT_DEPTH, "gesv_rbt"},
         {OPT_REFINE, "gesv_rbt"},
-        {OPT_TYPE, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
-        {OPT_CHECK, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
-        {OPT_SEED, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
-        {OPT_REPEAT, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
-        {OPT_WARMUP, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf"},
+        {OPT_TYPE, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
+        {OPT_CHECK, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
+        {OPT_SEED, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
+        {OPT_REPEAT, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
+        {OPT_WARMUP, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
     };
     if (!o->routine) return;
     for (size_t i = 0; i < sizeof uses / sizeof uses[0]; i++) {
@@ -695,7 +717,7 @@ static int validate(cli_opts *o) {
 }
 
 int cli_opts_parse(int argc, char **argv, cli_opts *o) {
-    *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .jobz = 'N', .repeat = 3, .warmup = 1, .transa = 'N',
+    *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .itype = {1}, .nitype = 1, .jobz = 'N', .repeat = 3, .warmup = 1, .transa = 'N',
                     .transb = 'N', .alpha = 1, .beta = 1, .seed = 42, .xt_block = 8192,
                     .rbt_depth = -1, .rbt_refine = -1, .hpl_bcast = -1,
                     .argc = argc, .argv = argv};

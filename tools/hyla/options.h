@@ -38,6 +38,8 @@ typedef struct {
     char uplo[2];                 /* 'L' and/or 'U', in the order given */
     int nuplo;
     char jobz;                    /* 'N'/'V' */
+    int itype[3];                 /* sygvd, hegvd: 1, 2, 3, in the order given */
+    int nitype;
     const char *devices;          /* NULL: HYLA_DEVICES or every GPU */
     bool check, vs_vendor, json, verbose, stats;
     int repeat, warmup;

@@ -1,0 +1,299 @@
+/* hyla sygvd / hegvd: the generalized eigenproblem (hyla_?sygvd / ?hegvd)
+ * on generated matrices: A Hermitian indefinite, B Hermitian positive
+ * definite (diagonally dominant), --itype 1, 2, 3. --check: jobz V, the
+ * residual |op - X W|_F / (n |A|_F |B|_F |X|_F eps) (itype 1 A X - B X W,
+ * 2 A B X - X W, 3 B A X - X W) and the normalization |X^H M X - I|_F /
+ * (n |M|_F |X|_F^2 eps) (M = B, itype 3 B^-1), the larger reported; jobz
+ * N, the eigenvalues against LAPACKE's ?sygvd, max |w - w_ref| / (n
+ * max|w_ref| eps). --vs vendor: LAPACKE ?sygvd / ?hegvd (OpenBLAS) on copies
+ * of the same host matrices (there is no GPU baseline yet). */
+#include <cblas.h>
+#include <complex.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "cmd.h"
+#include "matgen.h"
+#include "runloop.h"
+
+static const double THRESHOLD = 60;
+
+typedef struct {
+    const cli_opts *o;
+    const report *r;
+    hyla_dtype t;
+    int itype;
+    char jobz, uplo;
+    int64_t n;
+    void *A0, *B0, *A, *B, *w;
+} gv_run;
+
+static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
+static const char *name_of(hyla_dtype t) { return dtype_is_complex(t) ? "hegvd" : "sygvd"; }
+
+static void restore(void *arg) {
+    gv_run *c = arg;
+    mat_copy(c->t, c->n, c->n, c->A0, c->n, c->A, c->n);
+    mat_copy(c->t, c->n, c->n, c->B0, c->n, c->B, c->n);
+}
+
+static int call(hyla_t *ctx, void *arg) {
+    gv_run *c = arg;
+    switch (c->t) {
+    case HYLA_S: return hyla_ssygvd(ctx, c->itype, c->jobz, c->uplo, c->n, c->A, c->n, c->B, c->n, c->w);
+    case HYLA_D: return hyla_dsygvd(ctx, c->itype, c->jobz, c->uplo, c->n, c->A, c->n, c->B, c->n, c->w);
+    case HYLA_C: return hyla_chegvd(ctx, c->itype, c->jobz, c->uplo, c->n, c->A, c->n, c->B, c->n, c->w);
+    case HYLA_Z: return hyla_zhegvd(ctx, c->itype, c->jobz, c->uplo, c->n, c->A, c->n, c->B, c->n, c->w);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+static void print_error(void *arg, int info) {
+    const gv_run *c = arg;
+    fprintf(stderr, "hyla: hyla_%c%s(itype=%d, jobz=%c, uplo=%c, n=%lld) returned %d: %s\n",
+            dtype_char(c->t), name_of(c->t), c->itype, c->jobz, c->uplo, (long long)c->n, info,
+            info > c->n ? "B is not positive definite" : info > 0 ? "the eigensolver did not converge"
+                                                              : hyla_strerror(info));
+}
+
+static const char *numerical(void *arg, const report_row *row) {
+    print_error(arg, row->info);
+    return "noconv";
+}
+
+/* LAPACKE ?sygvd / ?hegvd on A and B (overwritten) */
+static lapack_int lapacke_gvd(hyla_dtype t, int itype, char jobz, char uplo, int64_t n, void *A,
+                              void *B, void *w) {
+    const lapack_int m = (lapack_int)n;
+    switch (t) {
+    case HYLA_S: return LAPACKE_ssygvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
+    case HYLA_D: return LAPACKE_dsygvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
+    case HYLA_C: return LAPACKE_chegvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
+    case HYLA_Z: return LAPACKE_zhegvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
+    }
+    return -1;
+}
+
+/* n x n matrix of dtype t in double complex, both triangles of a Hermitian
+ * one from its triangle uplo when herm */
+static double _Complex *widen(hyla_dtype t, int64_t n, const void *a, int herm, char uplo) {
+    double _Complex *z = malloc(sizeof *z * (size_t)(n * n));
+    if (!z) return NULL;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            const int in = uplo == 'L' ? i >= j : i <= j;
+            z[i + j * n] = !herm || in ? mat_elem(t, a, i + j * n) : conj(mat_elem(t, a, j + i * n));
+        }
+    return z;
+}
+
+static double fro(int64_t n, const double _Complex *z) {
+    double s = 0;
+    for (int64_t i = 0; i < n * n; i++) s += creal(z[i]) * creal(z[i]) + cimag(z[i]) * cimag(z[i]);
+    return sqrt(s);
+}
+
+static void zmul(int64_t n, CBLAS_TRANSPOSE ta, const double _Complex *X, const double _Complex *Y,
+                 double _Complex *C) {
+    const double _Complex one = 1, zero = 0;
+    cblas_zgemm(CblasColMajor, ta, CblasNoTrans, (int)n, (int)n, (int)n, &one, X, (int)n, Y, (int)n,
+                &zero, C, (int)n);
+}
+
+static int check(void *arg, double *err) {
+    gv_run *c = arg;
+    const int64_t n = c->n;
+    const double eps = dtype_eps(c->t);
+    const hyla_dtype rt = real_of(c->t);
+    if (n == 0) {
+        *err = 0;
+        return 0;
+    }
+    if (c->jobz == 'N') {
+        void *A = mat_alloc(c->t, n, n, false, "the check's A"), *B = mat_alloc(c->t, n, n, false, "the check's B");
+        double *wr = malloc(sizeof *wr * (size_t)n * 2);
+        int rc = -1;
+        if (A && B && wr) {
+            mat_copy(c->t, n, n, c->A0, n, A, n);
+            mat_copy(c->t, n, n, c->B0, n, B, n);
+            if (lapacke_gvd(c->t, c->itype, 'N', c->uplo, n, A, B, wr) == 0) {
+                double d = 0, m = 0;
+                for (int64_t i = 0; i < n; i++) {
+                    double a = creal(mat_elem(rt, c->w, i)), b = creal(mat_elem(rt, wr, i));
+                    d = fmax(d, fabs(a - b)), m = fmax(m, fabs(b));
+                }
+                *err = d / ((double)n * fmax(m, 1e-300) * eps);
+                rc = 0;
+            }
+        }
+        free(A), free(B), free(wr);
+        return rc;
+    }
+    double _Complex *Az = widen(c->t, n, c->A0, 1, c->uplo), *Bz = widen(c->t, n, c->B0, 1, c->uplo);
+    double _Complex *X = widen(c->t, n, c->A, 0, 'L');
+    double _Complex *P = malloc(sizeof *P * (size_t)(n * n)), *Q = malloc(sizeof *Q * (size_t)(n * n));
+    int rc = -1;
+    if (Az && Bz && X && P && Q) {
+        if (c->itype == 1) {
+            zmul(n, CblasNoTrans, Az, X, P);
+            zmul(n, CblasNoTrans, Bz, X, Q);
+        } else {
+            zmul(n, CblasNoTrans, c->itype == 2 ? Bz : Az, X, Q);
+            zmul(n, CblasNoTrans, c->itype == 2 ? Az : Bz, Q, P);
+            memcpy(Q, X, sizeof *Q * (size_t)(n * n));
+        }
+        for (int64_t j = 0; j < n; j++) {
+            const double lam = creal(mat_elem(rt, c->w, j));
+            for (int64_t i = 0; i < n; i++) P[i + j * n] -= Q[i + j * n] * lam;
+        }
+        const double xn = fro(n, X), res = fro(n, P) / ((double)n * fro(n, Az) * fro(n, Bz) * xn * eps);
+        /* normalization: M = B (itype 1, 2) or B^-1 (3, by LAPACKE zpotri on B's factor) */
+        double _Complex *M = Bz;
+        int ok = 1;
+        if (c->itype == 3) {
+            ok = LAPACKE_zpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, Bz, (lapack_int)n) == 0 &&
+                 LAPACKE_zpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)n, Bz, (lapack_int)n) == 0;
+            for (int64_t j = 0; ok && j < n; j++)
+                for (int64_t i = 0; i < j; i++) Bz[i + j * n] = conj(Bz[j + i * n]);
+        }
+        if (ok) {
+            zmul(n, CblasNoTrans, M, X, Q);
+            zmul(n, CblasConjTrans, X, Q, P);
+            for (int64_t i = 0; i < n; i++) P[i + i * n] -= 1;
+            const double orth = fro(n, P) / ((double)n * fro(n, M) * xn * xn * eps);
+            *err = fmax(res, orth);
+            rc = 0;
+        }
+    }
+    free(Az), free(Bz), free(X), free(P), free(Q);
+    return rc;
+}
+
+static void print_row(void *arg, const report_row *w) {
+    const gv_run *c = arg;
+    const report *r = c->r;
+    char b[4][32];
+#define NUM(i, fmt, v) (isnan(v) ? "-" : (snprintf(b[i], 32, fmt, v), b[i]))
+    const double ratio = report_ratio(w->vendor_time_s, w->time_s, (double)c->n);
+    if (r->json) {
+        printf("{\"routine\":\"%s\",\"type\":\"%c\",\"itype\":%d,\"jobz\":\"%c\",\"uplo\":\"%c\","
+               "\"n\":%lld,\"devices\":\"%s\"", name_of(c->t), dtype_char(c->t), c->itype, c->jobz,
+               c->uplo, (long long)c->n, r->devices);
+        report_json_number("time_s", w->time_s);
+        if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
+        report_json_number("vendor_time_s", w->vendor_time_s);
+        report_json_number("ratio", ratio);
+        report_json_number("error", w->has_error ? w->error : NAN);
+        printf(",\"info\":%d,\"status\":\"%s\"}\n", w->info, w->status);
+        return;
+    }
+    printf("  %-7s %4c %5d %4c %4c %9lld %11s", name_of(c->t), dtype_char(c->t), c->itype, c->jobz,
+           c->uplo, (long long)c->n, NUM(0, "%.6f", w->time_s));
+    if (r->vs) printf(" %11s %7s", NUM(1, "%.6f", w->vendor_time_s), NUM(2, "%.2f", ratio));
+    if (r->check) printf(" %9s", w->has_error ? NUM(3, "%.2e", w->error) : "-");
+    printf(" %6d  %s\n", w->info, w->status);
+#undef NUM
+}
+
+static double vendor_time(const gv_run *c, int warmup, int repeat) {
+    void *A = mat_alloc(c->t, c->n, c->n, false, "the vendor's A");
+    void *B = mat_alloc(c->t, c->n, c->n, false, "the vendor's B");
+    void *w = malloc(sizeof(double) * (size_t)(c->n + 1) * 2);
+    double *ts = malloc(sizeof *ts * (size_t)repeat), med = NAN;
+    for (int k = 0; A && B && w && ts && k < warmup + repeat; k++) {
+        mat_copy(c->t, c->n, c->n, c->A0, c->n, A, c->n);
+        mat_copy(c->t, c->n, c->n, c->B0, c->n, B, c->n);
+        const double t0 = cli_now();
+        const lapack_int info = lapacke_gvd(c->t, c->itype, c->jobz, c->uplo, c->n, A, B, w);
+        const double s = cli_now() - t0;
+        if (info) {
+            fprintf(stderr, "hyla: vendor: LAPACKE ?sygvd returned %d\n", (int)info);
+            goto out;
+        }
+        if (k >= warmup) ts[k - warmup] = s;
+    }
+    if (A && B && w && ts) med = cli_median(ts, repeat);
+out:
+    free(A), free(B), free(w), free(ts);
+    return med;
+}
+
+static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t, int itype,
+                          char uplo, int64_t n) {
+    size_t bytes = 0;
+    if (!mat_bytes(t, n, n, &bytes) || !host_fits_n(4.0 * (double)bytes, "A, B and their copies", n, 2))
+        return CMD_ERROR;
+    if ((o->check || o->vs_vendor) && sizeof(lapack_int) < 8 && n > 46340) {
+        fprintf(stderr, "hyla: sygvd -n %lld: --check and --vs vendor call LAPACKE, whose sizes "
+                "are 32-bit here\n", (long long)n);
+        return CMD_USAGE;
+    }
+    gv_run c = {.o = o, .r = r, .t = t, .itype = itype, .jobz = o->jobz, .uplo = uplo, .n = n};
+    c.A0 = mat_alloc(t, n, n, false, "A");
+    c.B0 = mat_alloc(t, n, n, false, "B");
+    c.A = mat_alloc(t, n, n, false, "A's working copy");
+    c.B = mat_alloc(t, n, n, false, "B's working copy");
+    c.w = malloc(sizeof(double) * (size_t)(n + 1) * 2);
+    cmd_status st = CMD_ERROR;
+    if (!c.A0 || !c.B0 || !c.A || !c.B || !c.w) goto out;
+    const int64_t ld = n > 0 ? n : 1;
+    mat_fill_hpd(t, n, c.A0, ld, o->seed, 1); /* Hermitian, then shifted to be indefinite */
+    for (int64_t i = 0; i < n; i++) {
+        if (t == HYLA_S) ((float *)c.A0)[i + i * n] -= (float)n;
+        else if (t == HYLA_D) ((double *)c.A0)[i + i * n] -= (double)n;
+        else if (t == HYLA_C) ((float *)c.A0)[2 * (i + i * n)] -= (float)n;
+        else ((double *)c.A0)[2 * (i + i * n)] -= (double)n;
+    }
+    mat_fill_hpd(t, n, c.B0, ld, o->seed, 2);
+    report_row row = {.layout = ROW_CHOL, .routine = name_of(t), .type = t, .uplo = uplo, .n = n,
+                      .nrhs = -1, .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
+                      .ours_dev_time_s = NAN, .status = "ok"};
+    const run_hooks h = {.arg = &c, .restore = restore, .call = call, .print_error = print_error,
+                         .numerical = numerical, .check = check, .print = print_row,
+                         .threshold = THRESHOLD};
+    st = run_calls(ctx, o, r, o->check, &h, &row);
+    if (st != CMD_OK) goto out;
+    if (o->vs_vendor) {
+        row.vendor = dtype_is_complex(t) ? "lapacke_hegvd" : "lapacke_sygvd";
+        row.vendor_time_s = vendor_time(&c, o->warmup, o->repeat);
+    }
+    st = run_finish_hooks(r, &h, &row, false);
+out:
+    free(c.A0), free(c.B0), free(c.A), free(c.B), free(c.w);
+    return st;
+}
+
+cmd_status cmd_sygvd(hyla_t *ctx, const cli_opts *o, const report *r) {
+    if (o->ninputs || o->output) {
+        fputs("hyla: sygvd and hegvd take generated matrices only (no --input, --output)\n", stderr);
+        return CMD_USAGE;
+    }
+    if (!r->json) {
+        if (o->vs_vendor)
+            printf("%% vendor (generalized eig): LAPACKE ?sygvd/?hegvd (OpenBLAS) on copies of the "
+                   "same host matrices (no GPU baseline yet); ratio = vendor time / hyla time\n");
+        if (o->check)
+            printf("%% check (generalized eig): jobz V max(|op - X W|_F / (n |A|_F |B|_F |X|_F "
+                   "eps), |X^H M X - I|_F / (n |M|_F |X|_F^2 eps)), M = B (itype 1, 2) or B^-1 "
+                   "(3); jobz N max |w - w_lapacke| / (n max|w| eps); pass < 60\n");
+        printf("%% routine type itype jobz uplo         n     time(s)");
+        if (o->vs_vendor) printf(" %11s %7s", "vendor(s)", "ratio");
+        if (o->check) printf(" %9s", "error");
+        printf("   info  status\n");
+    }
+    cmd_status worst = CMD_OK;
+    for (int k = 0; k < o->ntypes; k++)
+        for (int it = 0; it < o->nitype; it++)
+            for (int u = 0; u < o->nuplo; u++)
+                for (int i = 0; i < o->n.count; i++) {
+                    cmd_status st = run_one(ctx, o, r, o->types[k], o->itype[it], o->uplo[u],
+                                            cli_n(o, i));
+                    if (st == CMD_ERROR || st == CMD_USAGE) return st;
+                    if (st == CMD_FAILED) worst = CMD_FAILED;
+                }
+    return worst;
+}
