@@ -153,6 +153,36 @@ static int PS(eig_call)(hl_routine rt, hl_fwd *f, const char *force_forward, cha
     return 1;
 }
 
+/* The workspace arguments of ?syevd / ?heevd (and ?sygvd / ?hegvd): LAPACK's
+ * minimum for order N into lw, lrw (complex), liw; *query when any size is
+ * -1. Returns 0, or the number of the first size below its minimum (lwork
+ * is argument `at`, lrwork at + 2, liwork at + 2 or at + 4 for complex). */
+static int PS(evd_work)(int64_t N, char jz, const lapack_int *lwork, const lapack_int *lrwork,
+                        const lapack_int *liwork, int at, int64_t *lw, int64_t *lrw, int64_t *liw,
+                        int *query) {
+    *lw = *lrw = *liw = 1;
+    if (N > 1 && jz == 'V') {
+        *lw = IS_CPLX ? 2 * N + N * N : 1 + 6 * N + 2 * N * N;
+        *lrw = 1 + 5 * N + 2 * N * N;
+        *liw = 3 + 5 * N;
+    } else if (N > 1) {
+        *lw = IS_CPLX ? N + 1 : 2 * N + 1;
+        *lrw = N;
+    }
+    *query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
+    return *query ? 0 : *lwork < *lw ? at : IS_CPLX && *lrwork < *lrw ? at + 2
+         : *liwork < *liw ? at + 2 + 2 * IS_CPLX : 0;
+}
+
+/* A workspace query's answer: the next LAPACK's (forwarded, its answer in
+ * work[0], rwork[0], iwork[0]) where larger, else LAPACK's minimum. */
+static void PS(evd_answer)(int forwarded, T *work, R *rwork, lapack_int *iwork, int64_t lw,
+                           int64_t lrw, int64_t liw) {
+    work[0] = (T)(creal(work[0]) > (double)lw && forwarded ? creal(work[0]) : (double)lw);
+    if (IS_CPLX) rwork[0] = (R)(rwork[0] > (R)lrw && forwarded ? rwork[0] : (R)lrw);
+    iwork[0] = (lapack_int)(iwork[0] > liw && forwarded ? iwork[0] : liw);
+}
+
 /* syevd / heevd; rwork and lrwork are NULL for s and d. */
 static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_int *n, T *A,
                     const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,
@@ -162,18 +192,9 @@ static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_
     int bad = jz != 'V' && jz != 'N' ? 1 : u != 'U' && u != 'L' ? 2 : *n < 0 ? 3
             : *lda < max1(*n) ? 5 : 0;
     if (bad) { arg_error(f, info, bad); return; }
-    /* LAPACK's minimum workspace */
-    int64_t N = *n, lw = 1, lrw = 1, liw = 1;
-    if (N > 1 && jz == 'V') {
-        lw = IS_CPLX ? 2 * N + N * N : 1 + 6 * N + 2 * N * N;
-        lrw = 1 + 5 * N + 2 * N * N;
-        liw = 3 + 5 * N;
-    } else if (N > 1) {
-        lw = IS_CPLX ? N + 1 : 2 * N + 1;
-        lrw = N;
-    }
-    int query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
-    bad = query ? 0 : *lwork < lw ? 8 : IS_CPLX && *lrwork < lrw ? 10 : *liwork < liw ? 8 + 2 + 2 * IS_CPLX : 0;
+    int64_t N = *n, lw, lrw, liw;
+    int query;
+    bad = PS(evd_work)(N, jz, lwork, lrwork, liwork, 8, &lw, &lrw, &liw, &query);
     if (bad) { arg_error(f, info, bad); return; }
     void *fn;
     if (query) {
@@ -192,9 +213,7 @@ static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_
                                            info, 1, 1);
 #endif
         }
-        work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
-        if (IS_CPLX) rwork[0] = (R)(rwork[0] > (R)lrw && fn ? rwork[0] : (R)lrw);
-        iwork[0] = (lapack_int)(iwork[0] > liw && fn ? iwork[0] : liw);
+        PS(evd_answer)(fn != NULL, work, rwork, iwork, lw, lrw, liw);
         *info = 0;
         return;
     }
@@ -223,19 +242,9 @@ static void PS(gvd)(hl_fwd *f, const lapack_int *itype, const char *jobz, const 
             : u != 'U' && u != 'L' ? 3 : *n < 0 ? 4 : *lda < max1(*n) ? 6
             : *ldb < max1(*n) ? 8 : 0;
     if (bad) { arg_error(f, info, bad); return; }
-    /* LAPACK's minimum workspace, as for syevd / heevd */
-    int64_t N = *n, lw = 1, lrw = 1, liw = 1;
-    if (N > 1 && jz == 'V') {
-        lw = IS_CPLX ? 2 * N + N * N : 1 + 6 * N + 2 * N * N;
-        lrw = 1 + 5 * N + 2 * N * N;
-        liw = 3 + 5 * N;
-    } else if (N > 1) {
-        lw = IS_CPLX ? N + 1 : 2 * N + 1;
-        lrw = N;
-    }
-    int query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
-    bad = query ? 0 : *lwork < lw ? 11 : IS_CPLX && *lrwork < lrw ? 13
-        : *liwork < liw ? 13 + 2 * IS_CPLX : 0;
+    int64_t N = *n, lw, lrw, liw;
+    int query; /* sygvd's workspace is syevd's */
+    bad = PS(evd_work)(N, jz, lwork, lrwork, liwork, 11, &lw, &lrw, &liw, &query);
     if (bad) { arg_error(f, info, bad); return; }
     void *fn;
     if (query) {
@@ -255,9 +264,7 @@ static void PS(gvd)(hl_fwd *f, const lapack_int *itype, const char *jobz, const 
                 itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, iwork, liwork, info, 1, 1);
 #endif
         }
-        work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
-        if (IS_CPLX) rwork[0] = (R)(rwork[0] > (R)lrw && fn ? rwork[0] : (R)lrw);
-        iwork[0] = (lapack_int)(iwork[0] > liw && fn ? iwork[0] : liw);
+        PS(evd_answer)(fn != NULL, work, rwork, iwork, lw, lrw, liw);
         *info = 0;
         return;
     }
