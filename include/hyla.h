@@ -944,6 +944,51 @@ HYLA_API int hyla_cheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
 HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_complex_double *A,
                 int64_t lda, double *w);
 
+/* A part of the spectrum of a Hermitian (real: symmetric) host-resident
+ * matrix A (as LAPACK's ?syevx / ?syevr with a range): the eigenvalues with
+ * index il..iu (range 'I', 1-based, ascending) or in the half-open interval
+ * (vl, vu] (range 'V'), or all (range 'A'), and with jobz 'V' their
+ * eigenvectors, at a cost that drops with their number m: A to band on
+ * device 0 (hyla_?sytrd_sy2sb), band to a real tridiagonal T
+ * (hyla_?sytrd_sb2st), the wanted eigenvalues of T by bisection and their
+ * eigenvectors by inverse iteration (the host LAPACK's ?stebz and ?stein,
+ * O(n m)), and the two back transformations on the m columns only
+ * (hyla_?ormtr_sb2st, hyla_?ormtr_sy2sb on device 0: O(n^2 m) each). For
+ * all n pairs, hyla_?syevd is faster.
+ *   jobz     'N' or 'V'.   range  'A', 'V' or 'I'.   uplo 'L' or 'U'.
+ *   n        order of A, >= 0.
+ *   A, lda   lda >= max(1, n); destroyed (the reflectors of stage 1).
+ *   vl, vu   range 'V': vl < vu; else not referenced.
+ *   il, iu   range 'I': 1 <= il <= iu <= n (n = 0: il = 1, iu = 0); else
+ *            not referenced.
+ *   m        out: the number of eigenvalues found.
+ *   w        n entries (real type); the first m receive the eigenvalues,
+ *            ascending.
+ *   Z, ldz   jobz 'V': the n x m orthonormal eigenvectors (column k for
+ *            w[k]); Z must have room for the m columns (n for range 'A' or
+ *            'V'), ldz >= max(1, n); jobz 'N': not referenced, ldz >= 1.
+ * Returns 0; -i for a bad argument (1 jobz, 2 range, 3 uplo, 4 n, 5 A,
+ * 6 lda, 8 vu <= vl, 9 il, 10 iu, 11 m NULL, 12 w, 13 Z, 14 ldz);
+ * HYLA_ERR_NAN (NaN/Inf policy) when the triangle read holds NaN or Inf (A
+ * then not modified); k > 0 when bisection or inverse iteration failed to
+ * converge for k eigenvalues (LAPACK's ?syevx meaning); HYLA_ERR_NO_MEMORY,
+ * HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE; HYLA_ERR_UNSUPPORTED for n >
+ * INT_MAX (the host LAPACK's integers). NULL ctx: HYLA_ERR_INVALID.
+ * Workspace: host (kd + 1) n + 6 n elements, the stages' device memory (as
+ * hyla_?sytrd_sy2sb, hyla_?sytrd_sb2st and the back transformations). */
+HYLA_API int hyla_ssyevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, float *A,
+                 int64_t lda, float vl, float vu, int64_t il, int64_t iu, int64_t *m, float *w,
+                 float *Z, int64_t ldz);
+HYLA_API int hyla_dsyevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, double *A,
+                 int64_t lda, double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                 double *Z, int64_t ldz);
+HYLA_API int hyla_cheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n,
+                 hyla_complex_float *A, int64_t lda, float vl, float vu, int64_t il, int64_t iu,
+                 int64_t *m, float *w, hyla_complex_float *Z, int64_t ldz);
+HYLA_API int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n,
+                 hyla_complex_double *A, int64_t lda, double vl, double vu, int64_t il,
+                 int64_t iu, int64_t *m, double *w, hyla_complex_double *Z, int64_t ldz);
+
 /* The generalized symmetric / Hermitian-definite eigenproblem (LAPACK's
  * ?sygvd / ?hegvd): itype 1 A x = lambda B x, 2 A B x = lambda x, 3 B A x =
  * lambda x, with A Hermitian (real: symmetric) and B Hermitian positive

@@ -1,0 +1,228 @@
+/* A part of the spectrum of a Hermitian (real: symmetric) matrix (hyla.h,
+ * hyla_?syevdx / ?heevdx): the eigenvalues with index il..iu or in (vl,
+ * vu], and optionally their eigenvectors, at a cost that drops with their
+ * number m:
+ *   1. dense -> band (hyla_?sytrd_sy2sb, on device 0), 4/3 n^3 flops;
+ *   2. band -> real tridiagonal T (hyla_?sytrd_sb2st), O(n^2 kd);
+ *   3. the wanted eigenvalues of T by bisection (LAPACK ?stebz on the host
+ *      cores, O(n m));
+ *   4. jobz V: their eigenvectors of T by inverse iteration (?stein, O(n m)
+ *      plus reorthogonalization within clusters), then the two back
+ *      transformations on the m columns only (hyla_?ormtr_sb2st and
+ *      hyla_?ormtr_sy2sb on device 0), O(n^2 m) each, against O(n^3) for
+ *      all n vectors.
+ * The results are sorted ascending (?stein wants them by split block). */
+#include "core/internal.h"
+
+#include <float.h>
+#include <lapacke.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+/* The band width of stage 1 here (any kd >= 1 gives the same results up
+ * to rounding). */
+enum { EVX_KD = 64 };
+
+static int evx_sy2sb(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, int64_t kd, void *A,
+                     int64_t lda, void *AB, void *tau) {
+    switch (t) {
+    case HYLA_S: return hyla_ssytrd_sy2sb(ctx, uplo, n, kd, A, lda, AB, kd + 1, tau);
+    case HYLA_D: return hyla_dsytrd_sy2sb(ctx, uplo, n, kd, A, lda, AB, kd + 1, tau);
+    case HYLA_C: return hyla_chetrd_he2hb(ctx, uplo, n, kd, A, lda, AB, kd + 1, tau);
+    case HYLA_Z: return hyla_zhetrd_he2hb(ctx, uplo, n, kd, A, lda, AB, kd + 1, tau);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+static int evx_sb2st(hyla_t *ctx, hyla_dtype t, char vect, int64_t n, int64_t kd, const void *AB,
+                     void *d, void *e, hyla_sb2st_q **q) {
+    switch (t) {
+    case HYLA_S: return hyla_ssytrd_sb2st(ctx, vect, n, kd, AB, kd + 1, d, e, q);
+    case HYLA_D: return hyla_dsytrd_sb2st(ctx, vect, n, kd, AB, kd + 1, d, e, q);
+    case HYLA_C: return hyla_chetrd_hb2st(ctx, vect, n, kd, AB, kd + 1, d, e, q);
+    case HYLA_Z: return hyla_zhetrd_hb2st(ctx, vect, n, kd, AB, kd + 1, d, e, q);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+static int evx_back(hyla_t *ctx, hyla_dtype t, const hyla_sb2st_q *q, int64_t n, int64_t kd,
+                    int64_t m, const void *A, int64_t lda, const void *tau, void *Z, int64_t ldz) {
+    int rc;
+    switch (t) {
+    case HYLA_S:
+        rc = hyla_sormtr_sb2st(ctx, q, m, Z, ldz);
+        return rc ? rc : hyla_sormtr_sy2sb(ctx, 'N', n, kd, m, A, lda, tau, Z, ldz);
+    case HYLA_D:
+        rc = hyla_dormtr_sb2st(ctx, q, m, Z, ldz);
+        return rc ? rc : hyla_dormtr_sy2sb(ctx, 'N', n, kd, m, A, lda, tau, Z, ldz);
+    case HYLA_C:
+        rc = hyla_cunmtr_hb2st(ctx, q, m, Z, ldz);
+        return rc ? rc : hyla_cunmtr_he2hb(ctx, 'N', n, kd, m, A, lda, tau, Z, ldz);
+    case HYLA_Z:
+        rc = hyla_zunmtr_hb2st(ctx, q, m, Z, ldz);
+        return rc ? rc : hyla_zunmtr_he2hb(ctx, 'N', n, kd, m, A, lda, tau, Z, ldz);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+/* ?stebz in the real type (order 'B'), lapack_int arrays */
+static lapack_int evx_stebz(hyla_dtype rt, char range, lapack_int n, double vl, double vu,
+                            lapack_int il, lapack_int iu, const void *d, const void *e,
+                            lapack_int *m, lapack_int *nsplit, void *w, lapack_int *iblock,
+                            lapack_int *isplit) {
+    if (rt == HYLA_S)
+        return LAPACKE_sstebz(range, 'B', n, (float)vl, (float)vu, il, iu, 2 * FLT_MIN, d, e, m,
+                              nsplit, w, iblock, isplit);
+    return LAPACKE_dstebz(range, 'B', n, vl, vu, il, iu, 2 * DBL_MIN, d, e, m, nsplit, w, iblock,
+                          isplit);
+}
+
+/* ?stein: the eigenvectors of T for w (n x m, in dtype t: complex types
+ * receive real vectors with zero imaginary parts) */
+static lapack_int evx_stein(hyla_dtype t, lapack_int n, const void *d, const void *e, lapack_int m,
+                            const void *w, const lapack_int *iblock, const lapack_int *isplit,
+                            void *Z, lapack_int ldz, lapack_int *ifail) {
+    switch (t) {
+    case HYLA_S:
+        return LAPACKE_sstein(LAPACK_COL_MAJOR, n, d, e, m, w, iblock, isplit, Z, ldz, ifail);
+    case HYLA_D:
+        return LAPACKE_dstein(LAPACK_COL_MAJOR, n, d, e, m, w, iblock, isplit, Z, ldz, ifail);
+    case HYLA_C:
+        return LAPACKE_cstein(LAPACK_COL_MAJOR, n, d, e, m, w, iblock, isplit, Z, ldz, ifail);
+    case HYLA_Z:
+        return LAPACKE_zstein(LAPACK_COL_MAJOR, n, d, e, m, w, iblock, isplit, Z, ldz, ifail);
+    }
+    return -1;
+}
+
+static double rget(hyla_dtype rt, const void *v, int64_t i) {
+    return rt == HYLA_S ? (double)((const float *)v)[i] : ((const double *)v)[i];
+}
+
+static void rswap(hyla_dtype rt, void *v, int64_t i, int64_t j) {
+    if (rt == HYLA_S) {
+        float *f = v, x = f[i];
+        f[i] = f[j], f[j] = x;
+    } else {
+        double *f = v, x = f[i];
+        f[i] = f[j], f[j] = x;
+    }
+}
+
+static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int64_t n, void *A,
+                int64_t lda, double vl, double vu, int64_t il, int64_t iu, int64_t *m, void *w,
+                void *Z, int64_t ldz) {
+    HYLA_SERIAL(ctx);
+    if (!ctx) return HYLA_ERR_INVALID;
+    jobz = (char)(jobz == 'v' ? 'V' : jobz == 'n' ? 'N' : jobz);
+    range = (char)(range == 'a' ? 'A' : range == 'v' ? 'V' : range == 'i' ? 'I' : range);
+    uplo = (char)(uplo == 'l' ? 'L' : uplo == 'u' ? 'U' : uplo);
+    const int vec = jobz == 'V';
+    if (jobz != 'N' && jobz != 'V') return -1;
+    if (range != 'A' && range != 'V' && range != 'I') return -2;
+    if (uplo != 'L' && uplo != 'U') return -3;
+    if (n < 0) return -4;
+    if (n > 0 && !A) return -5;
+    if (lda < HYLA_MAX(1, n) || !hyla_size_ok(n, n, lda)) return -6;
+    if (range == 'V' && !(vl < vu)) return -8;
+    if (range == 'I' && (il < 1 || il > HYLA_MAX(1, n))) return -9;
+    if (range == 'I' && (iu < HYLA_MIN(n, il) || iu > n)) return -10;
+    if (!m) return -11;
+    if (n > 0 && !w) return -12;
+    if (vec && n > 0 && !Z) return -13;
+    if (ldz < 1 || (vec && (ldz < n || !hyla_size_ok(n, n, ldz)))) return -14;
+    *m = 0;
+    if (n == 0) return 0;
+    if (n > INT_MAX) return HYLA_ERR_UNSUPPORTED; /* the host LAPACK's ?stebz, ?stein */
+    if (hyla_nonfinite(t, uplo == 'L' ? 0 : 1, 0, n, n, A, lda)) return HYLA_ERR_NAN;
+
+    const hyla_dtype rt = hyla_dtype_real(t);
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
+    const int64_t kd = HYLA_MAX(1, HYLA_MIN((int64_t)EVX_KD, n - 1));
+    void *AB = hyla_calloc((size_t)((kd + 1) * n), es), *tau = hyla_calloc((size_t)n, es);
+    void *d = hyla_malloc((size_t)n * rs), *e = hyla_calloc((size_t)n, rs);
+    void *wb = hyla_malloc((size_t)n * rs);
+    lapack_int *iblock = hyla_malloc(sizeof *iblock * (size_t)n);
+    lapack_int *isplit = hyla_malloc(sizeof *isplit * (size_t)n);
+    lapack_int *ifail = hyla_malloc(sizeof *ifail * (size_t)n);
+    hyla_sb2st_q *q = NULL;
+    int rc = 0;
+    if (!AB || !tau || !d || !e || !wb || !iblock || !isplit || !ifail) {
+        rc = HYLA_ERR_NO_MEMORY;
+        goto out;
+    }
+    /* 1, 2: A -> band -> T = (d, e) */
+    if ((rc = evx_sy2sb(ctx, t, uplo, n, kd, A, lda, AB, tau)) ||
+        (rc = evx_sb2st(ctx, t, vec ? 'V' : 'N', n, kd, AB, d, e, vec ? &q : NULL)))
+        goto out;
+    /* 3: the wanted eigenvalues, grouped by split block */
+    lapack_int mm = 0, nsplit = 0;
+    lapack_int info = evx_stebz(rt, range, (lapack_int)n, vl, vu, (lapack_int)il, (lapack_int)iu,
+                                d, e, &mm, &nsplit, wb, iblock, isplit);
+    if (info < 0) {
+        rc = HYLA_ERR_INTERNAL;
+        goto out;
+    }
+    if (info > 0) { /* bisection did not converge for some (LAPACK: info as ?syevx) */
+        rc = (int)info;
+        goto out;
+    }
+    /* 4: their eigenvectors of T, then of A on the mm columns */
+    if (vec && mm > 0) {
+        info = evx_stein(t, (lapack_int)n, d, e, mm, wb, iblock, isplit, Z, (lapack_int)ldz,
+                         ifail);
+        if (info < 0) {
+            rc = HYLA_ERR_INTERNAL;
+            goto out;
+        }
+        if (info > 0) { /* info vectors did not converge (LAPACK ?syevx's meaning) */
+            rc = (int)info;
+            goto out;
+        }
+        if ((rc = evx_back(ctx, t, q, n, kd, mm, A, lda, tau, Z, ldz))) goto out;
+    }
+    /* ascending order (selection sort as LAPACK's ?syevx: few swaps) */
+    for (int64_t j = 0; j + 1 < mm; j++) {
+        int64_t k = j;
+        for (int64_t i = j + 1; i < mm; i++)
+            if (rget(rt, wb, i) < rget(rt, wb, k)) k = i;
+        if (k == j) continue;
+        rswap(rt, wb, j, k);
+        if (vec) {
+            char *zj = (char *)Z + (size_t)j * (size_t)ldz * es, *zk = (char *)Z + (size_t)k * (size_t)ldz * es;
+            for (size_t b = 0; b < (size_t)n * es; b++) {
+                char x = zj[b];
+                zj[b] = zk[b], zk[b] = x;
+            }
+        }
+    }
+    memcpy(w, wb, (size_t)mm * rs);
+    *m = mm;
+out:
+    hyla_sb2st_q_free(&q);
+    hyla_free(AB), hyla_free(tau), hyla_free(d), hyla_free(e), hyla_free(wb);
+    hyla_free(iblock), hyla_free(isplit), hyla_free(ifail);
+    return rc;
+}
+
+int hyla_ssyevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, float *A, int64_t lda,
+                 float vl, float vu, int64_t il, int64_t iu, int64_t *m, float *w, float *Z,
+                 int64_t ldz) {
+    return evdx(ctx, HYLA_S, jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
+}
+int hyla_dsyevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, double *A, int64_t lda,
+                 double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w, double *Z,
+                 int64_t ldz) {
+    return evdx(ctx, HYLA_D, jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
+}
+int hyla_cheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, hyla_complex_float *A,
+                 int64_t lda, float vl, float vu, int64_t il, int64_t iu, int64_t *m, float *w,
+                 hyla_complex_float *Z, int64_t ldz) {
+    return evdx(ctx, HYLA_C, jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
+}
+int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, hyla_complex_double *A,
+                 int64_t lda, double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                 hyla_complex_double *Z, int64_t ldz) {
+    return evdx(ctx, HYLA_Z, jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
+}
