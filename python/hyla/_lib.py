@@ -84,6 +84,8 @@ _ROUTINES = {
     "gesv_rbt": ("{p}gesv_rbt", [_I64, _I64, _P, _I64, _P, _I64, _P, _P]),
     "syevd": ("{p}{sy}evd", [_CH, _CH, _I64, _P, _I64, _P]),
     "sygvd": ("{p}{sy}gvd", [_INT, _CH, _CH, _I64, _P, _I64, _P, _I64, _P]),
+    "syevdx": ("{p}{sy}evdx", [_CH, _CH, _CH, _I64, _P, _I64, "R", "R", _I64, _I64, _P, _P, _P,
+                               _I64]),
 }
 
 # The C arguments' names (hyla.h; after ctx, and after dev in the _gpu
@@ -99,6 +101,8 @@ ARG_NAMES = {
     "gesv_rbt": ("n", "nrhs", "A", "lda", "B", "ldb", "opts", "info"),
     "syevd": ("jobz", "uplo", "n", "A", "lda", "w"),
     "sygvd": ("itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "w"),
+    "syevdx": ("jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "m", "w", "Z",
+               "ldz"),
 }
 
 
@@ -142,7 +146,8 @@ def routine(name, dtype, resident):
         pattern, args = _ROUTINES[name]
         p, scalar = PREC[dtype]
         cname = "hyla_" + pattern.format(p=p, sy="he" if p in "cz" else "sy")
-        args = [scalar if a == "S" else a for a in args]
+        args = [scalar if a == "S" else ctypes.c_double if a == "R" and p in "dz"
+                else ctypes.c_float if a == "R" else a for a in args]
         if resident:
             cname += "_gpu"
             args = [_INT] + args

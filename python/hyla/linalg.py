@@ -177,6 +177,48 @@ def _not_pd(info):
 _EIGH_DRIVERS = (None, "evd", "ev", "evr")
 
 
+def _eigh_subset(a, lower, eigvals_only, overwrite_a, check_finite, by_index, by_value, ctx):
+    """eigh with subset_by_index (lo, hi: 0-based, inclusive) or
+    subset_by_value (lo, hi]: hyla_?syevdx / ?heevdx on a host copy in
+    column-major order (arrays in GPU memory through the host)."""
+    job = _Job(ctx, [a], check_finite=check_finite)
+    (a,) = job.arrays
+    n = _square(a, "a")
+    if by_index is not None:
+        lo, hi = (int(x) for x in by_index)
+        if not (0 <= lo <= hi < n):
+            raise ValueError(f"subset_by_index: 0 <= lo <= hi < n = {n} needed; got ({lo}, {hi})")
+        rng, vl, vu, il, iu = b"I", 0.0, 0.0, lo + 1, hi + 1
+    elif by_value is not None:
+        vl, vu = (float(x) for x in by_value)
+        if not vl < vu:
+            raise ValueError(f"subset_by_value: lo < hi needed; got ({vl}, {vu})")
+        rng, il, iu = b"V", 1, max(n, 1)
+    else:
+        rng, vl, vu, il, iu = b"A", 0.0, 0.0, 1, n
+    host = job
+    if job.dev is not None:
+        a = np.array(job.xp.to_host(a))
+        overwrite_a = True
+        host = _Job(job.ctx, [a])
+    a, amem = host.blas(a, writable=True, overwrite=overwrite_a, fortran=True)
+    w = np.empty(max(n, 1), dtype=host.real)
+    z = np.empty((n, max(n, 1)), dtype=host.dtype, order="F")
+    m = ctypes.c_int64(0)
+    info = host.run("syevdx", b"N" if eigvals_only else b"V", rng, _uplo(lower), n,
+                    amem.address, amem.ld, vl, vu, il, iu, ctypes.addressof(m), w.ctypes.data,
+                    z.ctypes.data, max(n, 1), keep=(a, amem, w, z, m))
+    if info > 0:
+        raise LinAlgError(f"bisection or inverse iteration did not converge for {info} "
+                          "eigenvalues", info)
+    w = w[:m.value]
+    w = job.host_result(w) if job.dev is not None else job.result(w)
+    if eigvals_only:
+        return w
+    z = np.asfortranarray(z[:, :m.value])
+    return w, job.host_result(z) if job.dev is not None else job.result(z)
+
+
 def _eigh_generalized(a, b, lower, eigvals_only, overwrite_a, overwrite_b, itype, check_finite,
                       ctx):
     """eigh(a, b): hyla_?sygvd / ?hegvd on host copies in column-major
@@ -224,9 +266,11 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
     positive definite (hyla_?sygvd / ?hegvd; v normalized as SciPy's;
     LinAlgError when b is not positive definite). driver None, "evd", "ev",
     "evr" (no b) or "gv", "gvd" (with b) all compute every eigenpair, as
-    SciPy's do without a subset; subset_by_index, subset_by_value and the
-    drivers "evx", "gvx" raise NotImplementedError, naming what hyla does
-    not do yet.
+    SciPy's do without a subset; subset_by_index (lo, hi) or
+    subset_by_value (lo, hi] (and driver "evx") take a part of the spectrum
+    by hyla_?syevdx / ?heevdx, at a cost that drops with its size; a part
+    of a generalized problem (b with a subset, driver "gvx") raises
+    NotImplementedError.
     LinAlgError when the tridiagonal solver does not converge;
     ValueError for NaN or Inf in a (check_finite, as SciPy; without it,
     in the triangle read), or an unknown driver."""
@@ -239,18 +283,19 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
         raise ValueError(f"driver {driver!r} requires b (a generalized problem)")
     if b is not None and driver in ("ev", "evd", "evr", "evx"):
         raise ValueError(f"driver {driver!r} takes no b (a standard problem)")
-    unsupported = [f"{name}={value!r}" for name, value in
-                   (("subset_by_index", subset_by_index), ("subset_by_value", subset_by_value))
-                   if value is not None]
-    if driver in ("evx", "gvx"):
-        unsupported.append(f"driver={driver!r}")
-    if unsupported:
-        raise NotImplementedError(f"hyla.eigh: {', '.join(unsupported)}: parts of the spectrum "
-                                  "are not in hyla yet (scipy.linalg.eigh computes them on the "
-                                  "host)")
+    subset = subset_by_index is not None or subset_by_value is not None
+    if subset_by_index is not None and subset_by_value is not None:
+        raise ValueError("either subset_by_index or subset_by_value, not both")
+    if b is not None and (subset or driver == "gvx"):
+        raise NotImplementedError("hyla.eigh: a part of the spectrum of the generalized problem "
+                                  "(b= with subset_by_index, subset_by_value or driver='gvx') is "
+                                  "not in hyla yet (scipy.linalg.eigh computes it on the host)")
     if b is not None:
         return _eigh_generalized(a, b, lower, eigvals_only, overwrite_a, overwrite_b, type,
                                  check_finite, ctx)
+    if subset or driver == "evx":
+        return _eigh_subset(a, lower, eigvals_only, overwrite_a, check_finite, subset_by_index,
+                            subset_by_value, ctx)
     job = _Job(ctx, [a], check_finite=check_finite)
     (a,) = job.arrays
     n = _square(a, "a")
