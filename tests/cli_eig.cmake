@@ -75,3 +75,11 @@ add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --job
 add_test(NAME cli_sygvd COMMAND sh -c "out=$(\"$0\" sygvd -n 1,37,130 --type d,z --itype 1,2,3 --uplo L,U --jobz V --check --vs vendor --devices cpu:3 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c ' pass$') -eq 36 && echo \"$out\" | grep -q '^% vendor (generalized eig): LAPACKE'" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_hegvd_values COMMAND sh -c "out=$(\"$0\" hegvd -n 2,90 --type s,c --itype 2,3 --jobz N --check --repeat 1 --json); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '\"itype\":[23],.*\"status\":\"pass\"') -eq 8" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_sygvd_bad_itype COMMAND sh -c "\"$0\" sygvd -n 5 --itype 4; test $? -eq 2" $<TARGET_FILE:hyla_cli>)
+
+# A part of the spectrum through the CLI, every precision and triangle,
+# several calls per size (warm-up and repeats: every call's workspaces
+# fresh), checked against LAPACKE ?syevr with the same range; by value and
+# values only in JSON; a bad --range is a usage error.
+add_test(NAME cli_syevdx COMMAND sh -c "out=$(\"$0\" syevdx -n 50,300 --type s,d,c,z --range I:1:30 --uplo L,U --jobz V --check --vs vendor --repeat 2 --devices cpu:3); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c ' 30 .* pass$') -eq 16" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_heevdx_values COMMAND sh -c "out=$(\"$0\" heevdx -n 120 --type z --range V:-5:5 --jobz N --check --json --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"range\":\"V\".*\"m\":[1-9][0-9]*,.*\"status\":\"pass\"'" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_syevdx_bad_range COMMAND sh -c "\"$0\" syevdx -n 20 --range I:3:2; test $? -eq 2 && \"$0\" syevdx -n 20 --range I:1:21; test $? -eq 2" $<TARGET_FILE:hyla_cli>)

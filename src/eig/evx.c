@@ -142,7 +142,8 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
     const int64_t kd = HYLA_MAX(1, HYLA_MIN((int64_t)EVX_KD, n - 1));
     void *AB = hyla_calloc((size_t)((kd + 1) * n), es), *tau = hyla_calloc((size_t)n, es);
     void *d = hyla_malloc((size_t)n * rs), *e = hyla_calloc((size_t)n, rs);
-    void *wb = hyla_malloc((size_t)n * rs);
+    /* zeroed: LAPACKE's NaN scan of ?stein's w reads all n entries */
+    void *wb = hyla_calloc((size_t)n, rs);
     lapack_int *iblock = hyla_malloc(sizeof *iblock * (size_t)n);
     lapack_int *isplit = hyla_malloc(sizeof *isplit * (size_t)n);
     lapack_int *ifail = hyla_malloc(sizeof *ifail * (size_t)n);

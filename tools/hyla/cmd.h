@@ -24,6 +24,7 @@ cmd_status cmd_syevd(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_stedc(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_sterf(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_sygvd(hyla_t *ctx, const cli_opts *o, const report *r); /* also hegvd */
+cmd_status cmd_syevdx(hyla_t *ctx, const cli_opts *o, const report *r); /* also heevdx */
 cmd_status cmd_getrf(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_getrs(hyla_t *ctx, const cli_opts *o, const report *r);
 cmd_status cmd_gesv(hyla_t *ctx, const cli_opts *o, const report *r);

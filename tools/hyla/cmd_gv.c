@@ -1,4 +1,8 @@
-/* hyla sygvd / hegvd: the generalized eigenproblem (hyla_?sygvd / ?hegvd)
+/* hyla sygvd / hegvd: the generalized eigenproblem (hyla_?sygvd / ?hegvd),
+ * and hyla syevdx / heevdx, a part of the spectrum (hyla_?syevdx / ?heevdx;
+ * below the generalized one, sharing its generator and check helpers).
+ *
+ * sygvd / hegvd
  * on generated matrices: A Hermitian indefinite, B Hermitian positive
  * definite (diagonally dominant), --itype 1, 2, 3. --check: jobz V, the
  * residual |op - X W|_F / (n |A|_F |B|_F |X|_F eps) (itype 1 A X - B X W,
@@ -295,5 +299,273 @@ cmd_status cmd_sygvd(hyla_t *ctx, const cli_opts *o, const report *r) {
                     if (st == CMD_ERROR || st == CMD_USAGE) return st;
                     if (st == CMD_FAILED) worst = CMD_FAILED;
                 }
+    return worst;
+}
+
+/* ------------------------------------------------- a part of the spectrum */
+
+typedef struct {
+    const cli_opts *o;
+    const report *r;
+    hyla_dtype t;
+    char jobz, uplo;
+    int64_t n, m;
+    void *A0, *A, *w, *Z;
+} evx_run;
+
+static const char *evx_name(hyla_dtype t) { return dtype_is_complex(t) ? "heevdx" : "syevdx"; }
+
+static void evx_restore(void *arg) {
+    evx_run *c = arg;
+    mat_copy(c->t, c->n, c->n, c->A0, c->n, c->A, c->n);
+}
+
+static int evx_call(hyla_t *ctx, void *arg) {
+    evx_run *c = arg;
+    const cli_opts *o = c->o;
+    const int64_t n = c->n, ldz = n > 0 ? n : 1;
+    switch (c->t) {
+    case HYLA_S:
+        return hyla_ssyevdx(ctx, c->jobz, o->range, c->uplo, n, c->A, ldz, (float)o->vl,
+                            (float)o->vu, o->il, o->iu, &c->m, c->w, c->Z, ldz);
+    case HYLA_D:
+        return hyla_dsyevdx(ctx, c->jobz, o->range, c->uplo, n, c->A, ldz, o->vl, o->vu, o->il,
+                            o->iu, &c->m, c->w, c->Z, ldz);
+    case HYLA_C:
+        return hyla_cheevdx(ctx, c->jobz, o->range, c->uplo, n, c->A, ldz, (float)o->vl,
+                            (float)o->vu, o->il, o->iu, &c->m, c->w, c->Z, ldz);
+    case HYLA_Z:
+        return hyla_zheevdx(ctx, c->jobz, o->range, c->uplo, n, c->A, ldz, o->vl, o->vu, o->il,
+                            o->iu, &c->m, c->w, c->Z, ldz);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+static void evx_error(void *arg, int info) {
+    const evx_run *c = arg;
+    fprintf(stderr, "hyla: hyla_%c%s(jobz=%c, range=%c, n=%lld) returned %d: %s\n",
+            dtype_char(c->t), evx_name(c->t), c->jobz, c->o->range, (long long)c->n, info,
+            info > 0 ? "bisection or inverse iteration did not converge" : hyla_strerror(info));
+}
+
+static const char *evx_numerical(void *arg, const report_row *row) {
+    evx_error(arg, row->info);
+    return "noconv";
+}
+
+/* LAPACKE ?syevr / ?heevr with the run's range on A (overwritten) */
+static lapack_int lapacke_evr(const evx_run *c, char jobz, void *A, lapack_int *m, void *w, void *Z,
+                              lapack_int *isuppz) {
+    const cli_opts *o = c->o;
+    const lapack_int n = (lapack_int)c->n, ld = n > 0 ? n : 1;
+    const lapack_int il = (lapack_int)o->il, iu = (lapack_int)o->iu;
+    switch (c->t) {
+    case HYLA_S:
+        return LAPACKE_ssyevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, (float)o->vl,
+                              (float)o->vu, il, iu, 0, m, w, Z, ld, isuppz);
+    case HYLA_D:
+        return LAPACKE_dsyevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, o->vl, o->vu, il,
+                              iu, 0, m, w, Z, ld, isuppz);
+    case HYLA_C:
+        return LAPACKE_cheevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, (float)o->vl,
+                              (float)o->vu, il, iu, 0, m, w, Z, ld, isuppz);
+    case HYLA_Z:
+        return LAPACKE_zheevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, o->vl, o->vu, il,
+                              iu, 0, m, w, Z, ld, isuppz);
+    }
+    return -1;
+}
+
+/* the values against LAPACKE ?syevr (and the count); jobz V: |A Z - Z W|_F /
+ * (n |A|_F eps), |Z^H Z - I|_F / (n eps) */
+static int evx_check(void *arg, double *err) {
+    evx_run *c = arg;
+    const int64_t n = c->n;
+    const double eps = dtype_eps(c->t);
+    const hyla_dtype rt = real_of(c->t);
+    *err = 0;
+    if (n == 0) return 0;
+    void *A = mat_alloc(c->t, n, n, false, "the check's A");
+    double *wr = malloc(sizeof *wr * (size_t)n);
+    lapack_int *isuppz = malloc(sizeof *isuppz * (size_t)(2 * n));
+    lapack_int mr = 0;
+    int rc = -1;
+    if (A && wr && isuppz) {
+        mat_copy(c->t, n, n, c->A0, n, A, n);
+        if (lapacke_evr(c, 'N', A, &mr, wr, NULL, isuppz) == 0) {
+            if (mr != c->m) {
+                fprintf(stderr, "hyla: %s: %lld eigenvalues, LAPACKE ?syevr found %d\n",
+                        evx_name(c->t), (long long)c->m, (int)mr);
+                *err = INFINITY;
+            } else {
+                double d = 0, mx = 0;
+                for (int64_t i = 0; i < c->m; i++) {
+                    const double a = creal(mat_elem(rt, c->w, i)), b = creal(mat_elem(rt, wr, i));
+                    d = fmax(d, fabs(a - b)), mx = fmax(mx, fabs(b));
+                }
+                const double an = mat_norm_herm_inf(c->t, 'L', n, c->A0, n);
+                *err = d / ((double)n * fmax(an, 1e-300) * eps);
+            }
+            rc = 0;
+        }
+    }
+    free(A), free(wr), free(isuppz);
+    if (rc || c->jobz != 'V' || c->m == 0 || isinf(*err)) return rc;
+    const int64_t m = c->m;
+    double _Complex *Az = widen(c->t, n, c->A0, 1, c->uplo);
+    double _Complex *Zz = malloc(sizeof *Zz * (size_t)(n * m)), *P = malloc(sizeof *P * (size_t)(n * m));
+    double _Complex *G = malloc(sizeof *G * (size_t)(m * m));
+    rc = -1;
+    if (Az && Zz && P && G) {
+        for (int64_t i = 0; i < n * m; i++) Zz[i] = mat_elem(c->t, c->Z, i);
+        const double _Complex one = 1, zero = 0;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)m, (int)n, &one, Az,
+                    (int)n, Zz, (int)n, &zero, P, (int)n);
+        double res = 0, orth = 0;
+        for (int64_t j = 0; j < m; j++) {
+            const double lam = creal(mat_elem(rt, c->w, j));
+            for (int64_t i = 0; i < n; i++) {
+                const double _Complex x = P[i + j * n] - lam * Zz[i + j * n];
+                res += creal(x) * creal(x) + cimag(x) * cimag(x);
+            }
+        }
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, (int)m, (int)m, (int)n, &one, Zz,
+                    (int)n, Zz, (int)n, &zero, G, (int)m);
+        for (int64_t j = 0; j < m; j++)
+            for (int64_t i = 0; i < m; i++) {
+                const double _Complex x = G[i + j * m] - (i == j ? 1 : 0);
+                orth += creal(x) * creal(x) + cimag(x) * cimag(x);
+            }
+        res = sqrt(res) / ((double)n * fro(n, Az) * eps);
+        orth = sqrt(orth) / ((double)n * eps);
+        *err = fmax(*err, fmax(res, orth));
+        rc = 0;
+    }
+    free(Az), free(Zz), free(P), free(G);
+    return rc;
+}
+
+static void evx_print(void *arg, const report_row *w) {
+    const evx_run *c = arg;
+    const report *r = c->r;
+    char b[4][32];
+#define NUM(i, fmt, v) (isnan(v) ? "-" : (snprintf(b[i], 32, fmt, v), b[i]))
+    const double ratio = report_ratio(w->vendor_time_s, w->time_s, (double)c->n);
+    if (r->json) {
+        printf("{\"routine\":\"%s\",\"type\":\"%c\",\"jobz\":\"%c\",\"range\":\"%c\",\"uplo\":"
+               "\"%c\",\"n\":%lld,\"m\":%lld,\"devices\":\"%s\"", evx_name(c->t), dtype_char(c->t),
+               c->jobz, c->o->range, c->uplo, (long long)c->n, (long long)c->m, r->devices);
+        report_json_number("time_s", w->time_s);
+        if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
+        report_json_number("vendor_time_s", w->vendor_time_s);
+        report_json_number("ratio", ratio);
+        report_json_number("error", w->has_error ? w->error : NAN);
+        printf(",\"info\":%d,\"status\":\"%s\"}\n", w->info, w->status);
+        return;
+    }
+    printf("  %-7s %4c %4c %5c %4c %9lld %9lld %11s", evx_name(c->t), dtype_char(c->t), c->jobz,
+           c->o->range, c->uplo, (long long)c->n, (long long)c->m, NUM(0, "%.6f", w->time_s));
+    if (r->vs) printf(" %11s %7s", NUM(1, "%.6f", w->vendor_time_s), NUM(2, "%.2f", ratio));
+    if (r->check) printf(" %9s", w->has_error ? NUM(3, "%.2e", w->error) : "-");
+    printf(" %6d  %s\n", w->info, w->status);
+#undef NUM
+}
+
+static double evx_vendor(const evx_run *c, int warmup, int repeat) {
+    const int64_t n = c->n;
+    void *A = mat_alloc(c->t, n, n, false, "the vendor's A"), *Z = mat_alloc(c->t, n, n, false, "the vendor's Z");
+    void *w = malloc(sizeof(double) * (size_t)(n + 1));
+    lapack_int *isuppz = malloc(sizeof *isuppz * (size_t)(2 * n + 2)), mr;
+    double *ts = malloc(sizeof *ts * (size_t)repeat), med = NAN;
+    for (int k = 0; A && Z && w && isuppz && ts && k < warmup + repeat; k++) {
+        mat_copy(c->t, n, n, c->A0, n, A, n);
+        const double t0 = cli_now();
+        const lapack_int info = lapacke_evr(c, c->jobz, A, &mr, w, Z, isuppz);
+        const double s = cli_now() - t0;
+        if (info) {
+            fprintf(stderr, "hyla: vendor: LAPACKE ?syevr returned %d\n", (int)info);
+            goto out;
+        }
+        if (k >= warmup) ts[k - warmup] = s;
+    }
+    if (A && Z && w && isuppz && ts) med = cli_median(ts, repeat);
+out:
+    free(A), free(Z), free(w), free(isuppz), free(ts);
+    return med;
+}
+
+static cmd_status evx_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_dtype t, char uplo,
+                          int64_t n) {
+    size_t bytes = 0;
+    if (!mat_bytes(t, n, n, &bytes) || !host_fits_n(4.0 * (double)bytes, "A, Z and copies", n, 2))
+        return CMD_ERROR;
+    if (o->range == 'I' && o->iu > n) {
+        fprintf(stderr, "hyla: %s -n %lld: --range I:%lld:%lld needs iu <= n\n", evx_name(t),
+                (long long)n, (long long)o->il, (long long)o->iu);
+        return CMD_USAGE;
+    }
+    if ((o->check || o->vs_vendor) && n > 46340) {
+        fprintf(stderr, "hyla: %s -n %lld: --check and --vs vendor call LAPACKE, whose sizes "
+                "are 32-bit here\n", evx_name(t), (long long)n);
+        return CMD_USAGE;
+    }
+    evx_run c = {.o = o, .r = r, .t = t, .jobz = o->jobz, .uplo = uplo, .n = n};
+    c.A0 = mat_alloc(t, n, n, false, "A");
+    c.A = mat_alloc(t, n, n, false, "A's working copy");
+    c.Z = mat_alloc(t, n, n, false, "Z");
+    c.w = malloc(sizeof(double) * (size_t)(n + 1));
+    cmd_status st = CMD_ERROR;
+    if (!c.A0 || !c.A || !c.Z || !c.w) goto out;
+    mat_fill_hpd(t, n, c.A0, n > 0 ? n : 1, o->seed, 1);
+    for (int64_t i = 0; i < n; i++) { /* indefinite, as for sygvd */
+        if (t == HYLA_S) ((float *)c.A0)[i + i * n] -= (float)n;
+        else if (t == HYLA_D) ((double *)c.A0)[i + i * n] -= (double)n;
+        else if (t == HYLA_C) ((float *)c.A0)[2 * (i + i * n)] -= (float)n;
+        else ((double *)c.A0)[2 * (i + i * n)] -= (double)n;
+    }
+    report_row row = {.layout = ROW_CHOL, .routine = evx_name(t), .type = t, .uplo = uplo, .n = n,
+                      .nrhs = -1, .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
+                      .ours_dev_time_s = NAN, .status = "ok"};
+    const run_hooks h = {.arg = &c, .restore = evx_restore, .call = evx_call,
+                         .print_error = evx_error, .numerical = evx_numerical, .check = evx_check,
+                         .print = evx_print, .threshold = THRESHOLD};
+    st = run_calls(ctx, o, r, o->check, &h, &row);
+    if (st != CMD_OK) goto out;
+    if (o->vs_vendor) {
+        row.vendor = dtype_is_complex(t) ? "lapacke_heevr" : "lapacke_syevr";
+        row.vendor_time_s = evx_vendor(&c, o->warmup, o->repeat);
+    }
+    st = run_finish_hooks(r, &h, &row, false);
+out:
+    free(c.A0), free(c.A), free(c.Z), free(c.w);
+    return st;
+}
+
+cmd_status cmd_syevdx(hyla_t *ctx, const cli_opts *o, const report *r) {
+    if (o->ninputs || o->output) {
+        fputs("hyla: syevdx and heevdx take generated matrices only (no --input, --output)\n", stderr);
+        return CMD_USAGE;
+    }
+    if (!r->json) {
+        if (o->vs_vendor)
+            printf("%% vendor (part of the spectrum): LAPACKE ?syevr/?heevr (OpenBLAS) with the same "
+                   "range on copies of the same host matrix (no GPU baseline yet); ratio = vendor "
+                   "time / hyla time\n");
+        if (o->check)
+            printf("%% check (part of the spectrum): the count and max |w - w_syevr| / (n |A| eps); "
+                   "jobz V also |A Z - Z W|_F / (n |A|_F eps), |Z^H Z - I|_F / (n eps); pass < 60\n");
+        printf("%% routine type jobz range uplo         n         m     time(s)");
+        if (o->vs_vendor) printf(" %11s %7s", "vendor(s)", "ratio");
+        if (o->check) printf(" %9s", "error");
+        printf("   info  status\n");
+    }
+    cmd_status worst = CMD_OK;
+    for (int k = 0; k < o->ntypes; k++)
+        for (int u = 0; u < o->nuplo; u++)
+            for (int i = 0; i < o->n.count; i++) {
+                cmd_status st = evx_one(ctx, o, r, o->types[k], o->uplo[u], cli_n(o, i));
+                if (st == CMD_ERROR || st == CMD_USAGE) return st;
+                if (st == CMD_FAILED) worst = CMD_FAILED;
+            }
     return worst;
 }

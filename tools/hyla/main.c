@@ -26,6 +26,8 @@ static const struct {
     {"sterf", cmd_sterf},
     {"sygvd", cmd_sygvd},
     {"hegvd", cmd_sygvd},
+    {"syevdx", cmd_syevdx},
+    {"heevdx", cmd_syevdx},
     {"getrf", cmd_getrf},
     {"getrs", cmd_getrs},
     {"gesv", cmd_gesv},

@@ -18,7 +18,7 @@ enum { MAX_LIST = 100000 };
 
 static const char *const routines[] = {"gemm", "potrf", "potrs", "posv", "getrf", "getrs",
                                        "gesv", "gesv_rbt", "syevd", "heevd", "stedc", "sterf",
-                                       "hpl", "sygvd", "hegvd"};
+                                       "hpl", "sygvd", "hegvd", "syevdx", "heevdx"};
 
 /* The options of the tester itself; the library's tuning options come from
  * the table of hyla_options.h. */
@@ -27,7 +27,7 @@ typedef enum {
     OPT_REPEAT, OPT_WARMUP, OPT_JSON, OPT_INPUT, OPT_OUTPUT, OPT_TRANSA, OPT_TRANSB,
     OPT_ALPHA, OPT_BETA, OPT_SEED, OPT_XT_BLOCK, OPT_VERBOSE, OPT_STATS, OPT_HELP, OPT_VERSION,
     OPT_NRHS, OPT_COND, OPT_MATRIX, OPT_TIMERS, OPT_GRID, OPT_DEPTH, OPT_REFINE, OPT_BCAST,
-    OPT_OUTPUT_ON_FAIL, OPT_ITYPE
+    OPT_OUTPUT_ON_FAIL, OPT_ITYPE, OPT_RANGE
 } opt_id;
 
 typedef struct {
@@ -55,6 +55,7 @@ static const opt_spec specs[] = {
     {"--grid", OPT_GRID, true},    {"--bcast", OPT_BCAST, true},
     {"--depth", OPT_DEPTH, true},  {"--refine", OPT_REFINE, true},
     {"--output-on-fail", OPT_OUTPUT_ON_FAIL, false}, {"--itype", OPT_ITYPE, true},
+    {"--range", OPT_RANGE, true},
 };
 
 /* The tuning options (hyla_options.h), in table order: CLI_OPT_<ID> indexes it. */
@@ -89,7 +90,7 @@ void cli_usage(FILE *f) {
         "  potrs                solve A X = B with the Cholesky factor of A\n"
         "  posv                 factor A and solve A X = B\n"
         "  syevd, heevd         eigenvalues (--jobz N) and eigenvectors (--jobz V) of a Hermitian A\n"
-        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"        "  sygvd, hegvd         generalized eigenproblem A x = l B x (--itype 1, 2, 3)\n"
+        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"        "  sygvd, hegvd         generalized eigenproblem A x = l B x (--itype 1, 2, 3)\n"        "  syevdx, heevdx       a part of the spectrum of a Hermitian A (--range I:il:iu|V:vl:vu)\n"
         "  getrf                LU factorization with partial pivoting P A = L U (m x n: -m, -n)\n"
         "  getrs                solve op(A) X = B (--transa N|T|C) with the LU factor of A\n"
         "  gesv                 LU-factor A and solve A X = B\n"
@@ -165,6 +166,11 @@ void cli_usage(FILE *f) {
         "  --itype LIST         1 (A x = l B x), 2 (A B x = l x), 3 (B A x = l x) (default 1)\n"
         "  --jobz, --uplo       as for syevd; --check: residual and B-normalization (jobz V),\n"
         "                       eigenvalues against LAPACKE ?sygvd (N); --vs vendor: LAPACKE ?sygvd\n"
+        "\n"
+        "part of the spectrum (syevdx, heevdx: generated A as for sygvd):\n"
+        "  --range A|I:il:iu|V:vl:vu  all, the il-th to iu-th (1-based, ascending), or those in\n"
+        "                       (vl, vu] (default A); --check: |A Z - Z W|, |Z^H Z - I| (V) and\n"
+        "                       the values against LAPACKE ?syevr; --vs vendor: LAPACKE ?syevr\n"
         "\n"
         "tridiagonal options (stedc, sterf; --type s,d):\n"
         "  --cond X             T = the tridiagonal of Q D Q^T, eigenvalues 1 .. 1/X geometric (O(n^3));\n"
@@ -347,6 +353,40 @@ static int parse_uplos(const char *opt, const char *s, cli_opts *o) {
     return 0;
 }
 
+/* --range A | I:il:iu (1-based) | V:vl:vu (vl < vu) */
+static int parse_range(const char *opt, const char *s, cli_opts *o) {
+    char *end;
+    if (strcmp(s, "A") == 0) {
+        o->range = 'A';
+        return 0;
+    }
+    if ((s[0] == 'I' || s[0] == 'V') && s[1] == ':') {
+        errno = 0;
+        if (s[0] == 'I') {
+            long long il = strtoll(s + 2, &end, 10);
+            if (*end == ':' && end != s + 2) {
+                const char *p = end + 1;
+                long long iu = strtoll(p, &end, 10);
+                if (!errno && *end == '\0' && end != p && il >= 1 && iu >= il) {
+                    o->range = 'I', o->il = il, o->iu = iu;
+                    return 0;
+                }
+            }
+        } else {
+            double vl = strtod(s + 2, &end);
+            if (*end == ':' && end != s + 2) {
+                const char *p = end + 1;
+                double vu = strtod(p, &end);
+                if (!errno && *end == '\0' && end != p && isfinite(vl) && isfinite(vu) && vl < vu) {
+                    o->range = 'V', o->vl = vl, o->vu = vu;
+                    return 0;
+                }
+            }
+        }
+    }
+    return usage_error(opt, s, "expected A, I:il:iu (1 <= il <= iu) or V:vl:vu (vl < vu)");
+}
+
 /* --itype: a comma list of 1, 2, 3, each once */
 static int parse_itypes(const char *opt, const char *s, cli_opts *o) {
     int n = 0;
@@ -491,6 +531,7 @@ static int set_option(cli_opts *o, const opt_spec *sp, const char *v) {
     }
     case OPT_OUTPUT_ON_FAIL: o->output_on_fail = true; return 0;
     case OPT_ITYPE: return parse_itypes(opt, v, o);
+    case OPT_RANGE: return parse_range(opt, v, o);
     case OPT_ALPHA: return parse_real(opt, v, &o->alpha);
     case OPT_BETA: return parse_real(opt, v, &o->beta);
     case OPT_SEED: {
@@ -642,8 +683,9 @@ static void warn_unused(const cli_opts *o) {
     } uses[] = {
         {OPT_M, "gemm getrf"},
         {OPT_K, "gemm"},
-        {OPT_UPLO, "potrf potrs posv syevd heevd sygvd hegvd"},
-        {OPT_JOBZ, "syevd heevd sygvd hegvd"},
+        {OPT_UPLO, "potrf potrs posv syevd heevd sygvd hegvd syevdx heevdx"},
+        {OPT_JOBZ, "syevd heevd sygvd hegvd syevdx heevdx"},
+        {OPT_RANGE, "syevdx heevdx"},
         {OPT_ITYPE, "sygvd hegvd"},
         {OPT_TRANSA, "gemm getrs"},
         {OPT_TRANSB, "gemm"},
@@ -656,11 +698,11 @@ static void warn_unused(const cli_opts *o) {
         {OPT_TIMERS, "syevd heevd stedc sterf"},
         {OPT_DEPTH, "gesv_rbt"},
         {OPT_REFINE, "gesv_rbt"},
-        {OPT_TYPE, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
-        {OPT_CHECK, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
-        {OPT_SEED, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
-        {OPT_REPEAT, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
-        {OPT_WARMUP, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd"},
+        {OPT_TYPE, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd syevdx heevdx"},
+        {OPT_CHECK, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd syevdx heevdx"},
+        {OPT_SEED, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd syevdx heevdx"},
+        {OPT_REPEAT, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd syevdx heevdx"},
+        {OPT_WARMUP, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd syevdx heevdx"},
     };
     if (!o->routine) return;
     for (size_t i = 0; i < sizeof uses / sizeof uses[0]; i++) {
@@ -717,7 +759,7 @@ static int validate(cli_opts *o) {
 }
 
 int cli_opts_parse(int argc, char **argv, cli_opts *o) {
-    *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .itype = {1}, .nitype = 1, .jobz = 'N', .repeat = 3, .warmup = 1, .transa = 'N',
+    *o = (cli_opts){.uplo = {'L'}, .nuplo = 1, .itype = {1}, .nitype = 1, .range = 'A', .jobz = 'N', .repeat = 3, .warmup = 1, .transa = 'N',
                     .transb = 'N', .alpha = 1, .beta = 1, .seed = 42, .xt_block = 8192,
                     .rbt_depth = -1, .rbt_refine = -1, .hpl_bcast = -1,
                     .argc = argc, .argv = argv};

@@ -40,6 +40,9 @@ typedef struct {
     char jobz;                    /* 'N'/'V' */
     int itype[3];                 /* sygvd, hegvd: 1, 2, 3, in the order given */
     int nitype;
+    char range;                   /* syevdx, heevdx: 'A', 'I' (il..iu) or 'V' ((vl, vu]) */
+    int64_t il, iu;
+    double vl, vu;
     const char *devices;          /* NULL: HYLA_DEVICES or every GPU */
     bool check, vs_vendor, json, verbose, stats;
     int repeat, warmup;
