@@ -39,6 +39,60 @@ typedef struct {
 static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
 static const char *name_of(hyla_dtype t) { return dtype_is_complex(t) ? "hegvd" : "sygvd"; }
 
+/* A row's common tail, after the routine's own leading fields: JSON time,
+ * vendor, ratio, error, info, status (and the closing brace); text time,
+ * vendor and ratio (--vs), error (--check), info, status. */
+static void print_tail(const report *r, const report_row *w, int64_t n) {
+    char b[4][32];
+#define NUM(i, fmt, v) (isnan(v) ? "-" : (snprintf(b[i], 32, fmt, v), b[i]))
+    const double ratio = report_ratio(w->vendor_time_s, w->time_s, (double)n);
+    if (r->json) {
+        report_json_number("time_s", w->time_s);
+        if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
+        report_json_number("vendor_time_s", w->vendor_time_s);
+        report_json_number("ratio", ratio);
+        report_json_number("error", w->has_error ? w->error : NAN);
+        printf(",\"info\":%d,\"status\":\"%s\"}\n", w->info, w->status);
+        return;
+    }
+    printf(" %11s", NUM(0, "%.6f", w->time_s));
+    if (r->vs) printf(" %11s %7s", NUM(1, "%.6f", w->vendor_time_s), NUM(2, "%.2f", ratio));
+    if (r->check) printf(" %9s", w->has_error ? NUM(3, "%.2e", w->error) : "-");
+    printf(" %6d  %s\n", w->info, w->status);
+#undef NUM
+}
+
+/* The median of `repeat` timed runs of fn (after `warmup` untimed), each
+ * after restore; NaN when a run fails (reported by fn: nonzero). */
+static double time_runs(int warmup, int repeat, void (*restore)(void *), int (*fn)(void *),
+                        void *arg) {
+    double *ts = malloc(sizeof *ts * (size_t)repeat), med = NAN;
+    for (int k = 0; ts && k < warmup + repeat; k++) {
+        restore(arg);
+        const double t0 = cli_now();
+        const int bad = fn(arg);
+        const double s = cli_now() - t0;
+        if (bad) goto out;
+        if (k >= warmup) ts[k - warmup] = s;
+    }
+    if (ts) med = cli_median(ts, repeat);
+out:
+    free(ts);
+    return med;
+}
+
+/* A random Hermitian indefinite n x n matrix (both triangles): the
+ * generator's positive definite one with n taken off its diagonal. */
+static void fill_indefinite(hyla_dtype t, int64_t n, void *A, uint64_t seed) {
+    mat_fill_hpd(t, n, A, n > 0 ? n : 1, seed, 1);
+    for (int64_t i = 0; i < n; i++) {
+        if (t == HYLA_S) ((float *)A)[i + i * n] -= (float)n;
+        else if (t == HYLA_D) ((double *)A)[i + i * n] -= (double)n;
+        else if (t == HYLA_C) ((float *)A)[2 * (i + i * n)] -= (float)n;
+        else ((double *)A)[2 * (i + i * n)] -= (double)n;
+    }
+}
+
 static void restore(void *arg) {
     gv_run *c = arg;
     mat_copy(c->t, c->n, c->n, c->A0, c->n, c->A, c->n);
@@ -179,50 +233,43 @@ static int check(void *arg, double *err) {
 
 static void print_row(void *arg, const report_row *w) {
     const gv_run *c = arg;
-    const report *r = c->r;
-    char b[4][32];
-#define NUM(i, fmt, v) (isnan(v) ? "-" : (snprintf(b[i], 32, fmt, v), b[i]))
-    const double ratio = report_ratio(w->vendor_time_s, w->time_s, (double)c->n);
-    if (r->json) {
+    if (c->r->json)
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"itype\":%d,\"jobz\":\"%c\",\"uplo\":\"%c\","
                "\"n\":%lld,\"devices\":\"%s\"", name_of(c->t), dtype_char(c->t), c->itype, c->jobz,
-               c->uplo, (long long)c->n, r->devices);
-        report_json_number("time_s", w->time_s);
-        if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
-        report_json_number("vendor_time_s", w->vendor_time_s);
-        report_json_number("ratio", ratio);
-        report_json_number("error", w->has_error ? w->error : NAN);
-        printf(",\"info\":%d,\"status\":\"%s\"}\n", w->info, w->status);
-        return;
-    }
-    printf("  %-7s %4c %5d %4c %4c %9lld %11s", name_of(c->t), dtype_char(c->t), c->itype, c->jobz,
-           c->uplo, (long long)c->n, NUM(0, "%.6f", w->time_s));
-    if (r->vs) printf(" %11s %7s", NUM(1, "%.6f", w->vendor_time_s), NUM(2, "%.2f", ratio));
-    if (r->check) printf(" %9s", w->has_error ? NUM(3, "%.2e", w->error) : "-");
-    printf(" %6d  %s\n", w->info, w->status);
-#undef NUM
+               c->uplo, (long long)c->n, c->r->devices);
+    else
+        printf("  %-7s %4c %5d %4c %4c %9lld", name_of(c->t), dtype_char(c->t), c->itype, c->jobz,
+               c->uplo, (long long)c->n);
+    print_tail(c->r, w, c->n);
+}
+
+/* The vendor's run on copies (vendor_A, vendor_B, vendor_w of the run). */
+typedef struct {
+    const gv_run *c;
+    void *A, *B, *w;
+} gv_vendor;
+
+static void vendor_restore(void *arg) {
+    gv_vendor *v = arg;
+    mat_copy(v->c->t, v->c->n, v->c->n, v->c->A0, v->c->n, v->A, v->c->n);
+    mat_copy(v->c->t, v->c->n, v->c->n, v->c->B0, v->c->n, v->B, v->c->n);
+}
+
+static int vendor_call(void *arg) {
+    gv_vendor *v = arg;
+    const lapack_int info = lapacke_gvd(v->c->t, v->c->itype, v->c->jobz, v->c->uplo, v->c->n, v->A,
+                                        v->B, v->w);
+    if (info) fprintf(stderr, "hyla: vendor: LAPACKE ?sygvd returned %d\n", (int)info);
+    return info != 0;
 }
 
 static double vendor_time(const gv_run *c, int warmup, int repeat) {
-    void *A = mat_alloc(c->t, c->n, c->n, false, "the vendor's A");
-    void *B = mat_alloc(c->t, c->n, c->n, false, "the vendor's B");
-    void *w = malloc(sizeof(double) * (size_t)(c->n + 1) * 2);
-    double *ts = malloc(sizeof *ts * (size_t)repeat), med = NAN;
-    for (int k = 0; A && B && w && ts && k < warmup + repeat; k++) {
-        mat_copy(c->t, c->n, c->n, c->A0, c->n, A, c->n);
-        mat_copy(c->t, c->n, c->n, c->B0, c->n, B, c->n);
-        const double t0 = cli_now();
-        const lapack_int info = lapacke_gvd(c->t, c->itype, c->jobz, c->uplo, c->n, A, B, w);
-        const double s = cli_now() - t0;
-        if (info) {
-            fprintf(stderr, "hyla: vendor: LAPACKE ?sygvd returned %d\n", (int)info);
-            goto out;
-        }
-        if (k >= warmup) ts[k - warmup] = s;
-    }
-    if (A && B && w && ts) med = cli_median(ts, repeat);
-out:
-    free(A), free(B), free(w), free(ts);
+    gv_vendor v = {c, mat_alloc(c->t, c->n, c->n, false, "the vendor's A"),
+                   mat_alloc(c->t, c->n, c->n, false, "the vendor's B"),
+                   malloc(sizeof(double) * (size_t)(c->n + 1) * 2)};
+    const double med = v.A && v.B && v.w ? time_runs(warmup, repeat, vendor_restore, vendor_call, &v)
+                                         : NAN;
+    free(v.A), free(v.B), free(v.w);
     return med;
 }
 
@@ -244,15 +291,8 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     c.w = malloc(sizeof(double) * (size_t)(n + 1) * 2);
     cmd_status st = CMD_ERROR;
     if (!c.A0 || !c.B0 || !c.A || !c.B || !c.w) goto out;
-    const int64_t ld = n > 0 ? n : 1;
-    mat_fill_hpd(t, n, c.A0, ld, o->seed, 1); /* Hermitian, then shifted to be indefinite */
-    for (int64_t i = 0; i < n; i++) {
-        if (t == HYLA_S) ((float *)c.A0)[i + i * n] -= (float)n;
-        else if (t == HYLA_D) ((double *)c.A0)[i + i * n] -= (double)n;
-        else if (t == HYLA_C) ((float *)c.A0)[2 * (i + i * n)] -= (float)n;
-        else ((double *)c.A0)[2 * (i + i * n)] -= (double)n;
-    }
-    mat_fill_hpd(t, n, c.B0, ld, o->seed, 2);
+    fill_indefinite(t, n, c.A0, o->seed);
+    mat_fill_hpd(t, n, c.B0, n > 0 ? n : 1, o->seed, 2);
     report_row row = {.layout = ROW_CHOL, .routine = name_of(t), .type = t, .uplo = uplo, .n = n,
                       .nrhs = -1, .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
                       .ours_dev_time_s = NAN, .status = "ok"};
@@ -447,50 +487,45 @@ static int evx_check(void *arg, double *err) {
 
 static void evx_print(void *arg, const report_row *w) {
     const evx_run *c = arg;
-    const report *r = c->r;
-    char b[4][32];
-#define NUM(i, fmt, v) (isnan(v) ? "-" : (snprintf(b[i], 32, fmt, v), b[i]))
-    const double ratio = report_ratio(w->vendor_time_s, w->time_s, (double)c->n);
-    if (r->json) {
+    if (c->r->json)
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"jobz\":\"%c\",\"range\":\"%c\",\"uplo\":"
                "\"%c\",\"n\":%lld,\"m\":%lld,\"devices\":\"%s\"", evx_name(c->t), dtype_char(c->t),
-               c->jobz, c->o->range, c->uplo, (long long)c->n, (long long)c->m, r->devices);
-        report_json_number("time_s", w->time_s);
-        if (w->vendor) printf(",\"vendor\":\"%s\"", w->vendor);
-        report_json_number("vendor_time_s", w->vendor_time_s);
-        report_json_number("ratio", ratio);
-        report_json_number("error", w->has_error ? w->error : NAN);
-        printf(",\"info\":%d,\"status\":\"%s\"}\n", w->info, w->status);
-        return;
-    }
-    printf("  %-7s %4c %4c %5c %4c %9lld %9lld %11s", evx_name(c->t), dtype_char(c->t), c->jobz,
-           c->o->range, c->uplo, (long long)c->n, (long long)c->m, NUM(0, "%.6f", w->time_s));
-    if (r->vs) printf(" %11s %7s", NUM(1, "%.6f", w->vendor_time_s), NUM(2, "%.2f", ratio));
-    if (r->check) printf(" %9s", w->has_error ? NUM(3, "%.2e", w->error) : "-");
-    printf(" %6d  %s\n", w->info, w->status);
-#undef NUM
+               c->jobz, c->o->range, c->uplo, (long long)c->n, (long long)c->m, c->r->devices);
+    else
+        printf("  %-7s %4c %4c %5c %4c %9lld %9lld", evx_name(c->t), dtype_char(c->t), c->jobz,
+               c->o->range, c->uplo, (long long)c->n, (long long)c->m);
+    print_tail(c->r, w, c->n);
+}
+
+typedef struct {
+    const evx_run *c;
+    void *A, *Z, *w;
+    lapack_int *isuppz;
+} evx_vendor_run;
+
+static void evx_vendor_restore(void *arg) {
+    evx_vendor_run *v = arg;
+    mat_copy(v->c->t, v->c->n, v->c->n, v->c->A0, v->c->n, v->A, v->c->n);
+}
+
+static int evx_vendor_call(void *arg) {
+    evx_vendor_run *v = arg;
+    lapack_int mr;
+    const lapack_int info = lapacke_evr(v->c, v->c->jobz, v->A, &mr, v->w, v->Z, v->isuppz);
+    if (info) fprintf(stderr, "hyla: vendor: LAPACKE ?syevr returned %d\n", (int)info);
+    return info != 0;
 }
 
 static double evx_vendor(const evx_run *c, int warmup, int repeat) {
     const int64_t n = c->n;
-    void *A = mat_alloc(c->t, n, n, false, "the vendor's A"), *Z = mat_alloc(c->t, n, n, false, "the vendor's Z");
-    void *w = malloc(sizeof(double) * (size_t)(n + 1));
-    lapack_int *isuppz = malloc(sizeof *isuppz * (size_t)(2 * n + 2)), mr;
-    double *ts = malloc(sizeof *ts * (size_t)repeat), med = NAN;
-    for (int k = 0; A && Z && w && isuppz && ts && k < warmup + repeat; k++) {
-        mat_copy(c->t, n, n, c->A0, n, A, n);
-        const double t0 = cli_now();
-        const lapack_int info = lapacke_evr(c, c->jobz, A, &mr, w, Z, isuppz);
-        const double s = cli_now() - t0;
-        if (info) {
-            fprintf(stderr, "hyla: vendor: LAPACKE ?syevr returned %d\n", (int)info);
-            goto out;
-        }
-        if (k >= warmup) ts[k - warmup] = s;
-    }
-    if (A && Z && w && isuppz && ts) med = cli_median(ts, repeat);
-out:
-    free(A), free(Z), free(w), free(isuppz), free(ts);
+    evx_vendor_run v = {c, mat_alloc(c->t, n, n, false, "the vendor's A"),
+                        mat_alloc(c->t, n, n, false, "the vendor's Z"),
+                        malloc(sizeof(double) * (size_t)(n + 1)),
+                        malloc(sizeof(lapack_int) * (size_t)(2 * n + 2))};
+    const double med = v.A && v.Z && v.w && v.isuppz
+                           ? time_runs(warmup, repeat, evx_vendor_restore, evx_vendor_call, &v)
+                           : NAN;
+    free(v.A), free(v.Z), free(v.w), free(v.isuppz);
     return med;
 }
 
@@ -516,13 +551,7 @@ static cmd_status evx_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     c.w = malloc(sizeof(double) * (size_t)(n + 1));
     cmd_status st = CMD_ERROR;
     if (!c.A0 || !c.A || !c.Z || !c.w) goto out;
-    mat_fill_hpd(t, n, c.A0, n > 0 ? n : 1, o->seed, 1);
-    for (int64_t i = 0; i < n; i++) { /* indefinite, as for sygvd */
-        if (t == HYLA_S) ((float *)c.A0)[i + i * n] -= (float)n;
-        else if (t == HYLA_D) ((double *)c.A0)[i + i * n] -= (double)n;
-        else if (t == HYLA_C) ((float *)c.A0)[2 * (i + i * n)] -= (float)n;
-        else ((double *)c.A0)[2 * (i + i * n)] -= (double)n;
-    }
+    fill_indefinite(t, n, c.A0, o->seed);
     report_row row = {.layout = ROW_CHOL, .routine = evx_name(t), .type = t, .uplo = uplo, .n = n,
                       .nrhs = -1, .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
                       .ours_dev_time_s = NAN, .status = "ok"};
