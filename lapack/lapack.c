@@ -9,6 +9,7 @@
 #include <complex.h>
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if HYLA_LAPACK_ILP64
 typedef int64_t lapack_int;

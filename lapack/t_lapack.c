@@ -334,27 +334,58 @@ static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_i
 #endif
 }
 
-/* syevr's eigenvectors from A to Z, and each one's support (isuppz: its
- * first and last nonzero rows, 1-based, as LAPACK reports them). */
-static void PS(copy_support)(int64_t n, const T *A, int64_t lda, T *Z, int64_t ldz,
-                             lapack_int *isuppz) {
-    for (int64_t j = 0; j < n; j++) {
-        const T *a = A + j * lda;
+/* Each of the ncols eigenvectors' support in Z (isuppz: its first and last
+ * nonzero rows, 1-based, as LAPACK reports them). */
+static void PS(support)(int64_t n, int64_t ncols, const T *Z, int64_t ldz, lapack_int *isuppz) {
+    for (int64_t j = 0; j < ncols; j++) {
+        const T *a = Z + j * ldz;
         int64_t first = n, last = -1;
-        for (int64_t i = 0; i < n; i++) {
-            Z[i + j * ldz] = a[i];
+        for (int64_t i = 0; i < n; i++)
             if (a[i] != T_ZERO) {
                 if (first == n) first = i;
                 last = i;
             }
-        }
         isuppz[2 * j] = (lapack_int)(last < 0 ? 1 : first + 1);
         isuppz[2 * j + 1] = (lapack_int)(last < 0 ? n : last + 1);
     }
 }
 
-/* syevr / heevr: range 'A' served by hyla, 'V' and 'I' forwarded. rwork and
- * lrwork are NULL for s and d. */
+/* syevr's eigenvectors from A to Z, and each one's support. */
+static void PS(copy_support)(int64_t n, const T *A, int64_t lda, T *Z, int64_t ldz,
+                             lapack_int *isuppz) {
+    for (int64_t j = 0; j < n; j++) memcpy(Z + j * ldz, A + j * lda, sizeof *Z * (size_t)n);
+    PS(support)(n, n, Z, ldz, isuppz);
+}
+
+/* syevr / heevr with range 'V' or 'I' served: hyla_?syevdx / ?heevdx,
+ * eigenvectors straight into Z (abstol does not apply). Returns 1 when
+ * answered (*info, *m set), 0 when the call goes to *fn. */
+static int PS(evr_part)(hl_fwd *f, char jz, char rg, char u, int64_t N, T *A, lapack_int lda,
+                        R vl, R vu, lapack_int il, lapack_int iu, lapack_int *m, R *w, T *Z,
+                        lapack_int ldz, lapack_int *isuppz, void **fn, lapack_int *info) {
+    hyla_t *ctx;
+    hl_path p = hl_begin(HL_SYEVR, f, N, NULL, PS(host_values)(jz), fn, &ctx);
+    if (p == HL_FORWARD) return 0;
+    if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return 1;
+    }
+    int64_t mm = 0;
+#if IS_CPLX
+    int code = PN(heevdx)(ctx, jz, rg, u, N, A, lda, vl, vu, il, iu, &mm, w, Z, ldz);
+#else
+    int code = PN(syevdx)(ctx, jz, rg, u, N, A, lda, vl, vu, il, iu, &mm, w, Z, ldz);
+#endif
+    if (hl_end(f, N, code, *fn, 0)) return 0;
+    *info = code;
+    *m = (lapack_int)mm;
+    if (code == 0 && jz == 'V') PS(support)(N, mm, Z, ldz, isuppz);
+    return 1;
+}
+
+/* syevr / heevr: range 'A' served by hyla's full eigensolver, 'V' and 'I'
+ * by hyla_?syevdx (above the threshold). rwork and lrwork are NULL for s
+ * and d. */
 static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *uplo,
                     const lapack_int *n, T *A, const lapack_int *lda, const R *vl, const R *vu,
                     const lapack_int *il, const lapack_int *iu, const R *abstol, lapack_int *m,
@@ -369,8 +400,8 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
     if (!bad && rg == 'I' && (*il < 1 || *il > max1(N))) bad = 9;
     if (!bad && rg == 'I' && (*iu < (N < *il ? N : *il) || *iu > N)) bad = 10;
     if (!bad && (*ldz < 1 || (jz == 'V' && *ldz < N))) bad = 15;
-    int64_t lw = N > 1 ? (IS_CPLX ? 2 * N : 26 * N) : 1, lrw = N > 1 ? 24 * N : 1,
-            liw = N > 1 ? 10 * N : 1;
+    /* LAPACK's minimum: max(1, 26 n), ... also for n = 1 (its error exits test n = 1) */
+    int64_t lw = max1(IS_CPLX ? 2 * N : 26 * N), lrw = max1(24 * N), liw = max1(10 * N);
     int query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
     if (!bad && !query)
         bad = *lwork < lw ? 18 : IS_CPLX && *lrwork < lrw ? 20 : *liwork < liw ? 20 + 2 * IS_CPLX : 0;
@@ -379,9 +410,12 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
     if (query) {
         fn = hl_next(f);
         hl_query(f, fn != NULL);
+    } else if (rg != 'A') {
+        if (PS(evr_part)(f, jz, rg, u, N, A, *lda, vl ? *vl : 0, vu ? *vu : 0, il ? *il : 1,
+                         iu ? *iu : 0, m, w, Z, *ldz, isuppz, &fn, info))
+            return;
     } else {
-        if (PS(eig_call)(HL_SYEVR, f, rg == 'A' ? NULL : "range V or I", jz, u, N, A, *lda, w,
-                         &fn, info)) {
+        if (PS(eig_call)(HL_SYEVR, f, NULL, jz, u, N, A, *lda, w, &fn, info)) {
             /* info 0: hyla computed all n eigenpairs, in A */
             if (*info == 0) {
                 *m = (lapack_int)N;
