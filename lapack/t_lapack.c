@@ -358,8 +358,9 @@ static void PS(copy_support)(int64_t n, const T *A, int64_t lda, T *Z, int64_t l
 }
 
 /* syevr / heevr with range 'V' or 'I' served: hyla_?syevdx / ?heevdx,
- * eigenvectors straight into Z (abstol does not apply). Returns 1 when
- * answered (*info, *m set), 0 when the call goes to *fn. */
+ * eigenvectors straight into Z (abstol does not apply), isuppz written
+ * where LAPACK's is. Returns 1 when answered (*info, *m set), 0 when the
+ * call goes to *fn. */
 static int PS(evr_part)(hl_fwd *f, char jz, char rg, char u, int64_t N, T *A, lapack_int lda,
                         R vl, R vu, lapack_int il, lapack_int iu, lapack_int *m, R *w, T *Z,
                         lapack_int ldz, lapack_int *isuppz, void **fn, lapack_int *info) {
@@ -379,7 +380,9 @@ static int PS(evr_part)(hl_fwd *f, char jz, char rg, char u, int64_t N, T *A, la
     if (hl_end(f, N, code, *fn, 0)) return 0;
     *info = code;
     *m = (lapack_int)mm;
-    if (code == 0 && jz == 'V') PS(support)(N, mm, Z, ldz, isuppz);
+    /* LAPACK writes isuppz only for range I with IU - IL = N - 1 (its
+     * callers size it for m = N only then: SciPy's is 2 max(1, m)) */
+    if (code == 0 && jz == 'V' && rg == 'I' && iu - il == N - 1) PS(support)(N, mm, Z, ldz, isuppz);
     return 1;
 }
 
