@@ -370,9 +370,10 @@ typedef enum {
      * HYLA_OPT_GETRF_NB) or the out-of-core path (HYLA_OPT_POTRF_OOC) is set;
      * 1 = off, hyla's tile engine as on several devices (the matrix copied
      * into the device's memory, panel by panel). The engine ran at 0.26 to
-     * 0.86x of LAPACKE on the same OpenBLAS there (2 cores, n = 1000 to
-     * 4000). Results agree up to rounding; the statistics
-     * (hyla_get_chol_stats) report one panel of width n. */
+     * 0.66x of LAPACKE on the same OpenBLAS there, this path at 0.75 to
+     * 1.06x (2 cores, n = 1000 to 4000, bench/results/host-direct.md).
+     * Results agree up to rounding; the statistics (hyla_get_chol_stats)
+     * report the panels of the whole-matrix path. */
     HYLA_OPT_HOST_LAPACK = 38
 } hyla_option;
 

@@ -4,9 +4,10 @@
  * matrices in place), in place of the tile engines (core/internal.h). The
  * tile engines copy the matrix into the device's memory and drive it panel
  * by panel, which one host device gains nothing from: on 2 cores against
- * LAPACKE on the same OpenBLAS, potrf n = 1000 / 2000 / 4000 ran at 0.86 /
- * 0.60 / 0.70x and getrf at 0.32 / 0.26 / 0.43x of LAPACKE's speed through
- * the engines (bench/results/host-direct.md). */
+ * LAPACKE on the same OpenBLAS in the same run, potrf n = 1000 / 2000 /
+ * 4000 ran at 0.44 / 0.43 / 0.66x and getrf at 0.31 / 0.26 / 0.37x of
+ * LAPACKE's speed through the engines, 0.75 to 1.06x here
+ * (bench/results/host-direct.md). */
 #include "core/internal.h"
 
 #include <string.h>
