@@ -25,8 +25,14 @@ int hyla_pack_threads(hyla_t *ctx) {
  * PACK_MIN_BYTES for each, so that small copies (a row of z for each
  * divide-and-conquer merge, a leaf's block) run in the calling thread
  * instead of starting an OpenMP team of up to 12 threads for a few
- * kilobytes: one thread copies about 5 GB/s, 4 MB in under a millisecond. */
-#define PACK_MIN_BYTES ((size_t)4 << 20)
+ * kilobytes: one thread copies about 5 GB/s, 1 MB in 0.2 ms. The pieces
+ * of a multi-device LU's download are one nb x nb block (768 x 768 doubles,
+ * 4.7 MB): with 4 MB a thread they were unpacked by one thread, and the
+ * unpacking, a host function on the device's download queue, bounded the
+ * LU (two H200, host-resident dgetrf at n = 32768: 1.79 s against 0.81 s
+ * with a team; 65536: 9.13 s against 3.88 s; bench/results/raw/regress-
+ * h200x2.log has the run with 1 MB). */
+#define PACK_MIN_BYTES ((size_t)1 << 20)
 static int pack_team(int threads, size_t bytes) {
     const size_t t = bytes / PACK_MIN_BYTES;
     return threads < 2 || t < 2 ? 1 : (int)HYLA_MIN((size_t)threads, t);

@@ -273,6 +273,7 @@ typedef struct {
     hyla_dtype t;
     int64_t n;
     const hyla_eig_dist *zd;
+    const hyla_eig_dist *zo; /* Z's columns: device g forms and delivers zo's block g */
     void *const *dQ;     /* every device's block of Q (zd's layout, ld n) */
     const void *E;       /* host, real n x n, ld n (where rows has none) */
     const hyla_eig_zrows *rows; /* E by rows on the devices (nd 0: in E) */
@@ -292,7 +293,7 @@ static void *zgemm_main(void *arg) {
     const hyla_backend_ops *o = d->ops;
     const hyla_dtype t = j->t, rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
-    const int64_t n = j->n, k0 = j->zd->c[j->g], w = j->zd->c[j->g + 1] - k0;
+    const int64_t n = j->n, k0 = j->zo->c[j->g], w = j->zo->c[j->g + 1] - k0;
     /* a complex Q times the real E is one real GEMM on Q seen as a 2n x n
      * real matrix (its (re, im) pairs), ld 2n */
     const int64_t f = t == rt ? 1 : 2;
@@ -450,17 +451,20 @@ static void *qbuild_all(void *arg) {
 
 /* The reordered order where HYLA_OPT_EIG_ORDER asks for it, or by default
  * on GPUs from n = 4096 (as on one device) when every device has room for
- * its block of Q next to its block of Z, E's columns, its rows of E (from
- * the tridiagonal solver) and two chunks. */
-static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_dist *zd) {
+ * its block of Q (zq's columns) next to its block of Z and E's columns
+ * (zo's), its rows of E (from the tridiagonal solver, counted as the wider
+ * of the two) and two chunks. */
+static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_dist *zq,
+                     const hyla_eig_dist *zo) {
     if (ctx->opt_eig_order == HYLA_EIG_DIRECT) return 0;
     if (ctx->opt_eig_order == HYLA_EIG_REORDERED) return 1;
     if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST || n < 4096) return 0;
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(hyla_dtype_real(t));
-    for (int g = 0; g < zd->nd; g++) {
+    for (int g = 0; g < zq->nd; g++) {
         size_t fb = 0, tb = 0;
-        const size_t w = (size_t)(zd->c[g + 1] - zd->c[g]);
-        const size_t need = (size_t)n * (w * (2 * es + 2 * rs) + 2 * 2048 * es);
+        const size_t wq = (size_t)(zq->c[g + 1] - zq->c[g]), wo = (size_t)(zo->c[g + 1] - zo->c[g]);
+        const size_t need =
+            (size_t)n * (wq * es + wo * (es + rs) + HYLA_MAX(wq, wo) * rs + 2 * 2048 * es);
         if (ctx->devs[g]->ops->mem_info(ctx->devs[g], &fb, &tb) != 0 || fb < need + need / 8)
             return 0;
     }
@@ -529,16 +533,21 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     }
     E = hyla_malloc((size_t)(n * n) * rs);
     if (!E) HYLA_TRY(HYLA_ERR_NO_MEMORY);
-    hyla_eig_dist zd;
+    /* zd: the columns each device transforms (direct) or builds of Q
+     * (reordered); zo: the columns of Z each device delivers */
+    hyla_eig_dist zd, zo;
     if (A) hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_EVEN, &zd);
     else zd = *dist;
+    zo = zd;
     /* reordered with host output: Q's columns dealt by their cost, which
      * grows with the column (Q2 from the identity's columns skips what it
-     * cannot reach yet), where every device has the room */
-    if (A && nd > 1 && reordered(ctx, t, n, &zd)) {
+     * cannot reach yet), where every device has the room; Z = Q E stays
+     * even (every column of Z costs the same 2 n^2: two H200 at n = 32768
+     * spent 0.97 s and 0.61 s on it with Q's uneven split) */
+    if (A && nd > 1 && reordered(ctx, t, n, &zd, &zo)) {
         hyla_eig_dist zq;
         hyla_eig_dist_make(nd, n, 1, HYLA_EIG_W_QBUILD, &zq);
-        if (reordered(ctx, t, n, &zq)) zd = zq;
+        if (reordered(ctx, t, n, &zq, &zo)) zd = zq;
     }
     /* a device-resident Q2 is copied to every device that has room for it
      * beside its columns of Z; where one has not, it moves to host memory
@@ -548,7 +557,8 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         int host = 0;
         for (int g = 0; g < nd; g++) {
             size_t fb = 0, tb = 0;
-            const size_t zb = (size_t)(n * (zd.c[g + 1] - zd.c[g])) * (2 * es + rs);
+            const size_t zb =
+                (size_t)(n * HYLA_MAX(zd.c[g + 1] - zd.c[g], zo.c[g + 1] - zo.c[g])) * (2 * es + rs);
             const size_t need = (g == hyla_sb2st_q_device(q2) ? 0 : qb) + zb;
             if (ctx->devs[g]->ops->mem_info(ctx->devs[g], &fb, &tb) != 0 || fb < need + need / 8)
                 host = 1;
@@ -560,7 +570,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
             q2 = qh;
         }
     }
-    if (reordered(ctx, t, n, &zd)) {
+    if (reordered(ctx, t, n, &zd, &zo)) {
         /* Q's blocks on the devices while the host solves the tridiagonal */
         qbuild_job qj[HYLA_EIG_MAX_DEVS];
         pthread_t th;
@@ -595,7 +605,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         zgemm_job zj[HYLA_EIG_MAX_DEVS];
         tt = hyla_wtime();
         for (int g = 0; g < nd; g++)
-            zj[g] = (zgemm_job){.ctx = ctx, .g = g, .t = t, .n = n, .zd = &zd, .dQ = dQ, .E = E,
+            zj[g] = (zgemm_job){.ctx = ctx, .g = g, .t = t, .n = n, .zd = &zd, .zo = &zo, .dQ = dQ, .E = E,
                                 .rows = &zrows, .A = A, .lda = lda, .dOut = A ? NULL : dA[g], .ldo = ldA[g]};
         each_device(nd, zgemm_main, zj, sizeof *zj);
         for (int g = 0; g < nd; g++) {
