@@ -1059,8 +1059,10 @@ typedef struct {
                           (HYLA_OPT_EIG_ONE_STAGE), its time in tridiag */
     int64_t panels_cholqr; /* stage-1 panels factored by CholeskyQR2 (HYLA_OPT_EIG_PANEL_QR;
                              the others by Householder QR; also set by ?sytrd_sy2sb) */
-    double sy2sb_wait;     /* parts of sy2sb (one device; also set by ?sytrd_sy2sb): the host
-                              blocked on the device for the panels' results, and */
+    double sy2sb_wait;     /* parts of sy2sb (also set by ?sytrd_sy2sb): the host blocked
+                              on the device for the panels' results (several devices:
+                              on the panel owner's queue, whose earlier work, the
+                              trailing update included, it waits for), and */
     double sy2sb_host;     /* the host's own part of the panels (T, or CholeskyQR2's
                               Householder reconstruction); the rest is issuing work and
                               the device's tail */

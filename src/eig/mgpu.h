@@ -84,6 +84,8 @@ void hyla_eig_sy2sb_qm_free(hyla_t *ctx, hyla_sy2sb_qm **q);
 /* Seconds and bytes of a distributed stage 1 (for --timers and tests). */
 typedef struct {
     double qr, combine; /* host time in the panels' QR round trips; in host allreduces */
+    double wait, host;  /* of qr: blocked on the owner's queue for the panel's results
+                           (the work queued before it included); the host's T */
     double bytes_peer;  /* bytes copied between devices */
     double bytes_host;  /* bytes through host memory for the allreduce */
     int sbr, ar;        /* the variants that ran (HYLA_EIG_SBR_*, HYLA_EIG_AR_*) */

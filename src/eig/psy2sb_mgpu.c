@@ -345,10 +345,13 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), vw, n,
                          vw, n, hyla_scalar(t, HYLA_SC_ZERO), s.dqr[w], kd));
         HYLA_TRY(o->copy_2d(qw, hqr, qr_bytes, s.dqr[w], qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
+        const double tw = hyla_wtime();
         HYLA_TRY(o->queue_sync(qw));
         if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
         if (t_owner >= 0) HYLA_TRY(s.d[t_owner]->ops->event_sync(s.ev_t[t_owner]));
+        const double th = hyla_wtime();
         hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
+        if (ms) ms->wait += th - tw, ms->host += hyla_wtime() - th;
         for (int64_t jj = 0; jj < kd; jj++)
             memcpy(hyla_elem(AB, 0, j0 + jj, ldab, es), hyla_elem(hp, jj, jj, n, es),
                    (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);

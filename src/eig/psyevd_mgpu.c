@@ -508,6 +508,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     HYLA_TRY(hyla_eig_sy2sb_mgpu(ctx, t, n, kd, nb, dist, dA, ldA, AB, kd + 1, sbr, ar,
                                  vec ? &q1 : NULL, &ms));
     st->sy2sb = hyla_wtime() - tt;
+    st->sy2sb_wait = ms.wait, st->sy2sb_host = ms.host;
     for (int g = 0; g < st->ndev; g++)
         st->phase[g][HYLA_EIG_PHASE_SY2SB][0] = tt - origin,
         st->phase[g][HYLA_EIG_PHASE_SY2SB][1] = tt + st->sy2sb - origin;

@@ -458,7 +458,7 @@ static void print_row(void *arg, const report_row *w) {
                s->sb2st, p->jobz == 'V' ? "stedc" : "sterf", s->tridiag, s->back2, s->back1,
                s->transfers, s->total, (long long)s->kd, (long long)s->nb,
                (long long)s->panels_cholqr);
-    if (s && s->kd > 0 && s->ndev == 0)
+    if (s && s->kd > 0)
         printf("%%   sy2sb: panels' waits for the device %.4f  host part of the panels %.4f\n",
                s->sy2sb_wait, s->sy2sb_host);
     if (s && p->jobz == 'V') {
