@@ -151,6 +151,10 @@ if [ "$do_plot" = 1 ]; then
   "${PYTHON:-python3}" "$root/scripts/plot_bench.py" -o "$results/$suite.png" --title "Suite $suite: $device" "$raw" ||
     failed=1
 fi
+# the committed results' index (bench/results/INDEX.md) follows the new table
+if [ "$(cd "$results" && pwd)" = "$root/bench/results" ]; then
+  "${PYTHON:-python3}" "$root/scripts/bench_index.py" "$root" || failed=1
+fi
 if [ "$do_compare" = 1 ] && [ "$failed" = 0 ]; then
   "${PYTHON:-python3}" "$root/scripts/bench_compare.py" -t "$tolerance" -m "$metric" \
     --min-time "$min_time" "$table" "$reference"
