@@ -657,7 +657,9 @@ static int plan_memory(plan *pl) {
 static int setup_device(plan *pl, cdev *d) {
     const size_t es = pl->es;
     const int64_t n = pl->n, c = HYLA_MIN(pl->cres, n);
-    const size_t slot = hyla_tuning_for(d->dev)->xfer_slot_bytes;
+    const size_t slot =
+        hyla_xfer_slot(d->dev, (size_t)n * (size_t)HYLA_MAX(n, pl->job->solve ? pl->job->nrhs : 0) * es,
+                       NSLOTS);
     const size_t pinned = pl->host ? 3 * NSLOTS * slot + hyla_pool_align((size_t)pl->ng * sizeof(int))
                                    : hyla_pool_align((size_t)pl->ng * sizeof(int));
     int rc = hyla_workspace_get(pl->ctx, d->dev->index, dev_bytes(pl, pl->cres, d->bcols), pinned,

@@ -25,13 +25,12 @@ int hyla_pack_threads(hyla_t *ctx) {
  * PACK_MIN_BYTES for each, so that small copies (a row of z for each
  * divide-and-conquer merge, a leaf's block) run in the calling thread
  * instead of starting an OpenMP team of up to 12 threads for a few
- * kilobytes: one thread copies about 5 GB/s, 1 MB in 0.2 ms. The pieces
- * of a multi-device LU's download are one nb x nb block (768 x 768 doubles,
- * 4.7 MB): with 4 MB a thread they were unpacked by one thread, and the
- * unpacking, a host function on the device's download queue, bounded the
- * LU (two H200, host-resident dgetrf at n = 32768: 1.79 s against 0.81 s
- * with a team; 65536: 9.13 s against 3.88 s; bench/results/raw/regress-
- * h200x2.log has the run with 1 MB). */
+ * kilobytes: one thread copies about 5 GB/s, 1 MB in 0.2 ms. With 4 MB a
+ * thread, the 4.7 MB download pieces of a multi-device LU (one 768 x 768
+ * block, unpacked by a host function on the device's download queue) went
+ * to one thread and bounded the LU: two H200, host-resident dgetrf at n =
+ * 32768, 1.79 s against 0.81 s with a team; 65536, 9.13 s against 3.88 s
+ * (plu.c's DOWN_EVERY now makes those pieces four times larger). */
 #define PACK_MIN_BYTES ((size_t)1 << 20)
 static int pack_team(int threads, size_t bytes) {
     const size_t t = bytes / PACK_MIN_BYTES;
@@ -204,12 +203,27 @@ int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const v
                     skip, skip_arg);
 }
 
+/* Page-locking memory is slow on some hosts: on a two-H200 virtual
+ * machine whose memory grows as it is touched, three test programs that
+ * took 33 to 90 s there before spent minutes in cudaMallocHost and
+ * cudaFreeHost of their 128 and 384 MB staging rings (a 300 x 300 Cholesky
+ * staged through 12 slots of 32 MB), every case of the tests that release
+ * the workspace paying it again. */
+size_t hyla_xfer_slot(const hyla_dev *d, size_t total, int nslots) {
+    const size_t tuned = hyla_tuning_for(d)->xfer_slot_bytes, mb = (size_t)1 << 20;
+    size_t share = nslots > 0 ? total / (size_t)nslots + 1 : total;
+    share = HYLA_MAX(mb, (share + mb - 1) / mb * mb);
+    return HYLA_MIN(tuned, share);
+}
+
 /* The staging ring of the whole-matrix transfers below: NSLOTS slots of
- * the device's tuned size in its workspace's pinned memory. */
+ * hyla_xfer_slot's size for `total` bytes in the device's workspace's
+ * pinned memory. */
 enum { NSLOTS = 4 };
-static int staging_init(hyla_t *ctx, int dev, size_t es, hyla_dev_workspace **ws, hyla_xfer *x) {
+static int staging_init(hyla_t *ctx, int dev, size_t es, size_t total, hyla_dev_workspace **ws,
+                        hyla_xfer *x) {
     hyla_dev *d = ctx->devs[dev];
-    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
+    const size_t slot = hyla_xfer_slot(d, total, NSLOTS);
     int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, ws);
     return rc ? rc : hyla_xfer_init(x, d, (*ws)->pinned, NSLOTS, slot, es, hyla_pack_threads(ctx));
 }
@@ -232,7 +246,8 @@ int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, i
         int rs = rc ? 0 : d->ops->queue_sync(ws->q_in);
         return rc ? rc : rs;
     }
-    int rc = staging_init(ctx, dev, hyla_dtype_size(t), &ws, &x);
+    int rc = staging_init(ctx, dev, hyla_dtype_size(t),
+                          (size_t)rows * (size_t)cols * hyla_dtype_size(t), &ws, &x);
     if (rc) return rc;
     rc = up ? hyla_xfer_up(&x, ws->q_in, dmem, ldd, host, ldh, 0, 0, rows, cols, HYLA_XFER_ALL)
             : hyla_xfer_down(&x, ws->q_in, host, ldh, dmem, ldd, 0, 0, rows, cols, HYLA_XFER_ALL,
@@ -255,7 +270,7 @@ int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, 
     hyla_xfer x;
     *t_produced = hyla_wtime();
     if (nblk == 0 || rows == 0) return 0;
-    int rc = staging_init(ctx, dev, es, &ws, &x);
+    int rc = staging_init(ctx, dev, es, (size_t)rows * (size_t)cols * es, &ws, &x);
     if (rc) return rc;
     ev = hyla_calloc((size_t)nblk, sizeof *ev);
     if (!ev) HYLA_TRY(HYLA_ERR_NO_MEMORY);
@@ -296,7 +311,7 @@ static int upload_triangle(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_
     const size_t es = hyla_dtype_size(t);
     hyla_dev_workspace *ws;
     hyla_xfer x;
-    int rc = staging_init(ctx, dev, es, &ws, &x);
+    int rc = staging_init(ctx, dev, es, (size_t)n * (size_t)n * es, &ws, &x);
     if (rc) return rc;
     for (int64_t j = 0; j < n && !rc; j += CB) {
         const int64_t cb = HYLA_MIN(CB, n - j);

@@ -13,6 +13,13 @@
  * automatic: the cores divided among the devices, at most 12). */
 int hyla_pack_threads(hyla_t *ctx);
 
+/* The staging slot of a ring of nslots slots for transfers of `total`
+ * bytes in all on device d: the tuning table's slot, or for a smaller
+ * problem its share of the ring (total / nslots, rounded up to 1 MB, at
+ * least 1 MB), so that the ring's page-locked memory grows with the
+ * problem instead of 4 x 32 MB (pchol: 12 x 32 MB) for a 300 x 300 matrix. */
+size_t hyla_xfer_slot(const hyla_dev *d, size_t total, int nslots);
+
 /* Copies `cols` columns of `rows` elements from src (column stride lds
  * elements) to dst (stride ldd), split over `threads` threads. */
 void hyla_pack_cols(unsigned char *dst, int64_t ldd, const unsigned char *src, int64_t lds,

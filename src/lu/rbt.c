@@ -46,7 +46,7 @@ static int rbt_check(hyla_t *ctx, int64_t n, int64_t nrhs, const void *A, int64_
 static int staged(hyla_t *ctx, int dev, int up, hyla_dtype t, void *devp, const void *host,
                   int64_t ldh, int64_t rows, int64_t cols) {
     hyla_dev *d = ctx->devs[dev];
-    const size_t slot = hyla_tuning_for(d)->xfer_slot_bytes;
+    const size_t slot = hyla_xfer_slot(d, (size_t)rows * (size_t)cols * hyla_dtype_size(t), NSLOTS);
     hyla_dev_workspace *ws;
     hyla_xfer x;
     int rc = hyla_workspace_get(ctx, dev, 0, NSLOTS * slot, &ws);
