@@ -110,6 +110,61 @@ HL_EXPORT void SYM(sygvd)(const lapack_int *itype, const char *jobz, const char 
 #endif
 
 #if IS_CPLX
+DECL_FWD(hegv);
+HL_EXPORT void SYM(hegv)(const lapack_int *itype, const char *jobz, const char *uplo,
+                         const lapack_int *n, T *A, const lapack_int *lda, T *B,
+                         const lapack_int *ldb, R *w, T *work, const lapack_int *lwork, R *rwork,
+                         lapack_int *info, size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(hegv), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)uplo_len;
+    PS(gv)(&FWD(hegv), itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, rwork, info);
+}
+
+DECL_FWD(heevx);
+HL_EXPORT void SYM(heevx)(const char *jobz, const char *range, const char *uplo,
+                          const lapack_int *n, T *A, const lapack_int *lda, const R *vl,
+                          const R *vu, const lapack_int *il, const lapack_int *iu,
+                          const R *abstol, lapack_int *m, R *w, T *Z, const lapack_int *ldz,
+                          T *work, const lapack_int *lwork, R *rwork, lapack_int *iwork,
+                          lapack_int *ifail, lapack_int *info, size_t jobz_len, size_t range_len,
+                          size_t uplo_len) {
+    hl_enter(&FWD(heevx), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)range_len;
+    (void)uplo_len;
+    PS(evx)(&FWD(heevx), jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w, Z, ldz, work,
+            lwork, rwork, iwork, ifail, info);
+}
+#else
+DECL_FWD(sygv);
+HL_EXPORT void SYM(sygv)(const lapack_int *itype, const char *jobz, const char *uplo,
+                         const lapack_int *n, T *A, const lapack_int *lda, T *B,
+                         const lapack_int *ldb, R *w, T *work, const lapack_int *lwork,
+                         lapack_int *info, size_t jobz_len, size_t uplo_len) {
+    hl_enter(&FWD(sygv), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)uplo_len;
+    PS(gv)(&FWD(sygv), itype, jobz, uplo, n, A, lda, B, ldb, w, work, lwork, NULL, info);
+}
+
+DECL_FWD(syevx);
+HL_EXPORT void SYM(syevx)(const char *jobz, const char *range, const char *uplo,
+                          const lapack_int *n, T *A, const lapack_int *lda, const R *vl,
+                          const R *vu, const lapack_int *il, const lapack_int *iu,
+                          const R *abstol, lapack_int *m, R *w, T *Z, const lapack_int *ldz,
+                          T *work, const lapack_int *lwork, lapack_int *iwork, lapack_int *ifail,
+                          lapack_int *info, size_t jobz_len, size_t range_len, size_t uplo_len) {
+    hl_enter(&FWD(syevx), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)range_len;
+    (void)uplo_len;
+    PS(evx)(&FWD(syevx), jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w, Z, ldz, work,
+            lwork, NULL, iwork, ifail, info);
+}
+#endif
+
+#if IS_CPLX
 DECL_FWD(heevd);
 HL_EXPORT void SYM(heevd)(const char *jobz, const char *uplo, const lapack_int *n, T *A,
                           const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,

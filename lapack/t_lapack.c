@@ -230,6 +230,31 @@ static void PS(evd)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_
 #endif
 }
 
+/* The generalized eigensolver for sygvd / hegvd and sygv / hegv (routine
+ * rt's threshold): hyla_?sygvd / ?hegvd, whose results and info have
+ * LAPACK's meaning (n + k: B's minor k not positive definite). Returns 1
+ * when the call is answered (*info), 0 when it goes to *fn, the next
+ * library's function (NaN or Inf: A and B untouched). */
+static int PS(gv_call)(hl_routine rt, hl_fwd *f, lapack_int itype, char jz, char u, int64_t N,
+                       T *A, lapack_int lda, T *B, lapack_int ldb, R *w, void **fn,
+                       lapack_int *info) {
+    hyla_t *ctx;
+    hl_path p = hl_begin(rt, f, N, NULL, HL_HOST_NO, fn, &ctx);
+    if (p == HL_FORWARD) return 0;
+    if (p == HL_NONE) {
+        *info = HYLA_ERR_UNSUPPORTED;
+        return 1;
+    }
+#if IS_CPLX
+    int code = PN(hegvd)(ctx, (int)itype, jz, u, N, A, lda, B, ldb, w);
+#else
+    int code = PN(sygvd)(ctx, (int)itype, jz, u, N, A, lda, B, ldb, w);
+#endif
+    if (hl_end(f, N, code, *fn, 0)) return 0;
+    *info = code;
+    return 1;
+}
+
 /* sygvd / hegvd (LAPACK's arguments; rwork and lrwork NULL for s and d):
  * hyla_?sygvd / ?hegvd, whose info has LAPACK's meaning (n + k: B's minor
  * k not positive definite). */
@@ -268,24 +293,7 @@ static void PS(gvd)(hl_fwd *f, const lapack_int *itype, const char *jobz, const 
         *info = 0;
         return;
     }
-    hyla_t *ctx;
-    hl_path p = hl_begin(HL_SYGVD, f, N, NULL, HL_HOST_NO, &fn, &ctx);
-    if (p == HL_NONE) {
-        *info = HYLA_ERR_UNSUPPORTED;
-        return;
-    }
-    if (p == HL_SERVE) {
-#if IS_CPLX
-        int code = PN(hegvd)(ctx, (int)*itype, jz, u, N, A, *lda, B, *ldb, w);
-#else
-        int code = PN(sygvd)(ctx, (int)*itype, jz, u, N, A, *lda, B, *ldb, w);
-#endif
-        /* NaN or Inf (A and B untouched): the next LAPACK takes the call */
-        if (!hl_end(f, N, code, fn, 0)) {
-            *info = code;
-            return;
-        }
-    }
+    if (PS(gv_call)(HL_SYGVD, f, *itype, jz, u, N, A, *lda, B, *ldb, w, &fn, info)) return;
 #if IS_CPLX
     ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
                const lapack_int *, T *, const lapack_int *, R *, T *, const lapack_int *, R *,
@@ -334,6 +342,45 @@ static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_i
 #endif
 }
 
+/* sygv / hegv (rwork, 3n - 2 reals without a size argument, NULL for s and
+ * d): served by hyla_?sygvd / ?hegvd, the same eigenvalues and
+ * B-orthonormal eigenvectors as LAPACK's QR-iteration driver computes. */
+static void PS(gv)(hl_fwd *f, const lapack_int *itype, const char *jobz, const char *uplo,
+                   const lapack_int *n, T *A, const lapack_int *lda, T *B, const lapack_int *ldb,
+                   R *w, T *work, const lapack_int *lwork, R *rwork, lapack_int *info) {
+    char jz = up(jobz), u = up(uplo);
+    int64_t N = *n, lw = max1(IS_CPLX ? 2 * N - 1 : 3 * N - 1);
+    int query = *lwork == -1;
+    int bad = *itype < 1 || *itype > 3 ? 1 : jz != 'V' && jz != 'N' ? 2
+            : u != 'U' && u != 'L' ? 3 : N < 0 ? 4 : *lda < max1(N) ? 6
+            : *ldb < max1(N) ? 8 : !query && *lwork < lw ? 11 : 0;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    if (!query) {
+        if (PS(gv_call)(HL_SYGV, f, *itype, jz, u, N, A, *lda, B, *ldb, w, &fn, info)) return;
+    } else {
+        fn = hl_next(f);
+        hl_query(f, fn != NULL);
+        if (!fn) {
+            work[0] = (T)lw;
+            *info = 0;
+            return;
+        }
+    }
+#if IS_CPLX
+    ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
+               const lapack_int *, T *, const lapack_int *, R *, T *, const lapack_int *, R *,
+               lapack_int *, size_t, size_t))fn)(itype, jobz, uplo, n, A, lda, B, ldb, w, work,
+                                                 lwork, rwork, info, 1, 1);
+#else
+    (void)rwork;
+    ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
+               const lapack_int *, T *, const lapack_int *, R *, T *, const lapack_int *,
+               lapack_int *, size_t, size_t))fn)(itype, jobz, uplo, n, A, lda, B, ldb, w, work,
+                                                 lwork, info, 1, 1);
+#endif
+}
+
 /* Each of the ncols eigenvectors' support in Z (isuppz: its first and last
  * nonzero rows, 1-based, as LAPACK reports them). */
 static void PS(support)(int64_t n, int64_t ncols, const T *Z, int64_t ldz, lapack_int *isuppz) {
@@ -361,11 +408,12 @@ static void PS(copy_support)(int64_t n, const T *A, int64_t lda, T *Z, int64_t l
  * eigenvectors straight into Z (abstol does not apply), isuppz written
  * where LAPACK's is. Returns 1 when answered (*info, *m set), 0 when the
  * call goes to *fn. */
-static int PS(evr_part)(hl_fwd *f, char jz, char rg, char u, int64_t N, T *A, lapack_int lda,
-                        R vl, R vu, lapack_int il, lapack_int iu, lapack_int *m, R *w, T *Z,
-                        lapack_int ldz, lapack_int *isuppz, void **fn, lapack_int *info) {
+static int PS(evr_part)(hl_routine rt, hl_fwd *f, char jz, char rg, char u, int64_t N, T *A,
+                        lapack_int lda, R vl, R vu, lapack_int il, lapack_int iu, lapack_int *m,
+                        R *w, T *Z, lapack_int ldz, lapack_int *isuppz, void **fn,
+                        lapack_int *info) {
     hyla_t *ctx;
-    hl_path p = hl_begin(HL_SYEVR, f, N, NULL, PS(host_values)(jz), fn, &ctx);
+    hl_path p = hl_begin(rt, f, N, NULL, PS(host_values)(jz), fn, &ctx);
     if (p == HL_FORWARD) return 0;
     if (p == HL_NONE) {
         *info = HYLA_ERR_UNSUPPORTED;
@@ -382,7 +430,8 @@ static int PS(evr_part)(hl_fwd *f, char jz, char rg, char u, int64_t N, T *A, la
     *m = (lapack_int)mm;
     /* LAPACK writes isuppz only for range I with IU - IL = N - 1 (its
      * callers size it for m = N only then: SciPy's is 2 max(1, m)) */
-    if (code == 0 && jz == 'V' && rg == 'I' && iu - il == N - 1) PS(support)(N, mm, Z, ldz, isuppz);
+    if (isuppz && code == 0 && jz == 'V' && rg == 'I' && iu - il == N - 1)
+        PS(support)(N, mm, Z, ldz, isuppz);
     return 1;
 }
 
@@ -414,8 +463,8 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
         fn = hl_next(f);
         hl_query(f, fn != NULL);
     } else if (rg != 'A') {
-        if (PS(evr_part)(f, jz, rg, u, N, A, *lda, vl ? *vl : 0, vu ? *vu : 0, il ? *il : 1,
-                         iu ? *iu : 0, m, w, Z, *ldz, isuppz, &fn, info))
+        if (PS(evr_part)(HL_SYEVR, f, jz, rg, u, N, A, *lda, vl ? *vl : 0, vu ? *vu : 0,
+                         il ? *il : 1, iu ? *iu : 0, m, w, Z, *ldz, isuppz, &fn, info))
             return;
     } else {
         if (PS(eig_call)(HL_SYEVR, f, NULL, jz, u, N, A, *lda, w, &fn, info)) {
@@ -449,6 +498,76 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
         work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
         if (IS_CPLX) rwork[0] = (R)(rwork[0] > (R)lrw && fn ? rwork[0] : (R)lrw);
         iwork[0] = (lapack_int)(iwork[0] > liw && fn ? iwork[0] : liw);
+        *info = 0;
+    }
+}
+
+/* syevx / heevx (rwork, 7n reals, NULL for s and d; iwork 5n and ifail n
+ * without size arguments): range 'A' served by hyla's full eigensolver
+ * (the eigenvectors copied from A to Z), 'V' and 'I' by hyla_?syevdx, at
+ * least as accurate as abstol asks (abstol does not apply); ifail's first
+ * m entries 0 with eigenvectors, as LAPACK's when every one converged. */
+static void PS(evx)(hl_fwd *f, const char *jobz, const char *range, const char *uplo,
+                    const lapack_int *n, T *A, const lapack_int *lda, const R *vl, const R *vu,
+                    const lapack_int *il, const lapack_int *iu, const R *abstol, lapack_int *m,
+                    R *w, T *Z, const lapack_int *ldz, T *work, const lapack_int *lwork, R *rwork,
+                    lapack_int *iwork, lapack_int *ifail, lapack_int *info) {
+    char jz = up(jobz), rg = up(range), u = up(uplo);
+    int64_t N = *n;
+    int bad = jz != 'V' && jz != 'N' ? 1 : rg != 'A' && rg != 'V' && rg != 'I' ? 2
+            : u != 'U' && u != 'L' ? 3 : N < 0 ? 4 : *lda < max1(N) ? 6 : 0;
+    if (!bad && rg == 'V' && N > 0 && *vu <= *vl) bad = 8;
+    if (!bad && rg == 'I' && (*il < 1 || *il > max1(N))) bad = 9;
+    if (!bad && rg == 'I' && (*iu < (N < *il ? N : *il) || *iu > N)) bad = 10;
+    if (!bad && (*ldz < 1 || (jz == 'V' && *ldz < N))) bad = 15;
+    const int64_t lw = N <= 1 ? 1 : IS_CPLX ? 2 * N : 8 * N;
+    const int query = *lwork == -1;
+    if (!bad && !query && *lwork < lw) bad = 17;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn;
+    if (query) {
+        fn = hl_next(f);
+        hl_query(f, fn != NULL);
+    } else if (rg != 'A') {
+        if (PS(evr_part)(HL_SYEVX, f, jz, rg, u, N, A, *lda, vl ? *vl : 0, vu ? *vu : 0,
+                         il ? *il : 1, iu ? *iu : 0, m, w, Z, *ldz, NULL, &fn, info)) {
+            if (*info == 0 && jz == 'V')
+                for (lapack_int j = 0; j < *m; j++) ifail[j] = 0;
+            return;
+        }
+    } else {
+        if (PS(eig_call)(HL_SYEVX, f, NULL, jz, u, N, A, *lda, w, &fn, info)) {
+            if (*info == 0) {
+                *m = (lapack_int)N;
+                if (jz == 'V')
+                    for (int64_t j = 0; j < N; j++) {
+                        memcpy(Z + j * *ldz, A + j * *lda, sizeof *Z * (size_t)N);
+                        ifail[j] = 0;
+                    }
+            }
+            return;
+        }
+    }
+    if (fn) {
+#if IS_CPLX
+        ((void (*)(const char *, const char *, const char *, const lapack_int *, T *,
+                   const lapack_int *, const R *, const R *, const lapack_int *, const lapack_int *,
+                   const R *, lapack_int *, R *, T *, const lapack_int *, T *, const lapack_int *,
+                   R *, lapack_int *, lapack_int *, lapack_int *, size_t, size_t, size_t))fn)(
+            jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w, Z, ldz, work, lwork, rwork,
+            iwork, ifail, info, 1, 1, 1);
+#else
+        (void)rwork;
+        ((void (*)(const char *, const char *, const char *, const lapack_int *, T *,
+                   const lapack_int *, const R *, const R *, const lapack_int *, const lapack_int *,
+                   const R *, lapack_int *, R *, T *, const lapack_int *, T *, const lapack_int *,
+                   lapack_int *, lapack_int *, lapack_int *, size_t, size_t, size_t))fn)(
+            jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w, Z, ldz, work, lwork, iwork,
+            ifail, info, 1, 1, 1);
+#endif
+    }
+    if (query) {
+        work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
         *info = 0;
     }
 }

@@ -3,8 +3,10 @@
 # preloaded and every call forced to hyla (HYLA_LAPACK_MIN_N=0): the linear
 # solvers (xlintst{d,z}: ?GE and ?PO, routines and drivers: getrf, getrs,
 # gesv, potrf, potrs, posv) and the symmetric / Hermitian eigensolvers
-# (xeigtst{d,z} on sep.in: the ?ST drivers syev, syevd, syevr / heev,
-# heevd, heevr). The inputs are LAPACK's with one block size, error-exit
+# (xeigtst{d,z} on sep.in: the ?ST drivers syev, syevd, syevr, syevx /
+# heev, heevd, heevr, heevx) and the generalized ones (xeigtst{d,z} on
+# {d,z}sg.in: sygv, sygvd / hegv, hegvd; that input has no error-exit
+# tests). The inputs are LAPACK's with one block size, error-exit
 # tests included (the testers' own XERBLA must see every illegal argument
 # with LAPACK's parameter number). Passes when every test passed LAPACK's
 # threshold, no error exit failed, and the log shows hyla served the
@@ -28,9 +30,9 @@ for p in d z; do
     awk -v P="$P" 'NR <= 16 || $1 == P"GE" || $1 == P"PO"' > ${p}test.in
 done
 status=0
-run() { # PROGRAM INPUT OUT ROUTINES...
-  prog=$1 in=$2 out=$3
-  shift 3
+run() { # PROGRAM INPUT OUT EXITS ROUTINES... (EXITS 1: error exits expected)
+  prog=$1 in=$2 out=$3 want_exits=$4
+  shift 4
   env HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_VERBOSE=1 LD_PRELOAD="$lib" "$dir/$prog" < "$in" > "$out" 2> "$out.log"
   rc=$?
   passed=$(grep -c "passed the threshold" "$out")
@@ -38,7 +40,8 @@ run() { # PROGRAM INPUT OUT ROUTINES...
   echo "$prog < $in: exit $rc, $passed groups passed, $failed failure lines"
   exits=$(grep -c "passed the tests of the error exits" "$out")
   echo "  error exits: $exits groups passed"
-  if [ $rc -ne 0 ] || [ "$passed" -eq 0 ] || [ "$failed" -ne 0 ] || [ "$exits" -eq 0 ]; then
+  if [ $rc -ne 0 ] || [ "$passed" -eq 0 ] || [ "$failed" -ne 0 ] ||
+     { [ "$want_exits" = 1 ] && [ "$exits" -eq 0 ]; }; then
     grep -i "fail\|not detected\|illegal" "$out" | head -20
     status=1
   fi
@@ -47,8 +50,10 @@ run() { # PROGRAM INPUT OUT ROUTINES...
     [ "$n" -gt 0 ] || { echo "  $r: never served by hyla"; status=1; }
   done
 }
-run xlintstd dtest.in lin_d.out dgetrf dgetrs dgesv dpotrf dpotrs dposv
-run xlintstz ztest.in lin_z.out zgetrf zgetrs zgesv zpotrf zpotrs zposv
-run xeigtstd sep.in eig_d.out dsyev dsyevd dsyevr
-run xeigtstz sep.in eig_z.out zheev zheevd zheevr
+run xlintstd dtest.in lin_d.out 1 dgetrf dgetrs dgesv dpotrf dpotrs dposv
+run xlintstz ztest.in lin_z.out 1 zgetrf zgetrs zgesv zpotrf zpotrs zposv
+run xeigtstd sep.in eig_d.out 1 dsyev dsyevd dsyevr dsyevx
+run xeigtstz sep.in eig_z.out 1 zheev zheevd zheevr zheevx
+run xeigtstd "$dir/dsg.in" gen_d.out 0 dsygv dsygvd
+run xeigtstz "$dir/zsg.in" gen_z.out 0 zhegv zhegvd
 exit $status

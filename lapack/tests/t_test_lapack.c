@@ -18,16 +18,22 @@
 #undef EV
 #undef EVR
 #undef GVD
+#undef EVX
+#undef GV
 #if IS_CPLX
 #define EVD heevd
 #define EV heev
 #define EVR heevr
 #define GVD hegvd
+#define EVX heevx
+#define GV hegv
 #else
 #define EVD syevd
 #define EV syev
 #define EVR syevr
 #define GVD sygvd
+#define EVX syevx
+#define GV sygv
 #endif
 #undef EPS
 #define EPS (sizeof(R) == 4 ? (double)FLT_EPSILON : DBL_EPSILON)
@@ -56,6 +62,11 @@ void F(EVR)(const char *, const char *, const char *, const lint *, T *, const l
 void F(GVD)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
             const lint *, R *, T *, const lint *, R *, const lint *, lint *, const lint *, lint *,
             size_t, size_t);
+void F(EVX)(const char *, const char *, const char *, const lint *, T *, const lint *, const R *,
+            const R *, const lint *, const lint *, const R *, lint *, R *, T *, const lint *, T *,
+            const lint *, R *, lint *, lint *, lint *, size_t, size_t, size_t);
+void F(GV)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
+           const lint *, R *, T *, const lint *, R *, lint *, size_t, size_t);
 #else
 void F(EVD)(const char *, const char *, const lint *, T *, const lint *, R *, T *, const lint *,
             lint *, const lint *, lint *, size_t, size_t);
@@ -66,6 +77,11 @@ void F(EVR)(const char *, const char *, const char *, const lint *, T *, const l
             T *, const lint *, lint *, const lint *, lint *, size_t, size_t, size_t);
 void F(GVD)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
             const lint *, R *, T *, const lint *, lint *, const lint *, lint *, size_t, size_t);
+void F(EVX)(const char *, const char *, const char *, const lint *, T *, const lint *, const R *,
+            const R *, const lint *, const lint *, const R *, lint *, R *, T *, const lint *, T *,
+            const lint *, lint *, lint *, lint *, size_t, size_t, size_t);
+void F(GV)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
+           const lint *, R *, T *, const lint *, lint *, size_t, size_t);
 #endif
 #ifdef TEST_ILP64
 void CAT4(scipy_, P, potrf, _64_)(const char *, const lint *, T *, const lint *, lint *, size_t);
@@ -418,6 +434,53 @@ static void PS(run_eig)(int64_t n) {
                 }
                 free(A1), free(Z), free(wk), free(rwk), free(iwk), free(isuppz);
             }
+            /* ?syevx / ?heevx: range A (hyla's full eigensolver, Z copied
+             * from A) and I (hyla_?syevdx); workspace from a query; ifail's
+             * first m entries 0 with vectors */
+            for (int r = 0; r < 2; r++) {
+                const char *range = r ? "I" : "A";
+                T *A1 = PS(dup)(A0, n * n), *Z = PS(alloc)(n * n), wq = 0;
+                R *rwk = malloc((size_t)(7 * n + 1) * sizeof *rwk), vl = 0, vu = 0, tol = 0;
+                lint *iwk = malloc((size_t)(5 * n + 1) * sizeof *iwk);
+                lint *ifail = malloc((size_t)(n + 1) * sizeof *ifail);
+                lint il = 1, iu = (lint)(n > 1 ? n / 2 : n), m = -1, qq = -1;
+                for (int64_t i = 0; i <= n; i++) ifail[i] = -7;
+#if IS_CPLX
+                F(EVX)(jobz, range, uplo, &N, A1, &ld, &vl, &vu, &il, &iu, &tol, &m, w, Z, &ld,
+                       &wq, &qq, rwk, iwk, ifail, &info, 1, 1, 1);
+#else
+                F(EVX)(jobz, range, uplo, &N, A1, &ld, &vl, &vu, &il, &iu, &tol, &m, w, Z, &ld,
+                       &wq, &qq, iwk, ifail, &info, 1, 1, 1);
+#endif
+                lint lw = (lint)creal(wq);
+                snprintf(what, sizeof what, "%c%s query jobz %s range %s n %lld", STR(P)[0],
+                         STR(EVX) + 0, jobz, range, (long long)n);
+                check(info == 0 && lw >= (n <= 1 ? 1 : IS_CPLX ? 2 * n : 8 * n), what, (double)lw);
+                T *wk = PS(alloc)(lw);
+                path_begin();
+#if IS_CPLX
+                F(EVX)(jobz, range, uplo, &N, A1, &ld, &vl, &vu, &il, &iu, &tol, &m, w, Z, &ld, wk,
+                       &lw, rwk, iwk, ifail, &info, 1, 1, 1);
+#else
+                F(EVX)(jobz, range, uplo, &N, A1, &ld, &vl, &vu, &il, &iu, &tol, &m, w, Z, &ld, wk,
+                       &lw, iwk, ifail, &info, 1, 1, 1);
+#endif
+                snprintf(what, sizeof what, "%c%s jobz %s range %s uplo %s n %lld", STR(P)[0],
+                         STR(EVX) + 0, jobz, range, uplo, (long long)n);
+                path_check(what, 0);
+                int64_t mm = r ? iu : n;
+                check(info == 0 && m == mm && PS(rdiff)(w, rw, mm, n, anorm) < TOL, what,
+                      PS(rdiff)(w, rw, mm, n, anorm));
+                if (v) {
+                    /* (LAPACK's own leaves ifail alone at n = 1) */
+                    int zero = 1;
+                    for (int64_t j = 0; j < mm && n > 1; j++) zero &= ifail[j] == 0;
+                    check(zero, what, 0);
+                    if (!r) check(PS(eig_resid)(n, A0, Z, n, w) < TOL, what,
+                                  PS(eig_resid)(n, A0, Z, n, w));
+                }
+                free(A1), free(Z), free(wk), free(rwk), free(iwk), free(ifail);
+            }
             free(A0), free(A2);
         }
     free(w), free(rw);
@@ -553,6 +616,55 @@ static void PS(run_gvd)(int64_t n) {
             snprintf(what, sizeof what, "%s itype %d uplo %s n %lld residual", STR(F(GVD)), itype,
                      uplo, (long long)n);
             check(res <= 60 * scale + 1e-300, what, res / scale);
+            /* ?sygv / ?hegv: the same problem, workspace from a query; its
+             * eigenvalues against the reference and its eigenvectors
+             * against ?sygvd's above (the same up to each column's sign or
+             * phase where the eigenvalues are apart: |x_j^H B y_j| = 1) */
+            {
+                T *A3 = PS(dup)(A0, n * n), *B3 = PS(dup)(B0, n * n), gq = 0;
+                R *rwk3 = malloc((size_t)(3 * n + 1) * sizeof *rwk3), *w3 = malloc((size_t)(n + 1) * sizeof *w3);
+                lint qq = -1, info3 = -99;
+#if IS_CPLX
+                F(GV)(&it, "V", uplo, &N, A3, &ld, B3, &ld, w3, &gq, &qq, rwk3, &info3, 1, 1);
+#else
+                F(GV)(&it, "V", uplo, &N, A3, &ld, B3, &ld, w3, &gq, &qq, &info3, 1, 1);
+#endif
+                lint lw3 = (lint)creal(gq);
+                snprintf(what, sizeof what, "%s query itype %d n %lld", STR(F(GV)), itype, (long long)n);
+                check(info3 == 0 && lw3 >= (IS_CPLX ? 2 * n - 1 : 3 * n - 1), what, (double)lw3);
+                T *wk3 = PS(alloc)(lw3 > 0 ? lw3 : 1);
+                path_begin();
+#if IS_CPLX
+                F(GV)(&it, "V", uplo, &N, A3, &ld, B3, &ld, w3, wk3, &lw3, rwk3, &info3, 1, 1);
+#else
+                F(GV)(&it, "V", uplo, &N, A3, &ld, B3, &ld, w3, wk3, &lw3, &info3, 1, 1);
+#endif
+                snprintf(what, sizeof what, "%s itype %d uplo %s n %lld", STR(F(GV)), itype, uplo,
+                         (long long)n);
+                path_check(what, 0);
+                double d3 = 0, vd = 0;
+                for (int64_t i = 0; i < n; i++) d3 = fmax(d3, fabs((double)(w3[i] - rw[i])));
+                check(info3 == 0 && d3 <= 100.0 * (double)(n + 1) * EPS * fmax(wmax, 1), what, d3);
+                /* columns of simple eigenvalues: |x^H B y| = 1 (itype 1, 2:
+                 * B-normalized; itype 3 normalizes by B^-1) */
+                for (int64_t j = 0; j < n && itype < 3; j++) {
+                    const double gap = fmin(j > 0 ? fabs((double)(rw[j] - rw[j - 1])) : INFINITY,
+                                            j + 1 < n ? fabs((double)(rw[j + 1] - rw[j])) : INFINITY);
+                    if (gap < 1e-2 * fmax(wmax, 1)) continue;
+                    double complex s = 0;
+                    for (int64_t k = 0; k < n; k++) {
+                        double complex by = 0;
+                        for (int64_t l = 0; l < n; l++)
+                            by += (double complex)B0[k + l * n] * A3[l + j * n];
+                        s += conj((double complex)A1[k + j * n]) * by;
+                    }
+                    vd = fmax(vd, fabs(cabs(s) - 1));
+                }
+                snprintf(what, sizeof what, "%s itype %d uplo %s n %lld vectors", STR(F(GV)), itype,
+                         uplo, (long long)n);
+                check(vd <= 1e3 * (double)(n + 1) * EPS * fmax(bn, 1) * fmax(wmax, 1), what, vd);
+                free(A3), free(B3), free(rwk3), free(w3), free(wk3);
+            }
             free(A0), free(B0), free(A1), free(B1), free(wk), free(iwk);
         }
     free(w), free(rw);
@@ -604,6 +716,12 @@ static void PS(errors)(void) {
                   &q, rwk, &q, iw, &q, &info, 1, 1, 1), -9);
     EXPECT(EVR, F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
                   &q, rwk, &q, iw, &q, &info, 1, 1, 1), -15);
+    EXPECT(EVX, F(EVX)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, wk, &q,
+                  rwk, iw, iw + 32, &info, 1, 1, 1), -9);
+    EXPECT(EVX, F(EVX)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, wk,
+                  &q, rwk, iw, iw + 32, &info, 1, 1, 1), -15);
+    EXPECT(EVX, F(EVX)("N", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &n, wk,
+                  &one, rwk, iw, iw + 32, &info, 1, 1, 1), -17);
 #else
     (void)rwk;
     EXPECT(EVD, F(EVD)("V", "L", &n, A, &n, w, wk, &q, iw, &q, &info, 1, 1), -8);
@@ -613,6 +731,12 @@ static void PS(errors)(void) {
                   &q, iw, &q, &info, 1, 1, 1), -9);
     EXPECT(EVR, F(EVR)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, isuppz, wk,
                   &q, iw, &q, &info, 1, 1, 1), -15);
+    EXPECT(EVX, F(EVX)("V", "I", "L", &n, A, &n, &vl, &vu, &neg, &two, &tol, &m, w, B, &n, wk, &q,
+                  iw, iw + 32, &info, 1, 1, 1), -9);
+    EXPECT(EVX, F(EVX)("V", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &one, wk,
+                  &q, iw, iw + 32, &info, 1, 1, 1), -15);
+    EXPECT(EVX, F(EVX)("N", "A", "L", &n, A, &n, &vl, &vu, &one, &two, &tol, &m, w, B, &n, wk,
+                  &one, iw, iw + 32, &info, 1, 1, 1), -17);
 #endif
     {
         lint zero = 0, four = 4;
@@ -622,12 +746,18 @@ static void PS(errors)(void) {
         EXPECT(GVD, F(GVD)(&one, "X", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -2);
         EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -8);
         EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &q, iw, &q, &info, 1, 1), -11);
+        EXPECT(GV, F(GV)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &info, 1, 1), -1);
+        EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, rwk, &info, 1, 1), -8);
+        EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &one, rwk, &info, 1, 1), -11);
 #else
         EXPECT(GVD, F(GVD)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
         EXPECT(GVD, F(GVD)(&four, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
         EXPECT(GVD, F(GVD)(&one, "X", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -2);
         EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, iw, &q, &info, 1, 1), -8);
         EXPECT(GVD, F(GVD)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -11);
+        EXPECT(GV, F(GV)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, &info, 1, 1), -1);
+        EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, &info, 1, 1), -8);
+        EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &one, &info, 1, 1), -11);
 #endif
     }
     /* NaN in B: hyla declines gesv and posv data with NaN, the next LAPACK
