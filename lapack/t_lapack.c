@@ -308,6 +308,18 @@ static void PS(gvd)(hl_fwd *f, const lapack_int *itype, const char *jobz, const 
 #endif
 }
 
+/* A workspace query of a routine with one workspace (lw: LAPACK's
+ * minimum): the next LAPACK answers it (*fn, returns 0: call it), or
+ * without one the minimum is the answer (returns 1). */
+static int PS(query_next)(hl_fwd *f, void **fn, T *work, int64_t lw, lapack_int *info) {
+    *fn = hl_next(f);
+    hl_query(f, *fn != NULL);
+    if (*fn) return 0;
+    work[0] = (T)lw;
+    *info = 0;
+    return 1;
+}
+
 /* syev / heev; rwork (3n - 2 reals, no query) is NULL for s and d. */
 static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_int *n, T *A,
                    const lapack_int *lda, R *w, T *work, const lapack_int *lwork, R *rwork,
@@ -321,14 +333,8 @@ static void PS(ev)(hl_fwd *f, const char *jobz, const char *uplo, const lapack_i
     void *fn;
     if (!query) {
         if (PS(eig_call)(HL_SYEV, f, NULL, jz, u, N, A, *lda, w, &fn, info)) return;
-    } else {
-        fn = hl_next(f);
-        hl_query(f, fn != NULL);
-        if (!fn) {
-            work[0] = (T)lw;
-            *info = 0;
-            return;
-        }
+    } else if (PS(query_next)(f, &fn, work, lw, info)) {
+        return;
     }
 #if IS_CPLX
     ((void (*)(const char *, const char *, const lapack_int *, T *, const lapack_int *, R *, T *,
@@ -358,14 +364,8 @@ static void PS(gv)(hl_fwd *f, const lapack_int *itype, const char *jobz, const c
     void *fn;
     if (!query) {
         if (PS(gv_call)(HL_SYGV, f, *itype, jz, u, N, A, *lda, B, *ldb, w, &fn, info)) return;
-    } else {
-        fn = hl_next(f);
-        hl_query(f, fn != NULL);
-        if (!fn) {
-            work[0] = (T)lw;
-            *info = 0;
-            return;
-        }
+    } else if (PS(query_next)(f, &fn, work, lw, info)) {
+        return;
     }
 #if IS_CPLX
     ((void (*)(const lapack_int *, const char *, const char *, const lapack_int *, T *,
@@ -435,6 +435,23 @@ static int PS(evr_part)(hl_routine rt, hl_fwd *f, char jz, char rg, char u, int6
     return 1;
 }
 
+/* LAPACK's checks of syevr's and syevx's arguments before the workspace
+ * (the same numbers in both): 0 or the first bad argument's number. */
+static int PS(range_args)(char jz, char rg, char u, int64_t N, lapack_int lda, const R *vl,
+                          const R *vu, const lapack_int *il, const lapack_int *iu,
+                          lapack_int ldz) {
+    if (jz != 'V' && jz != 'N') return 1;
+    if (rg != 'A' && rg != 'V' && rg != 'I') return 2;
+    if (u != 'U' && u != 'L') return 3;
+    if (N < 0) return 4;
+    if (lda < max1(N)) return 6;
+    if (rg == 'V' && N > 0 && *vu <= *vl) return 8;
+    if (rg == 'I' && (*il < 1 || *il > max1(N))) return 9;
+    if (rg == 'I' && (*iu < (N < *il ? N : *il) || *iu > N)) return 10;
+    if (ldz < 1 || (jz == 'V' && ldz < N)) return 15;
+    return 0;
+}
+
 /* syevr / heevr: range 'A' served by hyla's full eigensolver, 'V' and 'I'
  * by hyla_?syevdx (above the threshold). rwork and lrwork are NULL for s
  * and d. */
@@ -446,12 +463,7 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
                     lapack_int *iwork, const lapack_int *liwork, lapack_int *info) {
     char jz = up(jobz), rg = up(range), u = up(uplo);
     int64_t N = *n;
-    int bad = jz != 'V' && jz != 'N' ? 1 : rg != 'A' && rg != 'V' && rg != 'I' ? 2
-            : u != 'U' && u != 'L' ? 3 : N < 0 ? 4 : *lda < max1(N) ? 6 : 0;
-    if (!bad && rg == 'V' && N > 0 && *vu <= *vl) bad = 8;
-    if (!bad && rg == 'I' && (*il < 1 || *il > max1(N))) bad = 9;
-    if (!bad && rg == 'I' && (*iu < (N < *il ? N : *il) || *iu > N)) bad = 10;
-    if (!bad && (*ldz < 1 || (jz == 'V' && *ldz < N))) bad = 15;
+    int bad = PS(range_args)(jz, rg, u, N, *lda, vl, vu, il, iu, *ldz);
     /* LAPACK's minimum: max(1, 26 n), ... also for n = 1 (its error exits test n = 1) */
     int64_t lw = max1(IS_CPLX ? 2 * N : 26 * N), lrw = max1(24 * N), liw = max1(10 * N);
     int query = *lwork == -1 || *liwork == -1 || (IS_CPLX && *lrwork == -1);
@@ -514,12 +526,7 @@ static void PS(evx)(hl_fwd *f, const char *jobz, const char *range, const char *
                     lapack_int *iwork, lapack_int *ifail, lapack_int *info) {
     char jz = up(jobz), rg = up(range), u = up(uplo);
     int64_t N = *n;
-    int bad = jz != 'V' && jz != 'N' ? 1 : rg != 'A' && rg != 'V' && rg != 'I' ? 2
-            : u != 'U' && u != 'L' ? 3 : N < 0 ? 4 : *lda < max1(N) ? 6 : 0;
-    if (!bad && rg == 'V' && N > 0 && *vu <= *vl) bad = 8;
-    if (!bad && rg == 'I' && (*il < 1 || *il > max1(N))) bad = 9;
-    if (!bad && rg == 'I' && (*iu < (N < *il ? N : *il) || *iu > N)) bad = 10;
-    if (!bad && (*ldz < 1 || (jz == 'V' && *ldz < N))) bad = 15;
+    int bad = PS(range_args)(jz, rg, u, N, *lda, vl, vu, il, iu, *ldz);
     const int64_t lw = N <= 1 ? 1 : IS_CPLX ? 2 * N : 8 * N;
     const int query = *lwork == -1;
     if (!bad && !query && *lwork < lw) bad = 17;
