@@ -72,47 +72,82 @@
 #include <pthread.h>
 #include <string.h>
 
-static const hyla_tuning table[] = {
-    /* family        tile s/d/c/z                 kblock s/d/c/z            rate (flop/s) s/d/c/z          slots */
-    /*               potrf nb s/d/c/z             xfer slot */
-    /*               eig kd s/d/c/z               eig nb s/d/c/z            eig back nb */
-    /*               stedc leaf, merge size of the device levels (host: none) */
-    /*               getrf nb s/d/c/z             getrf ib s/d/c/z */
-    /*               eig kd, nb for eigenvalues only s/d/c/z (0: as above) */
-    /*               Q2 by the one-call op: band width, sweeps per group s/d/c/z (0: GEMMs) */
-    /*               stage 1's A V by GEMMs: diagonal block order s/d/c/z (0: SYMM/HEMM) */
-    /*               the one-stage solver up to this order, jobz N and V, s/d/c/z (0: never) */
-    /*               the device chase from this order (0: never), its step s/d/c/z (1 wait, 2 ahead, 3 split) */
-    {"hopper",       {8192, 8192, 8192, 8192},    {2048, 2048, 2048, 1024}, {50e12, 55e12, 55e12, 55e12},  4,
-                     {1024, 1024, 768, 512},      (size_t)32 << 20,
-                     {64, 64, 64, 64},            {128, 128, 128, 128},        256,
-                     32, 1024,
-                     {768, 768, 512, 384},        {128, 128, 128, 128},
-                     {0, 0, 0, 0},                {0, 0, 0, 0},
-                     {0, 64, 0, 0},               {0, 32, 0, 0},
-                     {2048, 2048, 1024, 0},
-                     {{4096, 3072, 3072, 3072},   {5120, 4096, 5120, 3072}},
-                     512,                         {2, 2, 3, 3}},
-    {"cuda-generic", {4096, 4096, 4096, 4096},    {1024, 1024, 1024, 512},  {10e12, 5e12, 10e12, 5e12},   4,
-                     {512, 512, 384, 256},        (size_t)32 << 20,
-                     {32, 32, 32, 32},            {32, 32, 32, 32},            256,
-                     32, 2048,
-                     {512, 512, 384, 256},        {128, 128, 128, 128},
-                     {0, 0, 0, 0},                {0, 0, 0, 0},
-                     {0, 0, 0, 0},                {0, 0, 0, 0},
-                     {0, 0, 0, 0},
-                     {{4096, 3072, 3072, 3072},   {5120, 5120, 5120, 4096}},
-                     512,                         {2, 2, 3, 3}},
-    {"host",         {512, 512, 384, 256},        {256, 256, 192, 128},     {50e9, 25e9, 25e9, 12e9},      3,
-                     {64, 64, 48, 32},            (size_t)16 << 10,
-                     {128, 128, 64, 64},          {128, 128, 64, 64},          64,
-                     32, INT64_MAX,
-                     {64, 64, 48, 32},            {8, 8, 8, 8},
-                     {64, 48, 32, 32},            {128, 96, 64, 64},
-                     {0, 0, 0, 0},                {0, 0, 0, 0},
-                     {0, 0, 0, 0},
-                     {{0, 0, 0, 0},               {INT64_MAX, INT64_MAX, 0, 0}},
-                     0,                           {1, 1, 1, 1}},
+/* the rows, by name */
+enum { ROW_HOPPER, ROW_CUDA_GENERIC, ROW_HOST, ROWS };
+
+static const hyla_tuning table[ROWS] = {
+    [ROW_HOPPER] = {
+        .family = "hopper",
+        .gemm_tile = {8192, 8192, 8192, 8192},
+        .gemm_kblock = {2048, 2048, 2048, 1024},
+        .gemm_rate = {50e12, 55e12, 55e12, 55e12},
+        .staging_slots = 4,
+        .potrf_nb = {1024, 1024, 768, 512},
+        .xfer_slot_bytes = (size_t)32 << 20,
+        .eig_kd = {64, 64, 64, 64},
+        .eig_nb = {128, 128, 128, 128},
+        .eig_back_nb = 256,
+        .stedc_leaf = 32,
+        .stedc_gemm_min = 1024,
+        .getrf_nb = {768, 768, 512, 384},
+        .getrf_ib = {128, 128, 128, 128},
+        .eig_kd_values = {0, 0, 0, 0},
+        .eig_nb_values = {0, 0, 0, 0},
+        .eig_q2_kd = {0, 64, 0, 0},
+        .eig_q2_nb = {0, 32, 0, 0},
+        .eig_s1_symm = {2048, 2048, 1024, 0},
+        .eig_one_stage = {{4096, 3072, 3072, 3072}, {5120, 4096, 5120, 3072}},
+        .eig_chase_min_n = 512,
+        .eig_chase_step = {2, 2, 3, 3},
+    },
+    [ROW_CUDA_GENERIC] = {
+        .family = "cuda-generic",
+        .gemm_tile = {4096, 4096, 4096, 4096},
+        .gemm_kblock = {1024, 1024, 1024, 512},
+        .gemm_rate = {10e12, 5e12, 10e12, 5e12},
+        .staging_slots = 4,
+        .potrf_nb = {512, 512, 384, 256},
+        .xfer_slot_bytes = (size_t)32 << 20,
+        .eig_kd = {32, 32, 32, 32},
+        .eig_nb = {32, 32, 32, 32},
+        .eig_back_nb = 256,
+        .stedc_leaf = 32,
+        .stedc_gemm_min = 2048,
+        .getrf_nb = {512, 512, 384, 256},
+        .getrf_ib = {128, 128, 128, 128},
+        .eig_kd_values = {0, 0, 0, 0},
+        .eig_nb_values = {0, 0, 0, 0},
+        .eig_q2_kd = {0, 0, 0, 0},
+        .eig_q2_nb = {0, 0, 0, 0},
+        .eig_s1_symm = {0, 0, 0, 0},
+        .eig_one_stage = {{4096, 3072, 3072, 3072}, {5120, 5120, 5120, 4096}},
+        .eig_chase_min_n = 512,
+        .eig_chase_step = {2, 2, 3, 3},
+    },
+    [ROW_HOST] = {
+        .family = "host",
+        .gemm_tile = {512, 512, 384, 256},
+        .gemm_kblock = {256, 256, 192, 128},
+        .gemm_rate = {50e9, 25e9, 25e9, 12e9},
+        .staging_slots = 3,
+        .potrf_nb = {64, 64, 48, 32},
+        .xfer_slot_bytes = (size_t)16 << 10,
+        .eig_kd = {128, 128, 64, 64},
+        .eig_nb = {128, 128, 64, 64},
+        .eig_back_nb = 64,
+        .stedc_leaf = 32,
+        .stedc_gemm_min = INT64_MAX,
+        .getrf_nb = {64, 64, 48, 32},
+        .getrf_ib = {8, 8, 8, 8},
+        .eig_kd_values = {64, 48, 32, 32},
+        .eig_nb_values = {128, 96, 64, 64},
+        .eig_q2_kd = {0, 0, 0, 0},
+        .eig_q2_nb = {0, 0, 0, 0},
+        .eig_s1_symm = {0, 0, 0, 0},
+        .eig_one_stage = {{0, 0, 0, 0}, {INT64_MAX, INT64_MAX, 0, 0}},
+        .eig_chase_min_n = 0,
+        .eig_chase_step = {1, 1, 1, 1},
+    },
 };
 
 /* "hopper-hbm3e": capability 9 or later with more than 100 GiB of its own
@@ -139,15 +174,15 @@ static pthread_once_t hbm3e_once = PTHREAD_ONCE_INIT;
 
 static void hbm3e_init(void) {
     static const int64_t one_stage[2][4] = {{4096, 4096, 4096, 3072}, {5120, 5120, 5120, 4096}};
-    memcpy(&hbm3e, &table[0], sizeof hbm3e); /* padding too: rows compare bytewise */
+    memcpy(&hbm3e, &table[ROW_HOPPER], sizeof hbm3e); /* padding too: rows compare bytewise */
     hbm3e.family = "hopper-hbm3e";
     memcpy(hbm3e.eig_one_stage, one_stage, sizeof one_stage);
 }
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {
-    if (dev->info.kind == HYLA_DEVICE_HOST) return &table[2];
-    if (dev->info.compute_major < 9) return &table[1];
-    if (dev->phys_memory <= HBM3E_MIN_BYTES) return &table[0];
+    if (dev->info.kind == HYLA_DEVICE_HOST) return &table[ROW_HOST];
+    if (dev->info.compute_major < 9) return &table[ROW_CUDA_GENERIC];
+    if (dev->phys_memory <= HBM3E_MIN_BYTES) return &table[ROW_HOPPER];
     pthread_once(&hbm3e_once, hbm3e_init);
     return &hbm3e;
 }
