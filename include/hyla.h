@@ -280,9 +280,11 @@ typedef enum {
      * width kd (at least kd). 0 = the tuning table's (256). */
     HYLA_OPT_EIG_BACK1_NB = 29,
     /* Eigensolver (hyla_?syevd / ?heevd): the devices it uses. 0 =
-     * automatic: every device of the context, except for eigenvalues alone
-     * on GPUs, which take device 0 alone (there the multi-device stage 1
-     * has been slower than one GPU's); 1 = device 0 alone (the one-device
+     * automatic: on GPUs every device of the context with eigenvectors from
+     * n = 16384 (below, the fixed costs of several devices are not paid
+     * back), device 0 alone below and for eigenvalues alone (there the
+     * multi-device stage 1 has been slower than one GPU's); on host devices
+     * every device; 1 = device 0 alone (the one-device
      * solver, whatever the context holds); 2 = every device of the context
      * (several: the multi-device solver, the matrix distributed by blocks
      * of columns). */

@@ -60,7 +60,7 @@
     X(EIG_BACK1_NB, "--back1-nb", "N", 0, 1 << 20, 0,                                              \
       "columns per block reflector of the Q1 back transformation; 0: tuning table")                \
     X(EIG_DEVICES, "--eig-devices", "auto|one|all", 0, 2, 0,                                       \
-      "eigensolver: device 0 alone or every device; auto: one GPU for eigenvalues only")           \
+      "eigensolver: device 0 alone or every device; auto: several GPUs with vectors from n = 16384")           \
     X(EIG_SBR, "--sbr", "auto|half|full", 0, 2, 0,                                                 \
       "several devices, stage 1: lower triangle and an allreduce, or both triangles")              \
     X(EIG_ALLREDUCE, "--allreduce", "auto|host|device", 0, 2, 0,                                   \

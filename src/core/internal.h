@@ -44,6 +44,10 @@ typedef struct {
                                     from this order on, else on the host cores (0: never) */
     int64_t eig_chase_step[4];   /* how a step of the device chase gets its window per dtype
                                     (HYLA_OPT_EIG_CHASE_STEP's values, 1..3) */
+    int64_t eig_mgpu_min_n[2];   /* [jobz N, V]: a host-resident ?syevd / ?heevd takes every
+                                    device of a context of several from this order on, device
+                                    0 alone below (HYLA_OPT_EIG_DEVICES automatic; 0: always,
+                                    INT64_MAX: never) */
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);

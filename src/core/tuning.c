@@ -72,6 +72,15 @@
 #include <pthread.h>
 #include <string.h>
 
+/* The multi-device eigensolver by default (eig_mgpu_min_n): on GPUs with
+ * eigenvectors from n = 16384, where two H200 took 1.45 s against one's
+ * 1.68 s (dsyevd, bench/results/syevd-mgpu-x2.md); below it the fixed
+ * costs of several devices (the distributed stage 1's panel round trips,
+ * Q's blocks, Z = Q E) were not paid back where measured (4 x H200 at n
+ * = 16384 before: 1.81 s on two, 1.70 s on four against 1.67 s on one).
+ * Eigenvalues alone never: the distributed stage 1 has been slower than
+ * one GPU's (2 x H200, n = 32768: 1.68 to 2.39 s against 1.54 to 1.69 s).
+ * The host backend always (its several devices exist to test that code). */
 /* the rows, by name */
 enum { ROW_HOPPER, ROW_CUDA_GENERIC, ROW_HOST, ROWS };
 
@@ -99,6 +108,7 @@ static const hyla_tuning table[ROWS] = {
         .eig_one_stage = {{4096, 3072, 3072, 3072}, {5120, 4096, 5120, 3072}},
         .eig_chase_min_n = 512,
         .eig_chase_step = {2, 2, 3, 3},
+        .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_CUDA_GENERIC] = {
         .family = "cuda-generic",
@@ -123,6 +133,7 @@ static const hyla_tuning table[ROWS] = {
         .eig_one_stage = {{4096, 3072, 3072, 3072}, {5120, 5120, 5120, 4096}},
         .eig_chase_min_n = 512,
         .eig_chase_step = {2, 2, 3, 3},
+        .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_HOST] = {
         .family = "host",
@@ -147,6 +158,7 @@ static const hyla_tuning table[ROWS] = {
         .eig_one_stage = {{0, 0, 0, 0}, {INT64_MAX, INT64_MAX, 0, 0}},
         .eig_chase_min_n = 0,
         .eig_chase_step = {1, 1, 1, 1},
+        .eig_mgpu_min_n = {0, 0},
     },
 };
 

@@ -140,14 +140,13 @@ cleanup:
  * memory of device dev; dev < 0: A is host memory and device 0 does the
  * work. w receives the eigenvalues (real type), ascending. */
 /* Whether a host-resident call takes every device of the context
- * (HYLA_OPT_EIG_DEVICES): asked for, or automatic with eigenvectors or on
- * host devices (whose multi-device path the tests cover). Eigenvalues alone
- * on GPUs take device 0: the multi-device stage 1 has been slower there
- * than one GPU's (4 x H200, dsyevd N n = 32768: 3.24 s on two and 3.15 s on
- * four against 2.78 s on one; bench/results/syevd-mgpu-x4.md). */
-static int eig_all_devices(const hyla_t *ctx, int vec) {
+ * (HYLA_OPT_EIG_DEVICES): asked for, or automatic from the tuning table's
+ * order for jobz (eig_mgpu_min_n: on GPUs with eigenvectors from n =
+ * 16384, eigenvalues alone never; on host devices, whose multi-device path
+ * the tests cover, always). */
+static int eig_all_devices(const hyla_t *ctx, int vec, int64_t n) {
     if (ctx->opt_eig_devices != 0) return ctx->opt_eig_devices == 2;
-    return vec || ctx->devs[0]->info.kind == HYLA_DEVICE_HOST;
+    return n >= hyla_tuning_for(ctx->devs[0])->eig_mgpu_min_n[vec ? 1 : 0];
 }
 
 static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
@@ -173,7 +172,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
      * (the host cores' pass took 0.019 s of dsyevd's 0.70 s without vectors
      * at n = 16384, 0.040 s of zheevd's 1.16 s; one H100,
      * bench/results/syevd-resident-h100.md) */
-    const int mgpu = host && ctx->ndev > 1 && eig_all_devices(ctx, vec);
+    const int mgpu = host && ctx->ndev > 1 && eig_all_devices(ctx, vec, n);
     const int scan_up = host && !mgpu && d->info.kind != HYLA_DEVICE_HOST;
     if (host && !scan_up && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda))
         return HYLA_ERR_NAN;
