@@ -44,6 +44,14 @@ typedef struct {
                                     from this order on, else on the host cores (0: never) */
     int64_t eig_chase_step[4];   /* how a step of the device chase gets its window per dtype
                                     (HYLA_OPT_EIG_CHASE_STEP's values, 1..3) */
+    int64_t eig_reorder_min_n;   /* with eigenvectors, the reordered order of the back
+                                    transformations (Q = Q1 Q2 beside the tridiagonal solver,
+                                    then Z = Q E) by default from this order (INT64_MAX: never) */
+    int64_t eig_bisect_min_n;    /* eigenvalues alone: the tridiagonal's by bisection on the
+                                    device (the backend's tri_eigvals op) by default from this
+                                    order, else sterf on the host cores (INT64_MAX: never) */
+    int64_t eig_cholqr_min_m;    /* stage 1's CholeskyQR2 panels (where they run) from this
+                                    many rows, unless the device rebuilds the reflectors */
     int64_t eig_mgpu_min_n[2];   /* [jobz N, V]: a host-resident ?syevd / ?heevd takes every
                                     device of a context of several from this order on, device
                                     0 alone below (HYLA_OPT_EIG_DEVICES automatic; 0: always,

@@ -72,7 +72,39 @@
 #include <pthread.h>
 #include <string.h>
 
-/* The multi-device eigensolver by default (eig_mgpu_min_n): on GPUs with
+/* The reordered order of the back transformations (eig_reorder_min_n) on a
+ * GPU from n = 4096. One H100 (d, Q built on queues of its own beside
+ * stedc's device levels, the band chased on the GPU): the whole dsyevd
+ * took 0.94 s against 1.28 s at n = 8192, and 3.72 s against 5.39 s at
+ * 16384 (with the chase on the host cores, 8192 had been faster direct:
+ * 1.51 s against 1.66 s); with stedc's merges on the GPU, 0.231 s against
+ * 0.237 s at 4096. Never by default on the host backend (tests ask for it).
+ *
+ * Eigenvalues by bisection on a GPU (eig_bisect_min_n) from n = 2048. One
+ * H100 (d, 16 host cores, `hyla sterf`): bisection 0.012 / 0.024 / 0.048 s
+ * at n = 2048 / 4096 / 8192 against 0.154 / 0.213 / 0.196 s for sterf on
+ * the host cores; inside dsyevd at 16384, 0.113 s against 0.435 s
+ * (bench/results/syevd.md). With several lanes an index (k_bisect.cu)
+ * 0.012 / 0.029 s at 4096 / 8192 and 0.074 s at 16384; from the starting
+ * grid (tri_bisect.h) 0.010 / 0.024 / 0.053 s
+ * (bench/results/raw/bisect-grid-h100.txt).
+ *
+ * Stage 1's CholeskyQR2 panels from 2048 rows (eig_cholqr_min_m) where the
+ * reflectors are rebuilt on the host. One H100 (stage 1 with Householder
+ * QR / CholeskyQR2 for every panel of 2 kd rows or more, kd 64,
+ * eigenvalues only): d n = 2048 0.020 / 0.024 s, 4096 0.047 / 0.043 s,
+ * 8192 0.110 / 0.076 s, 16384 0.418 / 0.328 s; z 2048 0.024 / 0.029 s,
+ * 4096 0.057 / 0.049 s, 16384 0.798 / 0.727 s: below about 2000 rows a
+ * panel's Householder QR was the cheaper (CholeskyQR2's one wait for the
+ * device and its host work cost more than the QR's column chain there).
+ * With the reconstruction and the Gram matrix's Cholesky as one-CTA kernels
+ * (k_cq.cu), CholeskyQR2 on every panel won at every order measured,
+ * 6144-16384, eigenvalues only (suite syevd-panelqr-small-h100, whole
+ * solve default / every panel: d 6144 0.217 / 0.195 s, 8192 0.290 / 0.276
+ * s, 16384 0.750 / 0.728 s; z 6144 0.294 / 0.268 s, 16384 1.309 / 1.250
+ * s): where the device rebuilds them, every panel takes CholeskyQR2.
+ *
+ * The multi-device eigensolver by default (eig_mgpu_min_n): on GPUs with
  * eigenvectors from n = 16384, where two H200 took 1.45 s against one's
  * 1.68 s (dsyevd, bench/results/syevd-mgpu-x2.md); below it the fixed
  * costs of several devices (the distributed stage 1's panel round trips,
@@ -108,6 +140,9 @@ static const hyla_tuning table[ROWS] = {
         .eig_one_stage = {{4096, 3072, 3072, 3072}, {5120, 4096, 5120, 3072}},
         .eig_chase_min_n = 512,
         .eig_chase_step = {2, 2, 3, 3},
+        .eig_reorder_min_n = 4096,
+        .eig_bisect_min_n = 2048,
+        .eig_cholqr_min_m = 2048,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_CUDA_GENERIC] = {
@@ -133,6 +168,9 @@ static const hyla_tuning table[ROWS] = {
         .eig_one_stage = {{4096, 3072, 3072, 3072}, {5120, 5120, 5120, 4096}},
         .eig_chase_min_n = 512,
         .eig_chase_step = {2, 2, 3, 3},
+        .eig_reorder_min_n = 4096,
+        .eig_bisect_min_n = 2048,
+        .eig_cholqr_min_m = 2048,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_HOST] = {
@@ -158,6 +196,9 @@ static const hyla_tuning table[ROWS] = {
         .eig_one_stage = {{0, 0, 0, 0}, {INT64_MAX, INT64_MAX, 0, 0}},
         .eig_chase_min_n = 0,
         .eig_chase_step = {1, 1, 1, 1},
+        .eig_reorder_min_n = INT64_MAX,
+        .eig_bisect_min_n = INT64_MAX,
+        .eig_cholqr_min_m = 2048,
         .eig_mgpu_min_n = {0, 0},
     },
 };

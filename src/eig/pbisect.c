@@ -4,16 +4,6 @@
  * eigensolver driver between it and the host cores' sterf (ptridiag.h). */
 #include "eig/ptridiag.h"
 
-/* Eigenvalues only on a GPU go to bisection from this order on, by default
- * (HYLA_OPT_EIG_TRIDIAG 0). Measured on one H100 (d, 16 host cores,
- * `hyla sterf`): bisection 0.012 / 0.024 / 0.048 s at n = 2048 / 4096 /
- * 8192 against 0.154 / 0.213 / 0.196 s for sterf on the host cores; inside
- * dsyevd at 16384, 0.113 s against 0.435 s (bench/results/syevd.md). With
- * several lanes an index (k_bisect.cu) 0.012 / 0.029 s at 4096 / 8192 and
- * 0.074 s at 16384; from the starting grid (tri_bisect.h) 0.010 / 0.024 /
- * 0.053 s (bench/results/raw/bisect-grid-h100.txt). */
-#define BISECT_AUTO_MIN 2048
-
 int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const void *d,
                         const void *e, void *w) {
     if (!ctx || (rt != HYLA_S && rt != HYLA_D) || n < 0 || (n > 0 && (!d || !w)) ||
@@ -59,7 +49,8 @@ int hyla_eig_tri_values(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, void *d,
     const int64_t mode = ctx ? ctx->opt_eig_tridiag : 1;
     int bisect = mode == 2;
     if (mode == 0 && dev >= 0 && dev < ctx->ndev)
-        bisect = ctx->devs[dev]->info.kind != HYLA_DEVICE_HOST && n >= BISECT_AUTO_MIN &&
+        /* from the tuning table's order (never on host devices) */
+        bisect = n >= hyla_tuning_for(ctx->devs[dev])->eig_bisect_min_n &&
                  ctx->devs[dev]->ops->alg->tri_eigvals;
     return bisect ? hyla_eig_tri_bisect(ctx, dev, rt, n, d, e, d) : hyla_eig_sterf(rt, n, d, e);
 }

@@ -199,23 +199,6 @@ static int q_alloc(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, hy
 
 /* ---------------------------------------------------------------- stage 1 */
 
-/* Automatic choice: CholeskyQR2 for the panels of at least this many rows
- * on a GPU, and for every panel of at least 2 kd rows once an earlier panel
- * was rebuilt on the device (the backend's cq_rebuild op took it). With the
- * reconstruction on the host (one H100, stage 1 with Householder QR /
- * CholeskyQR2 for every panel of 2 kd rows or more, kd 64, eigenvalues
- * only): d n = 2048 0.020 / 0.024 s, 4096 0.047 / 0.043 s, 8192 0.110 /
- * 0.076 s, 16384 0.418 / 0.328 s; z 2048 0.024 / 0.029 s, 4096 0.057 /
- * 0.049 s, 16384 0.798 / 0.727 s: below about 2000 rows a panel's
- * Householder QR was the cheaper (CholeskyQR2's one wait for the device and
- * its host work cost more than the QR's column chain there). With the
- * reconstruction and the Gram matrix's Cholesky as one-CTA kernels
- * (k_cq.cu), CholeskyQR2 on every panel won at every order measured,
- * 6144-16384, eigenvalues only (suite syevd-panelqr-small-h100, whole solve default / every panel: d
- * 6144 0.217 / 0.195 s, 8192 0.290 / 0.276 s, 16384 0.750 / 0.728 s; z
- * 6144 0.294 / 0.268 s, 16384 1.309 / 1.250 s). */
-#define HYLA_EIG_CHOLQR_MIN_M 2048
-
 typedef struct {
     hyla_t *ctx;
     hyla_dev *d;
@@ -732,10 +715,12 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         /* the band columns need the panel's top 2 kd rows (the block on the
          * diagonal and R); the LAPACK-style output all of V */
         const int64_t rows = Vh ? n - j0 : HYLA_MIN(2 * kd, n - j0);
-        /* CholeskyQR2 (T, V and R reconstructed), where it takes the panel */
+        /* CholeskyQR2 (T, V and R reconstructed), where it takes the panel:
+         * asked for, or panels of the tuning table's eig_cholqr_min_m rows
+         * or more, or every panel of 2 kd rows once the device rebuilt one */
         int hh = 1;
         if (cq.h && m >= 2 * kd &&
-            (ctx->opt_eig_panel_qr == 2 || m >= HYLA_EIG_CHOLQR_MIN_M || cq.on_dev)) {
+            (ctx->opt_eig_panel_qr == 2 || m >= hyla_tuning_for(d)->eig_cholqr_min_m || cq.on_dev)) {
             /* A22 Q1 on q_comp while the host rebuilds V (panel_w finishes
              * A22 V from it): the panel's largest product leaves the chain
              * of the host's round trip */

@@ -450,7 +450,7 @@ static void *qbuild_all(void *arg) {
 }
 
 /* The reordered order where HYLA_OPT_EIG_ORDER asks for it, or by default
- * on GPUs from n = 4096 (as on one device) when every device has room for
+ * from the tuning table's order (as on one device; GPUs n = 4096) when every device has room for
  * its block of Q (zq's columns) next to its block of Z and E's columns
  * (zo's), its rows of E (from the tridiagonal solver, counted as the wider
  * of the two) and two chunks. */
@@ -458,7 +458,7 @@ static int reordered(const hyla_t *ctx, hyla_dtype t, int64_t n, const hyla_eig_
                      const hyla_eig_dist *zo) {
     if (ctx->opt_eig_order == HYLA_EIG_DIRECT) return 0;
     if (ctx->opt_eig_order == HYLA_EIG_REORDERED) return 1;
-    if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST || n < 4096) return 0;
+    if (n < hyla_tuning_for(ctx->devs[0])->eig_reorder_min_n) return 0;
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(hyla_dtype_real(t));
     for (int g = 0; g < zq->nd; g++) {
         size_t fb = 0, tb = 0;

@@ -148,16 +148,11 @@ int hyla_eig_vectors(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_s
     if (n == 0) return 0;
     Zr = hyla_malloc((size_t)(n * n) * rs);
     if (!Zr) return HYLA_ERR_NO_MEMORY;
-    /* automatic: reordered on a GPU from n = 4096. Measured on one H100
-     * (d, Q built on queues of its own beside stedc's device levels, the
-     * band chased on the GPU): the whole dsyevd took 0.94 s against 1.28 s
-     * at n = 8192, and 3.72 s against 5.39 s at 16384 (with the chase on
-     * the host cores, 8192 had been faster direct: 1.51 s against 1.66 s);
-     * with stedc's merges on the GPU, 0.231 s against 0.237 s at 4096.
-     * Asked for explicitly, it runs anywhere (tests use it on the host
-     * backend). */
+    /* automatic: reordered from the tuning table's order (on a GPU n =
+     * 4096, never on host devices); asked for explicitly, it runs anywhere
+     * (tests use it on the host backend) */
     int reorder = order == HYLA_EIG_REORDERED ||
-                  (order == HYLA_EIG_ORDER_AUTO && d->info.kind != HYLA_DEVICE_HOST && n >= 4096);
+                  (order == HYLA_EIG_ORDER_AUTO && n >= hyla_tuning_for(d)->eig_reorder_min_n);
     if (reorder) {
         size_t fb = 0, tb = 0;
         /* the two buffers, with room for the tridiagonal solver's device
