@@ -4,9 +4,10 @@ libhyla_lapack preloaded and every call forced to hyla: run under
 LD_PRELOAD=libhyla_lapack.so HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_VERBOSE=1.
 numpy.linalg.eigh, scipy.linalg.cholesky, solve and lu_factor must give
 LAPACK's results (scaled residuals) and hyla's log must show it served
-them. NumPy's own XERBLA (an illegal argument raises ValueError instead of
-printing) must still be the one LAPACK calls (numpy.linalg.lapack_lite's
-dgeqrf with m = -1, where lapack_lite has it). Exit 77 (skipped) without
+them. LAPACK's XERBLA must be the one it is without the preload (NumPy's
+own, which raises ValueError instead of printing, where this NumPy's build
+lets LAPACK reach it; numpy.linalg.lapack_lite's dgeqrf with m = -1, where
+lapack_lite has it). Exit 77 (skipped) without
 NumPy or SciPy."""
 import os
 import sys
@@ -74,21 +75,44 @@ for want in (["dsyevd_"], ["dpotrf_"], ["dgesv_", "dgetrf_"], ["dgetrf_"]):
     if not any(w_ in served for w_ in want):
         fails.append("hyla did not serve " + " or ".join(want))
 # NumPy's XERBLA: preloaded, this library and its OpenBLAS come first in the
-# global scope; LAPACK's call of xerbla_ must still reach NumPy's
+# global scope; LAPACK's call of xerbla_ must still reach whatever XERBLA it
+# reaches without the preload: NumPy's raising one where this NumPy's build
+# has it reach (Debian's: ValueError), OpenBLAS's printing one where not
+# (pip's, whose XERBLA lives in an extension module loaded RTLD_LOCAL)
+XERBLA_PROBE = """
+import numpy as np
+from numpy.linalg import lapack_lite
+try:
+    lapack_lite.dgeqrf(-1, 4, np.zeros((4, 4)), 4, np.zeros(4), np.zeros(16), 16, 0)
+    print("returned")
+except ValueError as e:
+    print("raised", e)
+"""
 try:
     from numpy.linalg import lapack_lite
 except ImportError:
     lapack_lite = None
 if lapack_lite is not None and hasattr(lapack_lite, "dgeqrf"):
+    import subprocess
+    bare_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    bare = subprocess.run([sys.executable, "-c", XERBLA_PROBE], env=bare_env,
+                          capture_output=True, text=True).stdout.strip()
+    print("without the preload, lapack_lite.dgeqrf(m=-1):", bare)
     a = np.zeros((4, 4))
     try:
         r = lapack_lite.dgeqrf(-1, 4, a, 4, np.zeros(4), np.zeros(16), 16, 0)
         print("lapack_lite.dgeqrf(m=-1) returned", r)
-        fails.append("NumPy's XERBLA was not called (no ValueError for m = -1)")
+        if bare.startswith("raised"):
+            fails.append("NumPy's XERBLA was not called (no ValueError for m = -1), "
+                         "as it is without the preload")
+        elif not bare.startswith("returned"):
+            fails.append("the run without the preload gave no answer: " + bare)
     except ValueError as e:
         print("lapack_lite.dgeqrf(m=-1) raised ValueError:", e)
         if "parameter number 1" not in str(e):
             fails.append("NumPy's XERBLA named the wrong parameter: " + str(e))
+        if not bare.startswith("raised"):
+            fails.append("ValueError with the preload, none without it: " + bare)
 else:
     print("numpy.linalg.lapack_lite has no dgeqrf: NumPy's XERBLA not checked")
 # HYLA_LAPACK_VERBOSE logs the program's LAPACK-level calls only (not the
