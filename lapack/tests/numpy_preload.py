@@ -95,8 +95,10 @@ except ImportError:
 if lapack_lite is not None and hasattr(lapack_lite, "dgeqrf"):
     import subprocess
     bare_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    bare = subprocess.run([sys.executable, "-c", XERBLA_PROBE], env=bare_env,
-                          capture_output=True, text=True).stdout.strip()
+    # its last line: OpenBLAS's XERBLA prints to stdout before it
+    out = subprocess.run([sys.executable, "-c", XERBLA_PROBE], env=bare_env,
+                         capture_output=True, text=True).stdout.strip().splitlines()
+    bare = out[-1] if out else ""
     print("without the preload, lapack_lite.dgeqrf(m=-1):", bare)
     a = np.zeros((4, 4))
     try:

@@ -215,6 +215,10 @@ typedef struct {
     const hyla_sb2st_q *q2;
     const hyla_sy2sb_qm *q1;
     void *dQ;            /* n x w, ld n: this device's columns of Q */
+    /* kept for qbuild_release after every device has ended (see
+     * zgemm_alloc): the queues and the device's copy of Q2 */
+    hyla_queue *qc, *qi;
+    hyla_sb2st_q *q2c;
     double back2, back1;
     double ph[8][2];
 } qbuild_job;
@@ -228,35 +232,30 @@ static void *qbuild_main(void *arg) {
     const size_t es = hyla_dtype_size(t);
     const void *zero = hyla_scalar(t, HYLA_SC_ZERO), *one = hyla_scalar(t, HYLA_SC_ONE);
     hyla_queue *qc = NULL, *qi = NULL;
-    hyla_sb2st_q *q2c = NULL;
     const hyla_sb2st_q *q2;
     int rc = 0;
     double t0 = hyla_wtime(), t1 = t0;
     if (j->w == 0) goto cleanup;
-    HYLA_TRY(o->queue_create(d, &qc));
-    HYLA_TRY(o->queue_create(d, &qi));
+    HYLA_TRY(o->queue_create(d, &j->qc));
+    qc = j->qc;
+    HYLA_TRY(o->queue_create(d, &j->qi));
+    qi = j->qi;
     /* columns j0 .. j0 + w - 1 of the identity */
     HYLA_TRY(o->laset(qc, t, -1, j->n, j->w, zero, zero, j->dQ, j->n));
     HYLA_TRY(o->laset(qc, t, -1, j->w, j->w, zero, one, hyla_elem(j->dQ, j->j0, 0, j->n, es), j->n));
-    HYLA_TRY(q2_here(ctx, j->q2, j->g, &q2c, &q2));
+    HYLA_TRY(q2_here(ctx, j->q2, j->g, &j->q2c, &q2));
     /* the identity's columns j0 .. j0 + w - 1: each wave skips those it
      * cannot change yet */
     HYLA_TRY(hyla_eig_sb2st_back_q(ctx, j->g, q2, j->w, j->dQ, j->n, 0, NULL, NULL, qc, qi, 1,
                                    j->j0));
-    hyla_sb2st_q_free(&q2c);
     t1 = hyla_wtime();
     HYLA_TRY(hyla_eig_sy2sb_back_mgpu(ctx, j->q1, j->g, j->w, j->dQ, j->n, qc, qi));
 cleanup:
     if (qc) {
         const int r = o->queue_sync(qc);
         if (!rc) rc = r;
-        o->queue_destroy(qc);
     }
-    if (qi) {
-        o->queue_sync(qi);
-        o->queue_destroy(qi);
-    }
-    hyla_sb2st_q_free(&q2c);
+    if (qi) o->queue_sync(qi);
     j->back2 = t1 - t0;
     j->back1 = hyla_wtime() - t1;
     if (j->w > 0) {
@@ -265,6 +264,17 @@ cleanup:
     }
     j->rc = rc;
     return NULL;
+}
+
+/* What qbuild_main kept, once every device has ended. */
+static void qbuild_release(hyla_t *ctx, qbuild_job *qj, int nd) {
+    for (int g = 0; g < nd; g++) {
+        const hyla_backend_ops *o = ctx->devs[g]->ops;
+        if (qj[g].qc) o->queue_destroy(qj[g].qc);
+        if (qj[g].qi) o->queue_destroy(qj[g].qi);
+        qj[g].qc = qj[g].qi = NULL;
+        hyla_sb2st_q_free(&qj[g].q2c);
+    }
 }
 
 typedef struct {
@@ -281,12 +291,64 @@ typedef struct {
     int64_t lda;
     void *dOut;          /* device output (ld ldo) */
     int64_t ldo;
+    /* the device's buffers, made by zgemm_alloc before any device starts
+     * and freed by zgemm_free after all have ended: E's columns k (n x w,
+     * real), Z's (host output only), two chunks of another device's Q and
+     * the events between the copy and the GEMM queues */
+    void *dE, *dZ, *S[2];
+    hyla_event *ev_in[2], *ev_use[2];
     double gemm, up, down;
     double ph[8][2];
 } zgemm_job;
 
+enum { ZGEMM_CB = 2048 }; /* the columns of a chunk of Q */
+
+/* The buffers of every device's zgemm_job, made while every device is idle:
+ * a cudaMalloc or cudaFree of memory its peers may reach waits for them,
+ * so one made on a device's thread while the others run their GEMMs holds
+ * that device back until they are done (four H200: the devices' GEMM
+ * phases, 0.3 s of work each at n = 32768, ended one after another up to
+ * 0.85 s; bench/results/zqe-h200x4.md). */
+static int zgemm_alloc(hyla_t *ctx, zgemm_job *zj, int nd) {
+    int rc = 0;
+    for (int g = 0; g < nd; g++) {
+        zgemm_job *j = &zj[g];
+        hyla_dev *d = ctx->devs[g];
+        const hyla_backend_ops *o = d->ops;
+        const size_t es = hyla_dtype_size(j->t), rs = hyla_dtype_size(hyla_dtype_real(j->t));
+        const int64_t n = j->n, w = j->zo->c[g + 1] - j->zo->c[g];
+        if (w == 0) continue;
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * rs, &j->dE));
+        if (j->A) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * es, &j->dZ));
+        for (int b = 0; b < 2; b++) {
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * ZGEMM_CB) * es, &j->S[b]));
+            HYLA_TRY(o->event_create(d, 0, &j->ev_in[b]));
+            HYLA_TRY(o->event_create(d, 0, &j->ev_use[b]));
+        }
+    }
+cleanup:
+    return rc;
+}
+
+static void zgemm_free(hyla_t *ctx, zgemm_job *zj, int nd) {
+    for (int g = 0; g < nd; g++) {
+        zgemm_job *j = &zj[g];
+        hyla_dev *d = ctx->devs[g];
+        const hyla_backend_ops *o = d->ops;
+        for (int b = 0; b < 2; b++) {
+            o->mem_free(d, HYLA_MEM_DEVICE, j->S[b]);
+            if (j->ev_in[b]) o->event_destroy(j->ev_in[b]);
+            if (j->ev_use[b]) o->event_destroy(j->ev_use[b]);
+            j->S[b] = NULL, j->ev_in[b] = j->ev_use[b] = NULL;
+        }
+        o->mem_free(d, HYLA_MEM_DEVICE, j->dE);
+        o->mem_free(d, HYLA_MEM_DEVICE, j->dZ);
+        j->dE = j->dZ = NULL;
+    }
+}
+
 static void *zgemm_main(void *arg) {
-    enum { CB = 2048 };
+    enum { CB = ZGEMM_CB };
     zgemm_job *j = arg;
     hyla_t *ctx = j->ctx;
     hyla_dev *d = ctx->devs[j->g];
@@ -299,22 +361,16 @@ static void *zgemm_main(void *arg) {
     const int64_t f = t == rt ? 1 : 2;
     const void *one = hyla_scalar(rt, HYLA_SC_ONE), *zero = hyla_scalar(rt, HYLA_SC_ZERO);
     hyla_dev_workspace *ws = NULL;
-    void *dE = NULL, *dZ = NULL, *S[2] = {NULL, NULL};
-    hyla_event *ev_in[2] = {NULL, NULL}, *ev_use[2] = {NULL, NULL};
+    void *dE = j->dE, *dZ = j->dZ, *const *S = j->S;
+    hyla_event *const *ev_in = j->ev_in, *const *ev_use = j->ev_use;
     int rc = 0, first = 1;
     int64_t nbuf = 0;
     double t0 = hyla_wtime(), t1;
+    (void)d;
     if (w == 0) goto cleanup;
     HYLA_TRY(hyla_workspace_get(ctx, j->g, 0, 0, &ws));
-    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * rs, &dE));
-    if (j->A) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * w) * es, &dZ));
     void *Z = j->A ? dZ : j->dOut;
     const int64_t ldz = j->A ? n : j->ldo;
-    for (int b = 0; b < 2; b++) {
-        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * CB) * es, &S[b]));
-        HYLA_TRY(o->event_create(d, 0, &ev_in[b]));
-        HYLA_TRY(o->event_create(d, 0, &ev_use[b]));
-    }
     if (j->rows->nd > 0) {
         /* E's columns k from every device's rows of them, peer to peer */
         for (int h = 0; h < j->rows->nd; h++)
@@ -372,13 +428,6 @@ cleanup:
         o->queue_sync(ws->q_in);
         o->queue_sync(ws->q_comp);
     }
-    for (int b = 0; b < 2; b++) {
-        o->mem_free(d, HYLA_MEM_DEVICE, S[b]);
-        if (ev_in[b]) o->event_destroy(ev_in[b]);
-        if (ev_use[b]) o->event_destroy(ev_use[b]);
-    }
-    o->mem_free(d, HYLA_MEM_DEVICE, dE);
-    o->mem_free(d, HYLA_MEM_DEVICE, dZ);
     j->rc = rc;
     return NULL;
 }
@@ -592,6 +641,7 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         st->tridiag = hyla_wtime() - tt;
         mark_tridiag(st, tt, origin);
         if (threaded) pthread_join(th, NULL);
+        qbuild_release(ctx, qj, nd);
         for (int g = 0; g < nd; g++) {
             timeline(st, g, qj[g].ph, origin);
             if (g < st->ndev) st->cols[g] = qj[g].w;
@@ -608,7 +658,10 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
         for (int g = 0; g < nd; g++)
             zj[g] = (zgemm_job){.ctx = ctx, .g = g, .t = t, .n = n, .zd = &zd, .zo = &zo, .dQ = dQ, .E = E,
                                 .rows = &zrows, .A = A, .lda = lda, .dOut = A ? NULL : dA[g], .ldo = ldA[g]};
-        each_device(nd, zgemm_main, zj, sizeof *zj);
+        rc = zgemm_alloc(ctx, zj, nd);
+        if (!rc) each_device(nd, zgemm_main, zj, sizeof *zj);
+        zgemm_free(ctx, zj, nd);
+        if (rc) goto cleanup;
         for (int g = 0; g < nd; g++) {
             timeline(st, g, zj[g].ph, origin);
             if (!rc) rc = zj[g].rc;
