@@ -1031,6 +1031,52 @@ HYLA_API int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n
                 hyla_complex_double *A, int64_t lda, hyla_complex_double *B, int64_t ldb,
                 double *w);
 
+/* A part of the spectrum of the generalized problem (LAPACK's ?sygvx /
+ * ?hegvx with a range): itype, uplo, A and B as hyla_?sygvd; the
+ * eigenvalues with index il..iu (range 'I', 1-based, ascending) or in
+ * (vl, vu] (range 'V'), or all (range 'A'), and with jobz 'V' their
+ * eigenvectors X, normalized as hyla_?sygvd's. B is factored by
+ * hyla_?potrf, A reduced to the standard problem C on device 0 (as
+ * hyla_?sygvd), C's wanted pairs found by hyla_?syevdx (its cost drops
+ * with their number m) and the m vectors taken through B's factor on
+ * device 0.
+ *   jobz 'N' or 'V'.   range 'A', 'V' or 'I'.   uplo 'L' or 'U'.
+ *   n        order of A and B, >= 0.
+ *   A, lda   lda >= max(1, n); destroyed.
+ *   B, ldb   ldb >= max(1, n); overwritten by its Cholesky factor.
+ *   vl, vu   range 'V': vl < vu; else not referenced.
+ *   il, iu   range 'I': 1 <= il <= iu <= n (n = 0: il = 1, iu = 0).
+ *   m        out: the number of eigenvalues found.
+ *   w        n entries (real type); the first m receive the eigenvalues,
+ *            ascending.
+ *   Z, ldz   jobz 'V': the n x m eigenvectors (column k for w[k]); room
+ *            for m columns (n for range 'A' or 'V'), ldz >= max(1, n);
+ *            jobz 'N': not referenced, ldz >= 1.
+ * Returns 0; -i for a bad argument (1 itype, 2 jobz, 3 range, 4 uplo, 5 n,
+ * 6 A, 7 lda, 8 B, 9 ldb, 11 vu <= vl, 12 il, 13 iu, 14 m NULL, 15 w,
+ * 16 Z, 17 ldz); HYLA_ERR_NAN when a triangle read holds NaN or Inf (A and
+ * B then not modified); n + k when the leading minor of order k of B is
+ * not positive definite (A not modified); 0 < k <= n when bisection or
+ * inverse iteration failed for k eigenvalues; HYLA_ERR_NO_MEMORY,
+ * HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_UNSUPPORTED (n >
+ * INT_MAX). NULL ctx: HYLA_ERR_INVALID.
+ * Workspace: device 0 memory 2 n^2 elements (then n^2 + n m) besides
+ * hyla_?syevdx's, host n^2 elements (C) and hyla_?potrf's. */
+HYLA_API int hyla_ssygvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n,
+                 float *A, int64_t lda, float *B, int64_t ldb, float vl, float vu, int64_t il,
+                 int64_t iu, int64_t *m, float *w, float *Z, int64_t ldz);
+HYLA_API int hyla_dsygvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n,
+                 double *A, int64_t lda, double *B, int64_t ldb, double vl, double vu, int64_t il,
+                 int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz);
+HYLA_API int hyla_chegvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n,
+                 hyla_complex_float *A, int64_t lda, hyla_complex_float *B, int64_t ldb, float vl,
+                 float vu, int64_t il, int64_t iu, int64_t *m, float *w, hyla_complex_float *Z,
+                 int64_t ldz);
+HYLA_API int hyla_zhegvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n,
+                 hyla_complex_double *A, int64_t lda, hyla_complex_double *B, int64_t ldb,
+                 double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                 hyla_complex_double *Z, int64_t ldz);
+
 /* The same on a matrix resident on device `dev` (memory from
  * hyla_malloc_device or, on a GPU, cudaMalloc); w is a host array. jobz 'V':
  * dA is overwritten by the eigenvectors; jobz 'N' with uplo 'L': the lower

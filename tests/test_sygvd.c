@@ -1,13 +1,20 @@
-/* hyla_?sygvd / ?hegvd (eig/gv.c) on the devices of HYLA_DEVICES, every
- * precision, itype 1, 2, 3, uplo L and U (the other triangle of A and B
- * filled with garbage that must not be read), jobz N and V, orders 0, 1, 2,
- * 5 and orders of several reduction blocks (37, 100): the eigenvalues
- * against LAPACKE's ?sygvd, the residual of the generalized problem, the
+/* hyla_?sygvd / ?hegvd and hyla_?sygvdx / ?hegvdx (eig/gv.c) on the
+ * devices of HYLA_DEVICES, every precision, itype 1, 2, 3, uplo L and U (the
+ * other triangle of A and B filled with garbage that must not be read),
+ * jobz N and V, orders 0, 1, 2, 5 and orders of several reduction blocks
+ * (37, 100), all eigenpairs and (sygvdx) a part by index and by value: the
+ * eigenvalues against LAPACKE's ?sygvd (the part: the same indices, the
+ * number found), the residual of the generalized problem, the
  * normalization of the eigenvectors (X^H B X = I, itype 3 X^H B^-1 X = I),
- * B's Cholesky factor against LAPACKE's; B not positive definite (info n +
- * k, A untouched), NaN in a triangle read (HYLA_ERR_NAN, nothing written),
- * NaN in the other triangle (ignored), every bad argument. */
+ * B's Cholesky factor against LAPACKE's; the first pair, all pairs by
+ * index, an empty interval, ill-conditioned B (kappa about 1e10, d) and
+ * B = I; B not positive definite (info n + k, A untouched), NaN in a
+ * triangle read (HYLA_ERR_NAN, nothing written), NaN in the other triangle
+ * (ignored), every bad argument. */
 #include "test_util.h"
+
+#define T_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define T_MIN(a, b) ((a) < (b) ? (a) : (b))
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +33,25 @@ static int call(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, int64_
     case HYLA_D: return hyla_dsygvd(h, itype, jobz, uplo, n, A, lda, B, ldb, w);
     case HYLA_C: return hyla_chegvd(h, itype, jobz, uplo, n, A, lda, B, ldb, w);
     default: return hyla_zhegvd(h, itype, jobz, uplo, n, A, lda, B, ldb, w);
+    }
+}
+
+static int callx(hyla_t *h, hyla_dtype t, int itype, char jobz, char range, char uplo, int64_t n,
+                 void *A, int64_t lda, void *B, int64_t ldb, double vl, double vu, int64_t il,
+                 int64_t iu, int64_t *m, void *w, void *Z, int64_t ldz) {
+    switch (t) {
+    case HYLA_S:
+        return hyla_ssygvdx(h, itype, jobz, range, uplo, n, A, lda, B, ldb, (float)vl, (float)vu, il,
+                            iu, m, w, Z, ldz);
+    case HYLA_D:
+        return hyla_dsygvdx(h, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z,
+                            ldz);
+    case HYLA_C:
+        return hyla_chegvdx(h, itype, jobz, range, uplo, n, A, lda, B, ldb, (float)vl, (float)vu, il,
+                            iu, m, w, Z, ldz);
+    default:
+        return hyla_zhegvdx(h, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z,
+                            ldz);
     }
 }
 
@@ -95,9 +121,14 @@ static void inverse(int64_t n, const zc *X, zc *Inv) {
 
 static const double GARBAGE = 1e30;
 
-/* One case: A Hermitian random, B = M M^H + n I, garbage in the other
- * triangles (lda = ldb = n + 1). */
-static void one_case(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, int64_t n) {
+/* One case: A Hermitian random, B = M M^H + n I (bcond > 0: B with
+ * eigenvalues 1 .. 1/bcond geometrically, M's Q factor around them; B = I
+ * for bcond < 0), garbage in the other triangles (lda = ldb = n + 1). sub
+ * 0: every pair by hyla_?sygvd; 'I' or 'V': the pairs lo .. hi (0-based)
+ * by hyla_?sygvdx, asked for by index or by an interval around their
+ * eigenvalues (LAPACKE's); lo > hi with 'V': an interval holding none. */
+static void one_case_x(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, int64_t n,
+                       char sub, int64_t lo, int64_t hi, double bcond) {
     const int cplx = is_cplx(t);
     const double eps = eps_of(t);
     const int64_t ld = n + 1, es = (int64_t)(cplx ? 2 : 1) * (is_single(t) ? 4 : 8);
@@ -106,8 +137,17 @@ static void one_case(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, i
     char *A = calloc((size_t)(ld * n + 1), (size_t)es), *B = calloc((size_t)(ld * n + 1), (size_t)es);
     double *w = calloc((size_t)n + 1, sizeof(double) * 2);
     char what[128];
-    snprintf(what, sizeof what, "%c itype %d jobz %c uplo %c n %lld", "sdcz"[t], itype, jobz, uplo,
-             (long long)n);
+    snprintf(what, sizeof what, "%c itype %d jobz %c uplo %c n %lld%s%c %lld..%lld cond %g", "sdcz"[t],
+             itype, jobz, uplo, (long long)n, sub ? " range " : "", sub ? sub : ' ', (long long)lo,
+             (long long)hi, bcond);
+    const int64_t want = sub ? T_MAX(0, hi - lo + 1) : n; /* the pairs asked for */
+    /* ill-conditioned B: the factor, the reduced problem and so the
+     * eigenpairs carry errors about sqrt(kappa(B)) times a well-conditioned
+     * B's (the factor's condition is the square root of B's) */
+    const double kb = bcond > 1 ? sqrt(bcond) : 1;
+    char *Z = NULL;
+    double *wall = calloc((size_t)n + 1, sizeof(double));
+    int64_t m = -1;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++) Mx[i + j * n] = urand() + (cplx ? I * urand() : 0);
     for (int64_t j = 0; j < n; j++)
@@ -122,38 +162,89 @@ static void one_case(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, i
             B0[i + j * n] = s;
         }
     for (int64_t j = 0; j < n; j++) B0[j + j * n] = creal(B0[j + j * n]);
+    if (bcond != 0) {
+        /* B = Q D Q^H, Q from the Gram-Schmidt of M's columns */
+        for (int64_t j = 0; j < n; j++) {
+            for (int64_t k = 0; k < j; k++) {
+                zc s = 0;
+                for (int64_t i = 0; i < n; i++) s += conj(Mx[i + k * n]) * Mx[i + j * n];
+                for (int64_t i = 0; i < n; i++) Mx[i + j * n] -= s * Mx[i + k * n];
+            }
+            double nr = 0;
+            for (int64_t i = 0; i < n; i++) nr += creal(Mx[i + j * n] * conj(Mx[i + j * n]));
+            for (int64_t i = 0; i < n; i++) Mx[i + j * n] /= sqrt(nr);
+        }
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < n; i++) {
+                zc s = 0;
+                for (int64_t k = 0; k < n; k++) {
+                    const double dk = bcond < 0 ? 1 : pow(bcond, -(double)k / (double)T_MAX(1, n - 1));
+                    s += Mx[i + k * n] * dk * conj(Mx[j + k * n]);
+                }
+                B0[i + j * n] = bcond < 0 ? (i == j ? 1 : 0) : s;
+            }
+        for (int64_t j = 0; j < n; j++) B0[j + j * n] = creal(B0[j + j * n]);
+    }
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++) {
             const int in = uplo == 'L' ? i >= j : i <= j;
             put(t, A, i + j * ld, in ? A0[i + j * n] : GARBAGE);
             put(t, B, i + j * ld, in ? B0[i + j * n] : GARBAGE);
         }
-    int rc = call(h, t, itype, jobz, uplo, n, A, ld, B, ld, w);
+    /* LAPACKE's eigenvalues (all of them, in dtype t's real type) */
+    int lrc = 0;
+    if (n > 0) {
+        char *Ar = malloc((size_t)(n * n * es)), *Br = malloc((size_t)(n * n * es));
+        for (int64_t i = 0; i < n * n; i++) put(t, Ar, i, A0[i]), put(t, Br, i, B0[i]);
+        lrc = lapacke_gvd(t, itype, uplo, (int)n, Ar, Br, wall);
+        free(Ar), free(Br);
+    }
+    CHECK(lrc == 0, "%s: LAPACKE's ?sygvd returned %d", what, lrc);
+    int rc;
+    if (!sub) {
+        rc = call(h, t, itype, jobz, uplo, n, A, ld, B, ld, w);
+        m = n;
+    } else {
+        double vl = 0, vu = 0;
+        if (sub == 'V' && n > 0) {
+            /* an interval around the eigenvalues lo .. hi, its ends halfway
+             * to their neighbours */
+            const int64_t a = T_MIN(lo, n - 1), b = T_MAX(0, T_MIN(hi, n - 1));
+            const double wa = creal(get(real_of(t), wall, a)), wb = creal(get(real_of(t), wall, b));
+            const double span = fmax(fabs(creal(get(real_of(t), wall, n - 1)) -
+                                          creal(get(real_of(t), wall, 0))), 1);
+            vl = a > 0 ? (creal(get(real_of(t), wall, a - 1)) + wa) / 2 : wa - span;
+            vu = b < n - 1 ? (wb + creal(get(real_of(t), wall, b + 1))) / 2 : wb + span;
+            if (lo > hi) vu = vl + (wa - vl) / 4; /* below eigenvalue a: none */
+        }
+        Z = calloc((size_t)(ld * n + 1), (size_t)es);
+        rc = callx(h, t, itype, jobz, (char)sub, uplo, n, A, ld, B, ld, vl, vu, lo + 1, hi + 1, &m,
+                   w, Z, ld);
+        CHECK(rc != 0 || m == want, "%s: %lld eigenvalues found, %lld asked for", what,
+              (long long)m, (long long)want);
+    }
     CHECK(rc == 0, "%s: returned %d", what, rc);
-    if (rc || n == 0) goto out;
+    if (rc || n == 0 || m != want || lrc) goto out;
 
     /* eigenvalues against LAPACKE's */
     {
-        char *Ar = malloc((size_t)(n * n * es)), *Br = malloc((size_t)(n * n * es));
-        double *wr = malloc(sizeof(double) * (size_t)n);
-        for (int64_t i = 0; i < n * n; i++) put(t, Ar, i, A0[i]), put(t, Br, i, B0[i]);
-        int lrc = lapacke_gvd(t, itype, uplo, (int)n, Ar, Br, wr);
         double dmax = 0, wmax = 0;
-        for (int64_t i = 0; i < n; i++) {
-            double a = creal(get(real_of(t), w, i)), b = creal(get(real_of(t), wr, i));
-            dmax = fmax(dmax, fabs(a - b)), wmax = fmax(wmax, fabs(b));
+        const int64_t off = sub ? lo : 0;
+        for (int64_t i = 0; i < m; i++) {
+            double a = creal(get(real_of(t), w, i)), b = creal(get(real_of(t), wall, off + i));
+            dmax = fmax(dmax, fabs(a - b));
             if (i > 0) CHECK(a >= creal(get(real_of(t), w, i - 1)), "%s: w not ascending at %lld", what, (long long)i);
         }
-        CHECK(lrc == 0 && dmax <= 200 * n * eps * fmax(wmax, 1e-300) + 1e-300,
+        for (int64_t i = 0; i < n; i++) wmax = fmax(wmax, fabs(creal(get(real_of(t), wall, i))));
+        CHECK(dmax <= 200 * n * eps * fmax(wmax, 1e-300) * kb + 1e-300,
               "%s: eigenvalues differ from LAPACKE's by %.3g (max |w| %.3g)", what, dmax, wmax);
-        free(Ar), free(Br), free(wr);
     }
     /* B holds its Cholesky factor in the triangle uplo, the other triangle untouched */
     {
         char *Lr = malloc((size_t)(n * n * es));
         for (int64_t i = 0; i < n * n; i++) put(t, Lr, i, B0[i]);
         lapacke_potrf(t, uplo, (int)n, Lr);
-        double d = 0, m = 0, gbuf[2];
+        double d = 0, lmax = 0, gbuf[2];
         put(t, gbuf, 0, GARBAGE);
         const zc garbage = get(t, gbuf, 0); /* as stored in dtype t */
         int other = 1;
@@ -162,20 +253,22 @@ static void one_case(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, i
                 const int in = uplo == 'L' ? i >= j : i <= j;
                 if (in) {
                     d = fmax(d, cabs(get(t, B, i + j * ld) - get(t, Lr, i + j * n)));
-                    m = fmax(m, cabs(get(t, Lr, i + j * n)));
+                    lmax = fmax(lmax, cabs(get(t, Lr, i + j * n)));
                 } else if (get(t, B, i + j * ld) != garbage) {
                     other = 0;
                 }
             }
-        CHECK(d <= 100 * n * eps * m, "%s: B's factor differs by %.3g", what, d / (m * eps));
+        CHECK(d <= 100 * n * eps * lmax * kb, "%s: B's factor differs by %.3g", what, d / (lmax * eps));
         CHECK(other, "%s: B's other triangle written", what);
         free(Lr);
     }
     if (jobz == 'V') {
         zc *X = malloc(sizeof *X * (size_t)(n * n)), *P = malloc(sizeof *P * (size_t)(n * n));
         zc *Q = malloc(sizeof *Q * (size_t)(n * n)), *R = malloc(sizeof *R * (size_t)(n * n));
+        /* the m vectors, zero columns after them */
+        const char *src = sub ? Z : A;
         for (int64_t j = 0; j < n; j++)
-            for (int64_t i = 0; i < n; i++) X[i + j * n] = get(t, A, i + j * ld);
+            for (int64_t i = 0; i < n; i++) X[i + j * n] = j < m ? get(t, src, i + j * ld) : 0;
         /* residual: itype 1 A X - B X W; 2 A B X - X W; 3 B A X - X W */
         if (itype == 1) {
             mul(n, A0, X, P);
@@ -185,12 +278,13 @@ static void one_case(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, i
             mul(n, itype == 2 ? A0 : B0, R, P);
             memcpy(Q, X, sizeof *Q * (size_t)(n * n));
         }
-        for (int64_t j = 0; j < n; j++) {
+        for (int64_t j = 0; j < m; j++) {
             double lam = creal(get(real_of(t), w, j));
             for (int64_t i = 0; i < n; i++) P[i + j * n] -= Q[i + j * n] * lam;
         }
-        const double res = fnorm(n, P) / (n * eps * fnorm(n, A0) * fnorm(n, B0) * fnorm(n, X));
-        CHECK(res < 60, "%s: residual %.3g", what, res);
+        const double res =
+            m ? fnorm(n, P) / (n * eps * fnorm(n, A0) * fnorm(n, B0) * fnorm(n, X)) : 0;
+        CHECK(res < 60 * kb, "%s: residual %.3g", what, res);
         /* normalization: X^H B X = I (itype 1, 2), X^H B^-1 X = I (3) */
         zc *Bm = B0;
         if (itype == 3) {
@@ -199,19 +293,23 @@ static void one_case(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, i
         }
         mul(n, Bm, X, Q);
         double worst = 0, xb = 0;
-        for (int64_t j = 0; j < n; j++)
-            for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < m; j++)
+            for (int64_t i = 0; i < m; i++) {
                 zc s = 0;
                 for (int64_t k = 0; k < n; k++) s += conj(X[k + i * n]) * Q[k + j * n];
                 worst = fmax(worst, cabs(s - (i == j ? 1 : 0)));
             }
         xb = fnorm(n, Bm) * fnorm(n, X) * fnorm(n, X);
-        CHECK(worst / (n * eps * fmax(xb, 1)) < 60, "%s: normalization error %.3g", what,
-              worst / (n * eps));
+        CHECK(worst / (n * eps * fmax(xb, 1)) < 60 * kb,
+              "%s: normalization error %.3g", what, worst / (n * eps));
         free(X), free(P), free(Q), free(R);
     }
 out:
-    free(A0), free(B0), free(Mx), free(A), free(B), free(w);
+    free(A0), free(B0), free(Mx), free(A), free(B), free(w), free(Z), free(wall);
+}
+
+static void one_case(hyla_t *h, hyla_dtype t, int itype, char jobz, char uplo, int64_t n) {
+    one_case_x(h, t, itype, jobz, uplo, n, 0, 0, 0, 0);
 }
 
 /* B not positive definite, NaN, bad arguments (d, n = 6) */
@@ -254,6 +352,58 @@ static void failures(hyla_t *h) {
     CHECK(hyla_dsygvd(h, 1, 'v', 'l', 0, NULL, 1, NULL, 1, NULL) == 0, "n 0, lower-case letters");
 }
 
+/* hyla_dsygvdx: B not positive definite, NaN, bad arguments (n = 6) */
+static void failures_x(hyla_t *h) {
+    enum { N = 6 };
+    double A[N * N], B[N * N], A1[N * N], B1[N * N], w[N], Z[N * N];
+    int64_t m = -1;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) A[i + j * N] = i == j ? 2 : 0.1, B[i + j * N] = i == j ? 1 : 0;
+    B[2 + 2 * N] = -1;
+    memcpy(A1, A, sizeof A);
+    int rc = hyla_dsygvdx(h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N);
+    CHECK(rc == N + 3, "sygvdx: B not positive definite at 3: returned %d, want %d", rc, N + 3);
+    CHECK(memcmp(A, A1, sizeof A) == 0, "sygvdx: B not positive definite: A changed");
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) B[i + j * N] = i == j ? 1 : 0;
+    A[4 + 1 * N] = NAN;
+    memcpy(A1, A, sizeof A), memcpy(B1, B, sizeof B);
+    rc = hyla_dsygvdx(h, 1, 'V', 'A', 'L', N, A, N, B, N, 0, 0, 1, N, &m, w, Z, N);
+    CHECK(rc == HYLA_ERR_NAN, "sygvdx: NaN in A's lower triangle: returned %d", rc);
+    CHECK(memcmp(A, A1, sizeof A) == 0 && memcmp(B, B1, sizeof B) == 0,
+          "sygvdx: NaN: A or B written");
+    A[4 + 1 * N] = 0.1;
+    /* bad arguments, in order */
+#define X(args, want, name) CHECK(hyla_dsygvdx args == (want), "sygvdx: " name)
+    X((h, 0, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N), -1, "itype 0");
+    X((h, 1, 'X', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N), -2, "jobz X");
+    X((h, 1, 'V', 'X', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N), -3, "range X");
+    X((h, 1, 'V', 'I', 'X', N, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N), -4, "uplo X");
+    X((h, 1, 'V', 'I', 'L', -1, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N), -5, "n -1");
+    X((h, 1, 'V', 'I', 'L', N, NULL, N, B, N, 0, 0, 1, 2, &m, w, Z, N), -6, "A NULL");
+    X((h, 1, 'V', 'I', 'L', N, A, N - 1, B, N, 0, 0, 1, 2, &m, w, Z, N), -7, "lda < n");
+    X((h, 1, 'V', 'I', 'L', N, A, N, NULL, N, 0, 0, 1, 2, &m, w, Z, N), -8, "B NULL");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N - 1, 0, 0, 1, 2, &m, w, Z, N), -9, "ldb < n");
+    X((h, 1, 'V', 'V', 'L', N, A, N, B, N, 1, 1, 1, 2, &m, w, Z, N), -11, "vu <= vl");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 0, 2, &m, w, Z, N), -12, "il 0");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 3, 2, &m, w, Z, N), -13, "iu < il");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, N + 1, &m, w, Z, N), -13, "iu > n");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, NULL, w, Z, N), -14, "m NULL");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, NULL, Z, N), -15, "w NULL");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, NULL, N), -16, "Z NULL");
+    X((h, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N - 1), -17, "ldz < n");
+    X((h, 1, 'N', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, NULL, 0), -17, "ldz 0");
+    X((NULL, 1, 'V', 'I', 'L', N, A, N, B, N, 0, 0, 1, 2, &m, w, Z, N), HYLA_ERR_INVALID, "ctx NULL");
+#undef X
+    m = -1;
+    CHECK(hyla_dsygvdx(h, 1, 'n', 'i', 'l', 0, NULL, 1, NULL, 1, 0, 0, 1, 0, &m, NULL, NULL, 1) == 0 &&
+              m == 0,
+          "sygvdx: n 0, lower-case letters");
+    /* jobz N: Z not referenced */
+    rc = hyla_dsygvdx(h, 2, 'N', 'I', 'L', N, A, N, B, N, 0, 0, 2, 4, &m, w, NULL, 1);
+    CHECK(rc == 0 && m == 3, "sygvdx: jobz N without Z: returned %d, m %lld", rc, (long long)m);
+}
+
 int main(void) {
     const char *devs = getenv("HYLA_DEVICES");
     hyla_t *h = NULL;
@@ -271,7 +421,30 @@ int main(void) {
                         if (ns[k] == 100 && (jz == 0 || u == 1)) continue;
                         one_case(h, ts[a], itype, jz ? 'V' : 'N', u ? 'U' : 'L', ns[k]);
                     }
+    /* parts of the spectrum: about a quarter from a third of the way up */
+    const int64_t nx[] = {1, 2, 5, 37, 100};
+    for (int a = 0; a < 4; a++)
+        for (int itype = 1; itype <= 3; itype++)
+            for (int u = 0; u < 2; u++)
+                for (size_t k = 0; k < sizeof nx / sizeof *nx; k++)
+                    for (int jz = 0; jz < 2; jz++) {
+                        const int64_t n = nx[k], lo = n / 3, hi = lo + n / 4 < n ? lo + n / 4 : n - 1;
+                        if (n == 100 && (jz == 0 || u == 1 || itype != 1)) continue;
+                        one_case_x(h, ts[a], itype, jz ? 'V' : 'N', u ? 'U' : 'L', n, 'I', lo, hi, 0);
+                        one_case_x(h, ts[a], itype, jz ? 'V' : 'N', u ? 'U' : 'L', n, 'V', lo, hi, 0);
+                    }
+    /* the edges: the first pair, all pairs by index, an empty interval, ill-conditioned B
+     * (the lowest 10 %), B = I */
+    for (int a = 1; a < 4; a += 2)
+        for (int itype = 1; itype <= 3; itype++) {
+            one_case_x(h, ts[a], itype, 'V', 'L', 37, 'I', 0, 0, 0);
+            one_case_x(h, ts[a], itype, 'V', 'U', 37, 'I', 0, 36, 0);
+            one_case_x(h, ts[a], itype, 'V', 'L', 37, 'V', 5, 4, 0);
+            one_case_x(h, ts[a], itype, 'V', 'L', 60, 'I', 0, 5, 1e10);
+            one_case_x(h, ts[a], itype, 'V', 'U', 37, 'V', 3, 9, -1);
+        }
     failures(h);
+    failures_x(h);
     leak_check(h, "sygvd");
     return t_finish(&h, "sygvd");
 }

@@ -16,7 +16,12 @@
  *   4. jobz V: the eigenvectors X = L^-H Z (itype 1, 2) or L Z (3) by one
  *      TRSM or TRMM on the device, downloaded into A.
  * Every step but the Cholesky runs on device 0 of the context (a GPU, or
- * the host backend's device, whose memory is the host's). */
+ * the host backend's device, whose memory is the host's).
+ *
+ * A part of the spectrum (hyla_?sygvdx / ?hegvdx): steps 1 and 2 as above,
+ * C comes down to the host (lower storage), hyla_?syevdx takes the wanted
+ * pairs of C (bisection, inverse iteration, the back transformations on
+ * their m columns only), and step 4 applies to those m columns. */
 #include "core/internal.h"
 
 #include <string.h>
@@ -163,6 +168,80 @@ static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int it
     return rc ? rc : o->queue_sync(q);
 }
 
+/* The generalized problem's state on device 0 between the steps. */
+typedef struct {
+    hyla_dev *d;
+    const hyla_backend_ops *o;
+    hyla_queue *q;
+    char *dA, *dL, *S, *T;
+} gv_dev;
+
+static void gv_release(gv_dev *g) {
+    if (g->dA) g->o->mem_free(g->d, HYLA_MEM_DEVICE, g->dA);
+    if (g->dL) g->o->mem_free(g->d, HYLA_MEM_DEVICE, g->dL);
+    if (g->S) g->o->mem_free(g->d, HYLA_MEM_DEVICE, g->S);
+    hyla_free(g->T);
+    memset(g, 0, sizeof *g);
+}
+
+/* Steps 1 and 2 (A and B checked for NaN / Inf first): B factored in place
+ * on the host, C = the reduced A in the lower triangle of g->dA and the
+ * factor L in g->dL (n x n, ld n, device 0). Returns 0, n + k (B's minor
+ * k not positive definite; nothing on the device), HYLA_ERR_NAN or an
+ * error; on any non-zero return g holds nothing. */
+static int gv_reduce(hyla_t *ctx, hyla_dtype t, int itype, char uplo, int64_t n, void *A,
+                     int64_t lda, void *B, int64_t ldb, gv_dev *g) {
+    memset(g, 0, sizeof *g);
+    const int tri = uplo == 'L' ? 0 : 1;
+    if (hyla_nonfinite(t, tri, 0, n, n, A, lda) || hyla_nonfinite(t, tri, 0, n, n, B, ldb))
+        return HYLA_ERR_NAN;
+    /* 1. B = L L^H or U^H U on the host matrix */
+    int rc = gv_potrf(ctx, t, uplo, n, B, ldb);
+    if (rc > 0) return (int)(n + rc); /* LAPACK: the leading minor rc of B */
+    if (rc) return rc;
+
+    g->d = ctx->devs[0];
+    g->o = g->d->ops;
+    const size_t es = hyla_dtype_size(t), nn = (size_t)n * (size_t)n;
+    hyla_dev_workspace *ws;
+    rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
+    if (rc) goto out;
+    g->q = ws->q_comp;
+    const size_t sb = (size_t)HYLA_MIN(gv_nb(n), n);
+    if ((rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, nn * es, (void **)&g->dA)) ||
+        (rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, nn * es, (void **)&g->dL)) ||
+        (rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, sb * sb * es, (void **)&g->S)))
+        goto out;
+    if (uplo == 'U' && !(g->T = hyla_malloc(nn * es))) {
+        rc = HYLA_ERR_NO_MEMORY;
+        goto out;
+    }
+    /* 2. both in lower storage on device 0, A reduced */
+    if ((rc = upload_lower(g->q, g->o, t, uplo, n, A, lda, g->dA, n, g->T)) ||
+        (rc = upload_lower(g->q, g->o, t, uplo, n, B, ldb, g->dL, n, g->T)))
+        goto out;
+    rc = reduce(g->q, g->o, t, itype, n, g->dA, g->dL, n, g->S);
+out:
+    if (rc) gv_release(g);
+    return rc;
+}
+
+/* Step 4 on the device: the k columns of dZ (ld n) := L^-H Z (itype 1, 2)
+ * or L Z (3), then down into Z (ldz, host). */
+static int gv_vectors(gv_dev *g, hyla_dtype t, int itype, int64_t n, int64_t k, char *dZ, void *Z,
+                      int64_t ldz) {
+    const size_t es = hyla_dtype_size(t);
+    const void *one = gv_scalar(t, 1, 0);
+    int rc = itype == 3 ? g->o->trmm(g->q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT,
+                                     n, k, one, g->dL, n, dZ, n)
+                        : g->o->trsm(g->q, t, HYLA_LEFT, HYLA_LOWER, gv_herm(t), HYLA_NONUNIT,
+                                     n, k, one, g->dL, n, dZ, n);
+    if (!rc)
+        rc = g->o->copy_2d(g->q, Z, (size_t)ldz * es, dZ, (size_t)n * es, (size_t)n * es,
+                           (size_t)k, HYLA_COPY_D2H);
+    return rc ? rc : g->o->queue_sync(g->q);
+}
+
 static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64_t n, void *A,
                int64_t lda, void *B, int64_t ldb, void *w) {
     HYLA_SERIAL(ctx);
@@ -179,55 +258,93 @@ static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64
     if (ldb < HYLA_MAX(1, n) || !hyla_size_ok(n, n, ldb)) return -8;
     if (n > 0 && !w) return -9;
     if (n == 0) return 0;
-    const int tri = uplo == 'L' ? 0 : 1;
-    if (hyla_nonfinite(t, tri, 0, n, n, A, lda) || hyla_nonfinite(t, tri, 0, n, n, B, ldb))
-        return HYLA_ERR_NAN;
-
-    /* 1. B = L L^H or U^H U on the host matrix */
-    int rc = gv_potrf(ctx, t, uplo, n, B, ldb);
-    if (rc > 0) return (int)(n + rc); /* LAPACK: the leading minor rc of B */
+    gv_dev g;
+    int rc = gv_reduce(ctx, t, itype, uplo, n, A, lda, B, ldb, &g);
     if (rc) return rc;
+    /* 3. the standard problem on the device */
+    rc = gv_syevd_dev(ctx, t, jobz, n, g.dA, n, w);
+    /* 4. X = L^-H Z (itype 1, 2) or L Z (3), into A */
+    if (!rc && jobz == 'V') rc = gv_vectors(&g, t, itype, n, n, g.dA, A, lda);
+    gv_release(&g);
+    return rc;
+}
 
-    hyla_dev *d = ctx->devs[0];
-    const hyla_backend_ops *o = d->ops;
+static int gv_syevdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, int64_t n, void *C,
+                     double vl, double vu, int64_t il, int64_t iu, int64_t *m, void *w, void *Z,
+                     int64_t ldz) {
+    switch (t) {
+    case HYLA_S:
+        return hyla_ssyevdx(ctx, jobz, range, 'L', n, C, n, (float)vl, (float)vu, il, iu, m, w, Z,
+                            ldz);
+    case HYLA_D: return hyla_dsyevdx(ctx, jobz, range, 'L', n, C, n, vl, vu, il, iu, m, w, Z, ldz);
+    case HYLA_C:
+        return hyla_cheevdx(ctx, jobz, range, 'L', n, C, n, (float)vl, (float)vu, il, iu, m, w, Z,
+                            ldz);
+    case HYLA_Z: return hyla_zheevdx(ctx, jobz, range, 'L', n, C, n, vl, vu, il, iu, m, w, Z, ldz);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, char uplo,
+                int64_t n, void *A, int64_t lda, void *B, int64_t ldb, double vl, double vu,
+                int64_t il, int64_t iu, int64_t *m, void *w, void *Z, int64_t ldz) {
+    HYLA_SERIAL(ctx);
+    if (!ctx) return HYLA_ERR_INVALID;
+    jobz = (char)(jobz == 'v' ? 'V' : jobz == 'n' ? 'N' : jobz);
+    range = (char)(range == 'a' ? 'A' : range == 'v' ? 'V' : range == 'i' ? 'I' : range);
+    uplo = (char)(uplo == 'l' ? 'L' : uplo == 'u' ? 'U' : uplo);
+    const int vec = jobz == 'V';
+    if (itype < 1 || itype > 3) return -1;
+    if (jobz != 'N' && jobz != 'V') return -2;
+    if (range != 'A' && range != 'V' && range != 'I') return -3;
+    if (uplo != 'L' && uplo != 'U') return -4;
+    if (n < 0) return -5;
+    if (n > 0 && !A) return -6;
+    if (lda < HYLA_MAX(1, n) || !hyla_size_ok(n, n, lda)) return -7;
+    if (n > 0 && !B) return -8;
+    if (ldb < HYLA_MAX(1, n) || !hyla_size_ok(n, n, ldb)) return -9;
+    if (range == 'V' && !(vl < vu)) return -11;
+    if (range == 'I' && (il < 1 || il > HYLA_MAX(1, n))) return -12;
+    if (range == 'I' && (iu < HYLA_MIN(n, il) || iu > n)) return -13;
+    if (!m) return -14;
+    if (n > 0 && !w) return -15;
+    if (vec && n > 0 && !Z) return -16;
+    if (ldz < 1 || (vec && (ldz < n || !hyla_size_ok(n, n, ldz)))) return -17;
+    *m = 0;
+    if (n == 0) return 0;
+    gv_dev g;
+    int rc = gv_reduce(ctx, t, itype, uplo, n, A, lda, B, ldb, &g);
+    if (rc) return rc;
     const size_t es = hyla_dtype_size(t), nn = (size_t)n * (size_t)n;
-    hyla_dev_workspace *ws;
-    char *dA = NULL, *dL = NULL, *S = NULL, *T = NULL;
-    rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
-    if (rc) return rc;
-    hyla_queue *q = ws->q_comp;
-    const size_t sb = (size_t)HYLA_MIN(gv_nb(n), n);
-    if ((rc = o->mem_alloc(d, HYLA_MEM_DEVICE, nn * es, (void **)&dA)) ||
-        (rc = o->mem_alloc(d, HYLA_MEM_DEVICE, nn * es, (void **)&dL)) ||
-        (rc = o->mem_alloc(d, HYLA_MEM_DEVICE, sb * sb * es, (void **)&S)))
-        goto out;
-    if (uplo == 'U' && !(T = hyla_malloc(nn * es))) {
+    char *C = hyla_malloc(nn * es), *dZ = NULL;
+    if (!C) {
         rc = HYLA_ERR_NO_MEMORY;
         goto out;
     }
-    /* 2. both in lower storage on device 0, A reduced */
-    if ((rc = upload_lower(q, o, t, uplo, n, A, lda, dA, n, T)) ||
-        (rc = upload_lower(q, o, t, uplo, n, B, ldb, dL, n, T)) ||
-        (rc = reduce(q, o, t, itype, n, dA, dL, n, S)))
-        goto out;
-    /* 3. the standard problem on the device */
-    rc = gv_syevd_dev(ctx, t, jobz, n, dA, n, w);
-    if (rc || jobz == 'N') goto out;
-    /* 4. X = L^-H Z (itype 1, 2) or L Z (3), into A */
-    const void *one = gv_scalar(t, 1, 0);
-    rc = itype == 3 ? o->trmm(q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, n, n, one,
-                              dL, n, dA, n)
-                    : o->trsm(q, t, HYLA_LEFT, HYLA_LOWER, gv_herm(t), HYLA_NONUNIT, n, n, one,
-                              dL, n, dA, n);
-    if (!rc)
-        rc = o->copy_2d(q, A, (size_t)lda * es, dA, (size_t)n * es, (size_t)n * es, (size_t)n,
-                        HYLA_COPY_D2H);
-    if (!rc) rc = o->queue_sync(q);
+    /* C down (lower storage), the device's copy no longer needed */
+    rc = g.o->copy_2d(g.q, C, (size_t)n * es, g.dA, (size_t)n * es, (size_t)n * es, (size_t)n,
+                      HYLA_COPY_D2H);
+    if (!rc) rc = g.o->queue_sync(g.q);
+    if (rc) goto out;
+    g.o->mem_free(g.d, HYLA_MEM_DEVICE, g.dA);
+    g.dA = NULL;
+    /* 3. the wanted pairs of C (its vectors into Z) */
+    int64_t mm = 0;
+    rc = gv_syevdx(ctx, t, jobz, range, n, C, vl, vu, il, iu, &mm, w, Z, ldz);
+    if (rc) goto out;
+    /* 4. the mm columns of Z through L */
+    if (vec && mm > 0) {
+        if ((rc = g.o->mem_alloc(g.d, HYLA_MEM_DEVICE, (size_t)n * (size_t)mm * es, (void **)&dZ)) ||
+            (rc = g.o->copy_2d(g.q, dZ, (size_t)n * es, Z, (size_t)ldz * es, (size_t)n * es,
+                               (size_t)mm, HYLA_COPY_H2D)) ||
+            (rc = gv_vectors(&g, t, itype, n, mm, dZ, Z, ldz)))
+            goto out;
+    }
+    *m = mm;
 out:
-    if (dA) o->mem_free(d, HYLA_MEM_DEVICE, dA);
-    if (dL) o->mem_free(d, HYLA_MEM_DEVICE, dL);
-    if (S) o->mem_free(d, HYLA_MEM_DEVICE, S);
-    hyla_free(T);
+    if (dZ) g.o->mem_free(g.d, HYLA_MEM_DEVICE, dZ);
+    hyla_free(C);
+    gv_release(&g);
     return rc;
 }
 
@@ -246,4 +363,31 @@ int hyla_chegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, hyla_co
 int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, hyla_complex_double *A,
                 int64_t lda, hyla_complex_double *B, int64_t ldb, double *w) {
     return gvd(ctx, HYLA_Z, itype, jobz, uplo, n, A, lda, B, ldb, w);
+}
+
+int hyla_ssygvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n, float *A,
+                 int64_t lda, float *B, int64_t ldb, float vl, float vu, int64_t il, int64_t iu,
+                 int64_t *m, float *w, float *Z, int64_t ldz) {
+    return gvdx(ctx, HYLA_S, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z,
+                ldz);
+}
+int hyla_dsygvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n, double *A,
+                 int64_t lda, double *B, int64_t ldb, double vl, double vu, int64_t il, int64_t iu,
+                 int64_t *m, double *w, double *Z, int64_t ldz) {
+    return gvdx(ctx, HYLA_D, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z,
+                ldz);
+}
+int hyla_chegvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n,
+                 hyla_complex_float *A, int64_t lda, hyla_complex_float *B, int64_t ldb, float vl,
+                 float vu, int64_t il, int64_t iu, int64_t *m, float *w, hyla_complex_float *Z,
+                 int64_t ldz) {
+    return gvdx(ctx, HYLA_C, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z,
+                ldz);
+}
+int hyla_zhegvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n,
+                 hyla_complex_double *A, int64_t lda, hyla_complex_double *B, int64_t ldb,
+                 double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                 hyla_complex_double *Z, int64_t ldz) {
+    return gvdx(ctx, HYLA_Z, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z,
+                ldz);
 }
