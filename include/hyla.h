@@ -961,7 +961,8 @@ HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
  *   jobz     'N' or 'V'.   range  'A', 'V' or 'I'.   uplo 'L' or 'U'.
  *   n        order of A, >= 0.
  *   A, lda   lda >= max(1, n); destroyed (the reflectors of stage 1).
- *   vl, vu   range 'V': vl < vu; else not referenced.
+ *   vl, vu   range 'V': vl < vu (where n > 0, as LAPACK); else not
+ *            referenced.
  *   il, iu   range 'I': 1 <= il <= iu <= n (n = 0: il = 1, iu = 0); else
  *            not referenced.
  *   m        out: the number of eigenvalues found.
@@ -1044,7 +1045,8 @@ HYLA_API int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n
  *   n        order of A and B, >= 0.
  *   A, lda   lda >= max(1, n); destroyed.
  *   B, ldb   ldb >= max(1, n); overwritten by its Cholesky factor.
- *   vl, vu   range 'V': vl < vu; else not referenced.
+ *   vl, vu   range 'V': vl < vu (where n > 0, as LAPACK); else not
+ *            referenced.
  *   il, iu   range 'I': 1 <= il <= iu <= n (n = 0: il = 1, iu = 0).
  *   m        out: the number of eigenvalues found.
  *   w        n entries (real type); the first m receive the eigenvalues,

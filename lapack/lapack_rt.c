@@ -20,7 +20,7 @@
  * scipy.linalg.solve (getrf and getrs) 1.56x at 1024 but 0.81x at 2048 and
  * 1.22x at 4096, so getrf keeps 2048. The solves alone move the whole
  * factor for few right-hand sides: a higher bar. gemm: not measured.
- * sygvd / hegvd, sygv / hegv, syevx / heevx: syevd's bar, not measured on
+ * sygvd / hegvd, sygv / hegv, syevx / heevx, sygvx / hegvx: syevd's bar, not measured on
  * a GPU (without one they forward, as every call but the eigenvalues
  * alone). */
 static const struct {
@@ -31,7 +31,7 @@ static const struct {
     [HL_GETRF] = {"GETRF", 2048}, [HL_GETRS] = {"GETRS", 8192}, [HL_GESV] = {"GESV", 2048},
     [HL_SYEVD] = {"SYEVD", 1024}, [HL_SYEV] = {"SYEV", 1024},   [HL_SYEVR] = {"SYEVR", 1024},
     [HL_GEMM] = {"GEMM", 2048}, [HL_SYGVD] = {"SYGVD", 1024}, [HL_SYGV] = {"SYGV", 1024},
-    [HL_SYEVX] = {"SYEVX", 1024},
+    [HL_SYEVX] = {"SYEVX", 1024}, [HL_SYGVX] = {"SYGVX", 1024},
 };
 
 /* Without a GPU, hyla's host backend serves the eigenvalues alone (?syevd,

@@ -11,7 +11,7 @@
 /* The routines with a threshold of their own (lapack_rt.c's table). */
 typedef enum {
     HL_POTRF, HL_POTRS, HL_POSV, HL_GETRF, HL_GETRS, HL_GESV, HL_SYEVD, HL_SYEV, HL_SYEVR,
-    HL_GEMM, HL_SYGVD, HL_SYGV, HL_SYEVX, HL_ROUTINES
+    HL_GEMM, HL_SYGVD, HL_SYGV, HL_SYEVX, HL_SYGVX, HL_ROUTINES
 } hl_routine;
 
 /* One exported name and, once looked up, the next library's function of the

@@ -136,6 +136,22 @@ HL_EXPORT void SYM(heevx)(const char *jobz, const char *range, const char *uplo,
     PS(evx)(&FWD(heevx), jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w, Z, ldz, work,
             lwork, rwork, iwork, ifail, info);
 }
+
+DECL_FWD(hegvx);
+HL_EXPORT void SYM(hegvx)(const lapack_int *itype, const char *jobz, const char *range,
+                          const char *uplo, const lapack_int *n, T *A, const lapack_int *lda, T *B,
+                          const lapack_int *ldb, const R *vl, const R *vu, const lapack_int *il,
+                          const lapack_int *iu, const R *abstol, lapack_int *m, R *w, T *Z,
+                          const lapack_int *ldz, T *work, const lapack_int *lwork, R *rwork,
+                          lapack_int *iwork, lapack_int *ifail, lapack_int *info, size_t jobz_len,
+                          size_t range_len, size_t uplo_len) {
+    hl_enter(&FWD(hegvx), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)range_len;
+    (void)uplo_len;
+    PS(gvx)(&FWD(hegvx), itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, abstol, m, w,
+            Z, ldz, work, lwork, rwork, iwork, ifail, info);
+}
 #else
 DECL_FWD(sygv);
 HL_EXPORT void SYM(sygv)(const lapack_int *itype, const char *jobz, const char *uplo,
@@ -161,6 +177,22 @@ HL_EXPORT void SYM(syevx)(const char *jobz, const char *range, const char *uplo,
     (void)uplo_len;
     PS(evx)(&FWD(syevx), jobz, range, uplo, n, A, lda, vl, vu, il, iu, abstol, m, w, Z, ldz, work,
             lwork, NULL, iwork, ifail, info);
+}
+
+DECL_FWD(sygvx);
+HL_EXPORT void SYM(sygvx)(const lapack_int *itype, const char *jobz, const char *range,
+                          const char *uplo, const lapack_int *n, T *A, const lapack_int *lda, T *B,
+                          const lapack_int *ldb, const R *vl, const R *vu, const lapack_int *il,
+                          const lapack_int *iu, const R *abstol, lapack_int *m, R *w, T *Z,
+                          const lapack_int *ldz, T *work, const lapack_int *lwork,
+                          lapack_int *iwork, lapack_int *ifail, lapack_int *info, size_t jobz_len,
+                          size_t range_len, size_t uplo_len) {
+    hl_enter(&FWD(sygvx), __builtin_return_address(0));
+    (void)jobz_len;
+    (void)range_len;
+    (void)uplo_len;
+    PS(gvx)(&FWD(sygvx), itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, abstol, m, w,
+            Z, ldz, work, lwork, NULL, iwork, ifail, info);
 }
 #endif
 

@@ -579,6 +579,99 @@ static void PS(evx)(hl_fwd *f, const char *jobz, const char *range, const char *
     }
 }
 
+/* sygvx / hegvx (rwork, 7n reals, NULL for s and d; iwork 5n and ifail n
+ * without size arguments): range 'A' served by hyla_?sygvd / ?hegvd (the
+ * eigenvectors copied from A to Z), 'V' and 'I' by hyla_?sygvdx / ?hegvdx,
+ * at least as accurate as abstol asks (abstol does not apply); info n + k
+ * for B's minor k not positive definite, ifail's first m entries 0 with
+ * eigenvectors, as LAPACK's when every one converged. */
+static void PS(gvx)(hl_fwd *f, const lapack_int *itype, const char *jobz, const char *range,
+                    const char *uplo, const lapack_int *n, T *A, const lapack_int *lda, T *B,
+                    const lapack_int *ldb, const R *vl, const R *vu, const lapack_int *il,
+                    const lapack_int *iu, const R *abstol, lapack_int *m, R *w, T *Z,
+                    const lapack_int *ldz, T *work, const lapack_int *lwork, R *rwork,
+                    lapack_int *iwork, lapack_int *ifail, lapack_int *info) {
+    char jz = up(jobz), rg = up(range), u = up(uplo);
+    int64_t N = *n;
+    /* LAPACK's checks, in its order */
+    int bad = *itype < 1 || *itype > 3 ? 1 : jz != 'V' && jz != 'N' ? 2
+            : rg != 'A' && rg != 'V' && rg != 'I' ? 3 : u != 'U' && u != 'L' ? 4
+            : N < 0 ? 5 : *lda < max1(N) ? 7 : *ldb < max1(N) ? 9
+            : rg == 'V' && N > 0 && *vu <= *vl ? 11
+            : rg == 'I' && (*il < 1 || *il > max1(N)) ? 12
+            : rg == 'I' && (*iu < (N < *il ? N : *il) || *iu > N) ? 13
+            : *ldz < 1 || (jz == 'V' && *ldz < N) ? 18 : 0;
+    const int64_t lw = max1(IS_CPLX ? 2 * N : 8 * N);
+    const int query = *lwork == -1;
+    if (!bad && !query && *lwork < lw) bad = 20;
+    if (bad) { arg_error(f, info, bad); return; }
+    void *fn = NULL;
+    if (query) {
+        fn = hl_next(f);
+        hl_query(f, fn != NULL);
+    } else if (rg == 'A') {
+        if (PS(gv_call)(HL_SYGVX, f, *itype, jz, u, N, A, *lda, B, *ldb, w, &fn, info)) {
+            if (*info == 0) {
+                *m = (lapack_int)N;
+                if (jz == 'V')
+                    for (int64_t j = 0; j < N; j++) {
+                        memcpy(Z + j * *ldz, A + j * *lda, sizeof *Z * (size_t)N);
+                        ifail[j] = 0;
+                    }
+            }
+            return;
+        }
+    } else {
+        hyla_t *ctx;
+        hl_path p = hl_begin(HL_SYGVX, f, N, NULL, HL_HOST_NO, &fn, &ctx);
+        if (p == HL_NONE) {
+            *info = HYLA_ERR_UNSUPPORTED;
+            return;
+        }
+        if (p != HL_FORWARD) {
+            int64_t mm = 0;
+#if IS_CPLX
+            int code = PN(hegvdx)(ctx, (int)*itype, jz, rg, u, N, A, *lda, B, *ldb, *vl, *vu, *il,
+                                  *iu, &mm, w, Z, *ldz);
+#else
+            int code = PN(sygvdx)(ctx, (int)*itype, jz, rg, u, N, A, *lda, B, *ldb, *vl, *vu, *il,
+                                  *iu, &mm, w, Z, *ldz);
+#endif
+            if (!hl_end(f, N, code, fn, 0)) {
+                *info = code;
+                *m = (lapack_int)mm;
+                if (code == 0 && jz == 'V')
+                    for (int64_t j = 0; j < mm; j++) ifail[j] = 0;
+                return;
+            }
+        }
+    }
+    if (fn) {
+#if IS_CPLX
+        ((void (*)(const lapack_int *, const char *, const char *, const char *,
+                   const lapack_int *, T *, const lapack_int *, T *, const lapack_int *, const R *,
+                   const R *, const lapack_int *, const lapack_int *, const R *, lapack_int *, R *,
+                   T *, const lapack_int *, T *, const lapack_int *, R *, lapack_int *,
+                   lapack_int *, lapack_int *, size_t, size_t, size_t))fn)(
+            itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, abstol, m, w, Z, ldz,
+            work, lwork, rwork, iwork, ifail, info, 1, 1, 1);
+#else
+        (void)rwork;
+        ((void (*)(const lapack_int *, const char *, const char *, const char *,
+                   const lapack_int *, T *, const lapack_int *, T *, const lapack_int *, const R *,
+                   const R *, const lapack_int *, const lapack_int *, const R *, lapack_int *, R *,
+                   T *, const lapack_int *, T *, const lapack_int *, lapack_int *, lapack_int *,
+                   lapack_int *, size_t, size_t, size_t))fn)(
+            itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, abstol, m, w, Z, ldz,
+            work, lwork, iwork, ifail, info, 1, 1, 1);
+#endif
+    }
+    if (query) {
+        work[0] = (T)(creal(work[0]) > (double)lw && fn ? creal(work[0]) : (double)lw);
+        *info = 0;
+    }
+}
+
 /* BLAS gemm. BLAS has no info: an argument error leaves C as it is and
  * calls the program's XERBLA, as BLAS does. */
 static void PS(gemm)(hl_fwd *f, const char *transa, const char *transb, const lapack_int *m,

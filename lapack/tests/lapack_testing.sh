@@ -5,7 +5,7 @@
 # gesv, potrf, potrs, posv) and the symmetric / Hermitian eigensolvers
 # (xeigtst{d,z} on sep.in: the ?ST drivers syev, syevd, syevr, syevx /
 # heev, heevd, heevr, heevx) and the generalized ones (xeigtst{d,z} on
-# {d,z}sg.in: sygv, sygvd / hegv, hegvd; that input has no error-exit
+# {d,z}sg.in: sygv, sygvd, sygvx / hegv, hegvd, hegvx; that input has no error-exit
 # tests). The inputs are LAPACK's with one block size, error-exit
 # tests included (the testers' own XERBLA must see every illegal argument
 # with LAPACK's parameter number). Passes when every test passed LAPACK's
@@ -54,6 +54,6 @@ run xlintstd dtest.in lin_d.out 1 dgetrf dgetrs dgesv dpotrf dpotrs dposv
 run xlintstz ztest.in lin_z.out 1 zgetrf zgetrs zgesv zpotrf zpotrs zposv
 run xeigtstd sep.in eig_d.out 1 dsyev dsyevd dsyevr dsyevx
 run xeigtstz sep.in eig_z.out 1 zheev zheevd zheevr zheevx
-run xeigtstd "$dir/dsg.in" gen_d.out 0 dsygv dsygvd
-run xeigtstz "$dir/zsg.in" gen_z.out 0 zhegv zhegvd
+run xeigtstd "$dir/dsg.in" gen_d.out 0 dsygv dsygvd dsygvx
+run xeigtstz "$dir/zsg.in" gen_z.out 0 zhegv zhegvd zhegvx
 exit $status

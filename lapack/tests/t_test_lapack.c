@@ -20,6 +20,7 @@
 #undef GVD
 #undef EVX
 #undef GV
+#undef GVX
 #if IS_CPLX
 #define EVD heevd
 #define EV heev
@@ -27,6 +28,7 @@
 #define GVD hegvd
 #define EVX heevx
 #define GV hegv
+#define GVX hegvx
 #else
 #define EVD syevd
 #define EV syev
@@ -34,6 +36,7 @@
 #define GVD sygvd
 #define EVX syevx
 #define GV sygv
+#define GVX sygvx
 #endif
 #undef EPS
 #define EPS (sizeof(R) == 4 ? (double)FLT_EPSILON : DBL_EPSILON)
@@ -67,6 +70,10 @@ void F(EVX)(const char *, const char *, const char *, const lint *, T *, const l
             const lint *, R *, lint *, lint *, lint *, size_t, size_t, size_t);
 void F(GV)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
            const lint *, R *, T *, const lint *, R *, lint *, size_t, size_t);
+void F(GVX)(const lint *, const char *, const char *, const char *, const lint *, T *, const lint *,
+            T *, const lint *, const R *, const R *, const lint *, const lint *, const R *, lint *,
+            R *, T *, const lint *, T *, const lint *, R *, lint *, lint *, lint *, size_t, size_t,
+            size_t);
 #else
 void F(EVD)(const char *, const char *, const lint *, T *, const lint *, R *, T *, const lint *,
             lint *, const lint *, lint *, size_t, size_t);
@@ -82,6 +89,10 @@ void F(EVX)(const char *, const char *, const char *, const lint *, T *, const l
             const lint *, lint *, lint *, lint *, size_t, size_t, size_t);
 void F(GV)(const lint *, const char *, const char *, const lint *, T *, const lint *, T *,
            const lint *, R *, T *, const lint *, lint *, size_t, size_t);
+void F(GVX)(const lint *, const char *, const char *, const char *, const lint *, T *, const lint *,
+            T *, const lint *, const R *, const R *, const lint *, const lint *, const R *, lint *,
+            R *, T *, const lint *, T *, const lint *, lint *, lint *, lint *, size_t, size_t,
+            size_t);
 #endif
 #ifdef TEST_ILP64
 void CAT4(scipy_, P, potrf, _64_)(const char *, const lint *, T *, const lint *, lint *, size_t);
@@ -665,6 +676,68 @@ static void PS(run_gvd)(int64_t n) {
                 check(vd <= 1e3 * (double)(n + 1) * EPS * fmax(bn, 1) * fmax(wmax, 1), what, vd);
                 free(A3), free(B3), free(rwk3), free(w3), free(wk3);
             }
+            /* ?sygvx / ?hegvx: range A (hyla_?sygvd, Z copied from A) and I
+             * (hyla_?sygvdx, the lower half); workspace from a query; the
+             * eigenvalues against the reference, ifail's first m entries 0,
+             * each vector's generalized residual (itype 1) against ?sygvd's
+             * vectors (|x_j^H B z_j| = 1 where the eigenvalue is simple) */
+            for (int r = 0; r < 2; r++) {
+                const char *range = r ? "I" : "A";
+                T *A4 = PS(dup)(A0, n * n), *B4 = PS(dup)(B0, n * n), *Z = PS(alloc)(n * n), xq = 0;
+                R *rwk4 = malloc((size_t)(7 * n + 1) * sizeof *rwk4), *w4 = malloc((size_t)(n + 1) * sizeof *w4);
+                R vl = 0, vu = 0, tol = 0;
+                lint *iwk4 = malloc((size_t)(5 * n + 1) * sizeof *iwk4);
+                lint *ifail = malloc((size_t)(n + 1) * sizeof *ifail);
+                lint il = 1, iu = (lint)(n > 1 ? n / 2 : n), m = -1, qq = -1, info4 = -99;
+                for (int64_t i = 0; i <= n; i++) ifail[i] = -7;
+#if IS_CPLX
+                F(GVX)(&it, "V", range, uplo, &N, A4, &ld, B4, &ld, &vl, &vu, &il, &iu, &tol, &m, w4,
+                       Z, &ld, &xq, &qq, rwk4, iwk4, ifail, &info4, 1, 1, 1);
+#else
+                F(GVX)(&it, "V", range, uplo, &N, A4, &ld, B4, &ld, &vl, &vu, &il, &iu, &tol, &m, w4,
+                       Z, &ld, &xq, &qq, iwk4, ifail, &info4, 1, 1, 1);
+#endif
+                lint lw4 = (lint)creal(xq);
+                snprintf(what, sizeof what, "%s query itype %d range %s n %lld", STR(F(GVX)), itype,
+                         range, (long long)n);
+                check(info4 == 0 && lw4 >= (n < 1 ? 1 : IS_CPLX ? 2 * n : 8 * n), what, (double)lw4);
+                T *wk4 = PS(alloc)(lw4 > 0 ? lw4 : 1);
+                path_begin();
+#if IS_CPLX
+                F(GVX)(&it, "V", range, uplo, &N, A4, &ld, B4, &ld, &vl, &vu, &il, &iu, &tol, &m, w4,
+                       Z, &ld, wk4, &lw4, rwk4, iwk4, ifail, &info4, 1, 1, 1);
+#else
+                F(GVX)(&it, "V", range, uplo, &N, A4, &ld, B4, &ld, &vl, &vu, &il, &iu, &tol, &m, w4,
+                       Z, &ld, wk4, &lw4, iwk4, ifail, &info4, 1, 1, 1);
+#endif
+                snprintf(what, sizeof what, "%s itype %d range %s uplo %s n %lld", STR(F(GVX)), itype,
+                         range, uplo, (long long)n);
+                path_check(what, 0);
+                const int64_t mm = r ? iu : n;
+                double d4 = 0, vd4 = 0;
+                for (int64_t i = 0; i < mm && i < m; i++) d4 = fmax(d4, fabs((double)(w4[i] - rw[i])));
+                check(info4 == 0 && m == mm && d4 <= 100.0 * (double)(n + 1) * EPS * fmax(wmax, 1),
+                      what, d4);
+                int zero = 1;
+                for (int64_t j = 0; j < mm && n > 1; j++) zero &= ifail[j] == 0;
+                check(zero, what, 0);
+                for (int64_t j = 0; j < mm && j < m && itype < 3; j++) {
+                    const double gap = fmin(j > 0 ? fabs((double)(rw[j] - rw[j - 1])) : INFINITY,
+                                            j + 1 < n ? fabs((double)(rw[j + 1] - rw[j])) : INFINITY);
+                    if (gap < 1e-2 * fmax(wmax, 1)) continue;
+                    double complex sb = 0;
+                    for (int64_t k = 0; k < n; k++) {
+                        double complex by = 0;
+                        for (int64_t l = 0; l < n; l++) by += (double complex)B0[k + l * n] * Z[l + j * n];
+                        sb += conj((double complex)A1[k + j * n]) * by;
+                    }
+                    vd4 = fmax(vd4, fabs(cabs(sb) - 1));
+                }
+                snprintf(what, sizeof what, "%s itype %d range %s uplo %s n %lld vectors",
+                         STR(F(GVX)), itype, range, uplo, (long long)n);
+                check(vd4 <= 1e3 * (double)(n + 1) * EPS * fmax(bn, 1) * fmax(wmax, 1), what, vd4);
+                free(A4), free(B4), free(Z), free(rwk4), free(w4), free(iwk4), free(ifail), free(wk4);
+            }
             free(A0), free(B0), free(A1), free(B1), free(wk), free(iwk);
         }
     free(w), free(rw);
@@ -749,6 +822,20 @@ static void PS(errors)(void) {
         EXPECT(GV, F(GV)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, rwk, &info, 1, 1), -1);
         EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, rwk, &info, 1, 1), -8);
         EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &one, rwk, &info, 1, 1), -11);
+        EXPECT(GVX, F(GVX)(&zero, "V", "A", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &q, rwk, iw, iw + 32, &info, 1, 1, 1), -1);
+        EXPECT(GVX, F(GVX)(&one, "V", "X", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &q, rwk, iw, iw + 32, &info, 1, 1, 1), -3);
+        EXPECT(GVX, F(GVX)(&one, "V", "I", "L", &n, A, &n, B, &one, &vl, &vu, &one, &two, &tol, &m,
+                      w, B, &n, wk, &q, rwk, iw, iw + 32, &info, 1, 1, 1), -9);
+        EXPECT(GVX, F(GVX)(&one, "V", "V", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &q, rwk, iw, iw + 32, &info, 1, 1, 1), -11);
+        EXPECT(GVX, F(GVX)(&one, "V", "I", "L", &n, A, &n, B, &n, &vl, &vu, &two, &one, &tol, &m, w,
+                      B, &n, wk, &q, rwk, iw, iw + 32, &info, 1, 1, 1), -13);
+        EXPECT(GVX, F(GVX)(&one, "V", "A", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &one, wk, &q, rwk, iw, iw + 32, &info, 1, 1, 1), -18);
+        EXPECT(GVX, F(GVX)(&one, "N", "A", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &one, rwk, iw, iw + 32, &info, 1, 1, 1), -20);
 #else
         EXPECT(GVD, F(GVD)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
         EXPECT(GVD, F(GVD)(&four, "V", "L", &n, A, &n, B, &n, w, wk, &q, iw, &q, &info, 1, 1), -1);
@@ -758,6 +845,20 @@ static void PS(errors)(void) {
         EXPECT(GV, F(GV)(&zero, "V", "L", &n, A, &n, B, &n, w, wk, &q, &info, 1, 1), -1);
         EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &one, w, wk, &q, &info, 1, 1), -8);
         EXPECT(GV, F(GV)(&one, "V", "L", &n, A, &n, B, &n, w, wk, &one, &info, 1, 1), -11);
+        EXPECT(GVX, F(GVX)(&zero, "V", "A", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &q, iw, iw + 32, &info, 1, 1, 1), -1);
+        EXPECT(GVX, F(GVX)(&one, "V", "X", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &q, iw, iw + 32, &info, 1, 1, 1), -3);
+        EXPECT(GVX, F(GVX)(&one, "V", "I", "L", &n, A, &n, B, &one, &vl, &vu, &one, &two, &tol, &m,
+                      w, B, &n, wk, &q, iw, iw + 32, &info, 1, 1, 1), -9);
+        EXPECT(GVX, F(GVX)(&one, "V", "V", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &q, iw, iw + 32, &info, 1, 1, 1), -11);
+        EXPECT(GVX, F(GVX)(&one, "V", "I", "L", &n, A, &n, B, &n, &vl, &vu, &two, &one, &tol, &m, w,
+                      B, &n, wk, &q, iw, iw + 32, &info, 1, 1, 1), -13);
+        EXPECT(GVX, F(GVX)(&one, "V", "A", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &one, wk, &q, iw, iw + 32, &info, 1, 1, 1), -18);
+        EXPECT(GVX, F(GVX)(&one, "N", "A", "L", &n, A, &n, B, &n, &vl, &vu, &one, &two, &tol, &m, w,
+                      B, &n, wk, &one, iw, iw + 32, &info, 1, 1, 1), -20);
 #endif
     }
     /* NaN in B: hyla declines gesv and posv data with NaN, the next LAPACK

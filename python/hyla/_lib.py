@@ -86,6 +86,8 @@ _ROUTINES = {
     "sygvd": ("{p}{sy}gvd", [_INT, _CH, _CH, _I64, _P, _I64, _P, _I64, _P]),
     "syevdx": ("{p}{sy}evdx", [_CH, _CH, _CH, _I64, _P, _I64, "R", "R", _I64, _I64, _P, _P, _P,
                                _I64]),
+    "sygvdx": ("{p}{sy}gvdx", [_INT, _CH, _CH, _CH, _I64, _P, _I64, _P, _I64, "R", "R", _I64, _I64,
+                               _P, _P, _P, _I64]),
 }
 
 # The C arguments' names (hyla.h; after ctx, and after dev in the _gpu
@@ -103,6 +105,8 @@ ARG_NAMES = {
     "sygvd": ("itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "w"),
     "syevdx": ("jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "m", "w", "Z",
                "ldz"),
+    "sygvdx": ("itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu",
+               "m", "w", "Z", "ldz"),
 }
 
 

@@ -177,37 +177,59 @@ def _not_pd(info):
 _EIGH_DRIVERS = (None, "evd", "ev", "evr")
 
 
-def _eigh_subset(a, lower, eigvals_only, overwrite_a, check_finite, by_index, by_value, ctx):
-    """eigh with subset_by_index (lo, hi: 0-based, inclusive) or
-    subset_by_value (lo, hi]: hyla_?syevdx / ?heevdx on a host copy in
-    column-major order (arrays in GPU memory through the host)."""
-    job = _Job(ctx, [a], check_finite=check_finite)
-    (a,) = job.arrays
-    n = _square(a, "a")
+def _subset_args(n, by_index, by_value):
+    """(range, vl, vu, il, iu) of hyla_?syevdx / ?sygvdx for scipy's
+    subset_by_index (lo, hi: 0-based, inclusive) or subset_by_value (lo,
+    hi], or every eigenvalue."""
     if by_index is not None:
         lo, hi = (int(x) for x in by_index)
         if not (0 <= lo <= hi < n):
             raise ValueError(f"subset_by_index: 0 <= lo <= hi < n = {n} needed; got ({lo}, {hi})")
-        rng, vl, vu, il, iu = b"I", 0.0, 0.0, lo + 1, hi + 1
-    elif by_value is not None:
+        return b"I", 0.0, 0.0, lo + 1, hi + 1
+    if by_value is not None:
         vl, vu = (float(x) for x in by_value)
         if not vl < vu:
             raise ValueError(f"subset_by_value: lo < hi needed; got ({vl}, {vu})")
-        rng, il, iu = b"V", 1, max(n, 1)
-    else:
-        rng, vl, vu, il, iu = b"A", 0.0, 0.0, 1, n
+        return b"V", vl, vu, 1, max(n, 1)
+    return b"A", 0.0, 0.0, 1, n
+
+
+def _eigh_subset(a, b, lower, eigvals_only, overwrite_a, overwrite_b, itype, check_finite,
+                 by_index, by_value, ctx):
+    """eigh with subset_by_index or subset_by_value (see _subset_args):
+    hyla_?syevdx / ?heevdx, or with b hyla_?sygvdx / ?hegvdx, on host
+    copies in column-major order (arrays in GPU memory through the host)."""
+    job = _Job(ctx, [a] if b is None else [a, b], check_finite=check_finite)
+    a = job.arrays[0]
+    n = _square(a, "a")
+    if b is not None:
+        b = job.arrays[1]
+        if _square(b, "b") != n:
+            raise ValueError(f"a is {n} x {n} but b is {b.shape[0]} x {b.shape[1]}: the same "
+                             "order is needed")
+    rng, vl, vu, il, iu = _subset_args(n, by_index, by_value)
     host = job
     if job.dev is not None:
         a = np.array(job.xp.to_host(a))
-        overwrite_a = True
-        host = _Job(job.ctx, [a])
+        b = None if b is None else np.array(job.xp.to_host(b))
+        overwrite_a = overwrite_b = True
+        host = _Job(job.ctx, [a] if b is None else [a, b])
     a, amem = host.blas(a, writable=True, overwrite=overwrite_a, fortran=True)
     w = np.empty(max(n, 1), dtype=host.real)
     z = np.empty((n, max(n, 1)), dtype=host.dtype, order="F")
     m = ctypes.c_int64(0)
-    info = host.run("syevdx", b"N" if eigvals_only else b"V", rng, _uplo(lower), n,
-                    amem.address, amem.ld, vl, vu, il, iu, ctypes.addressof(m), w.ctypes.data,
-                    z.ctypes.data, max(n, 1), keep=(a, amem, w, z, m))
+    jobz = b"N" if eigvals_only else b"V"
+    if b is None:
+        info = host.run("syevdx", jobz, rng, _uplo(lower), n, amem.address, amem.ld, vl, vu, il,
+                        iu, ctypes.addressof(m), w.ctypes.data, z.ctypes.data, max(n, 1),
+                        keep=(a, amem, w, z, m))
+    else:
+        b, bmem = host.blas(b, writable=True, overwrite=overwrite_b, fortran=True)
+        info = host.run("sygvdx", itype, jobz, rng, _uplo(lower), n, amem.address, amem.ld,
+                        bmem.address, bmem.ld, vl, vu, il, iu, ctypes.addressof(m), w.ctypes.data,
+                        z.ctypes.data, max(n, 1), keep=(a, amem, b, bmem, w, z, m))
+        if info > n:
+            raise _not_pd_b(info, n)
     if info > 0:
         raise LinAlgError(f"bisection or inverse iteration did not converge for {info} "
                           "eigenvalues", info)
@@ -217,6 +239,14 @@ def _eigh_subset(a, lower, eigvals_only, overwrite_a, check_finite, by_index, by
         return w
     z = np.asfortranarray(z[:, :m.value])
     return w, job.host_result(z) if job.dev is not None else job.result(z)
+
+
+def _not_pd_b(info, n):
+    """LinAlgError for info = n + k (LAPACK's ?sygvd: B's leading minor of
+    order k is not positive definite), info kept as SciPy's."""
+    return LinAlgError(f"The leading minor of order {info - n} of B is not positive definite. "
+                       "The factorization of B could not be completed and no eigenvalues or "
+                       "eigenvectors were computed.", info)
 
 
 def _eigh_generalized(a, b, lower, eigvals_only, overwrite_a, overwrite_b, itype, check_finite,
@@ -241,9 +271,7 @@ def _eigh_generalized(a, b, lower, eigvals_only, overwrite_a, overwrite_b, itype
     info = host.run("sygvd", itype, b"N" if eigvals_only else b"V", _uplo(lower), n, amem.address,
                     amem.ld, bmem.address, bmem.ld, w.ctypes.data, keep=(a, amem, b, bmem, w))
     if info > n:
-        raise LinAlgError(f"The leading minor of order {info - n} of B is not positive definite. "
-                          "The factorization of B could not be completed and no eigenvalues or "
-                          "eigenvectors were computed.", info)
+        raise _not_pd_b(info, n)
     if info > 0:
         raise LinAlgError(f"the eigensolver did not converge (info {info})", info)
     w = job.host_result(w) if job.dev is not None else job.result(w)
@@ -267,10 +295,9 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
     LinAlgError when b is not positive definite). driver None, "evd", "ev",
     "evr" (no b) or "gv", "gvd" (with b) all compute every eigenpair, as
     SciPy's do without a subset; subset_by_index (lo, hi) or
-    subset_by_value (lo, hi] (and driver "evx") take a part of the spectrum
-    by hyla_?syevdx / ?heevdx, at a cost that drops with its size; a part
-    of a generalized problem (b with a subset, driver "gvx") raises
-    NotImplementedError.
+    subset_by_value (lo, hi] (and driver "evx", or "gvx" with b) take a
+    part of the spectrum by hyla_?syevdx / ?heevdx (with b hyla_?sygvdx /
+    ?hegvdx), at a cost that drops with its size.
     LinAlgError when the tridiagonal solver does not converge;
     ValueError for NaN or Inf in a (check_finite, as SciPy; without it,
     in the triangle read), or an unknown driver."""
@@ -286,16 +313,12 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
     subset = subset_by_index is not None or subset_by_value is not None
     if subset_by_index is not None and subset_by_value is not None:
         raise ValueError("either subset_by_index or subset_by_value, not both")
-    if b is not None and (subset or driver == "gvx"):
-        raise NotImplementedError("hyla.eigh: a part of the spectrum of the generalized problem "
-                                  "(b= with subset_by_index, subset_by_value or driver='gvx') is "
-                                  "not in hyla yet (scipy.linalg.eigh computes it on the host)")
+    if subset or driver in ("evx", "gvx"):
+        return _eigh_subset(a, b, lower, eigvals_only, overwrite_a, overwrite_b, type,
+                            check_finite, subset_by_index, subset_by_value, ctx)
     if b is not None:
         return _eigh_generalized(a, b, lower, eigvals_only, overwrite_a, overwrite_b, type,
                                  check_finite, ctx)
-    if subset or driver == "evx":
-        return _eigh_subset(a, lower, eigvals_only, overwrite_a, check_finite, subset_by_index,
-                            subset_by_value, ctx)
     job = _Job(ctx, [a], check_finite=check_finite)
     (a,) = job.arrays
     n = _square(a, "a")

@@ -346,11 +346,11 @@ def test_scipy_signatures_eigh(rng):
                                    atol=1e-12 * np.abs(ref).max())
     np.testing.assert_allclose(hyla.eigvalsh(s, lower=False, type=1), ref,
                                atol=1e-12 * np.abs(ref).max())
-    for kwargs in ({"subset_by_index": (0, 3), "b": np.eye(30)}, {"driver": "gvx", "b": np.eye(30)}):
-        with pytest.raises(NotImplementedError, match="generalized problem"):
-            hyla.eigh(s, **kwargs)
-        with pytest.raises(NotImplementedError, match="generalized problem"):
-            hyla.eigvalsh(s, **kwargs)
+    # a part of a generalized problem (B = I here: the standard one's values)
+    np.testing.assert_allclose(hyla.eigvalsh(s, np.eye(30), subset_by_index=(0, 3)), ref[:4],
+                               atol=1e-12 * np.abs(ref).max())
+    np.testing.assert_allclose(hyla.eigh(s, np.eye(30), driver="gvx", eigvals_only=True), ref,
+                               atol=1e-12 * np.abs(ref).max())
     with pytest.raises(ValueError, match="driver must be"):
         hyla.eigh(s, driver="qr")
     with pytest.raises(ValueError, match="requires b"):
@@ -489,3 +489,60 @@ def test_eigh_subset_as_scipy(rng, dtype, lower, order):
         hyla.eigh(a, subset_by_value=(1, 1))
     with pytest.raises(ValueError, match="not both"):
         hyla.eigh(a, subset_by_index=(0, 1), subset_by_value=(0, 1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("itype", [1, 2, 3])
+def test_eigh_generalized_subset(rng, dtype, itype):
+    """eigh(a, b, subset_by_index / subset_by_value): scipy's eigenvalues
+    of the same part, the generalized residual and B-normalization of the
+    vectors; the subset by value holds exactly the pairs of its interval."""
+    n = 41
+    cplx = np.dtype(dtype).kind == "c"
+    x = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n)) if cplx else 0)
+    y = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n)) if cplx else 0)
+    a = ((x + x.conj().T) / 2).astype(dtype)
+    b = (y @ y.conj().T + n * np.eye(n)).astype(dtype)
+    ref = sl.eigh(a.astype(np.complex128 if cplx else np.float64),
+                  b.astype(np.complex128 if cplx else np.float64), type=itype, eigvals_only=True)
+    single = np.dtype(dtype) in (np.float32, np.complex64)
+    tol = (1e-3 if single else 1e-10) * np.abs(ref).max()
+    lo, hi = 5, 14
+    w, v = hyla.eigh(a, b, type=itype, subset_by_index=(lo, hi))
+    np.testing.assert_allclose(w, ref[lo:hi + 1], atol=tol)
+    assert v.shape == (n, hi - lo + 1)
+    a64, b64, v64 = (m.astype(np.complex128) for m in (a, b, v))
+    if itype == 1:
+        r = a64 @ v64 - b64 @ v64 * w
+        norm = v64.conj().T @ b64 @ v64
+    elif itype == 2:
+        r = a64 @ b64 @ v64 - v64 * w
+        norm = v64.conj().T @ b64 @ v64
+    else:
+        r = b64 @ a64 @ v64 - v64 * w
+        norm = v64.conj().T @ np.linalg.inv(b64) @ v64
+    scale = np.linalg.norm(a64) * np.linalg.norm(b64) * max(np.linalg.norm(v64), 1)
+    assert np.linalg.norm(r) / scale < (1e-4 if single else 1e-12)
+    assert np.abs(norm - np.eye(hi - lo + 1)).max() < (1e-3 if single else 1e-10)
+    # by value: the interval around ref[lo..hi]
+    vl, vu = (ref[lo - 1] + ref[lo]) / 2, (ref[hi] + ref[hi + 1]) / 2
+    wv = hyla.eigvalsh(a, b, type=itype, subset_by_value=(vl, vu))
+    np.testing.assert_allclose(wv, ref[lo:hi + 1], atol=tol)
+
+
+def test_eigh_generalized_subset_errors(rng):
+    a = np.eye(6)
+    b = np.eye(6)
+    b[2, 2] = -1
+    with pytest.raises(hyla.LinAlgError, match="leading minor of order 3") as e:
+        hyla.eigh(a, b, subset_by_index=(0, 1))
+    assert e.value.info == 6 + 3
+    with pytest.raises(ValueError, match="subset_by_index"):
+        hyla.eigh(a, np.eye(6), subset_by_index=(3, 2))
+    with pytest.raises(ValueError, match="subset_by_value"):
+        hyla.eigh(a, np.eye(6), subset_by_value=(1, 1))
+    with pytest.raises(ValueError, match="the same order"):
+        hyla.eigh(a, np.eye(5), subset_by_index=(0, 1))
+    # an interval holding no eigenvalue
+    w, v = hyla.eigh(np.diag([1.0, 2, 3]), np.eye(3), subset_by_value=(5, 6))
+    assert w.shape == (0,) and v.shape == (3, 0)

@@ -125,7 +125,7 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
     if (n < 0) return -4;
     if (n > 0 && !A) return -5;
     if (lda < HYLA_MAX(1, n) || !hyla_size_ok(n, n, lda)) return -6;
-    if (range == 'V' && !(vl < vu)) return -8;
+    if (range == 'V' && n > 0 && !(vl < vu)) return -8; /* LAPACK's check */
     if (range == 'I' && (il < 1 || il > HYLA_MAX(1, n))) return -9;
     if (range == 'I' && (iu < HYLA_MIN(n, il) || iu > n)) return -10;
     if (!m) return -11;

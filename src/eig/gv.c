@@ -303,7 +303,7 @@ static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, cha
     if (lda < HYLA_MAX(1, n) || !hyla_size_ok(n, n, lda)) return -7;
     if (n > 0 && !B) return -8;
     if (ldb < HYLA_MAX(1, n) || !hyla_size_ok(n, n, ldb)) return -9;
-    if (range == 'V' && !(vl < vu)) return -11;
+    if (range == 'V' && n > 0 && !(vl < vu)) return -11; /* LAPACK's check */
     if (range == 'I' && (il < 1 || il > HYLA_MAX(1, n))) return -12;
     if (range == 'I' && (iu < HYLA_MIN(n, il) || iu > n)) return -13;
     if (!m) return -14;
