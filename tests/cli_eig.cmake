@@ -75,6 +75,15 @@ add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --job
 add_test(NAME cli_sygvd COMMAND sh -c "out=$(\"$0\" sygvd -n 1,37,130 --type d,z --itype 1,2,3 --uplo L,U --jobz V --check --vs vendor --devices cpu:3 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c ' pass$') -eq 36 && echo \"$out\" | grep -q '^% vendor (generalized eig): LAPACKE'" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_hegvd_values COMMAND sh -c "out=$(\"$0\" hegvd -n 2,90 --type s,c --itype 2,3 --jobz N --check --repeat 1 --json); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '\"itype\":[23],.*\"status\":\"pass\"') -eq 8" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_sygvd_bad_itype COMMAND sh -c "\"$0\" sygvd -n 5 --itype 4; test $? -eq 2" $<TARGET_FILE:hyla_cli>)
+# A part of the generalized spectrum (--range: hyla_?sygvdx) through the
+# CLI: by index with vectors in every precision and itype on three devices
+# (checked, LAPACKE ?sygvx timed beside), by value without vectors (the
+# values against LAPACKE's same indices, the count included), an interval
+# holding nothing (m 0, a pass), iu beyond n (a usage error).
+add_test(NAME cli_sygvdx COMMAND sh -c "out=$(\"$0\" sygvd -n 1,60 --type s,d,c,z --itype 1,2,3 --uplo L,U --jobz V --range I:1:1 --check --vs vendor --devices cpu:3 --repeat 2 --json); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '\"routine\":\"\\(sy\\|he\\)gvdx\".*\"range\":\"I\",\"m\":1,.*\"vendor\":\"lapacke_\\(sy\\|he\\)gvx\".*\"status\":\"pass\"') -eq 48" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_hegvdx_values COMMAND sh -c "out=$(\"$0\" hegvd -n 80 --type z --itype 1,3 --jobz N --range V:-20:5 --check --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '^  hegvdx .* pass$') -eq 2" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_sygvdx_empty COMMAND sh -c "out=$(\"$0\" sygvd -n 40 --jobz V --range V:1e9:2e9 --check --repeat 1 --json); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"m\":0,.*\"status\":\"pass\"'" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_sygvdx_bad_iu COMMAND sh -c "\"$0\" sygvd -n 5 --range I:1:9; test $? -eq 2" $<TARGET_FILE:hyla_cli>)
 
 # A part of the spectrum through the CLI, every precision and triangle,
 # several calls per size (warm-up and repeats: every call's workspaces

@@ -1,4 +1,6 @@
-/* hyla sygvd / hegvd: the generalized eigenproblem (hyla_?sygvd / ?hegvd),
+/* hyla sygvd / hegvd: the generalized eigenproblem (hyla_?sygvd / ?hegvd;
+ * with --range I:il:iu or V:vl:vu a part of its spectrum, hyla_?sygvdx /
+ * ?hegvdx, the rows named sygvdx / hegvdx),
  * and hyla syevdx / heevdx, a part of the spectrum (hyla_?syevdx / ?heevdx;
  * below the generalized one, sharing its generator and check helpers).
  *
@@ -9,8 +11,10 @@
  * 2 A B X - X W, 3 B A X - X W) and the normalization |X^H M X - I|_F /
  * (n |M|_F |X|_F^2 eps) (M = B, itype 3 B^-1), the larger reported; jobz
  * N, the eigenvalues against LAPACKE's ?sygvd, max |w - w_ref| / (n
- * max|w_ref| eps). --vs vendor: LAPACKE ?sygvd / ?hegvd (OpenBLAS) on copies
- * of the same host matrices (there is no GPU baseline yet). */
+ * max|w_ref| eps), a part against the same indices of LAPACKE's and its size.
+ * --vs vendor: LAPACKE ?sygvd / ?hegvd (with a range ?sygvx / ?hegvx)
+ * (OpenBLAS) on copies of the same host matrices (there is no GPU baseline
+ * yet). */
 #include <cblas.h>
 #include <complex.h>
 #include <lapacke.h>
@@ -32,12 +36,17 @@ typedef struct {
     hyla_dtype t;
     int itype;
     char jobz, uplo;
-    int64_t n;
-    void *A0, *B0, *A, *B, *w;
+    int64_t n, m; /* m: the eigenvalues found (n without a range) */
+    void *A0, *B0, *A, *B, *w, *Z; /* Z: with a range, the m eigenvectors (n x n room) */
 } gv_run;
 
 static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
 static const char *name_of(hyla_dtype t) { return dtype_is_complex(t) ? "hegvd" : "sygvd"; }
+static const char *gvx_name(hyla_dtype t) { return dtype_is_complex(t) ? "hegvdx" : "sygvdx"; }
+/* the routine a run calls: the whole spectrum, or a part with a range */
+static const char *run_name(const gv_run *c) {
+    return c->o->range == 'A' ? name_of(c->t) : gvx_name(c->t);
+}
 
 /* A row's common tail, after the routine's own leading fields: JSON time,
  * vendor, ratio, error, info, status (and the closing brace); text time,
@@ -101,6 +110,26 @@ static void restore(void *arg) {
 
 static int call(hyla_t *ctx, void *arg) {
     gv_run *c = arg;
+    const cli_opts *o = c->o;
+    if (o->range != 'A') {
+        const int64_t n = c->n;
+        switch (c->t) {
+        case HYLA_S:
+            return hyla_ssygvdx(ctx, c->itype, c->jobz, o->range, c->uplo, n, c->A, n, c->B, n,
+                                (float)o->vl, (float)o->vu, o->il, o->iu, &c->m, c->w, c->Z, n);
+        case HYLA_D:
+            return hyla_dsygvdx(ctx, c->itype, c->jobz, o->range, c->uplo, n, c->A, n, c->B, n,
+                                o->vl, o->vu, o->il, o->iu, &c->m, c->w, c->Z, n);
+        case HYLA_C:
+            return hyla_chegvdx(ctx, c->itype, c->jobz, o->range, c->uplo, n, c->A, n, c->B, n,
+                                (float)o->vl, (float)o->vu, o->il, o->iu, &c->m, c->w, c->Z, n);
+        case HYLA_Z:
+            return hyla_zhegvdx(ctx, c->itype, c->jobz, o->range, c->uplo, n, c->A, n, c->B, n,
+                                o->vl, o->vu, o->il, o->iu, &c->m, c->w, c->Z, n);
+        }
+        return HYLA_ERR_INVALID;
+    }
+    c->m = c->n;
     switch (c->t) {
     case HYLA_S: return hyla_ssygvd(ctx, c->itype, c->jobz, c->uplo, c->n, c->A, c->n, c->B, c->n, c->w);
     case HYLA_D: return hyla_dsygvd(ctx, c->itype, c->jobz, c->uplo, c->n, c->A, c->n, c->B, c->n, c->w);
@@ -113,7 +142,7 @@ static int call(hyla_t *ctx, void *arg) {
 static void print_error(void *arg, int info) {
     const gv_run *c = arg;
     fprintf(stderr, "hyla: hyla_%c%s(itype=%d, jobz=%c, uplo=%c, n=%lld) returned %d: %s\n",
-            dtype_char(c->t), name_of(c->t), c->itype, c->jobz, c->uplo, (long long)c->n, info,
+            dtype_char(c->t), run_name(c), c->itype, c->jobz, c->uplo, (long long)c->n, info,
             info > c->n ? "B is not positive definite" : info > 0 ? "the eigensolver did not converge"
                                                               : hyla_strerror(info));
 }
@@ -132,6 +161,29 @@ static lapack_int lapacke_gvd(hyla_dtype t, int itype, char jobz, char uplo, int
     case HYLA_D: return LAPACKE_dsygvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
     case HYLA_C: return LAPACKE_chegvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
     case HYLA_Z: return LAPACKE_zhegvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
+    }
+    return -1;
+}
+
+/* LAPACKE ?sygvx / ?hegvx with the run's range on A and B (overwritten) */
+static lapack_int lapacke_gvx(hyla_dtype t, const cli_opts *o, int itype, char jobz, char uplo,
+                              int64_t n, void *A, void *B, lapack_int *m, void *w, void *Z,
+                              lapack_int *ifail) {
+    const lapack_int k = (lapack_int)n, il = (lapack_int)o->il, iu = (lapack_int)o->iu;
+    const lapack_int ld = k > 1 ? k : 1;
+    switch (t) {
+    case HYLA_S:
+        return LAPACKE_ssygvx(LAPACK_COL_MAJOR, itype, jobz, o->range, uplo, k, A, ld, B, ld,
+                              (float)o->vl, (float)o->vu, il, iu, 0, m, w, Z, ld, ifail);
+    case HYLA_D:
+        return LAPACKE_dsygvx(LAPACK_COL_MAJOR, itype, jobz, o->range, uplo, k, A, ld, B, ld, o->vl,
+                              o->vu, il, iu, 0, m, w, Z, ld, ifail);
+    case HYLA_C:
+        return LAPACKE_chegvx(LAPACK_COL_MAJOR, itype, jobz, o->range, uplo, k, A, ld, B, ld,
+                              (float)o->vl, (float)o->vu, il, iu, 0, m, w, Z, ld, ifail);
+    case HYLA_Z:
+        return LAPACKE_zhegvx(LAPACK_COL_MAJOR, itype, jobz, o->range, uplo, k, A, ld, B, ld, o->vl,
+                              o->vu, il, iu, 0, m, w, Z, ld, ifail);
     }
     return -1;
 }
@@ -179,12 +231,24 @@ static int check(void *arg, double *err) {
             mat_copy(c->t, n, n, c->A0, n, A, n);
             mat_copy(c->t, n, n, c->B0, n, B, n);
             if (lapacke_gvd(c->t, c->itype, 'N', c->uplo, n, A, B, wr) == 0) {
-                double d = 0, m = 0;
-                for (int64_t i = 0; i < n; i++) {
-                    double a = creal(mat_elem(rt, c->w, i)), b = creal(mat_elem(rt, wr, i));
-                    d = fmax(d, fabs(a - b)), m = fmax(m, fabs(b));
+                /* a part: the reference's indices il.. or those in (vl, vu] */
+                int64_t off = 0, want = n;
+                if (c->o->range == 'I') off = c->o->il - 1, want = c->o->iu - c->o->il + 1;
+                if (c->o->range == 'V') {
+                    want = 0;
+                    for (int64_t i = 0; i < n; i++) {
+                        const double b = creal(mat_elem(rt, wr, i));
+                        off += b <= c->o->vl;
+                        want += b > c->o->vl && b <= c->o->vu;
+                    }
                 }
-                *err = d / ((double)n * fmax(m, 1e-300) * eps);
+                double d = 0, m = 0;
+                for (int64_t i = 0; i < c->m && off + i < n; i++) {
+                    double a = creal(mat_elem(rt, c->w, i)), b = creal(mat_elem(rt, wr, off + i));
+                    d = fmax(d, fabs(a - b));
+                }
+                for (int64_t i = 0; i < n; i++) m = fmax(m, fabs(creal(mat_elem(rt, wr, i))));
+                *err = c->m != want ? INFINITY : d / ((double)n * fmax(m, 1e-300) * eps);
                 rc = 0;
             }
         }
@@ -192,7 +256,10 @@ static int check(void *arg, double *err) {
         return rc;
     }
     double _Complex *Az = widen(c->t, n, c->A0, 1, c->uplo), *Bz = widen(c->t, n, c->B0, 1, c->uplo);
-    double _Complex *X = widen(c->t, n, c->A, 0, 'L');
+    /* the m eigenvectors, zero columns after them */
+    double _Complex *X = widen(c->t, n, c->o->range == 'A' ? c->A : c->Z, 0, 'L');
+    for (int64_t j = c->m; X && j < n; j++)
+        for (int64_t i = 0; i < n; i++) X[i + j * n] = 0;
     double _Complex *P = malloc(sizeof *P * (size_t)(n * n)), *Q = malloc(sizeof *Q * (size_t)(n * n));
     int rc = -1;
     if (Az && Bz && X && P && Q) {
@@ -204,11 +271,12 @@ static int check(void *arg, double *err) {
             zmul(n, CblasNoTrans, c->itype == 2 ? Az : Bz, Q, P);
             memcpy(Q, X, sizeof *Q * (size_t)(n * n));
         }
-        for (int64_t j = 0; j < n; j++) {
+        for (int64_t j = 0; j < c->m; j++) {
             const double lam = creal(mat_elem(rt, c->w, j));
             for (int64_t i = 0; i < n; i++) P[i + j * n] -= Q[i + j * n] * lam;
         }
-        const double xn = fro(n, X), res = fro(n, P) / ((double)n * fro(n, Az) * fro(n, Bz) * xn * eps);
+        const double xn = fro(n, X),
+                     res = c->m ? fro(n, P) / ((double)n * fro(n, Az) * fro(n, Bz) * xn * eps) : 0;
         /* normalization: M = B (itype 1, 2) or B^-1 (3, by LAPACKE zpotri on B's factor) */
         double _Complex *M = Bz;
         int ok = 1;
@@ -221,8 +289,8 @@ static int check(void *arg, double *err) {
         if (ok) {
             zmul(n, CblasNoTrans, M, X, Q);
             zmul(n, CblasConjTrans, X, Q, P);
-            for (int64_t i = 0; i < n; i++) P[i + i * n] -= 1;
-            const double orth = fro(n, P) / ((double)n * fro(n, M) * xn * xn * eps);
+            for (int64_t i = 0; i < c->m; i++) P[i + i * n] -= 1;
+            const double orth = c->m ? fro(n, P) / ((double)n * fro(n, M) * fmax(xn * xn, 1) * eps) : 0;
             *err = fmax(res, orth);
             rc = 0;
         }
@@ -233,20 +301,24 @@ static int check(void *arg, double *err) {
 
 static void print_row(void *arg, const report_row *w) {
     const gv_run *c = arg;
-    if (c->r->json)
+    if (c->r->json) {
         printf("{\"routine\":\"%s\",\"type\":\"%c\",\"itype\":%d,\"jobz\":\"%c\",\"uplo\":\"%c\","
-               "\"n\":%lld,\"devices\":\"%s\"", name_of(c->t), dtype_char(c->t), c->itype, c->jobz,
+               "\"n\":%lld,\"devices\":\"%s\"", run_name(c), dtype_char(c->t), c->itype, c->jobz,
                c->uplo, (long long)c->n, c->r->devices);
-    else
-        printf("  %-7s %4c %5d %4c %4c %9lld", name_of(c->t), dtype_char(c->t), c->itype, c->jobz,
+        if (c->o->range != 'A') printf(",\"range\":\"%c\",\"m\":%lld", c->o->range, (long long)c->m);
+    } else {
+        printf("  %-7s %4c %5d %4c %4c %9lld", run_name(c), dtype_char(c->t), c->itype, c->jobz,
                c->uplo, (long long)c->n);
+        if (c->o->range != 'A') printf(" %9lld", (long long)c->m);
+    }
     print_tail(c->r, w, c->n);
 }
 
 /* The vendor's run on copies (vendor_A, vendor_B, vendor_w of the run). */
 typedef struct {
     const gv_run *c;
-    void *A, *B, *w;
+    void *A, *B, *w, *Z; /* Z, ifail: with a range */
+    lapack_int *ifail;
 } gv_vendor;
 
 static void vendor_restore(void *arg) {
@@ -257,19 +329,30 @@ static void vendor_restore(void *arg) {
 
 static int vendor_call(void *arg) {
     gv_vendor *v = arg;
-    const lapack_int info = lapacke_gvd(v->c->t, v->c->itype, v->c->jobz, v->c->uplo, v->c->n, v->A,
-                                        v->B, v->w);
-    if (info) fprintf(stderr, "hyla: vendor: LAPACKE ?sygvd returned %d\n", (int)info);
+    const gv_run *c = v->c;
+    lapack_int m = 0;
+    const lapack_int info =
+        c->o->range == 'A'
+            ? lapacke_gvd(c->t, c->itype, c->jobz, c->uplo, c->n, v->A, v->B, v->w)
+            : lapacke_gvx(c->t, c->o, c->itype, c->jobz, c->uplo, c->n, v->A, v->B, &m, v->w, v->Z,
+                          v->ifail);
+    if (info)
+        fprintf(stderr, "hyla: vendor: LAPACKE ?%s returned %d\n",
+                c->o->range == 'A' ? "sygvd" : "sygvx", (int)info);
     return info != 0;
 }
 
 static double vendor_time(const gv_run *c, int warmup, int repeat) {
+    const int part = c->o->range != 'A';
     gv_vendor v = {c, mat_alloc(c->t, c->n, c->n, false, "the vendor's A"),
                    mat_alloc(c->t, c->n, c->n, false, "the vendor's B"),
-                   malloc(sizeof(double) * (size_t)(c->n + 1) * 2)};
-    const double med = v.A && v.B && v.w ? time_runs(warmup, repeat, vendor_restore, vendor_call, &v)
-                                         : NAN;
-    free(v.A), free(v.B), free(v.w);
+                   malloc(sizeof(double) * (size_t)(c->n + 1) * 2),
+                   part ? mat_alloc(c->t, c->n, c->n, false, "the vendor's Z") : NULL,
+                   part ? malloc(sizeof(lapack_int) * (size_t)(c->n + 1)) : NULL};
+    const double med = v.A && v.B && v.w && (!part || (v.Z && v.ifail))
+                           ? time_runs(warmup, repeat, vendor_restore, vendor_call, &v)
+                           : NAN;
+    free(v.A), free(v.B), free(v.w), free(v.Z), free(v.ifail);
     return med;
 }
 
@@ -283,7 +366,13 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
                 "are 32-bit here\n", (long long)n);
         return CMD_USAGE;
     }
+    if (o->range == 'I' && o->iu > n) {
+        fprintf(stderr, "hyla: %s -n %lld: --range I:%lld:%lld needs iu <= n\n", gvx_name(t),
+                (long long)n, (long long)o->il, (long long)o->iu);
+        return CMD_USAGE;
+    }
     gv_run c = {.o = o, .r = r, .t = t, .itype = itype, .jobz = o->jobz, .uplo = uplo, .n = n};
+    if (o->range != 'A' && !(c.Z = mat_alloc(t, n, n, false, "Z"))) return CMD_ERROR;
     c.A0 = mat_alloc(t, n, n, false, "A");
     c.B0 = mat_alloc(t, n, n, false, "B");
     c.A = mat_alloc(t, n, n, false, "A's working copy");
@@ -293,7 +382,7 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     if (!c.A0 || !c.B0 || !c.A || !c.B || !c.w) goto out;
     fill_indefinite(t, n, c.A0, o->seed);
     mat_fill_hpd(t, n, c.B0, n > 0 ? n : 1, o->seed, 2);
-    report_row row = {.layout = ROW_CHOL, .routine = name_of(t), .type = t, .uplo = uplo, .n = n,
+    report_row row = {.layout = ROW_CHOL, .routine = run_name(&c), .type = t, .uplo = uplo, .n = n,
                       .nrhs = -1, .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
                       .ours_dev_time_s = NAN, .status = "ok"};
     const run_hooks h = {.arg = &c, .restore = restore, .call = call, .print_error = print_error,
@@ -302,12 +391,13 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     st = run_calls(ctx, o, r, o->check, &h, &row);
     if (st != CMD_OK) goto out;
     if (o->vs_vendor) {
-        row.vendor = dtype_is_complex(t) ? "lapacke_hegvd" : "lapacke_sygvd";
+        row.vendor = o->range != 'A' ? (dtype_is_complex(t) ? "lapacke_hegvx" : "lapacke_sygvx")
+                                     : dtype_is_complex(t) ? "lapacke_hegvd" : "lapacke_sygvd";
         row.vendor_time_s = vendor_time(&c, o->warmup, o->repeat);
     }
     st = run_finish_hooks(r, &h, &row, false);
 out:
-    free(c.A0), free(c.B0), free(c.A), free(c.B), free(c.w);
+    free(c.A0), free(c.B0), free(c.A), free(c.B), free(c.w), free(c.Z);
     return st;
 }
 
@@ -318,13 +408,16 @@ cmd_status cmd_sygvd(hyla_t *ctx, const cli_opts *o, const report *r) {
     }
     if (!r->json) {
         if (o->vs_vendor)
-            printf("%% vendor (generalized eig): LAPACKE ?sygvd/?hegvd (OpenBLAS) on copies of the "
-                   "same host matrices (no GPU baseline yet); ratio = vendor time / hyla time\n");
+            printf("%% vendor (generalized eig): LAPACKE %s (OpenBLAS) on copies of the "
+                   "same host matrices (no GPU baseline yet); ratio = vendor time / hyla time\n",
+                   o->range != 'A' ? "?sygvx/?hegvx with the same range" : "?sygvd/?hegvd");
         if (o->check)
             printf("%% check (generalized eig): jobz V max(|op - X W|_F / (n |A|_F |B|_F |X|_F "
                    "eps), |X^H M X - I|_F / (n |M|_F |X|_F^2 eps)), M = B (itype 1, 2) or B^-1 "
-                   "(3); jobz N max |w - w_lapacke| / (n max|w| eps); pass < 60\n");
-        printf("%% routine type itype jobz uplo         n     time(s)");
+                   "(3); jobz N max |w - w_lapacke| / (n max|w| eps)%s; pass < 60\n",
+                   o->range != 'A' ? " over LAPACKE's same indices, inf where m differs" : "");
+        printf("%% routine type itype jobz uplo         n%s     time(s)",
+               o->range != 'A' ? "         m" : "");
         if (o->vs_vendor) printf(" %11s %7s", "vendor(s)", "ratio");
         if (o->check) printf(" %9s", "error");
         printf("   info  status\n");

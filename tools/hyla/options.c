@@ -90,7 +90,7 @@ void cli_usage(FILE *f) {
         "  potrs                solve A X = B with the Cholesky factor of A\n"
         "  posv                 factor A and solve A X = B\n"
         "  syevd, heevd         eigenvalues (--jobz N) and eigenvectors (--jobz V) of a Hermitian A\n"
-        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"        "  sygvd, hegvd         generalized eigenproblem A x = l B x (--itype 1, 2, 3)\n"        "  syevdx, heevdx       a part of the spectrum of a Hermitian A (--range I:il:iu|V:vl:vu)\n"
+        "  stedc, sterf         symmetric tridiagonal eigenpairs (divide and conquer) / eigenvalues\n"        "  sygvd, hegvd         generalized eigenproblem A x = l B x (--itype 1, 2, 3; --range\n"        "                       I:il:iu|V:vl:vu: a part of its spectrum, hyla_?sygvdx)\n"        "  syevdx, heevdx       a part of the spectrum of a Hermitian A (--range I:il:iu|V:vl:vu)\n"
         "  getrf                LU factorization with partial pivoting P A = L U (m x n: -m, -n)\n"
         "  getrs                solve op(A) X = B (--transa N|T|C) with the LU factor of A\n"
         "  gesv                 LU-factor A and solve A X = B\n"
@@ -166,6 +166,7 @@ void cli_usage(FILE *f) {
         "  --itype LIST         1 (A x = l B x), 2 (A B x = l x), 3 (B A x = l x) (default 1)\n"
         "  --jobz, --uplo       as for syevd; --check: residual and B-normalization (jobz V),\n"
         "                       eigenvalues against LAPACKE ?sygvd (N); --vs vendor: LAPACKE ?sygvd\n"
+        "                       (with --range: the same indices, and LAPACKE ?sygvx)\n"
         "\n"
         "part of the spectrum (syevdx, heevdx: generated A as for sygvd):\n"
         "  --range A|I:il:iu|V:vl:vu  all, the il-th to iu-th (1-based, ascending), or those in\n"
@@ -685,7 +686,7 @@ static void warn_unused(const cli_opts *o) {
         {OPT_K, "gemm"},
         {OPT_UPLO, "potrf potrs posv syevd heevd sygvd hegvd syevdx heevdx"},
         {OPT_JOBZ, "syevd heevd sygvd hegvd syevdx heevdx"},
-        {OPT_RANGE, "syevdx heevdx"},
+        {OPT_RANGE, "syevdx heevdx sygvd hegvd"},
         {OPT_ITYPE, "sygvd hegvd"},
         {OPT_TRANSA, "gemm getrs"},
         {OPT_TRANSB, "gemm"},
