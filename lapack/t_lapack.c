@@ -514,6 +514,19 @@ static void PS(evr)(hl_fwd *f, const char *jobz, const char *range, const char *
     }
 }
 
+/* syevx's and sygvx's range 'A' answered by a full solver: m = n, and
+ * with jobz V the eigenvectors from A into Z and ifail's entries 0 (every
+ * one converged). */
+static void PS(all_to_z)(char jz, int64_t N, const T *A, lapack_int lda, T *Z, lapack_int ldz,
+                         lapack_int *m, lapack_int *ifail) {
+    *m = (lapack_int)N;
+    if (jz != 'V') return;
+    for (int64_t j = 0; j < N; j++) {
+        memcpy(Z + j * ldz, A + j * lda, sizeof *Z * (size_t)N);
+        ifail[j] = 0;
+    }
+}
+
 /* syevx / heevx (rwork, 7n reals, NULL for s and d; iwork 5n and ifail n
  * without size arguments): range 'A' served by hyla's full eigensolver
  * (the eigenvectors copied from A to Z), 'V' and 'I' by hyla_?syevdx, at
@@ -544,14 +557,7 @@ static void PS(evx)(hl_fwd *f, const char *jobz, const char *range, const char *
         }
     } else {
         if (PS(eig_call)(HL_SYEVX, f, NULL, jz, u, N, A, *lda, w, &fn, info)) {
-            if (*info == 0) {
-                *m = (lapack_int)N;
-                if (jz == 'V')
-                    for (int64_t j = 0; j < N; j++) {
-                        memcpy(Z + j * *ldz, A + j * *lda, sizeof *Z * (size_t)N);
-                        ifail[j] = 0;
-                    }
-            }
+            if (*info == 0) PS(all_to_z)(jz, N, A, *lda, Z, *ldz, m, ifail);
             return;
         }
     }
@@ -611,14 +617,7 @@ static void PS(gvx)(hl_fwd *f, const lapack_int *itype, const char *jobz, const 
         hl_query(f, fn != NULL);
     } else if (rg == 'A') {
         if (PS(gv_call)(HL_SYGVX, f, *itype, jz, u, N, A, *lda, B, *ldb, w, &fn, info)) {
-            if (*info == 0) {
-                *m = (lapack_int)N;
-                if (jz == 'V')
-                    for (int64_t j = 0; j < N; j++) {
-                        memcpy(Z + j * *ldz, A + j * *lda, sizeof *Z * (size_t)N);
-                        ifail[j] = 0;
-                    }
-            }
+            if (*info == 0) PS(all_to_z)(jz, N, A, *lda, Z, *ldz, m, ifail);
             return;
         }
     } else {

@@ -116,6 +116,13 @@ void hyla_call_leave(hyla_t **guard);
     hyla_t *hyla_serial_guard_ __attribute__((cleanup(hyla_call_leave), unused)) =             \
         hyla_call_enter(ctx)
 
+/* The arguments of a part of the spectrum after the matrices (eig/evx.c;
+ * hyla_?syevdx and hyla_?sygvdx, LAPACK's ?syevx order): 0, or which is
+ * bad first, 1 vu <= vl (range V, n > 0), 2 il, 3 iu (range I), 4 m NULL,
+ * 5 w NULL, 6 Z NULL (vec), 7 ldz; the caller adds its own offset. */
+int hyla_eig_subset_args(char range, int vec, int64_t n, double vl, double vu, int64_t il,
+                         int64_t iu, const int64_t *m, const void *w, const void *Z, int64_t ldz);
+
 void hyla_log(hyla_t *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -110,6 +110,18 @@ static void rswap(hyla_dtype rt, void *v, int64_t i, int64_t j) {
     }
 }
 
+int hyla_eig_subset_args(char range, int vec, int64_t n, double vl, double vu, int64_t il,
+                         int64_t iu, const int64_t *m, const void *w, const void *Z, int64_t ldz) {
+    if (range == 'V' && n > 0 && !(vl < vu)) return 1; /* LAPACK's check */
+    if (range == 'I' && (il < 1 || il > HYLA_MAX(1, n))) return 2;
+    if (range == 'I' && (iu < HYLA_MIN(n, il) || iu > n)) return 3;
+    if (!m) return 4;
+    if (n > 0 && !w) return 5;
+    if (vec && n > 0 && !Z) return 6;
+    if (ldz < 1 || (vec && (ldz < n || !hyla_size_ok(n, n, ldz)))) return 7;
+    return 0;
+}
+
 static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int64_t n, void *A,
                 int64_t lda, double vl, double vu, int64_t il, int64_t iu, int64_t *m, void *w,
                 void *Z, int64_t ldz) {
@@ -125,13 +137,8 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
     if (n < 0) return -4;
     if (n > 0 && !A) return -5;
     if (lda < HYLA_MAX(1, n) || !hyla_size_ok(n, n, lda)) return -6;
-    if (range == 'V' && n > 0 && !(vl < vu)) return -8; /* LAPACK's check */
-    if (range == 'I' && (il < 1 || il > HYLA_MAX(1, n))) return -9;
-    if (range == 'I' && (iu < HYLA_MIN(n, il) || iu > n)) return -10;
-    if (!m) return -11;
-    if (n > 0 && !w) return -12;
-    if (vec && n > 0 && !Z) return -13;
-    if (ldz < 1 || (vec && (ldz < n || !hyla_size_ok(n, n, ldz)))) return -14;
+    const int bad = hyla_eig_subset_args(range, vec, n, vl, vu, il, iu, m, w, Z, ldz);
+    if (bad) return -(7 + bad);
     *m = 0;
     if (n == 0) return 0;
     if (n > INT_MAX) return HYLA_ERR_UNSUPPORTED; /* the host LAPACK's ?stebz, ?stein */

@@ -303,13 +303,8 @@ static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, cha
     if (lda < HYLA_MAX(1, n) || !hyla_size_ok(n, n, lda)) return -7;
     if (n > 0 && !B) return -8;
     if (ldb < HYLA_MAX(1, n) || !hyla_size_ok(n, n, ldb)) return -9;
-    if (range == 'V' && n > 0 && !(vl < vu)) return -11; /* LAPACK's check */
-    if (range == 'I' && (il < 1 || il > HYLA_MAX(1, n))) return -12;
-    if (range == 'I' && (iu < HYLA_MIN(n, il) || iu > n)) return -13;
-    if (!m) return -14;
-    if (n > 0 && !w) return -15;
-    if (vec && n > 0 && !Z) return -16;
-    if (ldz < 1 || (vec && (ldz < n || !hyla_size_ok(n, n, ldz)))) return -17;
+    const int bad = hyla_eig_subset_args(range, vec, n, vl, vu, il, iu, m, w, Z, ldz);
+    if (bad) return -(10 + bad);
     *m = 0;
     if (n == 0) return 0;
     gv_dev g;
