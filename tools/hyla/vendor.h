@@ -109,6 +109,26 @@ typedef struct {
  * could not run, reported on stderr) and out->name. */
 void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendor_times *out);
 
+/* One generalized Hermitian-definite eigenproblem (?sygvd, ?hegvd; range
+ * 'I' or 'V': a part, ?sygvdx) on host matrices A and B (ld max(1, n),
+ * both triangles; B positive definite). */
+typedef struct {
+    hyla_dtype dtype;
+    int itype;
+    char jobz, range, uplo;
+    int64_t n, il, iu;
+    double vl, vu;
+    const void *A, *B;
+} gv_problem;
+
+/* Where device 0 of ctx is a GPU: times cuSOLVER's ?sygvd / ?hegvd (range
+ * 'A') or ?sygvdx / ?hegvdx on that GPU, on device-resident copies of A
+ * and B restored before each call (untimed; the call timed by CUDA events),
+ * warmup + repeat calls; sets out->time_s (NaN where it could not run,
+ * reported on stderr) and out->name, and returns true. Returns false (out
+ * untouched) where device 0 is no GPU: the caller times LAPACKE. */
+bool vendor_gv_gpu(hyla_t *ctx, const gv_problem *p, int warmup, int repeat, vendor_times *out);
+
 /* One symmetric tridiagonal eigenproblem (real types): diagonal d (n) and
  * off-diagonal e (n - 1), in double whatever the type. */
 typedef struct {

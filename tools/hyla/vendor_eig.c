@@ -1,5 +1,6 @@
-/* The vendor eigensolver baseline (vendor.h): LAPACKE ?syevd/?heevd on
- * host devices, cusolverDnXsyevd on a GPU. */
+/* The vendor eigensolver baselines (vendor.h): LAPACKE ?syevd/?heevd on
+ * host devices, cusolverDnXsyevd on a GPU; the generalized problem's
+ * cuSOLVER ?sygvd / ?sygvdx on a GPU (LAPACKE's is the CLI's own). */
 #include "vendor.h"
 
 #include <lapacke.h>
@@ -136,6 +137,102 @@ static double vendor_evd_mg(const evd_problem *p, const int *gpus, int ngpus, in
     double t = vendor_mg_time(&c.mg, ok, lw, 0, run_mg_evd, &c, warmup, repeat);
     free(c.w);
     return t;
+}
+#endif
+
+#ifdef HYLA_HAVE_CUDA
+/* cuSOLVER's generalized solvers, whose API is one function per type: the
+ * workspace query and the call, by range (sygvd, or sygvdx for a part). */
+typedef struct {
+    const gv_problem *p;
+    vendor_dn dn;
+    void *dA, *dB, *dA0, *dB0, *dW, *dwork;
+    int lwork, meig;
+    size_t bytes;
+} gv_run;
+
+static cusolverEigRange_t gv_range(char r) {
+    return r == 'I' ? CUSOLVER_EIG_RANGE_I : r == 'V' ? CUSOLVER_EIG_RANGE_V : CUSOLVER_EIG_RANGE_ALL;
+}
+
+/* (query) the workspace into c->lwork, or (!query) the call */
+static cusolverStatus_t gv_call(gv_run *c, int query) {
+    const gv_problem *p = c->p;
+    const cusolverEigType_t it = (cusolverEigType_t)p->itype;
+    const cusolverEigMode_t jz = p->jobz == 'V' ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const cublasFillMode_t up = p->uplo == 'L' ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    const cusolverEigRange_t rg = gv_range(p->range);
+    const int n = (int)p->n, il = (int)p->il, iu = (int)p->iu, part = p->range != 'A';
+    const cusolverDnHandle_t h = c->dn.h;
+#define GV(T, RT, name, namex)                                                                     \
+    if (part)                                                                                      \
+        return query ? namex##_bufferSize(h, it, jz, rg, up, n, c->dA, n, c->dB, n, (RT)p->vl,      \
+                                          (RT)p->vu, il, iu, &c->meig, c->dW, &c->lwork)            \
+                     : namex(h, it, jz, rg, up, n, c->dA, n, c->dB, n, (RT)p->vl, (RT)p->vu, il,   \
+                             iu, &c->meig, c->dW, (T *)c->dwork, c->lwork, c->dn.dinfo);            \
+    return query ? name##_bufferSize(h, it, jz, up, n, c->dA, n, c->dB, n, c->dW, &c->lwork)        \
+                 : name(h, it, jz, up, n, c->dA, n, c->dB, n, c->dW, (T *)c->dwork, c->lwork,        \
+                        c->dn.dinfo)
+    switch (p->dtype) {
+    case HYLA_S: GV(float, float, cusolverDnSsygvd, cusolverDnSsygvdx);
+    case HYLA_D: GV(double, double, cusolverDnDsygvd, cusolverDnDsygvdx);
+    case HYLA_C: GV(cuComplex, float, cusolverDnChegvd, cusolverDnChegvdx);
+    case HYLA_Z: GV(cuDoubleComplex, double, cusolverDnZhegvd, cusolverDnZhegvdx);
+    }
+#undef GV
+    return CUSOLVER_STATUS_INVALID_VALUE;
+}
+
+static double run_gv(void *arg) {
+    gv_run *c = arg;
+    const char *what = c->p->range == 'A' ? "cusolverDn?sygvd" : "cusolverDn?sygvdx";
+    if (!vendor_cuda_ok(cudaMemcpy(c->dA, c->dA0, c->bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
+        !vendor_cuda_ok(cudaMemcpy(c->dB, c->dB0, c->bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
+        !vendor_dn_start(&c->dn) || !vendor_cusolver_ok(gv_call(c, 0), what))
+        return NAN;
+    return vendor_dn_stop(&c->dn, what);
+}
+
+bool vendor_gv_gpu(hyla_t *ctx, const gv_problem *p, int warmup, int repeat, vendor_times *out) {
+    int gpus[VENDOR_MAX_GPUS];
+    if (vendor_cuda_gpus(ctx, gpus) < 1) return false;
+    const int part = p->range != 'A';
+    out->time_s = out->dev_time_s = NAN;
+    static const char *const names[2][4] = {
+        {"cusolverDnSsygvd", "cusolverDnDsygvd", "cusolverDnChegvd", "cusolverDnZhegvd"},
+        {"cusolverDnSsygvdx", "cusolverDnDsygvdx", "cusolverDnChegvdx", "cusolverDnZhegvdx"}};
+    out->name = names[part][p->dtype == HYLA_S ? 0 : p->dtype == HYLA_D ? 1 : p->dtype == HYLA_C ? 2 : 3];
+    if (p->n > INT_MAX / 2 || (p->n > 0 && (double)p->n * (double)p->n > (double)INT_MAX)) {
+        fputs("hyla: vendor: cuSOLVER's generalized solvers take 32-bit sizes; skipped\n", stderr);
+        return true;
+    }
+    gv_run c = {.p = p, .bytes = (size_t)(p->n * p->n) * dtype_size(p->dtype)};
+    const size_t wb = (size_t)(p->n > 0 ? p->n : 1) * dtype_size(real_of(p->dtype));
+    if (!vendor_cuda_ok(cudaSetDevice(gpus[0]), "cudaSetDevice") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dA, c.bytes ? c.bytes : 16), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dB, c.bytes ? c.bytes : 16), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dA0, c.bytes ? c.bytes : 16), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dB0, c.bytes ? c.bytes : 16), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dW, wb), "cudaMalloc") ||
+        !vendor_cuda_ok(cudaMemcpy(c.dA0, p->A, c.bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        !vendor_cuda_ok(cudaMemcpy(c.dB0, p->B, c.bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        !vendor_dn_open(&c.dn) ||
+        !vendor_cusolver_ok(gv_call(&c, 1), part ? "cusolverDn?sygvdx_bufferSize"
+                                                 : "cusolverDn?sygvd_bufferSize") ||
+        !vendor_cuda_ok(cudaMalloc(&c.dwork, (size_t)(c.lwork > 0 ? c.lwork : 1) * dtype_size(p->dtype)),
+                        "cudaMalloc"))
+        goto out;
+    out->time_s = vendor_median_of_runs(run_gv, &c, warmup, repeat);
+out:
+    vendor_dn_close(&c.dn);
+    void *bufs[] = {c.dA, c.dB, c.dA0, c.dB0, c.dW, c.dwork};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
+    return true;
+}
+#else
+bool vendor_gv_gpu(hyla_t *ctx, const gv_problem *p, int warmup, int repeat, vendor_times *out) {
+    (void)ctx, (void)p, (void)warmup, (void)repeat, (void)out;
+    return false;
 }
 #endif
 
