@@ -111,7 +111,8 @@ void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendo
 
 /* One generalized Hermitian-definite eigenproblem (?sygvd, ?hegvd; range
  * 'I' or 'V': a part, ?sygvdx) on host matrices A and B (ld max(1, n),
- * both triangles; B positive definite). */
+ * both triangles; B positive definite); B NULL: the standard problem's
+ * part (?syevdx). */
 typedef struct {
     hyla_dtype dtype;
     int itype;
@@ -122,8 +123,8 @@ typedef struct {
 } gv_problem;
 
 /* Where device 0 of ctx is a GPU: times cuSOLVER's ?sygvd / ?hegvd (range
- * 'A') or ?sygvdx / ?hegvdx on that GPU, on device-resident copies of A
- * and B restored before each call (untimed; the call timed by CUDA events),
+ * 'A') or ?sygvdx / ?hegvdx on that GPU (B NULL: cusolverDnXsyevdx), on
+ * device-resident copies of A and B restored before each call (untimed; the call timed by CUDA events),
  * warmup + repeat calls; sets out->time_s (NaN where it could not run,
  * reported on stderr) and out->name, and returns true. Returns false (out
  * untouched) where device 0 is no GPU: the caller times LAPACKE. */

@@ -146,9 +146,10 @@ static double vendor_evd_mg(const evd_problem *p, const int *gpus, int ngpus, in
 typedef struct {
     const gv_problem *p;
     vendor_dn dn;
-    void *dA, *dB, *dA0, *dB0, *dW, *dwork;
+    void *dA, *dB, *dA0, *dB0, *dW, *dwork, *hwork;
     int lwork, meig;
-    size_t bytes;
+    int64_t meig64;
+    size_t bytes, dbytes, hbytes; /* dbytes, hbytes: Xsyevdx's workspaces */
 } gv_run;
 
 static cusolverEigRange_t gv_range(char r) {
@@ -164,6 +165,20 @@ static cusolverStatus_t gv_call(gv_run *c, int query) {
     const cusolverEigRange_t rg = gv_range(p->range);
     const int n = (int)p->n, il = (int)p->il, iu = (int)p->iu, part = p->range != 'A';
     const cusolverDnHandle_t h = c->dn.h;
+    if (!p->B) { /* the standard problem: cusolverDnXsyevdx (64-bit API) */
+        const cudaDataType dt = vendor_cuda_type(p->dtype), rt = vendor_cuda_type(real_of(p->dtype));
+        double vl = p->vl, vu = p->vu;
+        float vlf = (float)p->vl, vuf = (float)p->vu;
+        void *pvl = rt == CUDA_R_32F ? (void *)&vlf : (void *)&vl;
+        void *pvu = rt == CUDA_R_32F ? (void *)&vuf : (void *)&vu;
+        if (query)
+            return cusolverDnXsyevdx_bufferSize(h, c->dn.params, jz, rg, up, p->n, dt, c->dA, p->n,
+                                                pvl, pvu, p->il, p->iu, &c->meig64, rt, c->dW, dt,
+                                                &c->dbytes, &c->hbytes);
+        return cusolverDnXsyevdx(h, c->dn.params, jz, rg, up, p->n, dt, c->dA, p->n, pvl, pvu,
+                                 p->il, p->iu, &c->meig64, rt, c->dW, dt, c->dwork, c->dbytes,
+                                 c->hwork, c->hbytes, c->dn.dinfo);
+    }
 #define GV(T, RT, name, namex)                                                                     \
     if (part)                                                                                      \
         return query ? namex##_bufferSize(h, it, jz, rg, up, n, c->dA, n, c->dB, n, (RT)p->vl,      \
@@ -185,9 +200,11 @@ static cusolverStatus_t gv_call(gv_run *c, int query) {
 
 static double run_gv(void *arg) {
     gv_run *c = arg;
-    const char *what = c->p->range == 'A' ? "cusolverDn?sygvd" : "cusolverDn?sygvdx";
+    const char *what = !c->p->B ? "cusolverDnXsyevdx"
+                       : c->p->range == 'A' ? "cusolverDn?sygvd" : "cusolverDn?sygvdx";
     if (!vendor_cuda_ok(cudaMemcpy(c->dA, c->dA0, c->bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
-        !vendor_cuda_ok(cudaMemcpy(c->dB, c->dB0, c->bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy") ||
+        (c->p->B &&
+         !vendor_cuda_ok(cudaMemcpy(c->dB, c->dB0, c->bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy")) ||
         !vendor_dn_start(&c->dn) || !vendor_cusolver_ok(gv_call(c, 0), what))
         return NAN;
     return vendor_dn_stop(&c->dn, what);
@@ -202,7 +219,8 @@ bool vendor_gv_gpu(hyla_t *ctx, const gv_problem *p, int warmup, int repeat, ven
         {"cusolverDnSsygvd", "cusolverDnDsygvd", "cusolverDnChegvd", "cusolverDnZhegvd"},
         {"cusolverDnSsygvdx", "cusolverDnDsygvdx", "cusolverDnChegvdx", "cusolverDnZhegvdx"}};
     out->name = names[part][p->dtype == HYLA_S ? 0 : p->dtype == HYLA_D ? 1 : p->dtype == HYLA_C ? 2 : 3];
-    if (p->n > INT_MAX / 2 || (p->n > 0 && (double)p->n * (double)p->n > (double)INT_MAX)) {
+    if (!p->B) out->name = "cusolverDnXsyevdx";
+    if (p->B && (p->n > INT_MAX / 2 || (p->n > 0 && (double)p->n * (double)p->n > (double)INT_MAX))) {
         fputs("hyla: vendor: cuSOLVER's generalized solvers take 32-bit sizes; skipped\n", stderr);
         return true;
     }
@@ -210,23 +228,30 @@ bool vendor_gv_gpu(hyla_t *ctx, const gv_problem *p, int warmup, int repeat, ven
     const size_t wb = (size_t)(p->n > 0 ? p->n : 1) * dtype_size(real_of(p->dtype));
     if (!vendor_cuda_ok(cudaSetDevice(gpus[0]), "cudaSetDevice") ||
         !vendor_cuda_ok(cudaMalloc(&c.dA, c.bytes ? c.bytes : 16), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dB, c.bytes ? c.bytes : 16), "cudaMalloc") ||
+        (p->B && !vendor_cuda_ok(cudaMalloc(&c.dB, c.bytes ? c.bytes : 16), "cudaMalloc")) ||
         !vendor_cuda_ok(cudaMalloc(&c.dA0, c.bytes ? c.bytes : 16), "cudaMalloc") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dB0, c.bytes ? c.bytes : 16), "cudaMalloc") ||
+        (p->B && !vendor_cuda_ok(cudaMalloc(&c.dB0, c.bytes ? c.bytes : 16), "cudaMalloc")) ||
         !vendor_cuda_ok(cudaMalloc(&c.dW, wb), "cudaMalloc") ||
         !vendor_cuda_ok(cudaMemcpy(c.dA0, p->A, c.bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
-        !vendor_cuda_ok(cudaMemcpy(c.dB0, p->B, c.bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        (p->B && !vendor_cuda_ok(cudaMemcpy(c.dB0, p->B, c.bytes, cudaMemcpyHostToDevice),
+                                 "cudaMemcpy")) ||
         !vendor_dn_open(&c.dn) ||
-        !vendor_cusolver_ok(gv_call(&c, 1), part ? "cusolverDn?sygvdx_bufferSize"
-                                                 : "cusolverDn?sygvd_bufferSize") ||
-        !vendor_cuda_ok(cudaMalloc(&c.dwork, (size_t)(c.lwork > 0 ? c.lwork : 1) * dtype_size(p->dtype)),
-                        "cudaMalloc"))
+        !vendor_cusolver_ok(gv_call(&c, 1), !p->B ? "cusolverDnXsyevdx_bufferSize"
+                                            : part ? "cusolverDn?sygvdx_bufferSize"
+                                                   : "cusolverDn?sygvd_bufferSize"))
         goto out;
+    {
+        const size_t db = p->B ? (size_t)(c.lwork > 0 ? c.lwork : 1) * dtype_size(p->dtype)
+                               : (c.dbytes ? c.dbytes : 16);
+        if (!vendor_cuda_ok(cudaMalloc(&c.dwork, db), "cudaMalloc")) goto out;
+        if (!p->B && c.hbytes && !(c.hwork = malloc(c.hbytes))) goto out;
+    }
     out->time_s = vendor_median_of_runs(run_gv, &c, warmup, repeat);
 out:
     vendor_dn_close(&c.dn);
     void *bufs[] = {c.dA, c.dB, c.dA0, c.dB0, c.dW, c.dwork};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cudaFree(bufs[i]);
+    free(c.hwork);
     return true;
 }
 #else

@@ -1,0 +1,13 @@
+# The generalized problem and a part of the spectrum on one H200 against
+# cuSOLVER in the same runs (issue targets: dsygvd V n = 16384 within 1.25x
+# our dsyevd V and 2x cuSOLVER's ?sygvd; the lowest tenth of dsyevdx V at
+# n = 16384 within 0.5x our full dsyevd and 3x cusolverDnXsyevdx): the full
+# eigensolver as the yardstick (cuSOLVER Xsyevd beside it), sygvd / hegvd
+# (cuSOLVER ?sygvd / ?hegvd), syevdx and sygvd --range (cusolverDnXsyevdx,
+# cuSOLVER ?sygvdx with the same range). Each checked.
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
+hyla syevd -n 16384 --type d --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1
+hyla sygvd -n 16384 --type d --itype 1 --jobz V --check --vs vendor --devices cuda:0 --repeat 1 --warmup 1
+hyla hegvd -n 16384 --type z --itype 1 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1
+hyla syevdx -n 16384 --type d --range I:1:1638 --jobz V --check --vs vendor --devices cuda:0 --repeat 1 --warmup 1
+hyla sygvd -n 16384 --type d --range I:1:1638 --jobz V --check --vs vendor --devices cuda:0 --repeat 1 --warmup 1
