@@ -63,6 +63,13 @@ void hyla_eig_dist_make(int nd, int64_t n, int64_t align, int weight, hyla_eig_d
 /* The device holding column j. */
 int hyla_eig_dist_owner(const hyla_eig_dist *d, int64_t j);
 
+/* The triangle of the Hermitian matrix dealt as ds over the devices (dA[g],
+ * ld[g]) that is not stored (lower: the upper one) := the conjugate
+ * transpose of the stored one; the diagonal's imaginary parts cleared
+ * (dist.c). */
+int hyla_eig_dist_mirror(hyla_t *ctx, hyla_dtype t, int lower, const hyla_eig_dist *ds,
+                         void **dA, const int64_t *ld);
+
 /* The reflectors of a distributed stage 1: panel p (columns j0 = p kd ..)
  * keeps V_p in those columns of its owner's block of A, explicitly (unit
  * diagonal at row j0 + kd, zeros above), and T_p in dT of the owner (kd x
