@@ -158,6 +158,7 @@ static const char *numerical(void *arg, const report_row *row) {
 static lapack_int lapacke_gvd(hyla_dtype t, int itype, char jobz, char uplo, int64_t n, void *A,
                               void *B, void *w) {
     const lapack_int m = (lapack_int)n;
+    uplo = vendor_lapacke_uplo(t, uplo);
     switch (t) {
     case HYLA_S: return LAPACKE_ssygvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
     case HYLA_D: return LAPACKE_dsygvd(LAPACK_COL_MAJOR, itype, jobz, uplo, m, A, m, B, m, w);
@@ -173,6 +174,7 @@ static lapack_int lapacke_gvx(hyla_dtype t, const cli_opts *o, int itype, char j
                               lapack_int *ifail) {
     const lapack_int k = (lapack_int)n, il = (lapack_int)o->il, iu = (lapack_int)o->iu;
     const lapack_int ld = k > 1 ? k : 1;
+    uplo = vendor_lapacke_uplo(t, uplo);
     switch (t) {
     case HYLA_S:
         return LAPACKE_ssygvx(LAPACK_COL_MAJOR, itype, jobz, o->range, uplo, k, A, ld, B, ld,
@@ -511,18 +513,19 @@ static lapack_int lapacke_evr(const evx_run *c, char jobz, void *A, lapack_int *
     const cli_opts *o = c->o;
     const lapack_int n = (lapack_int)c->n, ld = n > 0 ? n : 1;
     const lapack_int il = (lapack_int)o->il, iu = (lapack_int)o->iu;
+    const char uplo = vendor_lapacke_uplo(c->t, c->uplo);
     switch (c->t) {
     case HYLA_S:
-        return LAPACKE_ssyevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, (float)o->vl,
+        return LAPACKE_ssyevr(LAPACK_COL_MAJOR, jobz, o->range, uplo, n, A, ld, (float)o->vl,
                               (float)o->vu, il, iu, 0, m, w, Z, ld, isuppz);
     case HYLA_D:
-        return LAPACKE_dsyevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, o->vl, o->vu, il,
+        return LAPACKE_dsyevr(LAPACK_COL_MAJOR, jobz, o->range, uplo, n, A, ld, o->vl, o->vu, il,
                               iu, 0, m, w, Z, ld, isuppz);
     case HYLA_C:
-        return LAPACKE_cheevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, (float)o->vl,
+        return LAPACKE_cheevr(LAPACK_COL_MAJOR, jobz, o->range, uplo, n, A, ld, (float)o->vl,
                               (float)o->vu, il, iu, 0, m, w, Z, ld, isuppz);
     case HYLA_Z:
-        return LAPACKE_zheevr(LAPACK_COL_MAJOR, jobz, o->range, c->uplo, n, A, ld, o->vl, o->vu, il,
+        return LAPACKE_zheevr(LAPACK_COL_MAJOR, jobz, o->range, uplo, n, A, ld, o->vl, o->vu, il,
                               iu, 0, m, w, Z, ld, isuppz);
     }
     return -1;

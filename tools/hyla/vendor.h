@@ -109,6 +109,16 @@ typedef struct {
  * could not run, reported on stderr) and out->name. */
 void vendor_evd(hyla_t *ctx, const evd_problem *p, int warmup, int repeat, vendor_times *out);
 
+/* The triangle the LAPACKE calls of the eigensolvers' baselines and checks
+ * read, for a problem hyla reads from triangle uplo: 'L' for the complex
+ * types, whatever uplo (the matrices are generated with both triangles).
+ * Debian's OpenBLAS 0.3.21 LAPACK reads past a workspace in the upper
+ * triangle's Hermitian tridiagonalization (?hetrd by ?latrd and ?gemv:
+ * valgrind's invalid read on a bare LAPACKE_cheevr / zheevr, uplo 'U',
+ * n = 60), which under AddressSanitizer lands on an unmapped page now and
+ * then. */
+char vendor_lapacke_uplo(hyla_dtype t, char uplo);
+
 /* One generalized Hermitian-definite eigenproblem (?sygvd, ?hegvd; range
  * 'I' or 'V': a part, ?sygvdx) on host matrices A and B (ld max(1, n),
  * both triangles; B positive definite); B NULL: the standard problem's

@@ -16,12 +16,13 @@
 static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
 
 static lapack_int lapacke_evd(const evd_problem *p, void *a, void *w) {
-    int n = (int)p->n;
+    const int n = (int)p->n;
+    const char uplo = vendor_lapacke_uplo(p->dtype, p->uplo);
     switch (p->dtype) {
-    case HYLA_S: return LAPACKE_ssyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_D: return LAPACKE_dsyevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_C: return LAPACKE_cheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
-    case HYLA_Z: return LAPACKE_zheevd(LAPACK_COL_MAJOR, p->jobz, p->uplo, n, a, n, w);
+    case HYLA_S: return LAPACKE_ssyevd(LAPACK_COL_MAJOR, p->jobz, uplo, n, a, n, w);
+    case HYLA_D: return LAPACKE_dsyevd(LAPACK_COL_MAJOR, p->jobz, uplo, n, a, n, w);
+    case HYLA_C: return LAPACKE_cheevd(LAPACK_COL_MAJOR, p->jobz, uplo, n, a, n, w);
+    case HYLA_Z: return LAPACKE_zheevd(LAPACK_COL_MAJOR, p->jobz, uplo, n, a, n, w);
     }
     return -1;
 }

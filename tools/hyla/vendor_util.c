@@ -300,3 +300,7 @@ void vendor_mg_close(vendor_mg *m) {
 }
 #endif
 #endif
+
+char vendor_lapacke_uplo(hyla_dtype t, char uplo) {
+    return t == HYLA_C || t == HYLA_Z ? 'L' : uplo;
+}
