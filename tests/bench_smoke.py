@@ -10,7 +10,8 @@ comes from a command of the suite, and every row's status is a success
 table bench/results/smoke-cpu.md (scripts/bench.sh -c): a row whose vendor /
 hyla ratio fell to a third (-t 200; the host path three times slower next
 to LAPACKE in the same run) fails the test, judged on the rows of 0.05 s or
-more, the tolerance of a noisy 2-core machine; `nocompare` (a sanitized
+more, the tolerance of a noisy 2-core machine, where a second run of the
+suite (made only then) is slower than the table too; `nocompare` (a sanitized
 build, slower than the table's) skips the comparison, and so does a
 machine whose device line is not the table's (a GPU host).
 """
@@ -59,11 +60,26 @@ def main():
         if dev_new != dev_ref:
             print(f"not compared: this machine ({dev_new}) is not the table's ({dev_ref})")
         else:
-            rc = bench_compare.main([table, reference, "-m", "ratio", "-t", "200",
-                                     "--min-time", "0.05"])
+            args = [table, reference, "-m", "ratio", "-t", "200", "--min-time", "0.05"]
+            rc = bench_compare.main(args)
+            if rc == 3:
+                # a slower row must show again: a 2-core VM has moments
+                # when a run takes three times its time (getrf at n = 1200
+                # once did, and passed in the next three runs); the suite
+                # runs a second time into a second folder, and only a row
+                # slower in both runs fails
+                again = out + "-again"
+                shutil.rmtree(again, ignore_errors=True)
+                rc2 = subprocess.call(["bash", os.path.join(source, "scripts", "bench.sh"), "-n",
+                                       "-B", build, "-o", again, "smoke-cpu"])
+                if rc2 != 0:
+                    print(f"scripts/bench.sh smoke-cpu (again): exit status {rc2}")
+                    return 1
+                print("smoke-cpu: slower rows above; the suite again:")
+                rc = bench_compare.main([os.path.join(again, "smoke-cpu.md")] + args[1:])
             if rc != 0:
-                print(f"smoke-cpu: slower than {reference} (above), or not comparable "
-                      f"(exit status {rc})")
+                print(f"smoke-cpu: slower than {reference} (above, in both runs), or not "
+                      f"comparable (exit status {rc})")
                 return 1
     raw = os.path.join(out, "raw", "smoke-cpu.log")
     if not os.path.getsize(raw):
