@@ -8,7 +8,8 @@
  * checks; an injected allocation failure; and a chain of factorizations
  * that alternates between two queues through events; the xcomm ops on one
  * process; herm_blocks against the staged triangle; cq_rebuild against
- * the host reconstruction (backend/ops/cq.h) and its refusals. Reaches the backend
+ * the host reconstruction (backend/ops/cq.h) and its refusals; larft_gram
+ * against the product of its reflectors. Reaches the backend
  * through the internal headers, as test_context does. */
 #include "core/internal.h"
 #include "backend/backend.h"
@@ -617,6 +618,115 @@ static void test_cq_rebuild(fixture *f, unsigned long long *seed) {
     free(work);
 }
 
+/* larft_gram (backend/ops/ops.h) against the reflectors themselves: for
+ * k reflectors H_j = I - tau_j v_j v_j^H (V m x k unit lower trapezoidal,
+ * random; tau_j making H_j unitary, or zero for every third j in one case:
+ * no reflection), I - V T V^H with the op's T must equal H_0 H_1 ... H_{k-1}
+ * formed one reflector at a time; G = V^H V goes in with NaN on and below
+ * its diagonal (never read), T comes back with its strictly lower part
+ * zeroed. Widths 1, 2, 7, 64, 65 and 130; then the argument checks. */
+static void test_larft_gram(fixture *f, unsigned long long *seed) {
+    const hyla_backend_ops *o = f->o;
+    hyla_queue *q = f->q[0];
+    static const int64_t ks[] = {1, 2, 7, 64, 65, 130};
+    enum { KMAX = 130, MMAX = KMAX + 5 };
+    const size_t blk = (size_t)KMAX * (KMAX + 1) * 16; /* T has ld k + 1 */
+    void *h = NULL, *d = NULL;
+    zc *V = malloc(sizeof *V * MMAX * KMAX), *P = malloc(sizeof *P * MMAX * MMAX),
+       *tau = malloc(sizeof *tau * KMAX), *col = malloc(sizeof *col * MMAX);
+    int rc = V && P && tau && col ? 0 : HYLA_ERR_NO_MEMORY;
+    if (!rc) rc = o->mem_alloc(f->dev, HYLA_MEM_PINNED, 3 * blk, &h);
+    if (!rc) rc = o->mem_alloc(f->dev, HYLA_MEM_DEVICE, 3 * blk, &d);
+    CHECK(rc == 0 && o->alg->larft_gram, "larft_gram buffers: %d", rc);
+    for (int ti = 0; rc == 0 && o->alg->larft_gram && ti < 4; ti++) {
+        const hyla_dtype t = dtypes[ti];
+        const size_t es = hyla_dtype_size(t);
+        const double tol = t == HYLA_S || t == HYLA_C ? 1e-4 : 1e-12;
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+            for (int zero = 0; zero < 2; zero++) {
+                const int64_t k = ks[ki], m = k + 5, ldt = k + 1;
+                unsigned char *hG = h, *htau = (unsigned char *)h + blk,
+                              *hT = (unsigned char *)h + 2 * blk;
+                unsigned char *dG = d, *dtau = (unsigned char *)d + blk,
+                              *dT = (unsigned char *)d + 2 * blk;
+                /* V and tau, rounded to t */
+                for (int64_t j = 0; j < k; j++) {
+                    for (int64_t i = 0; i < m; i++) {
+                        zc v = i < j ? 0 : i == j ? 1 : t_rand(seed) + (is_cplx(t) ? t_rand(seed) * I : 0);
+                        put(t, hT, 0, v);
+                        V[i + j * m] = get(t, hT, 0);
+                    }
+                    /* a unitary H_j: tau_j ||v_j||^2 = 1 - e^{i phi} (phi = pi: real) */
+                    double vv = 0;
+                    for (int64_t i = 0; i < m; i++) vv += creal(conj(V[i + j * m]) * V[i + j * m]);
+                    const double phi = is_cplx(t) ? 3.14159265358979 * (1 + 0.5 * t_rand(seed)) : 3.14159265358979;
+                    zc tj = (1 - cexp(phi * I)) / vv;
+                    if (zero && j % 3 == 1) tj = 0;
+                    put(t, htau, j, tj);
+                    tau[j] = get(t, htau, j);
+                }
+                for (int64_t j = 0; j < k; j++)
+                    for (int64_t i = 0; i < k; i++) {
+                        zc g = 0;
+                        for (int64_t r = 0; r < m; r++) g += conj(V[r + i * m]) * V[r + j * m];
+                        put(t, hG, i + j * k, i < j ? g : NAN);
+                    }
+                for (int64_t i = 0; i < ldt * k; i++) put(t, hT, i, 777);
+                o->copy_2d(q, dG, 2 * blk, hG, 2 * blk, 2 * blk, 1, HYLA_COPY_H2D);
+                o->copy_2d(q, dT, blk, hT, blk, blk, 1, HYLA_COPY_H2D);
+                const int r = o->alg->larft_gram(q, t, k, dG, k, dtau, dT, ldt);
+                o->copy_2d(q, hT, blk, dT, blk, blk, 1, HYLA_COPY_D2H);
+                const int rs = o->queue_sync(q);
+                /* P = H_0 ... H_{k-1} - (I - V T V^H), column by column */
+                double err = 0;
+                int lower = 0;
+                for (int64_t j = 0; j < k; j++)
+                    for (int64_t i = j + 1; i < ldt; i++)
+                        lower += i < k ? get(t, hT, i + j * ldt) != 0 : get(t, hT, i + j * ldt) != 777;
+                for (int64_t c = 0; c < m; c++) {
+                    for (int64_t i = 0; i < m; i++) col[i] = i == c;
+                    for (int64_t j = k - 1; j >= 0; j--) { /* H_0 (H_1 (... e_c)) */
+                        zc dot = 0;
+                        for (int64_t i = 0; i < m; i++) dot += conj(V[i + j * m]) * col[i];
+                        for (int64_t i = 0; i < m; i++) col[i] -= tau[j] * dot * V[i + j * m];
+                    }
+                    for (int64_t i = 0; i < m; i++) P[i + c * m] = col[i] - (i == c);
+                }
+                for (int64_t c = 0; c < m; c++)
+                    for (int64_t i = 0; i < m; i++) {
+                        /* + (V T V^H)(i, c) */
+                        zc x = 0;
+                        for (int64_t a = 0; a < k; a++)
+                            for (int64_t b = a; b < k; b++)
+                                x += V[i + a * m] * get(t, hT, a + b * ldt) * conj(V[c + b * m]);
+                        const double e = cabs(P[i + c * m] + x);
+                        err = e > err || isnan(e) ? e : err;
+                    }
+                err /= (double)k;
+                CHECK(r == 0 && rs == 0 && lower == 0 && err <= tol,
+                      "%c larft_gram k %lld%s: rc %d/%d, %d lower entries wrong, error %g",
+                      dtype_char[ti], (long long)k, zero ? " (zero taus)" : "", r, rs, lower, err);
+                (void)es;
+            }
+        CHECK(o->alg->larft_gram(q, t, -1, d, 1, d, d, 1) == HYLA_ERR_INVALID &&
+                  o->alg->larft_gram(q, t, 3, d, 2, d, d, 3) == HYLA_ERR_INVALID &&
+                  o->alg->larft_gram(q, t, 3, d, 3, d, d, 2) == HYLA_ERR_INVALID &&
+                  o->alg->larft_gram(q, t, 3, NULL, 3, d, d, 3) == HYLA_ERR_INVALID &&
+                  o->alg->larft_gram(q, t, 3, d, 3, NULL, d, 3) == HYLA_ERR_INVALID &&
+                  o->alg->larft_gram(q, t, 3, d, 3, d, NULL, 3) == HYLA_ERR_INVALID &&
+                  o->alg->larft_gram(q, t, 0, NULL, 1, NULL, NULL, 1) == 0,
+              "%c larft_gram argument checks", dtype_char[ti]);
+    }
+    CHECK(!o->alg->larft_gram || o->alg->larft_gram(q, (hyla_dtype)9, 1, d, 1, d, d, 1) == HYLA_ERR_INVALID,
+          "larft_gram bad dtype");
+    o->mem_free(f->dev, HYLA_MEM_DEVICE, d);
+    o->mem_free(f->dev, HYLA_MEM_PINNED, h);
+    free(V);
+    free(P);
+    free(tau);
+    free(col);
+}
+
 static void test_device(hyla_dev *dev, unsigned long long *seed) {
     const hyla_backend_ops *o = dev->ops;
     fixture f = {.dev = dev, .o = o};
@@ -641,6 +751,7 @@ static void test_device(hyla_dev *dev, unsigned long long *seed) {
         test_xcomm(&f);
         test_herm_blocks(&f, seed);
         test_cq_rebuild(&f, seed);
+        test_larft_gram(&f, seed);
     }
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);

@@ -66,50 +66,6 @@ static int lapack_rc(lapack_int info) {
                : HYLA_ERR_INTERNAL;
 }
 
-/* T (k x k upper, ld ldt, zero below) of the forward, columnwise block
- * reflector Q = H_0 ... H_{k-1} = I - V T V^H from the Gram matrix
- * G = V^H V (k x k, ld ldg) and tau: LAPACK larft's recurrence,
- *     T(j, j) = tau_j,   T(0:j, j) = -tau_j T(0:j, 0:j) G(0:j, j),
- * with its V^H v_j products already in G (formed on the device). */
-void hyla_eig_t_from_gram(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
-                        void *T, int64_t ldt) {
-    const size_t es = hyla_dtype_size(t);
-    const int K = (int)k, LT = (int)ldt;
-    for (int j = 0; j < K; j++) {
-        void *c = el(T, 0, j, ldt, es);
-        memset(c, 0, (size_t)k * es);
-        memcpy(el(T, j, j, ldt, es), el(tau, j, 0, 1, es), es);
-        if (j == 0) continue;
-        memcpy(c, el(G, 0, j, ldg, es), (size_t)j * es);
-        switch (t) {
-        case HYLA_S: {
-            cblas_sscal(j, -*(const float *)el(tau, j, 0, 1, es), c, 1);
-            cblas_strmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
-            break;
-        }
-        case HYLA_D: {
-            cblas_dscal(j, -*(const double *)el(tau, j, 0, 1, es), c, 1);
-            cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
-            break;
-        }
-        case HYLA_C: {
-            const float *tj = el(tau, j, 0, 1, es);
-            const float a[2] = {-tj[0], -tj[1]};
-            cblas_cscal(j, a, c, 1);
-            cblas_ctrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
-            break;
-        }
-        case HYLA_Z: {
-            const double *tj = el(tau, j, 0, 1, es);
-            const double a[2] = {-tj[0], -tj[1]};
-            cblas_zscal(j, a, c, 1);
-            cblas_ztrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, T, LT, c, 1);
-            break;
-        }
-        }
-    }
-}
-
 /* T (k x k upper, ld ldt) of the forward, columnwise block reflector. */
 static int host_larft(hyla_dtype t, int64_t m, int64_t k, const void *v, int64_t ldv,
                       const void *tau, void *T, int64_t ldt) {
@@ -755,7 +711,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
             s.t_wait += tw - tt;
             if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
             /* host: T */
-            hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
+            hyla_larft_gram_host(t, k, hqr, kd, htau, ht, kd);
             s.t_host += hyla_wtime() - tw;
         }
 

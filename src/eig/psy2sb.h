@@ -71,12 +71,6 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
                        void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q, void *Vh,
                        int64_t ldvh, void *tau, hyla_band_feed *feed);
 
-/* T (k x k upper, ld ldt, zero below) of the forward, columnwise block
- * reflector I - V T V^H from its Gram matrix G = V^H V (k x k, ld ldg) and
- * the scalars tau (host arrays): LAPACK larft's recurrence. */
-void hyla_eig_t_from_gram(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
-                          void *T, int64_t ldt);
-
 /* Band columns j0 .. j1 - 1 of AB are final: clears the imaginary parts of
  * their diagonal (complex types) and, with a feed, publishes them (release
  * store of ready = j1). */

@@ -3,8 +3,10 @@
  *
  * Panel p (columns j0 = p kd .., rows r0 = j0 + kd ..) is factored by the
  * device that holds its columns: A[r0:, panel] = Q_p R, Q_p = I - V T V^H
- * (QR on the device, T from the Gram matrix V^H V on the host, as on one
- * device). The two-sided update of the trailing matrix A22 = A[r0:, r0:],
+ * (QR on the device, T from the Gram matrix V^H V by the larft_gram op on
+ * the same device, so that no panel waits for the host: the host enqueues
+ * every panel's work at once, and the band rows and each QR's info come
+ * down to pinned memory that it reads after the last). The two-sided update of the trailing matrix A22 = A[r0:, r0:],
  *     X = A22 V T,  W = X - 1/2 V (T^H (V^H X)),  A22 := A22 - V W^H - W V^H,
  * is delayed over a block of nb / kd panels (double blocking): a panel's
  * columns catch up with the block's earlier panels on their owner, and its
@@ -103,7 +105,6 @@ typedef struct {
     void *Tc[HYLA_EIG_MAX_DEVS];                         /* kd x kd: T of the panel */
     void *S[HYLA_EIG_MAX_DEVS];                          /* nb x kd small products */
     void *dqr[HYLA_EIG_MAX_DEVS]; /* the owner's QR results: G (kd x kd), tau, info */
-    hyla_event *ev_t[HYLA_EIG_MAX_DEVS]; /* the upload of T from pinned memory, per owner */
     hyla_comm comm;
     hyla_sy2sb_mstats *ms;
 } m1;
@@ -260,7 +261,8 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
     m1 s = {.ctx = ctx, .t = t, .es = es, .nd = nd, .full = sbr == HYLA_EIG_SBR_FULL, .ar = ar,
             .n = n, .kd = kd, .nb = nb, .ds = dist, .A = dA, .lda = lda, .ms = ms};
     hyla_sy2sb_qm *qm = NULL;
-    void *hp = NULL, *ht = NULL, *hqr = NULL;
+    void *hp = NULL, *hb = NULL;
+    int *hinfo = NULL;
     const size_t qr_bytes = (size_t)(kd * kd + kd) * es + 16;
     hyla_dev *d0 = ctx->devs[0];
     int rc = 0;
@@ -293,23 +295,25 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(hyla_workspace_get(ctx, g, 0, 0, &ws));
         s.q[g] = ws->q_comp;
         if (np == 0) continue;
+        if (!o->alg || !o->alg->larft_gram) HYLA_TRY(HYLA_ERR_UNSUPPORTED);
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * nb) * es, &s.Va[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * nb) * es, &s.Wa[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * kd) * es, &s.Tc[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * kd) * es, &s.S[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &s.dqr[g]));
         if (w > 0) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * w) * es, &qm->dT[g]));
-        HYLA_TRY(o->event_create(d, 0, &s.ev_t[g]));
     }
     if (np > 0) HYLA_TRY(hyla_comm_init(&s.comm, ctx, nd, s.q));
     HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
     if (np > 0) {
-        HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
-        HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, qr_bytes, &hqr));
+        /* every panel's band rows (2 kd x kd from its diagonal, ld 2 kd) and
+         * its QR's info come down into memory of their own, read after the
+         * last panel: the host never waits for a panel */
+        HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(2 * kd * np * kd) * es, &hb));
+        HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, sizeof(int) * (size_t)np, (void **)&hinfo));
     }
 
     const int64_t P = nb / kd;
-    int t_owner = -1; /* the device whose upload of T last read ht */
     for (int64_t p = 0; p < np; p++) {
         const int64_t j0 = p * kd, r0 = j0 + kd, m = n - r0, k = HYLA_MIN(m, kd);
         const int64_t kacc = (p % P) * kd;
@@ -322,17 +326,18 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         void *dpa = ael(&s, w, r0, j0), *vw = hyla_elem(s.Va[w], r0, kacc, n, es);
         void *dtau = hyla_elem(s.dqr[w], kd * kd, 0, 1, es);
         int *dinfo = (int *)hyla_elem(s.dqr[w], kd * kd + kd, 0, 1, es);
-        const void *htau = hyla_elem(hqr, kd * kd, 0, 1, es);
-        const int *hinfo = (const int *)hyla_elem(hqr, kd * kd + kd, 0, 1, es);
         double tq = hyla_wtime();
         if (kacc > 0) HYLA_TRY(catch_up(&s, w, j0, kacc));
         /* QR of the rows below the band; the band rows (diagonal block and
-         * R) to the host; V made explicit in place (zeros above it, unit
-         * diagonal), kept there for Q1, copied to Vacc; the Gram matrix
-         * V^H V from which the host builds T */
+         * R) and the QR's info down to the host; V made explicit in place
+         * (zeros above it, unit diagonal), kept there for Q1, copied to
+         * Vacc; T from the Gram matrix V^H V, on the device */
         HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo, ctx->opt_lu_panel));
-        HYLA_TRY(o->copy_2d(qw, hp, (size_t)n * es, ael(&s, w, j0, j0), (size_t)lda[w] * es,
+        HYLA_TRY(o->copy_2d(qw, hyla_elem(hb, 0, j0, 2 * kd, es), (size_t)(2 * kd) * es,
+                            ael(&s, w, j0, j0), (size_t)lda[w] * es,
                             (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
+        HYLA_TRY(o->copy_2d(qw, hinfo + p, sizeof(int), dinfo, sizeof(int), sizeof(int), 1,
+                            HYLA_COPY_D2H));
         HYLA_TRY(o->laset(qw, t, -1, r0, kd, hyla_scalar(t, HYLA_SC_ZERO),
                           hyla_scalar(t, HYLA_SC_ZERO), hyla_elem(dA[w], 0, jl, lda[w], es), lda[w]));
         HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
@@ -344,22 +349,7 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
                             (size_t)k, HYLA_COPY_D2D));
         HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), vw, n,
                          vw, n, hyla_scalar(t, HYLA_SC_ZERO), s.dqr[w], kd));
-        HYLA_TRY(o->copy_2d(qw, hqr, qr_bytes, s.dqr[w], qr_bytes, qr_bytes, 1, HYLA_COPY_D2H));
-        const double tw = hyla_wtime();
-        HYLA_TRY(o->queue_sync(qw));
-        if (*hinfo != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
-        if (t_owner >= 0) HYLA_TRY(s.d[t_owner]->ops->event_sync(s.ev_t[t_owner]));
-        const double th = hyla_wtime();
-        hyla_eig_t_from_gram(t, k, hqr, kd, htau, ht, kd);
-        if (ms) ms->wait += th - tw, ms->host += hyla_wtime() - th;
-        for (int64_t jj = 0; jj < kd; jj++)
-            memcpy(hyla_elem(AB, 0, j0 + jj, ldab, es), hyla_elem(hp, jj, jj, n, es),
-                   (size_t)HYLA_MIN(kd + 1, n - j0 - jj) * es);
-        hyla_eig_band_publish(t, j0, j0 + kd, AB, ldab, NULL);
-        HYLA_TRY(o->copy_2d(qw, s.Tc[w], (size_t)kd * es, ht, (size_t)kd * es, (size_t)kd * es,
-                            (size_t)k, HYLA_COPY_H2D));
-        HYLA_TRY(o->event_record(s.ev_t[w], qw));
-        t_owner = w;
+        HYLA_TRY(o->alg->larft_gram(qw, t, k, s.dqr[w], kd, dtau, s.Tc[w], kd));
         HYLA_TRY(o->copy_2d(qw, hyla_elem(qm->dT[w], 0, jl, kd, es), (size_t)kd * es, s.Tc[w],
                             (size_t)kd * es, (size_t)kd * es, (size_t)k, HYLA_COPY_D2D));
         if (ms) ms->qr += hyla_wtime() - tq;
@@ -377,7 +367,22 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         if (last)
             for (int g = 0; g < nd; g++) HYLA_TRY(block_update(&s, g, r0, kacc + k));
     }
-    for (int g = 0; g < nd; g++) HYLA_TRY(s.d[g]->ops->queue_sync(s.q[g]));
+    {
+        const double tw = hyla_wtime();
+        for (int g = 0; g < nd; g++) HYLA_TRY(s.d[g]->ops->queue_sync(s.q[g]));
+        const double th = hyla_wtime();
+        if (ms) ms->wait += th - tw;
+        for (int64_t p = 0; p < np; p++)
+            if (hinfo[p] != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
+        /* the panels' band columns */
+        for (int64_t j = 0; j < np * kd; j++) {
+            const int64_t jj = j % kd;
+            memcpy(hyla_elem(AB, 0, j, ldab, es), hyla_elem(hb, jj, j, 2 * kd, es),
+                   (size_t)HYLA_MIN(kd + 1, n - j) * es);
+        }
+        if (np > 0) hyla_eig_band_publish(t, 0, np * kd, AB, ldab, NULL);
+        if (ms) ms->host += hyla_wtime() - th;
+    }
     /* the trailing block (fewer than kd + 2 columns) into the band, column
      * by column from its owner */
     for (int64_t j = np * kd; j < n; j++) {
@@ -410,11 +415,10 @@ cleanup:
         o->mem_free(d, HYLA_MEM_DEVICE, s.Tc[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.S[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.dqr[g]);
-        if (s.ev_t[g]) o->event_destroy(s.ev_t[g]);
     }
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hp);
-    d0->ops->mem_free(d0, HYLA_MEM_PINNED, ht);
-    d0->ops->mem_free(d0, HYLA_MEM_PINNED, hqr);
+    d0->ops->mem_free(d0, HYLA_MEM_PINNED, hb);
+    d0->ops->mem_free(d0, HYLA_MEM_PINNED, hinfo);
     hyla_eig_sy2sb_qm_free(ctx, &qm);
     return rc;
 }

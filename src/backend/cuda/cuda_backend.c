@@ -856,6 +856,16 @@ static int cuda_cq_rebuild(hyla_queue *qb, hyla_dtype t, const hyla_cq_args *a) 
     return rc == HYLA_ERR_UNSUPPORTED ? rc : queue_fail(q, rc);
 }
 
+static int cuda_larft_gram(hyla_queue *qb, hyla_dtype t, int64_t k, const void *G, int64_t ldg,
+                           const void *tau, void *T, int64_t ldt) {
+    struct cuda_queue *q = cqueue(qb);
+    int rc = hyla_larft_gram_check(t, k, G, ldg, tau, T, ldt);
+    if (rc || k == 0) return rc;
+    if ((rc = queue_enter(q)) != 0) return queue_fail(q, rc);
+    rc = hyla_cuda_larft_gram(q->stream, (int)t, k, G, ldg, tau, T, ldt);
+    return rc == HYLA_ERR_UNSUPPORTED ? rc : queue_fail(q, rc);
+}
+
 /* ---------------------------------------------------------------- Q2 of the chase */
 
 static int cuda_q2_apply(hyla_queue *qb, hyla_dtype t, const hyla_q2_args *a) {
@@ -1328,6 +1338,7 @@ static const hyla_alg_ops cuda_alg_ops = {
     .heevd = cuda_heevd,
     .q2_apply = cuda_q2_apply,
     .cq_rebuild = cuda_cq_rebuild,
+    .larft_gram = cuda_larft_gram,
     .hb2st_v = cuda_hb2st_v,
     .tri_eigvals = cuda_tri_eigvals,
     .dc_secular = cuda_dc_secular,

@@ -2,7 +2,8 @@
  * small steps that cuSOLVER and cuBLAS run as many kernels: the Householder
  * reconstruction of stage 1's CholeskyQR2 panels (backend/ops/cq.h states
  * the method and the outputs; the host code, backend/ops/t_cq_rebuild.c, is
- * the reference) and the backend's potrf of order <= 64.
+ * the reference), the backend's potrf of order <= 64, and the triangular
+ * factor of a block reflector from its Gram matrix (larft_gram).
  *
  * A k x k matrix (k <= KM = 64) lives in the registers of the CTA's 256
  * threads: thread (tx, ty) = (tid % 16, tid / 16) holds the 16 entries
@@ -447,6 +448,33 @@ template <typename T> int launch_potrf(cudaStream_t st, int lower, int n, void *
     return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
 }
 
+/* larft_gram: thread i forms row i of T alone. Row i of the recurrence
+ * T(i, j) = -tau_j sum_{l = i}^{j - 1} T(i, l) G(l, j) reads only the row's
+ * own earlier entries (and G, read-only), so the rows need no barrier; the
+ * threads of a warp read the same G(l, j) at once (one broadcast). */
+template <typename T>
+__global__ void larft_gram_kernel(int k, const T *G, int64_t ldg, const T *tau, T *Tm,
+                                  int64_t ldt) {
+    for (int i = threadIdx.x; i < k; i += blockDim.x) {
+        for (int j = 0; j < i; j++) Tm[i + j * ldt] = zero_of<T>();
+        Tm[i + (int64_t)i * ldt] = tau[i];
+        for (int j = i + 1; j < k; j++) {
+            T acc = zero_of<T>();
+            for (int l = i; l < j; l++) acc += Tm[i + (int64_t)l * ldt] * G[l + j * ldg];
+            Tm[i + (int64_t)j * ldt] = zero_of<T>() - tau[j] * acc;
+        }
+    }
+}
+
+template <typename T> int launch_larft(cudaStream_t st, int k, const void *G, int64_t ldg,
+                                       const void *tau, void *Tm, int64_t ldt) {
+    const int threads = k < 32 ? 32 : (k < 128 ? (k + 31) / 32 * 32 : 128);
+    larft_gram_kernel<T><<<1, threads, 0, st>>>(k, static_cast<const T *>(G), ldg,
+                                                  static_cast<const T *>(tau), static_cast<T *>(Tm),
+                                                  ldt);
+    return cudaGetLastError() == cudaSuccess ? 0 : HYLA_ERR_DEVICE;
+}
+
 } // namespace
 
 extern "C" int hyla_cuda_cq_rebuild(cudaStream_t s, int dtype, const hyla_cq_args *a) {
@@ -468,6 +496,19 @@ extern "C" int hyla_cuda_potrf_small(cudaStream_t s, int dtype, int lower, int64
     case HYLA_D: return launch_potrf<double>(s, lower, (int)n, A, lda, info);
     case HYLA_C: return launch_potrf<cx<float>>(s, lower, (int)n, A, lda, info);
     case HYLA_Z: return launch_potrf<cx<double>>(s, lower, (int)n, A, lda, info);
+    default: return HYLA_ERR_INVALID;
+    }
+}
+
+extern "C" int hyla_cuda_larft_gram(cudaStream_t s, int dtype, int64_t k, const void *G,
+                                    int64_t ldg, const void *tau, void *T, int64_t ldt) {
+    if (k > INT32_MAX / 2) return HYLA_ERR_UNSUPPORTED;
+    if (k == 0) return 0;
+    switch (dtype) {
+    case HYLA_S: return launch_larft<float>(s, (int)k, G, ldg, tau, T, ldt);
+    case HYLA_D: return launch_larft<double>(s, (int)k, G, ldg, tau, T, ldt);
+    case HYLA_C: return launch_larft<cx<float>>(s, (int)k, G, ldg, tau, T, ldt);
+    case HYLA_Z: return launch_larft<cx<double>>(s, (int)k, G, ldg, tau, T, ldt);
     default: return HYLA_ERR_INVALID;
     }
 }

@@ -1,7 +1,7 @@
 /* Small factorizations in one CTA on the GPU (k_cq.cu), callable from C:
  * the Householder reconstruction of stage 1's CholeskyQR2 panels (the
- * backend's cq_rebuild op, backend/ops/ops.h, backend/ops/cq.h) and the
- * backend's potrf of small order. */
+ * backend's cq_rebuild op, backend/ops/ops.h, backend/ops/cq.h), the
+ * backend's potrf of small order, and the larft_gram op. */
 #ifndef HYLA_CUDA_K_CQ_H
 #define HYLA_CUDA_K_CQ_H
 
@@ -40,6 +40,13 @@ int hyla_cuda_cq_rebuild(cudaStream_t s, int dtype, const hyla_cq_args *a);
  * or HYLA_ERR_INVALID (dtype). */
 int hyla_cuda_potrf_small(cudaStream_t s, int dtype, int lower, int64_t n, void *A, int64_t lda,
                           int *info);
+
+/* The larft_gram op (backend/ops/ops.h) on stream s (its device current),
+ * arguments checked (hyla_larft_gram_check). dtype: a hyla_dtype value.
+ * Returns 0, HYLA_ERR_DEVICE (launch failed), HYLA_ERR_UNSUPPORTED (k past
+ * INT32_MAX / 2) or HYLA_ERR_INVALID (dtype). */
+int hyla_cuda_larft_gram(cudaStream_t s, int dtype, int64_t k, const void *G, int64_t ldg,
+                         const void *tau, void *T, int64_t ldt);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,7 @@ struct host_task {
         struct { hyla_dtype t; uint64_t seed, offset; int64_t count; void *w; } diag;
         struct { hyla_dtype t; hyla_q2_args a; void *buf; } q2;
         struct host_cq { hyla_dtype t; hyla_cq_args a; void *buf; } cq;
+        struct { hyla_dtype t; int64_t k, ldg, ldt; const void *G, *tau; void *T; } larft;
         struct {
             hyla_dtype t;
             int64_t n, kd, ldab;
@@ -641,6 +642,23 @@ static int host_cq_rebuild(hyla_queue *q, hyla_dtype t, const hyla_cq_args *a) {
     return k ? 0 : HYLA_ERR_NO_MEMORY;
 }
 
+static void run_larft(host_task *t) {
+    hyla_larft_gram_host(t->u.larft.t, t->u.larft.k, t->u.larft.G, t->u.larft.ldg,
+                         t->u.larft.tau, t->u.larft.T, t->u.larft.ldt);
+}
+
+static int host_larft_gram(hyla_queue *q, hyla_dtype t, int64_t k, const void *G, int64_t ldg,
+                           const void *tau, void *T, int64_t ldt) {
+    const int rc = hyla_larft_gram_check(t, k, G, ldg, tau, T, ldt);
+    if (rc || k == 0) return rc;
+    host_task *w = task_new(run_larft);
+    if (!w) return HYLA_ERR_NO_MEMORY;
+    w->u.larft.t = t, w->u.larft.k = k, w->u.larft.ldg = ldg, w->u.larft.ldt = ldt;
+    w->u.larft.G = G, w->u.larft.tau = tau, w->u.larft.T = T;
+    enqueue(q, w);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- bisection */
 
 static void run_tri_eigvals(host_task *t) {
@@ -835,6 +853,7 @@ static const hyla_alg_ops host_alg_ops = {
     .heevd = host_heevd,
     .q2_apply = host_q2_apply,
     .cq_rebuild = host_cq_rebuild,
+    .larft_gram = host_larft_gram,
     .hb2st_v = host_hb2st_v,
     .tri_eigvals = host_tri_eigvals,
     .dc_secular = host_dc_secular,

@@ -56,4 +56,24 @@ static inline int hyla_cq_check(hyla_dtype t, const hyla_cq_args *a) {
  * written; *a->bad is not written. work: 2 k^2 elements of type t. */
 int hyla_cq_rebuild_host(hyla_dtype t, const hyla_cq_args *a, void *work);
 
+/* The triangular factor T (k x k upper, ld ldt) of the forward, columnwise
+ * block reflector I - V T V^H of k reflectors H_j = I - tau_j v_j v_j^H
+ * from their Gram matrix G = V^H V (k x k, its strictly upper triangle
+ * read, ld ldg) and the scalars tau (k): LAPACK larft's recurrence
+ * T(j, j) = tau_j, T(0:j, j) = -tau_j T(0:j, 0:j) G(0:j, j). T's strictly
+ * lower triangle is zeroed. A tau_j of zero (no reflection) is taken as it
+ * is. The larft_gram op (backend/ops/ops.h) on every backend; this is its
+ * host code. */
+void hyla_larft_gram_host(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
+                          void *T, int64_t ldt);
+
+/* 0 when larft_gram's arguments are consistent, else HYLA_ERR_INVALID. */
+static inline int hyla_larft_gram_check(hyla_dtype t, int64_t k, const void *G, int64_t ldg,
+                                        const void *tau, const void *T, int64_t ldt) {
+    if ((unsigned)t > HYLA_Z || k < 0 || ldg < (k > 1 ? k : 1) || ldt < (k > 1 ? k : 1) ||
+        (k > 0 && (!G || !tau || !T)))
+        return HYLA_ERR_INVALID;
+    return 0;
+}
+
 #endif

@@ -27,3 +27,47 @@ int hyla_cq_rebuild_host(hyla_dtype t, const hyla_cq_args *a, void *work) {
     }
     return 1;
 }
+
+static void *cq_el(const void *p, int64_t i, int64_t j, int64_t ld, size_t es) {
+    return (char *)(uintptr_t)p + ((size_t)i + (size_t)j * (size_t)ld) * es;
+}
+
+void hyla_larft_gram_host(hyla_dtype t, int64_t k, const void *G, int64_t ldg, const void *tau,
+                          void *Tm, int64_t ldt) {
+    const size_t es = hyla_dtype_size(t);
+    const int K = (int)k, LT = (int)ldt;
+    for (int j = 0; j < K; j++) {
+        void *c = cq_el(Tm, 0, j, ldt, es);
+        memset(c, 0, (size_t)k * es);
+        memcpy(cq_el(Tm, j, j, ldt, es), cq_el(tau, j, 0, 1, es), es);
+        if (j == 0) continue;
+        memcpy(c, cq_el(G, 0, j, ldg, es), (size_t)j * es);
+        switch (t) {
+        case HYLA_S: {
+            cblas_sscal(j, -*(const float *)cq_el(tau, j, 0, 1, es), c, 1);
+            cblas_strmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, Tm, LT, c, 1);
+            break;
+        }
+        case HYLA_D: {
+            cblas_dscal(j, -*(const double *)cq_el(tau, j, 0, 1, es), c, 1);
+            cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, Tm, LT, c, 1);
+            break;
+        }
+        case HYLA_C: {
+            const float *tj = cq_el(tau, j, 0, 1, es);
+            const float a[2] = {-tj[0], -tj[1]};
+            cblas_cscal(j, a, c, 1);
+            cblas_ctrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, Tm, LT, c, 1);
+            break;
+        }
+        case HYLA_Z: {
+            const double *tj = cq_el(tau, j, 0, 1, es);
+            const double a[2] = {-tj[0], -tj[1]};
+            cblas_zscal(j, a, c, 1);
+            cblas_ztrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, Tm, LT, c, 1);
+            break;
+        }
+        }
+    }
+}
+

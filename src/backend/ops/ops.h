@@ -8,7 +8,7 @@
  *   stage2.h   hb2st, hb2st_v, q2_apply (bulge chasing and Q2, eig/)
  *   tridiag.h  tri_eigvals            (tridiagonal bisection, eig/)
  *   dc.h       dc_secular, dc_vectors (divide-and-conquer merges, eig/)
- *   cq.h       cq_rebuild             (stage 1's CholeskyQR2 panels, eig/)
+ *   cq.h       cq_rebuild, larft_gram (stage 1's panels, eig/)
  * Returns and queue semantics are those of backend.h.
  */
 #ifndef HYLA_BACKEND_OPS_H
@@ -83,6 +83,16 @@ struct hyla_alg_ops {
      * take: 102 KB for s, d and c, 200 KB for z); HYLA_ERR_DEVICE or
      * HYLA_ERR_NO_MEMORY (host: the task). */
     int (*cq_rebuild)(hyla_queue *q, hyla_dtype t, const hyla_cq_args *a);
+    /* T (k x k upper, ld ldt; strictly lower part zeroed) of the forward,
+     * columnwise block reflector of k reflectors from their Gram matrix G
+     * (ld ldg, strictly upper part read) and scalars tau, as
+     * hyla_larft_gram_host (backend/ops/cq.h) states; G, tau and T in memory
+     * of q's device, read and written in order on q, so that a panel's T
+     * needs no trip through the host. Asynchronous on q. Returns 0;
+     * HYLA_ERR_INVALID for bad arguments (hyla_larft_gram_check; nothing
+     * enqueued); HYLA_ERR_DEVICE or HYLA_ERR_NO_MEMORY (host: the task). */
+    int (*larft_gram)(hyla_queue *q, hyla_dtype t, int64_t k, const void *G, int64_t ldg,
+                      const void *tau, void *T, int64_t ldt);
     /* hb2st that keeps the reflectors (optional; NULL where a backend lacks
      * it): the same chase, arguments and failures, with kd the width chased
      * (kd <= max(n-1, 0)), and moreover (after zeroing st->data) every
