@@ -1139,7 +1139,9 @@ typedef struct {
 #define HYLA_EIG_TIMELINE_DEVS 8
 /* the phases of hyla_eig_stats.phase: A up, stage 1, stage 2 (device 0 or
  * host), the tridiagonal solver, Q2 and Q1 (applied to the columns of E, or
- * building those of Q beside the tridiagonal solver), Z = Q E, Z down */
+ * building those of Q beside the tridiagonal solver), Z = Q E (its GEMMs:
+ * gathering E's columns from the devices that hold its rows comes before),
+ * Z down */
 enum {
     HYLA_EIG_PHASE_UPLOAD = 0, HYLA_EIG_PHASE_SY2SB = 1, HYLA_EIG_PHASE_SB2ST = 2,
     HYLA_EIG_PHASE_TRIDIAG = 3, HYLA_EIG_PHASE_BACK2 = 4, HYLA_EIG_PHASE_BACK1 = 5,

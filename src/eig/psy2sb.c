@@ -188,61 +188,67 @@ typedef struct {
  * with k = 64 at m = 16000 (bench/micro/symm_gemm.c, suite symm-h100):
  * cuBLAS SSYMM 11.8 TFLOP/s, DSYMM 29.5, CHEMM 29.9 and ZHEMM 60.4, where
  * its GEMM on the whole matrix runs at 48.8, 47.1, 54.1 and 62.6. */
-static int64_t s1_symm_leaf(const hyla_t *ctx, const hyla_dev *d, hyla_dtype t) {
+int64_t hyla_eig_s1_symm_leaf(const hyla_t *ctx, const hyla_dev *d, hyla_dtype t) {
     const int64_t v = ctx->opt_eig_s1_symm, tab = hyla_tuning_for(d)->eig_s1_symm[t];
     if (v == 1) return 0;
     if (v == 2) return tab > 0 ? tab : 1024;
     return v >= 16 ? v : tab;
 }
 
+size_t hyla_eig_symm_ws_bytes(hyla_dtype t, int64_t leaf, int64_t mmax) {
+    if (leaf <= 0 || mmax <= 0) return 0;
+    const int64_t b = HYLA_MIN(leaf, mmax);
+    return (size_t)((mmax + b - 1) / b * b * b) * hyla_dtype_size(t);
+}
+
 /* C[r0:r1] and C[rows of blocks p0 .. p1-1] receive the products of the
  * lower triangle's off-diagonal blocks among those block rows: the block
  * A21 below the first half's diagonal, as itself and as A21^H, then each
  * half the same way. */
-static int s1_symm_off(const s1 *s, hyla_queue *q, int64_t m, int64_t b, int64_t p0, int64_t p1,
-                       int64_t k, const void *A, int64_t lda, const void *B, int64_t ldb, void *C,
-                       int64_t ldc) {
+static int symm_off(const hyla_backend_ops *o, hyla_queue *q, hyla_dtype t, int64_t m, int64_t b,
+                    int64_t p0, int64_t p1, int64_t k, const void *A, int64_t lda, const void *B,
+                    int64_t ldb, void *C, int64_t ldc) {
     if (p1 - p0 < 2) return 0;
-    const hyla_backend_ops *o = s->o;
-    const size_t es = s->es;
-    const void *p1s = hyla_scalar(s->t, HYLA_SC_ONE);
+    const size_t es = hyla_dtype_size(t);
+    const void *p1s = hyla_scalar(t, HYLA_SC_ONE);
     const int64_t pm = p0 + (p1 - p0 + 1) / 2, r0 = p0 * b, rm = pm * b,
                   r1 = HYLA_MIN(m, p1 * b);
     const void *A21 = el(A, rm, r0, lda, es);
-    int rc = o->gemm(q, s->t, HYLA_NOTRANS, HYLA_NOTRANS, r1 - rm, k, rm - r0, p1s, A21, lda,
+    int rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, r1 - rm, k, rm - r0, p1s, A21, lda,
                      el(B, r0, 0, ldb, es), ldb, p1s, el(C, rm, 0, ldc, es), ldc);
     if (!rc)
-        rc = o->gemm(q, s->t, ctrans(s->t), HYLA_NOTRANS, rm - r0, k, r1 - rm, p1s, A21, lda,
+        rc = o->gemm(q, t, ctrans(t), HYLA_NOTRANS, rm - r0, k, r1 - rm, p1s, A21, lda,
                      el(B, rm, 0, ldb, es), ldb, p1s, el(C, r0, 0, ldc, es), ldc);
-    if (!rc) rc = s1_symm_off(s, q, m, b, p0, pm, k, A, lda, B, ldb, C, ldc);
-    if (!rc) rc = s1_symm_off(s, q, m, b, pm, p1, k, A, lda, B, ldb, C, ldc);
+    if (!rc) rc = symm_off(o, q, t, m, b, p0, pm, k, A, lda, B, ldb, C, ldc);
+    if (!rc) rc = symm_off(o, q, t, m, b, pm, p1, k, A, lda, B, ldb, C, ldc);
+    return rc;
+}
+
+int hyla_eig_symm_lower(const hyla_backend_ops *o, hyla_queue *q, hyla_dtype t, int64_t leaf,
+                        void *dSym, int64_t m, int64_t k, const void *A, int64_t lda,
+                        const void *B, int64_t ldb, void *C, int64_t ldc) {
+    const size_t es = hyla_dtype_size(t);
+    const void *one = hyla_scalar(t, HYLA_SC_ONE), *zero = hyla_scalar(t, HYLA_SC_ZERO);
+    if (leaf <= 0 || m <= 0)
+        return o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, one, A, lda, B, ldb, zero, C, ldc);
+    const int64_t b = HYLA_MIN(leaf, m), nfull = m / b, r = m - nfull * b;
+    int rc = o->herm_blocks(q, t, m, b, A, lda, dSym);
+    if (!rc)
+        rc = o->gemm_strided_batched(q, t, HYLA_NOTRANS, HYLA_NOTRANS, b, k, b, one, dSym, b,
+                                     b * b, B, ldb, b, zero, C, ldc, b, nfull);
+    if (!rc && r > 0)
+        rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, r, k, r, one,
+                     el(dSym, nfull * b * b, 0, 1, es), b, el(B, nfull * b, 0, ldb, es), ldb,
+                     zero, el(C, nfull * b, 0, ldc, es), ldc);
+    if (!rc) rc = symm_off(o, q, t, m, b, 0, nfull + (r > 0), k, A, lda, B, ldb, C, ldc);
     return rc;
 }
 
 /* C := A B on q, A the m x m Hermitian trailing matrix at A (its lower
- * triangle), B and C m x k: the backend's SYMM/HEMM, or with s->sleaf the
- * diagonal blocks copied out full (herm_blocks) and multiplied in one
- * batched GEMM (a short last one alone), then the off-diagonal blocks as
- * GEMMs on halves (s1_symm_off). */
+ * triangle), B and C m x k (hyla_eig_symm_lower with s->sleaf). */
 static int s1_symm(const s1 *s, hyla_queue *q, int64_t m, int64_t k, const void *A, int64_t lda,
                    const void *B, int64_t ldb, void *C, int64_t ldc) {
-    const hyla_backend_ops *o = s->o;
-    const hyla_dtype t = s->t;
-    const size_t es = s->es;
-    const void *one = hyla_scalar(t, HYLA_SC_ONE), *zero = hyla_scalar(t, HYLA_SC_ZERO);
-    if (!s->sleaf || m <= 0)
-        return o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, m, k, one, A, lda, B, ldb, zero, C, ldc);
-    const int64_t b = HYLA_MIN(s->sleaf, m), nfull = m / b, r = m - nfull * b;
-    int rc = o->herm_blocks(q, t, m, b, A, lda, s->dSym);
-    if (!rc)
-        rc = o->gemm_strided_batched(q, t, HYLA_NOTRANS, HYLA_NOTRANS, b, k, b, one, s->dSym, b,
-                                     b * b, B, ldb, b, zero, C, ldc, b, nfull);
-    if (!rc && r > 0)
-        rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, r, k, r, one,
-                     el(s->dSym, nfull * b * b, 0, 1, es), b, el(B, nfull * b, 0, ldb, es), ldb,
-                     zero, el(C, nfull * b, 0, ldc, es), ldc);
-    if (!rc) rc = s1_symm_off(s, q, m, b, 0, nfull + (r > 0), k, A, lda, B, ldb, C, ldc);
-    return rc;
+    return hyla_eig_symm_lower(s->o, q, s->t, s->sleaf, s->dSym, m, k, A, lda, B, ldb, C, ldc);
 }
 
 /* Element (i, j) of V, j a column of the matrix (panel j0's V starts at
@@ -620,12 +626,10 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(s.nb * kd) * es, &s.dS));
         /* A V by GEMMs: the full diagonal blocks of the largest trailing
          * matrix (order n - kd), ceil(m / b) of order b = min(leaf, m) */
-        s.sleaf = s1_symm_leaf(ctx, d, t);
-        if (s.sleaf > 0) {
-            const int64_t mx = n - kd, b = HYLA_MIN(s.sleaf, mx);
-            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)((mx + b - 1) / b * b * b) * es,
+        s.sleaf = hyla_eig_s1_symm_leaf(ctx, d, t);
+        if (s.sleaf > 0)
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, hyla_eig_symm_ws_bytes(t, s.sleaf, n - kd),
                                   &s.dSym));
-        }
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &dqr));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(kd * kd) * es, &ht));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, qr_bytes, &hqr));

@@ -71,6 +71,25 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
                        void *dA, int64_t ldda, void *AB, int64_t ldab, hyla_sy2sb_q **q, void *Vh,
                        int64_t ldvh, void *tau, hyla_band_feed *feed);
 
+/* The order of the diagonal blocks stage 1 forms A V with
+ * (HYLA_OPT_EIG_S1_SYMM, else device d's tuning table; 0: the backend's
+ * SYMM/HEMM). */
+int64_t hyla_eig_s1_symm_leaf(const hyla_t *ctx, const hyla_dev *d, hyla_dtype t);
+
+/* Bytes of hyla_eig_symm_lower's workspace for matrices of order up to mmax
+ * (0 where leaf <= 0). */
+size_t hyla_eig_symm_ws_bytes(hyla_dtype t, int64_t leaf, int64_t mmax);
+
+/* C := A B on q, A m x m Hermitian (its lower triangle read, ld lda), B and
+ * C m x k, all in memory of q's device: with leaf <= 0 the backend's
+ * SYMM/HEMM; else the diagonal blocks of order b = min(leaf, m) copied out
+ * full into dSym (hyla_eig_symm_ws_bytes for an order >= m) and multiplied
+ * in one batched GEMM (a short last one alone), the off-diagonal blocks by
+ * GEMMs on halves. Asynchronous on q. Returns 0 or the backend's code. */
+int hyla_eig_symm_lower(const hyla_backend_ops *o, hyla_queue *q, hyla_dtype t, int64_t leaf,
+                        void *dSym, int64_t m, int64_t k, const void *A, int64_t lda,
+                        const void *B, int64_t ldb, void *C, int64_t ldc);
+
 /* Band columns j0 .. j1 - 1 of AB are final: clears the imaginary parts of
  * their diagonal (complex types) and, with a feed, publishes them (release
  * store of ready = j1). */

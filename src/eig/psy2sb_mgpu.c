@@ -16,7 +16,7 @@
  * A22 V over distributed columns, two ways:
  *   half storage  (lower triangle only): device g multiplies its column
  *       block C = [a, b), a = max(r0, c_g): Y[a:b] = A[a:b, C] V[a:b]
- *       (HEMM on the diagonal block), Y[b:] = A[b:, C] V[a:b], Y[a:b] +=
+ *       (HEMM on the diagonal block, by GEMMs: hyla_eig_symm_lower), Y[b:] = A[b:, C] V[a:b], Y[a:b] +=
  *       A[b:, C]^H V[b:]; the n x kd partial products Y_g are summed into
  *       every device (sum-allreduce, through host memory or device to
  *       device).
@@ -105,6 +105,8 @@ typedef struct {
     void *Tc[HYLA_EIG_MAX_DEVS];                         /* kd x kd: T of the panel */
     void *S[HYLA_EIG_MAX_DEVS];                          /* nb x kd small products */
     void *dqr[HYLA_EIG_MAX_DEVS]; /* the owner's QR results: G (kd x kd), tau, info */
+    int64_t sleaf;                /* the diagonal block's A V by GEMMs (hyla_eig_symm_lower) */
+    void *dSym[HYLA_EIG_MAX_DEVS];
     hyla_comm comm;
     hyla_sy2sb_mstats *ms;
 } m1;
@@ -136,8 +138,9 @@ static int partial_av(const m1 *s, int g, int64_t r0, int64_t k, int64_t kacc) {
     }
     if (a >= b) return o->scale(q, t, n - r0, k, z, hyla_elem(Y, r0, 0, n, es), n);
     if (a > r0) rc = o->scale(q, t, a - r0, k, z, hyla_elem(Y, r0, 0, n, es), n);
-    if (!rc) rc = o->symm(q, t, 1, HYLA_LEFT, HYLA_LOWER, b - a, k, p1, ael(s, g, a, a), s->lda[g],
-                          hyla_elem(V, a, 0, n, es), n, z, hyla_elem(Y, a, 0, n, es), n);
+    if (!rc) rc = hyla_eig_symm_lower(o, q, t, s->sleaf, s->dSym[g], b - a, k, ael(s, g, a, a),
+                                      s->lda[g], hyla_elem(V, a, 0, n, es), n,
+                                      hyla_elem(Y, a, 0, n, es), n);
     if (!rc && b < n)
         rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, n - b, k, b - a, p1, ael(s, g, b, a),
                      s->lda[g], hyla_elem(V, a, 0, n, es), n, z, hyla_elem(Y, b, 0, n, es), n);
@@ -285,6 +288,7 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
                                                     : hyla_tuning_for(d0)->eig_back_nb;
     qm->group = HYLA_MAX(1, HYLA_MIN(bnb / kd, nb / kd));
     while ((nb / kd) % qm->group) qm->group--; /* a group never straddles two owners */
+    s.sleaf = hyla_eig_s1_symm_leaf(ctx, d0, t);
     for (int g = 0; g < nd; g++) {
         hyla_dev_workspace *ws;
         hyla_dev *d = ctx->devs[g];
@@ -301,6 +305,9 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * kd) * es, &s.Tc[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * kd) * es, &s.S[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &s.dqr[g]));
+        if (s.sleaf > 0 && !s.full && w > 0)
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, hyla_eig_symm_ws_bytes(t, s.sleaf, w),
+                                  &s.dSym[g]));
         if (w > 0) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * w) * es, &qm->dT[g]));
     }
     if (np > 0) HYLA_TRY(hyla_comm_init(&s.comm, ctx, nd, s.q));
@@ -415,6 +422,7 @@ cleanup:
         o->mem_free(d, HYLA_MEM_DEVICE, s.Tc[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.S[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.dqr[g]);
+        o->mem_free(d, HYLA_MEM_DEVICE, s.dSym[g]);
     }
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hp);
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hb);

@@ -423,7 +423,9 @@ static void *zgemm_main(void *arg) {
     }
     HYLA_TRY(o->queue_sync(ws->q_comp));
     j->gemm = hyla_wtime() - t1;
-    phase_at(j->ph, HYLA_EIG_PHASE_GEMM, t0, t1 + j->gemm); /* E's columns up, then the GEMMs */
+    /* the GEMMs alone: E's columns gathered before them show as the gap
+     * after the tridiagonal solver */
+    phase_at(j->ph, HYLA_EIG_PHASE_GEMM, t1, t1 + j->gemm);
     if (j->A) {
         t1 = hyla_wtime();
         HYLA_TRY(hyla_xfer_matrix(ctx, j->g, t, 0, n, w, hyla_elem(j->A, 0, k0, j->lda, es), j->lda,
