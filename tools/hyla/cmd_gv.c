@@ -192,30 +192,70 @@ static lapack_int lapacke_gvx(hyla_dtype t, const cli_opts *o, int itype, char j
     return -1;
 }
 
-/* n x n matrix of dtype t in double complex, both triangles of a Hermitian
- * one from its triangle uplo when herm */
-static double _Complex *widen(hyla_dtype t, int64_t n, const void *a, int herm, char uplo) {
-    double _Complex *z = malloc(sizeof *z * (size_t)(n * n));
-    if (!z) return NULL;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n; i++) {
+/* The checks' arithmetic in double precision, real for s and d (a quarter
+ * of the complex flops: at n = 16384 on the GPU host's cores the complex
+ * form of the generalized check took over two minutes) and complex for c
+ * and z: a "wide" matrix is an array of doubles or of double _Complex. */
+static int wide_cplx(hyla_dtype t) { return t == HYLA_C || t == HYLA_Z; }
+static size_t wide_size(hyla_dtype t) { return wide_cplx(t) ? sizeof(double _Complex) : sizeof(double); }
+
+/* rows x cols of dtype t (ld rows) widened; both triangles of a Hermitian
+ * square one from its triangle uplo when herm */
+static void *widen(hyla_dtype t, int64_t rows, int64_t cols, const void *a, int herm, char uplo) {
+    void *w = malloc(wide_size(t) * (size_t)(rows * cols) + 1);
+    if (!w) return NULL;
+    for (int64_t j = 0; j < cols; j++)
+        for (int64_t i = 0; i < rows; i++) {
             const int in = uplo == 'L' ? i >= j : i <= j;
-            z[i + j * n] = !herm || in ? mat_elem(t, a, i + j * n) : conj(mat_elem(t, a, j + i * n));
+            const double _Complex v =
+                !herm || in ? mat_elem(t, a, i + j * rows) : conj(mat_elem(t, a, j + i * rows));
+            if (wide_cplx(t)) ((double _Complex *)w)[i + j * rows] = v;
+            else ((double *)w)[i + j * rows] = creal(v);
         }
-    return z;
+    return w;
 }
 
-static double fro(int64_t n, const double _Complex *z) {
+/* Frobenius norm of rows x cols (ld rows) */
+static double fro(hyla_dtype t, int64_t rows, int64_t cols, const void *w) {
+    const double *d = w;
+    const int64_t cnt = rows * cols * (wide_cplx(t) ? 2 : 1);
     double s = 0;
-    for (int64_t i = 0; i < n * n; i++) s += creal(z[i]) * creal(z[i]) + cimag(z[i]) * cimag(z[i]);
+    for (int64_t i = 0; i < cnt; i++) s += d[i] * d[i];
     return sqrt(s);
 }
 
-static void zmul(int64_t n, CBLAS_TRANSPOSE ta, const double _Complex *X, const double _Complex *Y,
-                 double _Complex *C) {
-    const double _Complex one = 1, zero = 0;
-    cblas_zgemm(CblasColMajor, ta, CblasNoTrans, (int)n, (int)n, (int)n, &one, X, (int)n, Y, (int)n,
-                &zero, C, (int)n);
+/* C (m x n, ld m) := op(X) Y, op(X) m x k (X ld k when transposed, else m),
+ * Y k x n (ld k); op: the conjugate transpose or none */
+static void wmul(hyla_dtype t, CBLAS_TRANSPOSE ta, int64_t m, int64_t n, int64_t k, const void *X,
+                 const void *Y, void *C) {
+    const int ldx = (int)(ta == CblasNoTrans ? m : k);
+    if (wide_cplx(t)) {
+        const double _Complex one = 1, zero = 0;
+        cblas_zgemm(CblasColMajor, ta, CblasNoTrans, (int)m, (int)n, (int)k, &one, X, ldx, Y,
+                    (int)k, &zero, C, (int)m);
+    } else {
+        cblas_dgemm(CblasColMajor, ta == CblasNoTrans ? CblasNoTrans : CblasTrans, CblasNoTrans,
+                    (int)m, (int)n, (int)k, 1.0, X, ldx, Y, (int)k, 0.0, C, (int)m);
+    }
+}
+
+/* column j of P (rows, ld rows) -= lam times column j of Q, j < cols */
+static void sub_scaled(hyla_dtype t, int64_t rows, int64_t cols, void *P, const void *Q,
+                       const void *w, hyla_dtype rt) {
+    const int64_t f = wide_cplx(t) ? 2 : 1;
+    double *p = P;
+    const double *q = Q;
+    for (int64_t j = 0; j < cols; j++) {
+        const double lam = creal(mat_elem(rt, w, j));
+        for (int64_t i = 0; i < f * rows; i++) p[i + j * f * rows] -= lam * q[i + j * f * rows];
+    }
+}
+
+/* ||S - I||_F of the m x m S (ld m) */
+static double off_identity(hyla_dtype t, int64_t m, void *S) {
+    const int64_t f = wide_cplx(t) ? 2 : 1;
+    for (int64_t i = 0; i < m; i++) ((double *)S)[f * (i + i * m)] -= 1;
+    return fro(t, m, m, S);
 }
 
 static int check(void *arg, double *err) {
@@ -259,47 +299,70 @@ static int check(void *arg, double *err) {
         free(A), free(B), free(wr);
         return rc;
     }
-    double _Complex *Az = widen(c->t, n, c->A0, 1, c->uplo), *Bz = widen(c->t, n, c->B0, 1, c->uplo);
-    /* the m eigenvectors, zero columns after them */
-    double _Complex *X = widen(c->t, n, c->o->range == 'A' ? c->A : c->Z, 0, 'L');
-    for (int64_t j = c->m; X && j < n; j++)
-        for (int64_t i = 0; i < n; i++) X[i + j * n] = 0;
-    double _Complex *P = malloc(sizeof *P * (size_t)(n * n)), *Q = malloc(sizeof *Q * (size_t)(n * n));
+    /* on the m eigenvectors X: the residual op(A, B) X - X' Lambda, and
+     * X^H M X - I with M = B (itype 1, 2) or B^-1 (3, by LAPACKE on B's
+     * factor) */
+    const int64_t m = c->m;
+    if (m == 0) {
+        *err = 0;
+        return 0;
+    }
+    const size_t ws = wide_size(c->t);
+    void *Aw = widen(c->t, n, n, c->A0, 1, c->uplo), *Bw = widen(c->t, n, n, c->B0, 1, c->uplo);
+    void *X = widen(c->t, n, m, c->o->range == 'A' ? c->A : c->Z, 0, 'L');
+    void *P = malloc(ws * (size_t)(n * m)), *BX = malloc(ws * (size_t)(n * m)),
+         *S = malloc(ws * (size_t)(m * m));
     int rc = -1;
-    if (Az && Bz && X && P && Q) {
-        if (c->itype == 1) {
-            zmul(n, CblasNoTrans, Az, X, P);
-            zmul(n, CblasNoTrans, Bz, X, Q);
-        } else {
-            zmul(n, CblasNoTrans, c->itype == 2 ? Bz : Az, X, Q);
-            zmul(n, CblasNoTrans, c->itype == 2 ? Az : Bz, Q, P);
-            memcpy(Q, X, sizeof *Q * (size_t)(n * n));
+    if (Aw && Bw && X && P && BX && S) {
+        const double an = fro(c->t, n, n, Aw), bn = fro(c->t, n, n, Bw), xn = fro(c->t, n, m, X);
+        wmul(c->t, CblasNoTrans, n, m, n, Bw, X, BX);
+        if (c->itype == 1) { /* A X - B X Lambda */
+            wmul(c->t, CblasNoTrans, n, m, n, Aw, X, P);
+            sub_scaled(c->t, n, m, P, BX, c->w, rt);
+        } else { /* A B X - X Lambda, or B A X - X Lambda */
+            void *Y = malloc(ws * (size_t)(n * m));
+            if (Y) {
+                if (c->itype == 2) wmul(c->t, CblasNoTrans, n, m, n, Aw, BX, P);
+                else {
+                    wmul(c->t, CblasNoTrans, n, m, n, Aw, X, Y);
+                    wmul(c->t, CblasNoTrans, n, m, n, Bw, Y, P);
+                }
+                sub_scaled(c->t, n, m, P, X, c->w, rt);
+            }
+            free(Y);
+            if (!Y) goto done;
         }
-        for (int64_t j = 0; j < c->m; j++) {
-            const double lam = creal(mat_elem(rt, c->w, j));
-            for (int64_t i = 0; i < n; i++) P[i + j * n] -= Q[i + j * n] * lam;
-        }
-        const double xn = fro(n, X),
-                     res = c->m ? fro(n, P) / ((double)n * fro(n, Az) * fro(n, Bz) * xn * eps) : 0;
-        /* normalization: M = B (itype 1, 2) or B^-1 (3, by LAPACKE zpotri on B's factor) */
-        double _Complex *M = Bz;
+        const double res = fro(c->t, n, m, P) / ((double)n * an * bn * xn * eps);
+        double mn = bn;
         int ok = 1;
-        if (c->itype == 3) {
-            ok = LAPACKE_zpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, Bz, (lapack_int)n) == 0 &&
-                 LAPACKE_zpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)n, Bz, (lapack_int)n) == 0;
+        if (c->itype == 3) { /* BX := B^-1 X */
+            const lapack_int k = (lapack_int)n;
+            if (wide_cplx(c->t))
+                ok = LAPACKE_zpotrf(LAPACK_COL_MAJOR, 'L', k, Bw, k) == 0 &&
+                     LAPACKE_zpotri(LAPACK_COL_MAJOR, 'L', k, Bw, k) == 0;
+            else
+                ok = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', k, Bw, k) == 0 &&
+                     LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', k, Bw, k) == 0;
             for (int64_t j = 0; ok && j < n; j++)
-                for (int64_t i = 0; i < j; i++) Bz[i + j * n] = conj(Bz[j + i * n]);
+                for (int64_t i = 0; i < j; i++) {
+                    if (wide_cplx(c->t))
+                        ((double _Complex *)Bw)[i + j * n] = conj(((double _Complex *)Bw)[j + i * n]);
+                    else ((double *)Bw)[i + j * n] = ((double *)Bw)[j + i * n];
+                }
+            if (ok) {
+                mn = fro(c->t, n, n, Bw);
+                wmul(c->t, CblasNoTrans, n, m, n, Bw, X, BX);
+            }
         }
         if (ok) {
-            zmul(n, CblasNoTrans, M, X, Q);
-            zmul(n, CblasConjTrans, X, Q, P);
-            for (int64_t i = 0; i < c->m; i++) P[i + i * n] -= 1;
-            const double orth = c->m ? fro(n, P) / ((double)n * fro(n, M) * fmax(xn * xn, 1) * eps) : 0;
+            wmul(c->t, CblasConjTrans, m, m, n, X, BX, S);
+            const double orth = off_identity(c->t, m, S) / ((double)n * mn * fmax(xn * xn, 1) * eps);
             *err = fmax(res, orth);
             rc = 0;
         }
     }
-    free(Az), free(Bz), free(X), free(P), free(Q);
+done:
+    free(Aw), free(Bw), free(X), free(P), free(BX), free(S);
     return rc;
 }
 
@@ -567,36 +630,21 @@ static int evx_check(void *arg, double *err) {
     free(A), free(wr), free(isuppz);
     if (rc || c->jobz != 'V' || c->m == 0 || isinf(*err)) return rc;
     const int64_t m = c->m;
-    double _Complex *Az = widen(c->t, n, c->A0, 1, c->uplo);
-    double _Complex *Zz = malloc(sizeof *Zz * (size_t)(n * m)), *P = malloc(sizeof *P * (size_t)(n * m));
-    double _Complex *G = malloc(sizeof *G * (size_t)(m * m));
+    const size_t ws = wide_size(c->t);
+    void *Aw = widen(c->t, n, n, c->A0, 1, c->uplo), *X = widen(c->t, n, m, c->Z, 0, 'L');
+    void *P = malloc(ws * (size_t)(n * m)), *G = malloc(ws * (size_t)(m * m));
     rc = -1;
-    if (Az && Zz && P && G) {
-        for (int64_t i = 0; i < n * m; i++) Zz[i] = mat_elem(c->t, c->Z, i);
-        const double _Complex one = 1, zero = 0;
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)m, (int)n, &one, Az,
-                    (int)n, Zz, (int)n, &zero, P, (int)n);
-        double res = 0, orth = 0;
-        for (int64_t j = 0; j < m; j++) {
-            const double lam = creal(mat_elem(rt, c->w, j));
-            for (int64_t i = 0; i < n; i++) {
-                const double _Complex x = P[i + j * n] - lam * Zz[i + j * n];
-                res += creal(x) * creal(x) + cimag(x) * cimag(x);
-            }
-        }
-        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, (int)m, (int)m, (int)n, &one, Zz,
-                    (int)n, Zz, (int)n, &zero, G, (int)m);
-        for (int64_t j = 0; j < m; j++)
-            for (int64_t i = 0; i < m; i++) {
-                const double _Complex x = G[i + j * m] - (i == j ? 1 : 0);
-                orth += creal(x) * creal(x) + cimag(x) * cimag(x);
-            }
-        res = sqrt(res) / ((double)n * fro(n, Az) * eps);
-        orth = sqrt(orth) / ((double)n * eps);
+    if (Aw && X && P && G) {
+        /* A X - X Lambda and X^H X - I */
+        wmul(c->t, CblasNoTrans, n, m, n, Aw, X, P);
+        sub_scaled(c->t, n, m, P, X, c->w, rt);
+        wmul(c->t, CblasConjTrans, m, m, n, X, X, G);
+        const double res = fro(c->t, n, m, P) / ((double)n * fro(c->t, n, n, Aw) * eps);
+        const double orth = off_identity(c->t, m, G) / ((double)n * eps);
         *err = fmax(*err, fmax(res, orth));
         rc = 0;
     }
-    free(Az), free(Zz), free(P), free(G);
+    free(Aw), free(X), free(P), free(G);
     return rc;
 }
 
