@@ -311,7 +311,12 @@ typedef enum {
      * kd column steps). A panel that is too ill-conditioned for it (its
      * Cholesky fails, its R's diagonal spans more than 1/(64 sqrt(eps)),
      * or the second Gram matrix is more than 0.1 from I) falls back to
-     * Householder QR, as do panels of fewer than 2 kd rows. */
+     * Householder QR, as do panels of fewer than 2 kd rows. The
+     * multi-device solver (several devices, host-resident input): 0 and 1
+     * are Householder QR; 2 is CholeskyQR2 for every panel of 2 kd rows
+     * or more with no host round trip, and a refused panel starts the
+     * solver over from the input with Householder panels; a distributed
+     * (device-resident) matrix always takes Householder QR there. */
     HYLA_OPT_EIG_PANEL_QR = 33,
     /* Eigensolver stage 1: how the trailing matrix receives each block's
      * rank-2k update. 0 = automatic (GEMMs on a GPU for trailing orders of

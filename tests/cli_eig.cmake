@@ -66,6 +66,11 @@ foreach(v "half_host|--sbr half --allreduce host|cpu:4" "half_device|--sbr half 
   # pass only (scripts/test.sh runs the sanitizer pass with -LE repeat)
   set_tests_properties(cli_syevd_mgpu_${name}_${ndev} PROPERTIES LABELS repeat)
 endforeach()
+# CholeskyQR2 panels on three devices: every panel of 2 kd rows or more of a
+# random matrix (35 of 37 at n = 301, kd 8), and none left of a zero one (its
+# first panel refused, the solver started over with Householder panels); both
+# checked, in d and z.
+add_test(NAME cli_syevd_mgpu_cholqr COMMAND sh -c "out=$(\"$0\" syevd -n 301 --type d,z --uplo L --jobz V --one-stage off --devices cpu:3 --panel-qr cholqr --check --timers --kd 8 --nb 32 --repeat 1 && \"$0\" syevd -n 301 --matrix zero --type d,z --uplo L --jobz V --one-stage off --devices cpu:3 --panel-qr cholqr --check --timers --kd 8 --nb 32 --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c ' pass$') -eq 4 && test $(echo \"$out\" | grep -c 'CholeskyQR2 panels 35)') -eq 2 && test $(echo \"$out\" | grep -c 'CholeskyQR2 panels 0)') -eq 2" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_syevd_mgpu_json COMMAND sh -c "out=$(\"$0\" syevd -n 120 --jobz V --one-stage off --devices cpu:2 --vs vendor --timers --json --check --kd 8 --nb 16); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"one_dev_time_s\":[0-9].*\"status\":\"pass\".*\"timeline\":\\[{\"device\":0,\"cols\":[0-9]*,\"upload\":\\[[0-9.e-]*,[0-9.e-]*\\].*},{\"device\":1,\"cols\":'" $<TARGET_FILE:hyla_cli>)
 
 # The generalized eigensolver through the CLI: every itype, triangle and

@@ -96,7 +96,14 @@ typedef struct {
     double bytes_peer;  /* bytes copied between devices */
     double bytes_host;  /* bytes through host memory for the allreduce */
     int sbr, ar;        /* the variants that ran (HYLA_EIG_SBR_*, HYLA_EIG_AR_*) */
+    int64_t cq_panels;  /* panels factored by CholeskyQR2 */
 } hyla_sy2sb_mstats;
+
+/* hyla_eig_sy2sb_mgpu's return when CholeskyQR2 refused a panel (too
+ * ill-conditioned for it): dA and AB hold nothing meaningful, and the
+ * caller starts over from the matrix with cq 0. Internal: below every
+ * HYLA_ERR_* code, and never returned by the library's entry points. */
+enum { HYLA_EIG_CQ_REFUSED = -1000 };
 
 /* Reduces the Hermitian matrix distributed as dist over the context's
  * devices (device g: dA[g], n x (c[g+1] - c[g]), ld lda[g] >= n; its
@@ -106,12 +113,17 @@ typedef struct {
  * triangles must hold the matrix. dist's boundaries must be multiples of
  * nb. The band goes to AB (host, LAPACK lower band storage, ldab >= kd+1).
  * dA is destroyed; with q non-NULL, *q receives the reflector store (V in
- * dA). Synchronous. Returns 0, HYLA_ERR_INVALID (a boundary that is not a
+ * dA). cq: the panels of 2 kd rows or more by CholeskyQR2 (with the
+ * Householder vectors rebuilt by the backend's cq_rebuild op), else every
+ * panel by Householder QR. The host never waits for a panel: every
+ * panel's work is enqueued at once. Synchronous. Returns 0,
+ * HYLA_EIG_CQ_REFUSED (cq: a panel was too ill-conditioned for
+ * CholeskyQR2), HYLA_ERR_INVALID (a boundary that is not a
  * multiple of nb, bad variants), HYLA_ERR_UNSUPPORTED (n beyond LAPACK's
  * int), or the devices' failure codes. */
 int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
                         const hyla_eig_dist *dist, void *const *dA, const int64_t *lda,
-                        void *AB, int64_t ldab, int sbr, int ar, hyla_sy2sb_qm **q,
+                        void *AB, int64_t ldab, int sbr, int ar, int cq, hyla_sy2sb_qm **q,
                         hyla_sy2sb_mstats *ms);
 
 /* Z := Q1 Z for the n x ncols matrix dZ (ld lddz) in the memory of device

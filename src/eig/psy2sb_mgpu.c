@@ -107,6 +107,8 @@ typedef struct {
     void *dqr[HYLA_EIG_MAX_DEVS]; /* the owner's QR results: G (kd x kd), tau, info */
     int64_t sleaf;                /* the diagonal block's A V by GEMMs (hyla_eig_symm_lower) */
     void *dSym[HYLA_EIG_MAX_DEVS];
+    int cq;                       /* panels of 2 kd rows or more by CholeskyQR2 (cq_panel) */
+    void *dcq[HYLA_EIG_MAX_DEVS]; /* its k x k blocks (CQ_*), potrf's info and the refusal */
     hyla_comm comm;
     hyla_sy2sb_mstats *ms;
 } m1;
@@ -254,18 +256,74 @@ static int block_update(const m1 *s, int g, int64_t c, int64_t kk) {
     return rc;
 }
 
+/* CholeskyQR2 panels: the k x k blocks on the owner (after them potrf's
+ * info and the refusal flag, two ints) */
+enum { CQ_R1, CQ_G2, CQ_V1, CQ_T, CQ_RT, CQ_M, CQ_UI, CQ_NB };
+
+static void *cqb(const m1 *s, int g, int i) {
+    return (unsigned char *)s->dcq[g] + (size_t)(i * s->kd * s->kd) * s->es;
+}
+
+/* Panel A[r0:, j0:j0 + kd] (m = n - r0 >= 2 kd rows) on its owner w by
+ * CholeskyQR2 with the Householder vectors reconstructed (backend/ops/cq.h),
+ * in place and in order on w's queue, the host never waiting: G1 = A^H A =
+ * R1^H R1, Q1 = A R1^-1, G2 = Q1^H Q1, the cq_rebuild op (V1, T, R, M),
+ * V's rows below the top block Q1[k:, :] M; R over the top block while
+ * the band rows (2 kd of them from row j0, ld 2 kd) go down to band, then
+ * V1 over it; T into Tc[w]; the refusal flag down to *bad. A refused panel
+ * leaves meaningless values (the caller starts over with Householder
+ * panels). Returns 0, HYLA_ERR_UNSUPPORTED (the op does not take kd:
+ * nothing of the panel enqueued past the products) or the backend's
+ * codes. */
+static int cq_panel(const m1 *s, int w, int64_t j0, void *band, int *bad) {
+    const hyla_backend_ops *o = s->d[w]->ops;
+    hyla_queue *q = s->q[w];
+    const hyla_dtype t = s->t;
+    const size_t es = s->es;
+    const int64_t k = s->kd, n = s->n, r0 = j0 + k, m = n - r0, lda = s->lda[w];
+    const void *one = hyla_scalar(t, HYLA_SC_ONE), *zero = hyla_scalar(t, HYLA_SC_ZERO);
+    void *pa = ael(s, w, r0, j0);
+    int *dinfo = (int *)cqb(s, w, CQ_NB);
+    const size_t kb = (size_t)k * es;
+    int rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, k, k, m, one, pa, lda, pa, lda, zero,
+                     cqb(s, w, CQ_R1), k);
+    if (!rc) rc = o->potrf(q, t, HYLA_UPPER, k, cqb(s, w, CQ_R1), k, dinfo);
+    if (!rc) rc = o->trsm(q, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m, k, one,
+                          cqb(s, w, CQ_R1), k, pa, lda);
+    if (!rc) rc = o->gemm(q, t, ctr(t), HYLA_NOTRANS, k, k, m, one, pa, lda, pa, lda, zero,
+                          cqb(s, w, CQ_G2), k);
+    if (rc) return rc;
+    const hyla_cq_args a = {.k = k, .info = dinfo, .R1 = cqb(s, w, CQ_R1), .G2 = cqb(s, w, CQ_G2),
+                            .Qt = pa, .ldq = lda, .V1 = cqb(s, w, CQ_V1), .Tr = cqb(s, w, CQ_T),
+                            .Rt = cqb(s, w, CQ_RT), .M = cqb(s, w, CQ_M), .Ui = cqb(s, w, CQ_UI),
+                            .bad = dinfo + 1};
+    if ((rc = o->alg->cq_rebuild ? o->alg->cq_rebuild(q, t, &a) : HYLA_ERR_UNSUPPORTED)) return rc;
+    rc = o->trmm(q, t, HYLA_RIGHT, HYLA_UPPER, HYLA_NOTRANS, HYLA_NONUNIT, m - k, k, one,
+                 cqb(s, w, CQ_M), k, hyla_elem(pa, k, 0, lda, es), lda);
+    if (!rc) rc = o->copy_2d(q, pa, (size_t)lda * es, cqb(s, w, CQ_RT), kb, kb, (size_t)k,
+                             HYLA_COPY_D2D);
+    if (!rc) rc = o->copy_2d(q, band, (size_t)(2 * k) * es, ael(s, w, j0, j0), (size_t)lda * es,
+                             (size_t)HYLA_MIN(2 * k, n - j0) * es, (size_t)k, HYLA_COPY_D2H);
+    if (!rc) rc = o->copy_2d(q, pa, (size_t)lda * es, cqb(s, w, CQ_V1), kb, kb, (size_t)k,
+                             HYLA_COPY_D2D);
+    if (!rc) rc = o->copy_2d(q, s->Tc[w], kb, cqb(s, w, CQ_T), kb, kb, (size_t)k, HYLA_COPY_D2D);
+    if (!rc) rc = o->copy_2d(q, bad, sizeof(int), dinfo + 1, sizeof(int), sizeof(int), 1,
+                             HYLA_COPY_D2H);
+    return rc;
+}
+
 int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_t nb,
                         const hyla_eig_dist *dist, void *const *dA, const int64_t *lda,
-                        void *AB, int64_t ldab, int sbr, int ar, hyla_sy2sb_qm **qout,
+                        void *AB, int64_t ldab, int sbr, int ar, int cq, hyla_sy2sb_qm **qout,
                         hyla_sy2sb_mstats *ms) {
     const size_t es = hyla_dtype_size(t);
     const int nd = dist->nd;
     const int64_t np = hyla_eig_sy2sb_npanels(n, kd);
     m1 s = {.ctx = ctx, .t = t, .es = es, .nd = nd, .full = sbr == HYLA_EIG_SBR_FULL, .ar = ar,
-            .n = n, .kd = kd, .nb = nb, .ds = dist, .A = dA, .lda = lda, .ms = ms};
+            .n = n, .kd = kd, .nb = nb, .ds = dist, .A = dA, .lda = lda, .ms = ms, .cq = cq};
     hyla_sy2sb_qm *qm = NULL;
     void *hp = NULL, *hb = NULL;
-    int *hinfo = NULL;
+    int *hinfo = NULL, *hbad = NULL;
     const size_t qr_bytes = (size_t)(kd * kd + kd) * es + 16;
     hyla_dev *d0 = ctx->devs[0];
     int rc = 0;
@@ -305,6 +363,9 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(kd * kd) * es, &s.Tc[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(nb * kd) * es, &s.S[g]));
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, qr_bytes, &s.dqr[g]));
+        if (s.cq && w > 0)
+            HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE,
+                                  (size_t)(CQ_NB * kd * kd) * es + 2 * sizeof(int), &s.dcq[g]));
         if (s.sleaf > 0 && !s.full && w > 0)
             HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, hyla_eig_symm_ws_bytes(t, s.sleaf, w),
                                   &s.dSym[g]));
@@ -318,6 +379,9 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
          * last panel: the host never waits for a panel */
         HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, (size_t)(2 * kd * np * kd) * es, &hb));
         HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, sizeof(int) * (size_t)np, (void **)&hinfo));
+        HYLA_TRY(d0->ops->mem_alloc(d0, HYLA_MEM_PINNED, sizeof(int) * (size_t)np, (void **)&hbad));
+        memset(hinfo, 0, sizeof(int) * (size_t)np);
+        memset(hbad, 0, sizeof(int) * (size_t)np);
     }
 
     const int64_t P = nb / kd;
@@ -335,28 +399,40 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         int *dinfo = (int *)hyla_elem(s.dqr[w], kd * kd + kd, 0, 1, es);
         double tq = hyla_wtime();
         if (kacc > 0) HYLA_TRY(catch_up(&s, w, j0, kacc));
-        /* QR of the rows below the band; the band rows (diagonal block and
-         * R) and the QR's info down to the host; V made explicit in place
-         * (zeros above it, unit diagonal), kept there for Q1, copied to
-         * Vacc; T from the Gram matrix V^H V, on the device */
-        HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo, ctx->opt_lu_panel));
-        HYLA_TRY(o->copy_2d(qw, hyla_elem(hb, 0, j0, 2 * kd, es), (size_t)(2 * kd) * es,
-                            ael(&s, w, j0, j0), (size_t)lda[w] * es,
-                            (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
-        HYLA_TRY(o->copy_2d(qw, hinfo + p, sizeof(int), dinfo, sizeof(int), sizeof(int), 1,
-                            HYLA_COPY_D2H));
+        /* QR of the rows below the band (CholeskyQR2, or Householder QR
+         * with T from the Gram matrix V^H V by larft_gram); the band rows
+         * (diagonal block and R) and the QR's info or refusal down to the
+         * host; V made explicit in place (zeros above it, unit diagonal),
+         * kept there for Q1, copied to Vacc; T in Tc[w] */
+        const int by_cq = s.cq && m >= 2 * kd;
+        if (by_cq) {
+            const int r = cq_panel(&s, w, j0, hyla_elem(hb, 0, j0, 2 * kd, es), hbad + p);
+            /* a width the backend's reconstruction does not take: as refused */
+            HYLA_TRY(r == HYLA_ERR_UNSUPPORTED ? HYLA_EIG_CQ_REFUSED : r);
+            if (ms) ms->cq_panels++;
+        } else {
+            HYLA_TRY(o->geqrf(qw, t, m, kd, dpa, lda[w], dtau, dinfo, ctx->opt_lu_panel));
+            HYLA_TRY(o->copy_2d(qw, hyla_elem(hb, 0, j0, 2 * kd, es), (size_t)(2 * kd) * es,
+                                ael(&s, w, j0, j0), (size_t)lda[w] * es,
+                                (size_t)HYLA_MIN(2 * kd, n - j0) * es, (size_t)kd, HYLA_COPY_D2H));
+            HYLA_TRY(o->copy_2d(qw, hinfo + p, sizeof(int), dinfo, sizeof(int), sizeof(int), 1,
+                                HYLA_COPY_D2H));
+        }
         HYLA_TRY(o->laset(qw, t, -1, r0, kd, hyla_scalar(t, HYLA_SC_ZERO),
                           hyla_scalar(t, HYLA_SC_ZERO), hyla_elem(dA[w], 0, jl, lda[w], es), lda[w]));
-        HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
-                          hyla_scalar(t, HYLA_SC_ONE), dpa, lda[w]));
+        if (!by_cq)
+            HYLA_TRY(o->laset(qw, t, HYLA_UPPER, k, k, hyla_scalar(t, HYLA_SC_ZERO),
+                              hyla_scalar(t, HYLA_SC_ONE), dpa, lda[w]));
         if (k < kd) /* the last panel: no reflector in its last columns */
             HYLA_TRY(o->laset(qw, t, -1, m, kd - k, hyla_scalar(t, HYLA_SC_ZERO),
                               hyla_scalar(t, HYLA_SC_ZERO), ael(&s, w, r0, j0 + k), lda[w]));
         HYLA_TRY(o->copy_2d(qw, vw, (size_t)n * es, dpa, (size_t)lda[w] * es, (size_t)m * es,
                             (size_t)k, HYLA_COPY_D2D));
-        HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), vw, n,
-                         vw, n, hyla_scalar(t, HYLA_SC_ZERO), s.dqr[w], kd));
-        HYLA_TRY(o->alg->larft_gram(qw, t, k, s.dqr[w], kd, dtau, s.Tc[w], kd));
+        if (!by_cq) {
+            HYLA_TRY(o->gemm(qw, t, ctr(t), HYLA_NOTRANS, k, k, m, hyla_scalar(t, HYLA_SC_ONE), vw,
+                             n, vw, n, hyla_scalar(t, HYLA_SC_ZERO), s.dqr[w], kd));
+            HYLA_TRY(o->alg->larft_gram(qw, t, k, s.dqr[w], kd, dtau, s.Tc[w], kd));
+        }
         HYLA_TRY(o->copy_2d(qw, hyla_elem(qm->dT[w], 0, jl, kd, es), (size_t)kd * es, s.Tc[w],
                             (size_t)kd * es, (size_t)kd * es, (size_t)k, HYLA_COPY_D2D));
         if (ms) ms->qr += hyla_wtime() - tq;
@@ -381,6 +457,9 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
         if (ms) ms->wait += th - tw;
         for (int64_t p = 0; p < np; p++)
             if (hinfo[p] != 0) HYLA_TRY(HYLA_ERR_INTERNAL);
+        /* a panel CholeskyQR2 refused: what followed it is meaningless */
+        for (int64_t p = 0; p < np; p++)
+            if (hbad[p] != 0) HYLA_TRY(HYLA_EIG_CQ_REFUSED);
         /* the panels' band columns */
         for (int64_t j = 0; j < np * kd; j++) {
             const int64_t jj = j % kd;
@@ -423,10 +502,12 @@ cleanup:
         o->mem_free(d, HYLA_MEM_DEVICE, s.S[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.dqr[g]);
         o->mem_free(d, HYLA_MEM_DEVICE, s.dSym[g]);
+        o->mem_free(d, HYLA_MEM_DEVICE, s.dcq[g]);
     }
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hp);
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hb);
     d0->ops->mem_free(d0, HYLA_MEM_PINNED, hinfo);
+    d0->ops->mem_free(d0, HYLA_MEM_PINNED, hbad);
     hyla_eig_sy2sb_qm_free(ctx, &qm);
     return rc;
 }

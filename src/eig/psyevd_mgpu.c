@@ -540,8 +540,9 @@ static void mark_tridiag(hyla_eig_stats *st, double t0, double origin) {
  * kept by the caller; destroyed). The eigenvectors go to the host matrix A
  * (ld lda), dealt evenly, or (A NULL) into dA itself in dist's layout. */
 static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, int64_t nb,
-                    int sbr, int ar, const hyla_eig_dist *dist, void **dA, const int64_t *ldA,
-                    void *w, void *A, int64_t lda, double origin, hyla_eig_stats *st) {
+                    int sbr, int ar, int cq, const hyla_eig_dist *dist, void **dA,
+                    const int64_t *ldA, void *w, void *A, int64_t lda, double origin,
+                    hyla_eig_stats *st) {
     const int nd = dist->nd;
     const hyla_dtype rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
@@ -564,10 +565,10 @@ static int evd_core(hyla_t *ctx, hyla_dtype t, int vec, int64_t n, int64_t kd, i
     e = hyla_malloc((size_t)n * rs);
     if (!AB || !e) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     tt = hyla_wtime();
-    HYLA_TRY(hyla_eig_sy2sb_mgpu(ctx, t, n, kd, nb, dist, dA, ldA, AB, kd + 1, sbr, ar,
+    HYLA_TRY(hyla_eig_sy2sb_mgpu(ctx, t, n, kd, nb, dist, dA, ldA, AB, kd + 1, sbr, ar, cq,
                                  vec ? &q1 : NULL, &ms));
     st->sy2sb = hyla_wtime() - tt;
-    st->sy2sb_wait = ms.wait, st->sy2sb_host = ms.host;
+    st->sy2sb_wait = ms.wait, st->sy2sb_host = ms.host, st->panels_cholqr = ms.cq_panels;
     for (int g = 0; g < st->ndev; g++)
         st->phase[g][HYLA_EIG_PHASE_SY2SB][0] = tt - origin,
         st->phase[g][HYLA_EIG_PHASE_SY2SB][1] = tt + st->sy2sb - origin;
@@ -770,6 +771,10 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
     hyla_eig_dist dist;
     hyla_eig_dist_make(nd, n, nb, sbr == HYLA_EIG_SBR_FULL ? HYLA_EIG_W_FULL : HYLA_EIG_W_HALF,
                        &dist);
+    /* CholeskyQR2 panels where HYLA_OPT_EIG_PANEL_QR asks for them: a
+     * refused panel starts the solver over from A with Householder panels */
+    int cq = ctx->opt_eig_panel_qr == 2;
+again:
     tt = hyla_wtime();
     {
         /* the columns as they are stored, every device's at once; the
@@ -793,7 +798,15 @@ int hyla_eig_syevd_mgpu(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n
     }
     if (!lower || sbr == HYLA_EIG_SBR_FULL) HYLA_TRY(hyla_eig_dist_mirror(ctx, t, lower, &dist, dA, ldA));
     st->transfers += hyla_wtime() - tt;
-    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, dA, ldA, w, A, lda, t0, st);
+    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, cq, &dist, dA, ldA, w, A, lda, t0, st);
+    if (rc == HYLA_EIG_CQ_REFUSED && cq) {
+        for (int g = 0; g < nd; g++) {
+            ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dA[g]);
+            dA[g] = NULL;
+        }
+        cq = 0, rc = 0;
+        goto again;
+    }
 cleanup:
     for (int g = 0; g < nd; g++)
         ctx->devs[g]->ops->mem_free(ctx->devs[g], HYLA_MEM_DEVICE, dA[g]);
@@ -833,7 +846,9 @@ int hyla_eig_syevd_dist(hyla_t *ctx, hyla_dtype t, int vec, int lower, hyla_dist
         rc = hyla_eig_dist_mirror(ctx, t, lower, &dist, A->block, A->ld);
         if (rc) return rc;
     }
-    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, &dist, A->block, A->ld, w, NULL, 0, t0, st);
+    /* Householder panels: the blocks are the caller's, nothing to start
+     * over from */
+    rc = evd_core(ctx, t, vec, n, kd, nb, sbr, ar, 0, &dist, A->block, A->ld, w, NULL, 0, t0, st);
     st->total = hyla_wtime() - t0;
     return rc;
 }
