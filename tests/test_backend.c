@@ -9,7 +9,8 @@
  * that alternates between two queues through events; the xcomm ops on one
  * process; herm_blocks against the staged triangle; cq_rebuild against
  * the host reconstruction (backend/ops/cq.h) and its refusals; larft_gram
- * against the product of its reflectors. Reaches the backend
+ * against the product of its reflectors; geam, nonfinite and mem_info on
+ * their own. Reaches the backend
  * through the internal headers, as test_context does. */
 #include "core/internal.h"
 #include "backend/backend.h"
@@ -727,6 +728,147 @@ static void test_larft_gram(fixture *f, unsigned long long *seed) {
     free(col);
 }
 
+/* geam: C := alpha op(A) + beta C against the same sum on the host, for
+ * every dtype and op (none, transpose, conjugate transpose), beta zero (C
+ * filled with NaN: never read) and not, with padded leading dimensions;
+ * the argument checks. */
+static void test_geam(fixture *f, unsigned long long *seed) {
+    const hyla_backend_ops *o = f->o;
+    hyla_queue *q = f->q[0];
+    static const int64_t ms[] = {1, 7, 33}, ns[] = {1, 5, 40};
+    static const hyla_op ops[] = {HYLA_NOTRANS, HYLA_TRANS, HYLA_CONJTRANS};
+    enum { LD = 45 };
+    const size_t blk = (size_t)LD * LD * 16;
+    void *h = NULL, *d = NULL;
+    zc *ref = malloc(sizeof *ref * LD * LD);
+    int rc = ref ? 0 : HYLA_ERR_NO_MEMORY;
+    if (!rc) rc = o->mem_alloc(f->dev, HYLA_MEM_PINNED, 2 * blk, &h);
+    if (!rc) rc = o->mem_alloc(f->dev, HYLA_MEM_DEVICE, 2 * blk, &d);
+    CHECK(rc == 0 && o->geam, "geam buffers: %d", rc);
+    for (int ti = 0; rc == 0 && ti < 4; ti++) {
+        const hyla_dtype t = dtypes[ti];
+        const size_t es = hyla_dtype_size(t);
+        const double tol = t == HYLA_S || t == HYLA_C ? 1e-5 : 1e-13;
+        for (size_t a = 0; a < 3; a++)
+            for (size_t b = 0; b < 3; b++)
+                for (int oi = 0; oi < 3; oi++)
+                    for (int bz = 0; bz < 2; bz++) {
+                        const int64_t m = ms[a], n = ns[b], lda = (oi ? n : m) + 2, ldc = m + 3;
+                        const hyla_op op = ops[oi];
+                        unsigned char *hA = h, *hC = (unsigned char *)h + blk;
+                        const zc al = 0.75 + (is_cplx(t) ? 0.5 * I : 0), be = bz ? 0 : -1.25;
+                        unsigned char alpha[16], beta[16];
+                        put(t, alpha, 0, al);
+                        put(t, beta, 0, be);
+                        for (int64_t i = 0; i < LD * LD; i++) {
+                            put(t, hA, i, t_rand(seed) + (is_cplx(t) ? t_rand(seed) * I : 0));
+                            put(t, hC, i, bz ? NAN : t_rand(seed) + (is_cplx(t) ? t_rand(seed) * I : 0));
+                        }
+                        for (int64_t j = 0; j < n; j++)
+                            for (int64_t i = 0; i < m; i++) {
+                                zc x = oi ? get(t, hA, j + i * lda) : get(t, hA, i + j * lda);
+                                if (op == HYLA_CONJTRANS) x = conj(x);
+                                ref[i + j * m] = get(t, alpha, 0) * x +
+                                                 (bz ? 0 : get(t, beta, 0) * get(t, hC, i + j * ldc));
+                            }
+                        o->copy_2d(q, d, 2 * blk, h, 2 * blk, 2 * blk, 1, HYLA_COPY_H2D);
+                        const int r = o->geam(q, t, op, m, n, alpha, d, lda, beta,
+                                              (unsigned char *)d + blk, ldc);
+                        o->copy_2d(q, hC, blk, (unsigned char *)d + blk, blk, blk, 1, HYLA_COPY_D2H);
+                        const int rs = o->queue_sync(q);
+                        double err = 0;
+                        int pad = 0;
+                        for (int64_t j = 0; j < n; j++) {
+                            for (int64_t i = 0; i < m; i++) {
+                                const double e = cabs(get(t, hC, i + j * ldc) - ref[i + j * m]) /
+                                                 (1 + cabs(ref[i + j * m]));
+                                err = e > err || isnan(e) ? e : err;
+                            }
+                            /* the rows between m and ldc are not C's */
+                            for (int64_t i = m; i < ldc && !bz; i++)
+                                pad += isnan(creal(get(t, hC, i + j * ldc)));
+                        }
+                        CHECK(r == 0 && rs == 0 && err <= tol && pad == 0,
+                              "%c geam op %d m %lld n %lld beta %s: rc %d/%d, error %g",
+                              dtype_char[ti], oi, (long long)m, (long long)n, bz ? "0" : "-1.25", r,
+                              rs, err);
+                        (void)es;
+                    }
+        unsigned char one[16];
+        put(t, one, 0, 1);
+        CHECK(o->geam(q, t, HYLA_NOTRANS, -1, 2, one, d, 2, one, d, 2) == HYLA_ERR_INVALID &&
+                  o->geam(q, t, HYLA_NOTRANS, 3, 2, one, d, 2, one, d, 3) == HYLA_ERR_INVALID &&
+                  o->geam(q, t, HYLA_TRANS, 3, 4, one, d, 3, one, d, 3) == HYLA_ERR_INVALID &&
+                  o->geam(q, t, HYLA_NOTRANS, 3, 2, one, d, 3, one, d, 2) == HYLA_ERR_INVALID &&
+                  o->geam(q, t, HYLA_NOTRANS, 0, 0, one, NULL, 1, one, NULL, 1) == 0,
+              "%c geam argument checks", dtype_char[ti]);
+    }
+    o->mem_free(f->dev, HYLA_MEM_DEVICE, d);
+    o->mem_free(f->dev, HYLA_MEM_PINNED, h);
+    free(ref);
+}
+
+/* nonfinite: a NaN or an Inf at one element of a 37 x 29 matrix (ld 40)
+ * is found exactly when the element lies in the part selected (every
+ * element, the lower part with an offset, the upper part with an offset),
+ * in every dtype (complex: in the imaginary part); a finite matrix and an
+ * empty one give 0; NaN in the padding rows is never read; the argument
+ * checks. mem_info: 0 < free <= total. */
+static void test_nonfinite_meminfo(fixture *f) {
+    const hyla_backend_ops *o = f->o;
+    hyla_queue *q = f->q[0];
+    enum { M = 37, N = 29, LDA = 40 };
+    static const int uplos[] = {-1, HYLA_LOWER, HYLA_UPPER};
+    static const int64_t offs[] = {0, 3, -4};
+    static const int64_t spots[][2] = {{0, 0}, {36, 0}, {0, 28}, {20, 10}, {10, 20}, {14, 17}};
+    for (int ti = 0; ti < 4; ti++) {
+        const hyla_dtype t = dtypes[ti];
+        const size_t es = hyla_dtype_size(t), bytes = (size_t)LDA * N * es;
+        for (int ui = 0; ui < 3; ui++)
+            for (int oi = 0; oi < 3; oi++)
+                for (int sp = -1; sp < (int)(sizeof spots / sizeof spots[0]); sp++)
+                    for (int inf = 0; inf < 2; inf++) {
+                        if (sp < 0 && inf) continue;
+                        const int uplo = uplos[ui];
+                        const int64_t off = offs[oi];
+                        for (int64_t j = 0; j < N; j++)
+                            for (int64_t i = 0; i < LDA; i++)
+                                put(t, f->hbuf, i + j * LDA, i < M ? 1 + 0.5 * I : NAN);
+                        int want = 0;
+                        if (sp >= 0) {
+                            const int64_t i = spots[sp][0], j = spots[sp][1];
+                            const double v = inf ? INFINITY : NAN;
+                            put(t, f->hbuf, i + j * LDA, is_cplx(t) ? 1 + v * I : v);
+                            want = uplo == -1 || (uplo == HYLA_LOWER ? i >= j + off : i <= j + off);
+                        }
+                        f->hinfo[0] = -5;
+                        o->copy_2d(q, f->dA, bytes, f->hbuf, bytes, bytes, 1, HYLA_COPY_H2D);
+                        const int r = o->nonfinite(q, t, uplo, off, M, N, f->dA, LDA, f->dinfo);
+                        o->copy_2d(q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1,
+                                   HYLA_COPY_D2H);
+                        const int rs = o->queue_sync(q);
+                        CHECK(r == 0 && rs == 0 && f->hinfo[0] == want,
+                              "%c nonfinite uplo %d off %lld spot %d %s: rc %d/%d, bad %d (want %d)",
+                              dtype_char[ti], uplo, (long long)off, sp, inf ? "Inf" : "NaN", r, rs,
+                              f->hinfo[0], want);
+                    }
+        f->hinfo[0] = -5;
+        int r = o->nonfinite(q, t, -1, 0, 0, 5, NULL, 1, f->dinfo);
+        o->copy_2d(q, f->hinfo, sizeof(int), f->dinfo, sizeof(int), sizeof(int), 1, HYLA_COPY_D2H);
+        CHECK(r == 0 && o->queue_sync(q) == 0 && f->hinfo[0] == 0, "%c nonfinite m = 0: %d, bad %d",
+              dtype_char[ti], r, f->hinfo[0]);
+        CHECK(o->nonfinite(q, t, 7, 0, 3, 3, f->dA, 3, f->dinfo) == HYLA_ERR_INVALID &&
+                  o->nonfinite(q, t, -1, 0, -1, 3, f->dA, 3, f->dinfo) == HYLA_ERR_INVALID &&
+                  o->nonfinite(q, t, -1, 0, 3, 3, f->dA, 2, f->dinfo) == HYLA_ERR_INVALID &&
+                  o->nonfinite(q, t, -1, 0, 3, 3, f->dA, 3, NULL) == HYLA_ERR_INVALID &&
+                  o->nonfinite(q, t, -1, 0, 3, 3, NULL, 3, f->dinfo) == HYLA_ERR_INVALID,
+              "%c nonfinite argument checks", dtype_char[ti]);
+    }
+    size_t fb = 0, tb = 0;
+    const int r = o->mem_info(f->dev, &fb, &tb);
+    CHECK(r == 0 && tb > 0 && fb > 0 && fb <= tb, "mem_info: rc %d, free %zu of %zu", r, fb, tb);
+}
+
 static void test_device(hyla_dev *dev, unsigned long long *seed) {
     const hyla_backend_ops *o = dev->ops;
     fixture f = {.dev = dev, .o = o};
@@ -752,6 +894,8 @@ static void test_device(hyla_dev *dev, unsigned long long *seed) {
         test_herm_blocks(&f, seed);
         test_cq_rebuild(&f, seed);
         test_larft_gram(&f, seed);
+        test_geam(&f, seed);
+        test_nonfinite_meminfo(&f);
     }
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dinfo);
     o->mem_free(dev, HYLA_MEM_DEVICE, f.dA);
