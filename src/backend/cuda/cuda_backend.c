@@ -782,6 +782,16 @@ static int cuda_geam(hyla_queue *qb, hyla_dtype t, hyla_op ta, int64_t m, int64_
     const scalar a = load_scalar(t, alpha), b = load_scalar(t, beta);
     const cublasOperation_t oa = op_of(ta, t);
     cublasStatus_t st;
+    /* beta == 0 must not read C (NaN there would come through as 0 * NaN):
+     * C zeroed first, unless C is A itself (then C := alpha A reads only A) */
+    const int beta0 = t == HYLA_S   ? b.s == 0.0f
+                      : t == HYLA_D ? b.d == 0.0
+                      : t == HYLA_C ? b.c.x == 0.0f && b.c.y == 0.0f
+                                    : b.z.x == 0.0 && b.z.y == 0.0;
+    if (beta0 && C != A &&
+        cudaMemset2DAsync(C, (size_t)ldc * hyla_dtype_size(t), 0, (size_t)m * hyla_dtype_size(t),
+                          (size_t)n, q->stream) != cudaSuccess)
+        return queue_fail(q, HYLA_ERR_DEVICE);
     /* B is C itself (cuBLAS allows C == B with ldb == ldc, B not transposed) */
     switch (t) {
     case HYLA_S:
@@ -1399,6 +1409,9 @@ int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
     if (ordinal < 0 || ordinal >= hyla_cuda_device_count()) return HYLA_ERR_NO_DEVICE;
     rc = set_device(ordinal);
     if (!rc) rc = cuda_rc(cudaGetDeviceProperties(&prop, ordinal));
+    /* kernels that start while the device is busy with others, loaded now
+     * rather than at their first launch (k_dc.h) */
+    if (!rc) rc = hyla_cuda_dc_preload();
     if (rc) return rc;
     /* direct copies to every peer GPU (NVLink or PCIe P2P) where possible, so
      * device-to-device copies between GPUs do not bounce through the host */

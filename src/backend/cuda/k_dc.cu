@@ -185,7 +185,27 @@ template <typename R> int vectors(cudaStream_t s, const hyla_dc_args *a) {
     return launched();
 }
 
+/* Under CUDA's lazy loading (the default) a kernel is loaded at its first
+ * launch, and loading one may wait for every kernel already running on the
+ * device. The merges of divide and conquer start while the back
+ * transformations keep the device busy for seconds; so their kernels are
+ * loaded here, when the device is created. */
+template <typename R> int preload_type(void) {
+    cudaFuncAttributes fa;
+    const void *const k[] = {(const void *)k_roots<R>, (const void *)k_loewner<R>,
+                             (const void *)k_columns<R>, (const void *)k_units<R>,
+                             (const void *)k_rotate<R>};
+    for (const void *f : k)
+        if (cudaFuncGetAttributes(&fa, f) != cudaSuccess) return HYLA_ERR_DEVICE;
+    return 0;
+}
+
 } // namespace
+
+extern "C" int hyla_cuda_dc_preload(void) {
+    const int rc = preload_type<float>();
+    return rc ? rc : preload_type<double>();
+}
 
 extern "C" int hyla_cuda_dc_secular(cudaStream_t s, int dtype, const hyla_dc_args *a) {
     return dtype == HYLA_S ? secular<float>(s, a) : secular<double>(s, a);

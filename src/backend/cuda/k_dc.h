@@ -18,6 +18,11 @@ struct hyla_dc_args;
 int hyla_cuda_dc_secular(cudaStream_t s, int dtype, const struct hyla_dc_args *a);
 int hyla_cuda_dc_vectors(cudaStream_t s, int dtype, const struct hyla_dc_args *a);
 
+/* Loads the ops' kernels on the current device now (CUDA loads a kernel
+ * lazily, at its first launch, and that load may wait for the kernels
+ * running on the device). 0 or HYLA_ERR_DEVICE. */
+int hyla_cuda_dc_preload(void);
+
 #ifdef __cplusplus
 }
 #endif
