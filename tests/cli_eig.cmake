@@ -95,5 +95,10 @@ add_test(NAME cli_sygvdx_bad_iu COMMAND sh -c "\"$0\" sygvd -n 5 --range I:1:9; 
 # fresh), checked against LAPACKE ?syevr with the same range; by value and
 # values only in JSON; a bad --range is a usage error.
 add_test(NAME cli_syevdx COMMAND sh -c "out=$(\"$0\" syevdx -n 50,300 --type s,d,c,z --range I:1:30 --uplo L,U --jobz V --check --vs vendor --repeat 2 --devices cpu:3); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c ' 30 .* pass$') -eq 16" $<TARGET_FILE:hyla_cli>)
+# MRRR's hard cases (n >= 256): clustered, geometric (graded) and
+# one-large spectra, a tenth of them by index and an interval by value, in
+# d and z, checked against LAPACKE ?syevr and by the residual.
+add_test(NAME cli_syevdx_mrrr_hard COMMAND sh -c "n=0; for m in clustered geometric onelarge graded; do for r in I:1:40 I:181:220; do out=$(\"$0\" syevdx -n 400 --type d,z --matrix $m --range $r --jobz V --check --repeat 1 --devices cpu) || exit 1; echo \"$out\"; n=$((n + $(echo \"$out\" | grep -c ' 40 .* pass$'))); done; done; test $n -eq 16" $<TARGET_FILE:hyla_cli>)
+add_test(NAME cli_syevdx_bad_matrix COMMAND sh -c "\"$0\" syevdx -n 40 --matrix tiny --range I:1:4; test $? -eq 2" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_heevdx_values COMMAND sh -c "out=$(\"$0\" heevdx -n 120 --type z --range V:-5:5 --jobz N --check --json --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"range\":\"V\".*\"m\":[1-9][0-9]*,.*\"status\":\"pass\"'" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_syevdx_bad_range COMMAND sh -c "\"$0\" syevdx -n 20 --range I:3:2; test $? -eq 2 && \"$0\" syevdx -n 20 --range I:1:21; test $? -eq 2" $<TARGET_FILE:hyla_cli>)

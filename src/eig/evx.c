@@ -4,10 +4,14 @@
  * number m:
  *   1. dense -> band (hyla_?sytrd_sy2sb, on device 0), 4/3 n^3 flops;
  *   2. band -> real tridiagonal T (hyla_?sytrd_sb2st), O(n^2 kd);
- *   3. the wanted eigenvalues of T by bisection (LAPACK ?stebz on the host
- *      cores, O(n m));
- *   4. jobz V: their eigenvectors of T by inverse iteration (?stein, O(n m)
- *      plus reorthogonalization within clusters), then the two back
+ *   3. jobz N: the wanted eigenvalues of T by bisection (LAPACK ?stebz on
+ *      the host cores, O(n m));
+ *   4. jobz V: the wanted eigenpairs of T by MRRR (?stemr, O(n m), no
+ *      reorthogonalization; n >= EVX_MRRR_MIN), else or where it fails by
+ *      bisection and inverse
+ *      iteration (?stebz, ?stein: O(n m) plus a reorthogonalization within
+ *      clusters that costs O(n m^2) when the m eigenvalues lie close
+ *      together, as a tenth of a large spectrum does), then the two back
  *      transformations on the m columns only (hyla_?ormtr_sb2st and
  *      hyla_?ormtr_sy2sb on device 0), O(n^2 m) each, against O(n^3) for
  *      all n vectors.
@@ -23,6 +27,11 @@
 /* The band width of stage 1 here (any kd >= 1 gives the same results up
  * to rounding). */
 enum { EVX_KD = 64 };
+
+/* MRRR from this order on; below it inverse iteration costs little, and
+ * the host LAPACK's ?stemr mishandles some tiny orders (n = 2 with range
+ * 'I' returned garbage eigenvalues from OpenBLAS 0.3.26). */
+enum { EVX_MRRR_MIN = 256 };
 
 static int evx_sy2sb(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, int64_t kd, void *A,
                      int64_t lda, void *AB, void *tau) {
@@ -96,6 +105,32 @@ static lapack_int evx_stein(hyla_dtype t, lapack_int n, const void *d, const voi
     return -1;
 }
 
+/* ?stemr (MRRR, Dhillon and Parlett): the wanted eigenvalues of T and
+ * their eigenvectors at once, O(n m) with no reorthogonalization (n x nzc
+ * Z in dtype t: complex types receive real vectors). d and e (n entries)
+ * are destroyed. Returns LAPACK's info (> 0: MRRR failed; the caller
+ * falls back to bisection and inverse iteration). */
+static lapack_int evx_stemr(hyla_dtype t, char range, lapack_int n, void *d, void *e, double vl,
+                            double vu, lapack_int il, lapack_int iu, lapack_int *m, void *w,
+                            void *Z, lapack_int ldz, lapack_int nzc, lapack_int *isuppz) {
+    lapack_logical tryrac = 1;
+    switch (t) {
+    case HYLA_S:
+        return LAPACKE_sstemr(LAPACK_COL_MAJOR, 'V', range, n, d, e, (float)vl, (float)vu, il, iu,
+                              m, w, Z, ldz, nzc, isuppz, &tryrac);
+    case HYLA_D:
+        return LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', range, n, d, e, vl, vu, il, iu, m, w, Z, ldz,
+                              nzc, isuppz, &tryrac);
+    case HYLA_C:
+        return LAPACKE_cstemr(LAPACK_COL_MAJOR, 'V', range, n, d, e, (float)vl, (float)vu, il, iu,
+                              m, w, Z, ldz, nzc, isuppz, &tryrac);
+    case HYLA_Z:
+        return LAPACKE_zstemr(LAPACK_COL_MAJOR, 'V', range, n, d, e, vl, vu, il, iu, m, w, Z, ldz,
+                              nzc, isuppz, &tryrac);
+    }
+    return -1;
+}
+
 static double rget(hyla_dtype rt, const void *v, int64_t i) {
     return rt == HYLA_S ? (double)((const float *)v)[i] : ((const double *)v)[i];
 }
@@ -164,9 +199,32 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
     if ((rc = evx_sy2sb(ctx, t, uplo, n, kd, A, lda, AB, tau)) ||
         (rc = evx_sb2st(ctx, t, vec ? 'V' : 'N', n, kd, AB, d, e, vec ? &q : NULL)))
         goto out;
+    lapack_int mm = 0, nsplit = 0, info;
+    /* 3, 4 by MRRR: the wanted pairs of T at once (on copies of d and e,
+     * which it destroys); where it fails, bisection and inverse iteration */
+    if (vec && n >= EVX_MRRR_MIN) {
+        void *dc = hyla_malloc((size_t)n * rs), *ec = hyla_calloc((size_t)n, rs);
+        lapack_int *isuppz = hyla_malloc(sizeof *isuppz * (size_t)(2 * n));
+        if (!dc || !ec || !isuppz) {
+            hyla_free(dc), hyla_free(ec), hyla_free(isuppz);
+            rc = HYLA_ERR_NO_MEMORY;
+            goto out;
+        }
+        memcpy(dc, d, (size_t)n * rs);
+        memcpy(ec, e, (size_t)(n - 1) * rs);
+        const lapack_int nzc = range == 'I' ? (lapack_int)(iu - il + 1) : (lapack_int)n;
+        info = evx_stemr(t, range, (lapack_int)n, dc, ec, vl, vu, (lapack_int)il, (lapack_int)iu,
+                         &mm, wb, Z, (lapack_int)ldz, nzc, isuppz);
+        hyla_free(dc), hyla_free(ec), hyla_free(isuppz);
+        if (info == 0) {
+            if (mm > 0 && (rc = evx_back(ctx, t, q, n, kd, mm, A, lda, tau, Z, ldz))) goto out;
+            goto sorted;
+        }
+        mm = 0;
+        memset(wb, 0, (size_t)n * rs);
+    }
     /* 3: the wanted eigenvalues, grouped by split block */
-    lapack_int mm = 0, nsplit = 0;
-    lapack_int info = evx_stebz(rt, range, (lapack_int)n, vl, vu, (lapack_int)il, (lapack_int)iu,
+    info = evx_stebz(rt, range, (lapack_int)n, vl, vu, (lapack_int)il, (lapack_int)iu,
                                 d, e, &mm, &nsplit, wb, iblock, isplit);
     if (info < 0) {
         rc = HYLA_ERR_INTERNAL;
@@ -190,7 +248,8 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
         }
         if ((rc = evx_back(ctx, t, q, n, kd, mm, A, lda, tau, Z, ldz))) goto out;
     }
-    /* ascending order (selection sort as LAPACK's ?syevx: few swaps) */
+    /* ascending order (selection sort as LAPACK's ?syevx: few swaps; MRRR's
+     * are already) */
     for (int64_t j = 0; j + 1 < mm; j++) {
         int64_t k = j;
         for (int64_t i = j + 1; i < mm; i++)
@@ -205,6 +264,7 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
             }
         }
     }
+sorted:
     memcpy(w, wb, (size_t)mm * rs);
     *m = mm;
 out:

@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "matgen.h"
+#include "matgen_eig.h"
 #include "runloop.h"
 #include "vendor.h"
 
@@ -102,6 +103,24 @@ static void fill_indefinite(hyla_dtype t, int64_t n, void *A, uint64_t seed) {
         else if (t == HYLA_C) ((float *)A)[2 * (i + i * n)] -= (float)n;
         else ((double *)A)[2 * (i + i * n)] -= (double)n;
     }
+}
+
+/* A (both triangles) as --matrix asks: the indefinite random one above by
+ * default or for "random", else the eigensolver's class (matgen_eig.h).
+ * 0, or -1 after printing why (a class these routines do not take, out of
+ * memory). */
+static int fill_a(const cli_opts *o, const char *routine, hyla_dtype t, int64_t n, void *A) {
+    if (!o->matrix || strcmp(o->matrix, "random") == 0) {
+        fill_indefinite(t, n, A, o->seed);
+        return 0;
+    }
+    if (o->eig_matrix < 0) {
+        fprintf(stderr, "hyla: %s: --matrix %s is not a class of Hermitian matrix (random, "
+                "clustered, geometric, arithmetic, onelarge, graded, diagonal or zero)\n",
+                routine, o->matrix);
+        return -1;
+    }
+    return mat_fill_eig(t, (eig_class)o->eig_matrix, n, A, n > 0 ? n : 1, o->seed);
 }
 
 static void restore(void *arg) {
@@ -448,7 +467,10 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     c.w = malloc(sizeof(double) * (size_t)(n + 1) * 2);
     cmd_status st = CMD_ERROR;
     if (!c.A0 || !c.B0 || !c.A || !c.B || !c.w) goto out;
-    fill_indefinite(t, n, c.A0, o->seed);
+    if (fill_a(o, run_name(&c), t, n, c.A0)) {
+        st = o->eig_matrix < 0 ? CMD_USAGE : CMD_ERROR;
+        goto out;
+    }
     mat_fill_hpd(t, n, c.B0, n > 0 ? n : 1, o->seed, 2);
     report_row row = {.layout = ROW_CHOL, .routine = run_name(&c), .type = t, .uplo = uplo, .n = n,
                       .nrhs = -1, .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
@@ -714,7 +736,10 @@ static cmd_status evx_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
     c.w = malloc(sizeof(double) * (size_t)(n + 1));
     cmd_status st = CMD_ERROR;
     if (!c.A0 || !c.A || !c.Z || !c.w) goto out;
-    fill_indefinite(t, n, c.A0, o->seed);
+    if (fill_a(o, evx_name(t), t, n, c.A0)) {
+        st = o->eig_matrix < 0 ? CMD_USAGE : CMD_ERROR;
+        goto out;
+    }
     report_row row = {.layout = ROW_CHOL, .routine = evx_name(t), .type = t, .uplo = uplo, .n = n,
                       .nrhs = -1, .time_s = NAN, .vendor_time_s = NAN, .vendor_dev_time_s = NAN,
                       .ours_dev_time_s = NAN, .status = "ok"};

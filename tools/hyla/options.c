@@ -146,7 +146,8 @@ void cli_usage(FILE *f) {
         "eigensolver options (syevd, heevd; real types run syevd, complex ones heevd):\n"
         "  --jobz N|V           eigenvalues only, or eigenvectors too (default N)\n"
         "  --matrix CLASS       random (default), clustered, geometric, arithmetic, onelarge (eigenvalue\n"
-        "                       distributions of LAPACK dlatms, cond 1e6), graded, diagonal, zero\n"
+        "                       distributions of LAPACK dlatms, cond 1e6), graded, diagonal, zero;\n"
+        "                       also syevdx, heevdx and A of sygvd, hegvd\n"
         "  --timers             print the seconds of each stage after each run; several devices:\n"
         "                       also a Gantt line per device (U upload, 1 sy2sb, 2 sb2st,\n"
         "                       T tridiag, q Q2, Q Q1, G Z = Q E, D download over 60 columns, each\n"
@@ -695,7 +696,7 @@ static void warn_unused(const cli_opts *o) {
         {OPT_XT_BLOCK, "gemm"},
         {OPT_NRHS, "potrs posv getrs gesv gesv_rbt"},
         {OPT_COND, "potrf potrs posv stedc sterf"},
-        {OPT_MATRIX, "syevd heevd gesv_rbt"},
+        {OPT_MATRIX, "syevd heevd syevdx heevdx sygvd hegvd gesv_rbt"},
         {OPT_TIMERS, "syevd heevd stedc sterf"},
         {OPT_DEPTH, "gesv_rbt"},
         {OPT_REFINE, "gesv_rbt"},

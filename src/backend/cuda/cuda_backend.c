@@ -776,9 +776,12 @@ static int cuda_geam(hyla_queue *qb, hyla_dtype t, hyla_op ta, int64_t m, int64_
     struct cuda_queue *q = cqueue(qb);
     int rc;
     const int64_t arows = ta == HYLA_NOTRANS ? m : n;
-    if (blas_enter(q, t, m >= 0 && n >= 0, m == 0 || n == 0,
-                   op_ok(ta) && ld_ok(lda, arows) && ld_ok(ldc, m), &rc))
-        return rc;
+    /* bad arguments: HYLA_ERR_INVALID with nothing enqueued, as on the host
+     * backend (the queue stays usable) */
+    if (!dtype_ok(t) || m < 0 || n < 0 || !op_ok(ta) || !ld_ok(lda, arows) || !ld_ok(ldc, m) ||
+        (m > 0 && n > 0 && (!A || !C)))
+        return HYLA_ERR_INVALID;
+    if (blas_enter(q, t, 1, m == 0 || n == 0, 1, &rc)) return rc;
     const scalar a = load_scalar(t, alpha), b = load_scalar(t, beta);
     const cublasOperation_t oa = op_of(ta, t);
     cublasStatus_t st;
