@@ -23,6 +23,7 @@
  * pairs of C (bisection, inverse iteration, the back transformations on
  * their m columns only), and step 4 applies to those m columns. */
 #include "core/internal.h"
+#include "core/xfer.h"
 
 #include <string.h>
 
@@ -69,31 +70,37 @@ static hyla_op gv_herm(hyla_dtype t) {
     return t == HYLA_C || t == HYLA_Z ? HYLA_CONJTRANS : HYLA_TRANS;
 }
 
-/* Upload the n x n triangle uplo of host X (ldx) into device dX (lddx) as
- * its lower triangle: uplo L as it is, uplo U as its conjugate transpose
- * built in host buffer T (n x n) first. */
-static int upload_lower(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, char uplo,
-                        int64_t n, const char *X, int64_t ldx, char *dX, int64_t lddx, char *T) {
+/* Upload the n x n triangle uplo of host X (ldx) into device 0's dX (lddx)
+ * as its lower triangle, through the pinned staging ring (hyla_xfer_matrix:
+ * pageable memory copied by a team, several times a plain copy's rate):
+ * uplo L as it is, uplo U as its conjugate transpose built in host buffer
+ * T (n x n) first, by blocks on the team. */
+static int upload_lower(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, const char *X,
+                        int64_t ldx, char *dX, int64_t lddx, char *T) {
     const size_t es = hyla_dtype_size(t);
     const int cplx = t == HYLA_C || t == HYLA_Z;
     const char *src = X;
     int64_t lds = ldx;
     if (uplo == 'U') {
-        for (int64_t j = 0; j < n; j++)
-            for (int64_t i = j; i < n; i++) { /* T(i, j) = conj(X(j, i)) */
-                char *dst = T + ((size_t)i + (size_t)j * (size_t)n) * es;
-                memcpy(dst, X + ((size_t)j + (size_t)i * (size_t)ldx) * es, es);
-                if (cplx) {
-                    if (t == HYLA_C) ((float *)dst)[1] = -((float *)dst)[1];
-                    else ((double *)dst)[1] = -((double *)dst)[1];
-                }
-            }
+        enum { TB = 64 };
+        const int64_t nbk = HYLA_CEILDIV(n, TB);
+#pragma omp parallel for schedule(dynamic) if (n >= 256)
+        for (int64_t bj = 0; bj < nbk; bj++)
+            for (int64_t bi = bj; bi < nbk; bi++)
+                for (int64_t j = bj * TB; j < HYLA_MIN(n, (bj + 1) * TB); j++)
+                    for (int64_t i = HYLA_MAX(j, bi * TB); i < HYLA_MIN(n, (bi + 1) * TB); i++) {
+                        /* T(i, j) = conj(X(j, i)) */
+                        char *dst = T + ((size_t)i + (size_t)j * (size_t)n) * es;
+                        memcpy(dst, X + ((size_t)j + (size_t)i * (size_t)ldx) * es, es);
+                        if (cplx) {
+                            if (t == HYLA_C) ((float *)dst)[1] = -((float *)dst)[1];
+                            else ((double *)dst)[1] = -((double *)dst)[1];
+                        }
+                    }
         src = T;
         lds = n;
     }
-    int rc = o->copy_2d(q, dX, (size_t)lddx * es, src, (size_t)lds * es, (size_t)n * es,
-                        (size_t)n, HYLA_COPY_H2D);
-    return rc ? rc : o->queue_sync(q);
+    return hyla_xfer_matrix(ctx, 0, t, 1, n, n, (void *)src, lds, dX, lddx);
 }
 
 /* C = L^-1 A L^-H (itype 1) or L^H A L (2, 3) in the lower triangle of dA,
@@ -217,8 +224,8 @@ static int gv_reduce(hyla_t *ctx, hyla_dtype t, int itype, char uplo, int64_t n,
         goto out;
     }
     /* 2. both in lower storage on device 0, A reduced */
-    if ((rc = upload_lower(g->q, g->o, t, uplo, n, A, lda, g->dA, n, g->T)) ||
-        (rc = upload_lower(g->q, g->o, t, uplo, n, B, ldb, g->dL, n, g->T)))
+    if ((rc = upload_lower(ctx, t, uplo, n, A, lda, g->dA, n, g->T)) ||
+        (rc = upload_lower(ctx, t, uplo, n, B, ldb, g->dL, n, g->T)))
         goto out;
     rc = reduce(g->q, g->o, t, itype, n, g->dA, g->dL, n, g->S);
 out:
@@ -228,18 +235,15 @@ out:
 
 /* Step 4 on the device: the k columns of dZ (ld n) := L^-H Z (itype 1, 2)
  * or L Z (3), then down into Z (ldz, host). */
-static int gv_vectors(gv_dev *g, hyla_dtype t, int itype, int64_t n, int64_t k, char *dZ, void *Z,
-                      int64_t ldz) {
-    const size_t es = hyla_dtype_size(t);
+static int gv_vectors(hyla_t *ctx, gv_dev *g, hyla_dtype t, int itype, int64_t n, int64_t k,
+                      char *dZ, void *Z, int64_t ldz) {
     const void *one = gv_scalar(t, 1, 0);
     int rc = itype == 3 ? g->o->trmm(g->q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT,
                                      n, k, one, g->dL, n, dZ, n)
                         : g->o->trsm(g->q, t, HYLA_LEFT, HYLA_LOWER, gv_herm(t), HYLA_NONUNIT,
                                      n, k, one, g->dL, n, dZ, n);
-    if (!rc)
-        rc = g->o->copy_2d(g->q, Z, (size_t)ldz * es, dZ, (size_t)n * es, (size_t)n * es,
-                           (size_t)k, HYLA_COPY_D2H);
-    return rc ? rc : g->o->queue_sync(g->q);
+    if (!rc) rc = g->o->queue_sync(g->q);
+    return rc ? rc : hyla_xfer_matrix(ctx, 0, t, 0, n, k, Z, ldz, dZ, n);
 }
 
 static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64_t n, void *A,
@@ -264,7 +268,7 @@ static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64
     /* 3. the standard problem on the device */
     rc = gv_syevd_dev(ctx, t, jobz, n, g.dA, n, w);
     /* 4. X = L^-H Z (itype 1, 2) or L Z (3), into A */
-    if (!rc && jobz == 'V') rc = gv_vectors(&g, t, itype, n, n, g.dA, A, lda);
+    if (!rc && jobz == 'V') rc = gv_vectors(ctx, &g, t, itype, n, n, g.dA, A, lda);
     gv_release(&g);
     return rc;
 }
@@ -317,10 +321,7 @@ static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, cha
         goto out;
     }
     /* C down (lower storage), the device's copy no longer needed */
-    rc = g.o->copy_2d(g.q, C, (size_t)n * es, g.dA, (size_t)n * es, (size_t)n * es, (size_t)n,
-                      HYLA_COPY_D2H);
-    if (!rc) rc = g.o->queue_sync(g.q);
-    if (rc) goto out;
+    if ((rc = hyla_xfer_matrix(ctx, 0, t, 0, n, n, C, n, g.dA, n))) goto out;
     g.o->mem_free(g.d, HYLA_MEM_DEVICE, g.dA);
     g.dA = NULL;
     /* 3. the wanted pairs of C (its vectors into Z) */
@@ -330,9 +331,8 @@ static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, cha
     /* 4. the mm columns of Z through L */
     if (vec && mm > 0) {
         if ((rc = g.o->mem_alloc(g.d, HYLA_MEM_DEVICE, (size_t)n * (size_t)mm * es, (void **)&dZ)) ||
-            (rc = g.o->copy_2d(g.q, dZ, (size_t)n * es, Z, (size_t)ldz * es, (size_t)n * es,
-                               (size_t)mm, HYLA_COPY_H2D)) ||
-            (rc = gv_vectors(&g, t, itype, n, mm, dZ, Z, ldz)))
+            (rc = hyla_xfer_matrix(ctx, 0, t, 1, n, mm, Z, ldz, dZ, n)) ||
+            (rc = gv_vectors(ctx, &g, t, itype, n, mm, dZ, Z, ldz)))
             goto out;
     }
     *m = mm;
