@@ -52,6 +52,10 @@ typedef struct {
                                     order, else sterf on the host cores (INT64_MAX: never) */
     int64_t eig_cholqr_min_m;    /* stage 1's CholeskyQR2 panels (where they run) from this
                                     many rows, unless the device rebuilds the reflectors */
+    int64_t eig_subset_dc_pct;   /* a part of the spectrum with vectors: from this share of
+                                    n wanted pairs (percent) on, all of T's by divide and
+                                    conquer and the wanted columns kept, else the wanted
+                                    alone by MRRR */
     int64_t eig_mgpu_min_n[2];   /* [jobz N, V]: a host-resident ?syevd / ?heevd takes every
                                     device of a context of several from this order on, device
                                     0 alone below (HYLA_OPT_EIG_DEVICES automatic; 0: always,

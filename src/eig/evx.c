@@ -6,17 +6,21 @@
  *   2. band -> real tridiagonal T (hyla_?sytrd_sb2st), O(n^2 kd);
  *   3. jobz N: the wanted eigenvalues of T by bisection (LAPACK ?stebz on
  *      the host cores, O(n m));
- *   4. jobz V: the wanted eigenpairs of T by MRRR (?stemr, O(n m), no
- *      reorthogonalization; n >= EVX_MRRR_MIN), else or where it fails by
- *      bisection and inverse
- *      iteration (?stebz, ?stein: O(n m) plus a reorthogonalization within
- *      clusters that costs O(n m^2) when the m eigenvalues lie close
- *      together, as a tenth of a large spectrum does), then the two back
- *      transformations on the m columns only (hyla_?ormtr_sb2st and
- *      hyla_?ormtr_sy2sb on device 0), O(n^2 m) each, against O(n^3) for
- *      all n vectors.
+ *   4. jobz V, from n = EVX_MRRR_MIN on: where the wanted are at least the
+ *      tuning table's eig_subset_dc_pct percent of n (counted by Sturm
+ *      sequences for range 'V'), all of T's pairs by divide and conquer
+ *      (hyla_eig_stedc, its large merges on the devices) and the wanted
+ *      columns kept; else the wanted pairs alone by MRRR (?stemr, O(n m),
+ *      no reorthogonalization). Below that order, or where MRRR fails,
+ *      bisection and inverse iteration (?stebz, ?stein: O(n m) plus a
+ *      reorthogonalization within clusters that costs O(n m^2) when the m
+ *      eigenvalues lie close together, as a tenth of a large spectrum
+ *      does). Then the two back transformations on the m columns only
+ *      (hyla_?ormtr_sb2st and hyla_?ormtr_sy2sb on device 0), O(n^2 m)
+ *      each, against O(n^3) for all n vectors.
  * The results are sorted ascending (?stein wants them by split block). */
 #include "core/internal.h"
+#include "eig/ptridiag.h"
 
 #include <float.h>
 #include <lapacke.h>
@@ -131,6 +135,80 @@ static lapack_int evx_stemr(hyla_dtype t, char range, lapack_int n, void *d, voi
     return -1;
 }
 
+static double rget(hyla_dtype rt, const void *v, int64_t i);
+
+/* The number of eigenvalues of T below x (Sturm sequence of the LDL^T
+ * factorization of T - x I), for the choice of the tridiagonal solver. */
+static int64_t evx_count_below(hyla_dtype rt, int64_t n, const void *d, const void *e, double x) {
+    double emax = 1;
+    for (int64_t i = 0; i + 1 < n; i++) {
+        const double v = rt == HYLA_S ? (double)((const float *)e)[i] : ((const double *)e)[i];
+        emax = fmax(emax, v * v);
+    }
+    const double pivmin = DBL_MIN * emax;
+    int64_t c = 0;
+    double q = 1;
+    for (int64_t i = 0; i < n; i++) {
+        const double di = rt == HYLA_S ? (double)((const float *)d)[i] : ((const double *)d)[i];
+        const double ei = i == 0 ? 0
+                          : rt == HYLA_S ? (double)((const float *)e)[i - 1]
+                                         : ((const double *)e)[i - 1];
+        q = di - x - (i == 0 ? 0 : ei * ei / q);
+        if (fabs(q) < pivmin) q = -pivmin;
+        c += q < 0;
+    }
+    return c;
+}
+
+/* All of T's eigenpairs by divide and conquer (hyla_eig_stedc: its large
+ * merges on the devices) and the wanted ones kept: eigenvalues into w,
+ * their vectors into Z (complex types: zero imaginary parts), *mm their
+ * number. d and e are left as they were. Returns 0, k > 0 (a QL leaf did
+ * not converge: the caller falls back), or an error. */
+static int evx_dc(hyla_t *ctx, hyla_dtype t, char range, int64_t n, const void *d, const void *e,
+                  double vl, double vu, int64_t il, int64_t iu, lapack_int *mm, void *w, void *Z,
+                  int64_t ldz) {
+    const hyla_dtype rt = hyla_dtype_real(t);
+    const size_t rs = hyla_dtype_size(rt), es = hyla_dtype_size(t);
+    void *dd = hyla_malloc((size_t)n * rs), *ee = hyla_calloc((size_t)n, rs);
+    void *E = hyla_malloc((size_t)n * (size_t)n * rs);
+    int rc = 0;
+    if (!dd || !ee || !E) {
+        rc = HYLA_ERR_NO_MEMORY;
+        goto out;
+    }
+    memcpy(dd, d, (size_t)n * rs);
+    memcpy(ee, e, (size_t)(n - 1) * rs);
+    if ((rc = hyla_eig_stedc(ctx, rt, n, dd, ee, E, n))) goto out;
+    /* the wanted: a run of the ascending eigenvalues */
+    int64_t j0 = 0, j1 = n;
+    if (range == 'I') {
+        j0 = il - 1, j1 = iu;
+    } else if (range == 'V') {
+        while (j0 < n && rget(rt, dd, j0) <= vl) j0++;
+        j1 = j0;
+        while (j1 < n && rget(rt, dd, j1) <= vu) j1++;
+    }
+#pragma omp parallel for schedule(static) if (n >= 512)
+    for (int64_t j = j0; j < j1; j++) {
+        const char *src = (const char *)E + (size_t)j * (size_t)n * rs;
+        char *dst = (char *)Z + (size_t)(j - j0) * (size_t)ldz * es;
+        if (t == rt) {
+            memcpy(dst, src, (size_t)n * rs);
+        } else {
+            for (int64_t i = 0; i < n; i++) {
+                memcpy(dst + (size_t)i * es, src + (size_t)i * rs, rs);
+                memset(dst + (size_t)i * es + rs, 0, rs);
+            }
+        }
+    }
+    memcpy(w, (char *)dd + (size_t)j0 * rs, (size_t)(j1 - j0) * rs);
+    *mm = (lapack_int)(j1 - j0);
+out:
+    hyla_free(E), hyla_free(ee), hyla_free(dd);
+    return rc;
+}
+
 static double rget(hyla_dtype rt, const void *v, int64_t i) {
     return rt == HYLA_S ? (double)((const float *)v)[i] : ((const double *)v)[i];
 }
@@ -200,6 +278,24 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
         (rc = evx_sb2st(ctx, t, vec ? 'V' : 'N', n, kd, AB, d, e, vec ? &q : NULL)))
         goto out;
     lapack_int mm = 0, nsplit = 0, info;
+    /* 3, 4 for many pairs: all of T's by divide and conquer, the wanted
+     * kept (where a leaf fails to converge, as for few) */
+    if (vec && n >= EVX_MRRR_MIN) {
+        const int64_t want = range == 'A'   ? n
+                             : range == 'I' ? iu - il + 1
+                                            : evx_count_below(rt, n, d, e, vu) -
+                                                  evx_count_below(rt, n, d, e, vl);
+        const int64_t pct = hyla_tuning_for(ctx->devs[0])->eig_subset_dc_pct;
+        if (pct > 0 && want * 100 >= pct * n) {
+            rc = evx_dc(ctx, t, range, n, d, e, vl, vu, il, iu, &mm, wb, Z, ldz);
+            if (rc < 0) goto out;
+            if (rc == 0) {
+                if (mm > 0 && (rc = evx_back(ctx, t, q, n, kd, mm, A, lda, tau, Z, ldz))) goto out;
+                goto sorted;
+            }
+            rc = 0, mm = 0;
+        }
+    }
     /* 3, 4 by MRRR: the wanted pairs of T at once (on copies of d and e,
      * which it destroys); where it fails, bisection and inverse iteration */
     if (vec && n >= EVX_MRRR_MIN) {
