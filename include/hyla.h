@@ -961,12 +961,14 @@ HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
  * (hyla_?sytrd_sb2st), the wanted eigenvalues of T by bisection (jobz 'N',
  * the host LAPACK's ?stebz, O(n m)), with jobz 'V' the wanted pairs of T by
  * MRRR (?stemr, O(n m); bisection and inverse iteration, ?stein, below
- * n = 256 or where MRRR fails) or, where they are a large share of n (the
- * tuning table's eig_subset_dc_pct: 20 % on GPUs, 35 % on the host
- * backend), all of T's by divide and conquer and the wanted kept; then the
- * two back transformations on the m columns only (hyla_?ormtr_sb2st,
- * hyla_?ormtr_sy2sb on device 0: O(n^2 m) each). For all n pairs,
- * hyla_?syevd is faster.
+ * n = 256 or where MRRR fails), then the two back transformations on the m
+ * columns only (hyla_?ormtr_sb2st, hyla_?ormtr_sy2sb on device 0: O(n^2 m)
+ * each). Where the wanted pairs are a large share of n (the tuning table's
+ * eig_subset_dc_pct: 1 % on GPUs, 35 % on the host backend), all n by
+ * divide and conquer and the wanted kept instead: range 'A' and 'I' by
+ * hyla_?syevd (A then holds all n eigenvectors on return), range 'V' (its
+ * count known after the reduction) by the tridiagonal divide and conquer
+ * and the back transformations on the m columns.
  *   jobz     'N' or 'V'.   range  'A', 'V' or 'I'.   uplo 'L' or 'U'.
  *   n        order of A, >= 0.
  *   A, lda   lda >= max(1, n); destroyed (the reflectors of stage 1).
@@ -988,7 +990,7 @@ HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
  * HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE; HYLA_ERR_UNSUPPORTED for n >
  * INT_MAX (the host LAPACK's integers). NULL ctx: HYLA_ERR_INVALID.
  * Workspace: host (kd + 1) n + 6 n elements (divide and conquer: n^2 reals
- * more), the stages' device memory (as hyla_?sytrd_sy2sb,
+ * more; by hyla_?syevd: its workspace), the stages' device memory (as hyla_?sytrd_sy2sb,
  * hyla_?sytrd_sb2st and the back transformations). */
 HYLA_API int hyla_ssyevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, float *A,
                  int64_t lda, float vl, float vu, int64_t il, int64_t iu, int64_t *m, float *w,

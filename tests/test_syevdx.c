@@ -152,8 +152,10 @@ int main(void) {
                     A0[i + j * n] = x, A0[j + i * n] = conj(x);
                 }
             if (n > 0) reference(n, A0, wr);
+            /* the last: over half the spectrum, divide and conquer's share
+             * (eig_subset_dc_pct) from n = 256 on */
             const int64_t ranges[][2] = {{1, n / 10 > 1 ? n / 10 : 1}, {n / 3 > 1 ? n / 3 : 1, n / 2 > 1 ? n / 2 : 1},
-                                         {n, n}};
+                                         {n, n}, {1, n / 2 + 1}};
             for (int u = 0; u < 2; u++)
                 for (int jz = 0; jz < 2; jz++) {
                     const char jobz = jz ? 'V' : 'N', uplo = u ? 'U' : 'L';
@@ -162,7 +164,7 @@ int main(void) {
                         one_case(h, ts[a], jobz, 'I', uplo, 0, 1, 0, A0, wr);
                         continue;
                     }
-                    for (int r = 0; r < 3; r++) {
+                    for (int r = 0; r < 4; r++) {
                         one_case(h, ts[a], jobz, 'I', uplo, n, ranges[r][0], ranges[r][1], A0, wr);
                         one_case(h, ts[a], jobz, 'V', uplo, n, ranges[r][0], ranges[r][1], A0, wr);
                     }

@@ -143,10 +143,11 @@ static const hyla_tuning table[ROWS] = {
         .eig_reorder_min_n = 4096,
         .eig_bisect_min_n = 2048,
         .eig_cholqr_min_m = 2048,
-        /* where MRRR (host cores, one thread) meets divide and conquer
-         * with its merges on the GPU: suite eig-parts-h200 times 10 % and
-         * 50 % of n = 16384 */
-        .eig_subset_dc_pct = 20,
+        /* one H200, d n = 16384 (bench/results/eig-parts-h200.md): a
+         * tenth of the spectrum by MRRR on the host cores 15.8 s, the full
+         * dsyevd 1.70 s in the same run; MRRR's O(n m) only wins for a few
+         * pairs */
+        .eig_subset_dc_pct = 1,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_CUDA_GENERIC] = {
@@ -175,7 +176,7 @@ static const hyla_tuning table[ROWS] = {
         .eig_reorder_min_n = 4096,
         .eig_bisect_min_n = 2048,
         .eig_cholqr_min_m = 2048,
-        .eig_subset_dc_pct = 20,
+        .eig_subset_dc_pct = 1,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_HOST] = {

@@ -7,10 +7,12 @@
  *   3. jobz N: the wanted eigenvalues of T by bisection (LAPACK ?stebz on
  *      the host cores, O(n m));
  *   4. jobz V, from n = EVX_MRRR_MIN on: where the wanted are at least the
- *      tuning table's eig_subset_dc_pct percent of n (counted by Sturm
- *      sequences for range 'V'), all of T's pairs by divide and conquer
- *      (hyla_eig_stedc, its large merges on the devices) and the wanted
- *      columns kept; else the wanted pairs alone by MRRR (?stemr, O(n m),
+ *      tuning table's eig_subset_dc_pct percent of n, all n pairs and the
+ *      wanted kept: for range 'A' and 'I' (their number known) by
+ *      hyla_?syevd in place of steps 1 to 4; for range 'V' (counted by
+ *      Sturm sequences on T) T's by divide and conquer (hyla_eig_stedc,
+ *      its large merges on the devices) and the back transformations on
+ *      the wanted columns; else the wanted pairs alone by MRRR (?stemr, O(n m),
  *      no reorthogonalization). Below that order, or where MRRR fails,
  *      bisection and inverse iteration (?stebz, ?stein: O(n m) plus a
  *      reorthogonalization within clusters that costs O(n m^2) when the m
@@ -137,6 +139,33 @@ static lapack_int evx_stemr(hyla_dtype t, char range, lapack_int n, void *d, voi
 
 static double rget(hyla_dtype rt, const void *v, int64_t i);
 
+/* All n pairs by hyla_?syevd (A overwritten by its eigenvectors) and the
+ * wanted run il .. il + k - 1 (1-based) kept: their eigenvalues into w,
+ * their columns into Z, *m = k. Returns what hyla_?syevd returns. */
+static int evx_full(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, void *A, int64_t lda,
+                    int64_t il, int64_t k, int64_t *m, void *w, void *Z, int64_t ldz) {
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(hyla_dtype_real(t));
+    void *wf = hyla_malloc((size_t)n * rs);
+    if (!wf) return HYLA_ERR_NO_MEMORY;
+    int rc;
+    switch (t) {
+    case HYLA_S: rc = hyla_ssyevd(ctx, 'V', uplo, n, A, lda, wf); break;
+    case HYLA_D: rc = hyla_dsyevd(ctx, 'V', uplo, n, A, lda, wf); break;
+    case HYLA_C: rc = hyla_cheevd(ctx, 'V', uplo, n, A, lda, wf); break;
+    default: rc = hyla_zheevd(ctx, 'V', uplo, n, A, lda, wf); break;
+    }
+    if (!rc) {
+#pragma omp parallel for schedule(static) if (n >= 512)
+        for (int64_t j = 0; j < k; j++)
+            memcpy((char *)Z + (size_t)j * (size_t)ldz * es,
+                   (const char *)A + (size_t)(il - 1 + j) * (size_t)lda * es, (size_t)n * es);
+        memcpy(w, (const char *)wf + (size_t)(il - 1) * rs, (size_t)k * rs);
+        *m = k;
+    }
+    hyla_free(wf);
+    return rc;
+}
+
 /* The number of eigenvalues of T below x (Sturm sequence of the LDL^T
  * factorization of T - x I), for the choice of the tridiagonal solver. */
 static int64_t evx_count_below(hyla_dtype rt, int64_t n, const void *d, const void *e, double x) {
@@ -259,6 +288,12 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
 
     const hyla_dtype rt = hyla_dtype_real(t);
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
+    /* many wanted pairs, their number known (range 'A', 'I'): the full
+     * solver and the wanted columns kept */
+    const int64_t pct = hyla_tuning_for(ctx->devs[0])->eig_subset_dc_pct;
+    const int64_t want = range == 'A' ? n : range == 'I' ? iu - il + 1 : -1;
+    if (vec && n >= EVX_MRRR_MIN && pct > 0 && want >= 0 && want * 100 >= pct * n)
+        return evx_full(ctx, t, uplo, n, A, lda, range == 'I' ? il : 1, want, m, w, Z, ldz);
     const int64_t kd = HYLA_MAX(1, HYLA_MIN((int64_t)EVX_KD, n - 1));
     void *AB = hyla_calloc((size_t)((kd + 1) * n), es), *tau = hyla_calloc((size_t)n, es);
     void *d = hyla_malloc((size_t)n * rs), *e = hyla_calloc((size_t)n, rs);
@@ -280,13 +315,9 @@ static int evdx(hyla_t *ctx, hyla_dtype t, char jobz, char range, char uplo, int
     lapack_int mm = 0, nsplit = 0, info;
     /* 3, 4 for many pairs: all of T's by divide and conquer, the wanted
      * kept (where a leaf fails to converge, as for few) */
-    if (vec && n >= EVX_MRRR_MIN) {
-        const int64_t want = range == 'A'   ? n
-                             : range == 'I' ? iu - il + 1
-                                            : evx_count_below(rt, n, d, e, vu) -
-                                                  evx_count_below(rt, n, d, e, vl);
-        const int64_t pct = hyla_tuning_for(ctx->devs[0])->eig_subset_dc_pct;
-        if (pct > 0 && want * 100 >= pct * n) {
+    if (vec && n >= EVX_MRRR_MIN && range == 'V') {
+        const int64_t inside = evx_count_below(rt, n, d, e, vu) - evx_count_below(rt, n, d, e, vl);
+        if (pct > 0 && inside * 100 >= pct * n) {
             rc = evx_dc(ctx, t, range, n, d, e, vl, vu, il, iu, &mm, wb, Z, ldz);
             if (rc < 0) goto out;
             if (rc == 0) {
