@@ -1412,10 +1412,12 @@ int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
     if (ordinal < 0 || ordinal >= hyla_cuda_device_count()) return HYLA_ERR_NO_DEVICE;
     rc = set_device(ordinal);
     if (!rc) rc = cuda_rc(cudaGetDeviceProperties(&prop, ordinal));
-    /* kernels that start while the device is busy with others, loaded now
-     * rather than at their first launch (k_dc.h) */
-    if (!rc) rc = hyla_cuda_dc_preload();
     if (rc) return rc;
+    /* kernels that start while the device is busy with others, loaded now
+     * rather than at their first launch (k_dc.h); a device they cannot load
+     * on (a build for other architectures) stays usable for what it can
+     * run, and their own launch reports the error later */
+    if (hyla_cuda_dc_preload() != 0) (void)cudaGetLastError();
     /* direct copies to every peer GPU (NVLink or PCIe P2P) where possible, so
      * device-to-device copies between GPUs do not bounce through the host */
     for (int j = 0, nd = hyla_cuda_device_count(); j < nd; j++) {
