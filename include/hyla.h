@@ -381,7 +381,15 @@ typedef enum {
      * 1.06x (2 cores, n = 1000 to 4000, bench/results/host-direct.md).
      * Results agree up to rounding; the statistics (hyla_get_chol_stats)
      * report the panels of the whole-matrix path. */
-    HYLA_OPT_HOST_LAPACK = 38
+    HYLA_OPT_HOST_LAPACK = 38,
+    /* A part of the spectrum with eigenvectors (hyla_?syevdx, ?heevdx,
+     * ?sygvd with a range) once the matrix is tridiagonal: from N percent
+     * of the n pairs wanted on (1 .. 100), all n pairs of the tridiagonal
+     * by divide and conquer and the wanted kept, below it the wanted alone
+     * by MRRR on the host cores; 101 = never divide and conquer; 0 = the
+     * tuning table's eig_subset_dc_pct (1 on GPUs, 35 on the host
+     * backend; docs/TUNING.md). Results agree up to rounding. */
+    HYLA_OPT_EIG_SUBSET_DC = 39
 } hyla_option;
 
 /* Sets an option. Returns 0, -1 (ctx NULL), -2 (unknown option) or -3 (value

@@ -6,6 +6,8 @@
  * |A Z - Z W| / (n |A| eps) and orthogonality |Z^H Z - I| / (n eps) of the
  * m vectors; NaN in the triangle read, every bad argument. */
 #include "test_util.h"
+#include "core/internal.h"
+#include "backend/ops/ops.h"
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -133,6 +135,84 @@ static void failures(hyla_t *h) {
           "NaN outside the upper triangle: ignored");
 }
 
+/* The backend's heevr op where it has one (the host backend: LAPACK
+ * ?syevr): bad arguments do nothing; eigenpairs 2..4 and those in an
+ * interval of a 7 x 7 symmetric matrix against LAPACKE's ?syevd. */
+static void heevr_op(hyla_t *h) {
+    enum { N = 7 };
+    hyla_dev *d = h->devs[0];
+    const hyla_backend_ops *o = d->ops;
+    if (!o->alg->heevr) return; /* optional: the one-stage part path is not taken */
+    hyla_dev_workspace *ws = NULL;
+    double *dA = NULL, *dw = NULL, *dZ = NULL;
+    double A0[N * N], A[N * N], wr[N], w[N], Z[N * N];
+    for (int j = 0; j < N; j++)
+        for (int i = j; i < N; i++) A0[i + j * N] = A0[j + i * N] = urand();
+    memcpy(A, A0, sizeof A);
+    LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', N, A, N, wr);
+    int64_t m = -1;
+    int info = -7;
+    if (hyla_workspace_get(h, 0, 0, 0, &ws) != 0 ||
+        o->mem_alloc(d, HYLA_MEM_DEVICE, sizeof A, (void **)&dA) != 0 ||
+        o->mem_alloc(d, HYLA_MEM_DEVICE, sizeof w, (void **)&dw) != 0 ||
+        o->mem_alloc(d, HYLA_MEM_DEVICE, sizeof Z, (void **)&dZ) != 0) {
+        CHECK(0, "heevr op: buffers");
+        goto out;
+    }
+    hyla_queue *q = ws->q_comp;
+    CHECK(o->alg->heevr(q, (hyla_dtype)5, 1, 'I', 0, 0, 2, 4, N, dA, N, &m, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: dtype");
+    CHECK(o->alg->heevr(q, HYLA_D, 2, 'I', 0, 0, 2, 4, N, dA, N, &m, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: vec");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'X', 0, 0, 2, 4, N, dA, N, &m, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: range");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'I', 0, 0, 4, 2, N, dA, N, &m, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: iu < il");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'I', 0, 0, 2, N + 1, N, dA, N, &m, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: iu > n");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'V', 1, 1, 0, 0, N, dA, N, &m, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: vl = vu");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'I', 0, 0, 2, 4, N, dA, N - 1, &m, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: lda");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'I', 0, 0, 2, 4, N, dA, N, &m, dw, dZ, N - 1, &info) ==
+              HYLA_ERR_INVALID, "heevr op: ldz");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'I', 0, 0, 2, 4, N, dA, N, &m, dw, NULL, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: Z");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'I', 0, 0, 2, 4, N, dA, N, NULL, dw, dZ, N, &info) ==
+              HYLA_ERR_INVALID, "heevr op: m");
+    CHECK(m == -1 && info == -7, "heevr op: nothing written on a bad argument");
+    CHECK(o->alg->heevr(q, HYLA_D, 1, 'A', 0, 0, 0, 0, 0, NULL, 1, &m, NULL, NULL, 1, &info) == 0 &&
+              m == 0 && info == 0, "heevr op: n = 0");
+    for (int r = 0; r < 2; r++) {
+        const char range = r ? 'V' : 'I';
+        const double vl = (wr[1] + wr[2]) / 2, vu = (wr[4] + wr[5]) / 2; /* pairs 3..5 */
+        const int64_t il = r ? 3 : 2, iu = r ? 5 : 4;
+        CHECK(o->copy_2d(q, dA, sizeof A, A0, sizeof A, sizeof A, 1, HYLA_COPY_H2D) == 0 &&
+                  o->alg->heevr(q, HYLA_D, 1, range, vl, vu, 2, 4, N, dA, N, &m, dw, dZ, N,
+                                &info) == 0 &&
+                  o->copy_2d(q, w, sizeof w, dw, sizeof w, sizeof w, 1, HYLA_COPY_D2H) == 0 &&
+                  o->copy_2d(q, Z, sizeof Z, dZ, sizeof Z, sizeof Z, 1, HYLA_COPY_D2H) == 0 &&
+                  o->queue_sync(q) == 0 && info == 0,
+              "heevr op range %c: runs", range);
+        CHECK(m == 3, "heevr op range %c: m %lld, 3 expected", range, (long long)m);
+        double err = 0;
+        for (int64_t k = 0; k < m && m == 3; k++) {
+            err = fmax(err, fabs(w[k] - wr[il - 1 + k]));
+            for (int i = 0; i < N; i++) { /* (A z - w z)_i */
+                double ri = -w[k] * Z[i + k * N];
+                for (int j = 0; j < N; j++) ri += A0[i + j * N] * Z[j + k * N];
+                err = fmax(err, fabs(ri));
+            }
+        }
+        CHECK(err < 1e-12, "heevr op range %c (pairs %lld..%lld): error %.3g", range,
+              (long long)il, (long long)iu, err);
+    }
+out:
+    o->mem_free(d, HYLA_MEM_DEVICE, dZ);
+    o->mem_free(d, HYLA_MEM_DEVICE, dw);
+    o->mem_free(d, HYLA_MEM_DEVICE, dA);
+}
+
 int main(void) {
     const char *devs = getenv("HYLA_DEVICES");
     hyla_t *h = NULL;
@@ -173,6 +253,7 @@ int main(void) {
         }
     }
     failures(h);
+    heevr_op(h);
     leak_check(h, "syevdx");
     return t_finish(&h, "syevdx");
 }

@@ -176,6 +176,7 @@ static int64_t *option_slot(hyla_t *h, hyla_option opt) {
     case HYLA_OPT_EIG_ONE_STAGE: return &h->opt_eig_one_stage;
     case HYLA_OPT_EIG_CHASE_STEP: return &h->opt_eig_chase_step;
     case HYLA_OPT_HOST_LAPACK: return &h->opt_host_lapack;
+    case HYLA_OPT_EIG_SUBSET_DC: return &h->opt_eig_subset_dc;
     }
     return NULL;
 }

@@ -99,6 +99,7 @@ struct hyla_context {
     int64_t opt_eig_one_stage;     /* HYLA_OPT_EIG_ONE_STAGE */
     int64_t opt_eig_chase_step;    /* HYLA_OPT_EIG_CHASE_STEP */
     int64_t opt_host_lapack;       /* HYLA_OPT_HOST_LAPACK */
+    int64_t opt_eig_subset_dc;     /* HYLA_OPT_EIG_SUBSET_DC */
     int64_t mem_cap;               /* the device list's @SIZE memory cap, 0 = none */
     hyla_eig_stats eig_stats;
     double cpu_rate[4];          /* measured host GEMM rate per dtype (0 = unknown) */

@@ -136,6 +136,51 @@ cleanup:
     return rc;
 }
 
+/* The one-stage path for a part of the spectrum (the backend's heevr op;
+ * A host memory, arguments as eig_one's, p the part): the lower triangle
+ * on the device, the op, the wanted eigenvalues and vectors down. */
+static int eig_one_part(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, int64_t lda,
+                        void *w, int check, const hyla_eig_part *p, hyla_eig_stats *st) {
+    hyla_dev *d = ctx->devs[0];
+    const hyla_backend_ops *o = d->ops;
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(hyla_dtype_real(t));
+    const int vec = p->Z != NULL;
+    const int64_t cols = p->range == 'I' ? p->iu - p->il + 1 : n;
+    hyla_dev_workspace *ws = NULL;
+    void *dW = NULL, *dw = NULL, *dZ = NULL, *dA = A;
+    int64_t ldda = lda, m = 0;
+    int info = 0, rc = 0;
+    double tt = hyla_wtime();
+    HYLA_TRY(hyla_workspace_get(ctx, 0, 0, 0, &ws));
+    HYLA_TRY(lower_on_device(ctx, 0, t, lower, n, A, lda, 1, check, &dW, &dA, &ldda));
+    HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)n * rs, &dw));
+    if (vec) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * cols) * es, &dZ));
+    st->transfers += hyla_wtime() - tt;
+    tt = hyla_wtime();
+    HYLA_TRY(o->alg->heevr(ws->q_comp, t, vec, p->range, p->vl, p->vu, p->il, p->iu, n, dA,
+                           ldda, &m, dw, dZ, n, &info));
+    st->tridiag = hyla_wtime() - tt;
+    if (info) {
+        rc = info; /* > 0: no convergence (LAPACK's info) */
+        goto cleanup;
+    }
+    tt = hyla_wtime();
+    HYLA_TRY(o->copy_2d(ws->q_comp, w, (size_t)n * rs, dw, (size_t)n * rs, (size_t)m * rs, 1,
+                        HYLA_COPY_D2H));
+    if (vec && m > 0)
+        HYLA_TRY(o->copy_2d(ws->q_comp, p->Z, (size_t)p->ldz * es, dZ, (size_t)n * es,
+                            (size_t)n * es, (size_t)m, HYLA_COPY_D2H));
+    HYLA_TRY(o->queue_sync(ws->q_comp));
+    st->transfers += hyla_wtime() - tt;
+    *p->m = m;
+cleanup:
+    if (rc < 0 && ws) o->queue_sync(ws->q_comp);
+    o->mem_free(d, HYLA_MEM_DEVICE, dZ);
+    o->mem_free(d, HYLA_MEM_DEVICE, dw);
+    o->mem_free(d, HYLA_MEM_DEVICE, dW);
+    return rc;
+}
+
 /* Tier 2 of the driver (arguments checked, n > 0). dev >= 0: A is in the
  * memory of device dev; dev < 0: A is host memory and device 0 does the
  * work. w receives the eigenvalues (real type), ascending. */
@@ -150,7 +195,7 @@ static int eig_all_devices(const hyla_t *ctx, int vec, int64_t n) {
 }
 
 static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, void *A,
-                   int64_t lda, void *w, int dev) {
+                   int64_t lda, void *w, int dev, const hyla_eig_part *part) {
     const int host = dev < 0, di = host ? 0 : dev;
     hyla_dev *d = ctx->devs[di];
     const hyla_backend_ops *o = d->ops;
@@ -178,13 +223,19 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
         return HYLA_ERR_NAN;
     if (!host) HYLA_TRY(hyla_check_finite_dev(ctx, di, t, lower ? 0 : 1, 0, n, n, A, lda));
     if (one_stage(ctx, d, t, vec, n)) {
-        rc = eig_one(ctx, t, vec, lower, n, A, lda, w, dev, scan_up, &st);
+        if (part && o->alg->heevr) {
+            rc = eig_one_part(ctx, t, lower, n, A, lda, w, scan_up, part, &st);
+        } else {
+            rc = eig_one(ctx, t, vec, lower, n, A, lda, w, dev, scan_up, &st);
+            if (!rc && part) hyla_eig_part_keep(t, n, A, lda, w, part);
+        }
         st.total = hyla_wtime() - t0;
         ctx->eig_stats = st;
         return rc;
     }
     if (mgpu) {
         rc = hyla_eig_syevd_mgpu(ctx, t, vec, lower, n, A, lda, w, &st);
+        if (!rc && part) hyla_eig_part_keep(t, n, A, lda, w, part);
         ctx->eig_stats = st;
         return rc;
     }
@@ -220,6 +271,12 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     st.sy2sb_wait = ctx->eig_stats.sy2sb_wait;
     st.sy2sb_host = ctx->eig_stats.sy2sb_host;
 
+    /* a part of the spectrum: its own tridiagonal solve and the back
+     * transformations on the wanted columns */
+    if (part) {
+        HYLA_TRY(hyla_eig_part_solve(ctx, di, t, n, q1, q2, w, e, part, &st));
+        goto cleanup;
+    }
     /* the tridiagonal eigensolver */
     tt = hyla_wtime();
     if (!vec) {
@@ -244,6 +301,11 @@ cleanup:
     st.total = hyla_wtime() - t0;
     ctx->eig_stats = st;
     return rc;
+}
+
+int hyla_eig_part_run(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, int64_t lda,
+                      void *w, const hyla_eig_part *p) {
+    return eig_run(ctx, t, p->Z != NULL, lower, n, A, lda, w, -1, p);
 }
 
 /* ---------------------------------------------------- stage 1 on its own */

@@ -103,4 +103,27 @@ int hyla_eig_tri_bisect(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, const vo
  * Codes as the solver chosen returns them. */
 int hyla_eig_tri_values(hyla_t *ctx, int dev, hyla_dtype rt, int64_t n, void *d, void *e);
 
+/* The number of eigenvalues of the tridiagonal (d, e) (n, host, real type
+ * rt) below x: the Sturm count of the LDL^T factorization of T - x I. */
+int64_t hyla_eig_sturm_below(hyla_dtype rt, int64_t n, const void *d, const void *e, double x);
+
+/* MRRR from this order on (hyla_eig_tri_pairs); below it inverse iteration
+ * costs little, and the host LAPACK's ?stemr mishandles some tiny orders
+ * (n = 2 with range 'I' returned garbage eigenvalues from OpenBLAS 0.3.26). */
+enum { HYLA_EIG_MRRR_MIN = 256 };
+
+/* The eigenpairs il .. iu (1-based, ascending) of the tridiagonal (d, e)
+ * (n, host, real type rt; neither modified) on the host cores: from n =
+ * HYLA_EIG_MRRR_MIN by MRRR (LAPACK ?stemr, O(n m), no reorthogonalization;
+ * Dhillon and Parlett), below it or where MRRR fails by bisection and
+ * inverse iteration (?stebz, ?stein: O(n m) plus a reorthogonalization
+ * within clusters, O(n m^2) when the m eigenvalues lie close together). *m
+ * receives their number, w (iu - il + 1 entries) the eigenvalues ascending,
+ * Z (host, n x (iu - il + 1), ldz >= n, type rt) the vectors. Returns 0, k > 0
+ * when bisection or inverse iteration failed for k of them (LAPACK's
+ * ?syevx meaning), HYLA_ERR_NO_MEMORY, HYLA_ERR_UNSUPPORTED (n > INT_MAX),
+ * HYLA_ERR_INTERNAL (the host LAPACK refused its arguments). */
+int hyla_eig_tri_pairs(hyla_dtype rt, int64_t n, const void *d, const void *e, int64_t il,
+                       int64_t iu, int64_t *m, void *w, void *Z, int64_t ldz);
+
 #endif

@@ -28,43 +28,59 @@ void hyla_eig_stedc_parts(const hyla_t *ctx, hyla_eig_stats *st) {
     st->stedc_copy = ctx->eig_stats.stedc_copy;
 }
 
+/* The real host matrix Zr (n x ncols, ld ldzr) into dZ (device dev, type t,
+ * ld lddz): complex types receive zero imaginary parts (expanded on the
+ * host first). */
+static int upload_real(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t ncols,
+                       const void *Zr, int64_t ldzr, void *dZ, int64_t lddz) {
+    if (t == hyla_dtype_real(t))
+        return hyla_xfer_matrix(ctx, dev, t, 1, n, ncols, (void *)Zr, ldzr, dZ, lddz);
+    const size_t es = hyla_dtype_size(t);
+    void *Zc = hyla_malloc((size_t)(n * ncols) * es);
+    if (!Zc) return HYLA_ERR_NO_MEMORY;
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < ncols; j++)
+        for (int64_t i = 0; i < n; i++) {
+            if (t == HYLA_C) {
+                float *z = (float *)Zc + 2 * (i + j * n);
+                z[0] = ((const float *)Zr)[i + j * ldzr], z[1] = 0.0f;
+            } else {
+                double *z = (double *)Zc + 2 * (i + j * n);
+                z[0] = ((const double *)Zr)[i + j * ldzr], z[1] = 0.0;
+            }
+        }
+    const int rc = hyla_xfer_matrix(ctx, dev, t, 1, n, ncols, Zc, n, dZ, lddz);
+    hyla_free(Zc);
+    return rc;
+}
+
+/* The two back transformations on the device matrix dZ (n x ncols): Q2,
+ * then Q1; their seconds into st. */
+static int back_both(hyla_t *ctx, int dev, const hyla_sy2sb_q *q1, const hyla_sb2st_q *q2,
+                     int64_t ncols, void *dZ, int64_t lddz, hyla_eig_stats *st) {
+    double tt = hyla_wtime();
+    int rc = hyla_eig_sb2st_back_count(ctx, dev, q2, ncols, dZ, lddz, 0, &st->back2_calls,
+                                       &st->back2_flops);
+    st->back2 = hyla_wtime() - tt;
+    if (rc) return rc;
+    tt = hyla_wtime();
+    rc = hyla_eig_sy2sb_back(ctx, q1, 0, ncols, dZ, lddz);
+    st->back1 = hyla_wtime() - tt;
+    return rc;
+}
+
 /* Z (host, real n x n, ld n) to dZ (device, type t) and the back
  * transformations there: the direct order. Zr NULL: dZ holds Z already. */
 static int direct(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
                   const hyla_sb2st_q *q2, const void *Zr, void *dZ, int64_t lddz,
                   hyla_eig_stats *st) {
-    const size_t es = hyla_dtype_size(t);
-    void *Zc = NULL;
-    const void *src = Zr;
-    int rc = 0;
-    double tt = hyla_wtime();
-    if (!Zr) goto back;
-    if (t == HYLA_C || t == HYLA_Z) {
-        Zc = hyla_malloc((size_t)(n * n) * es);
-        if (!Zc) return HYLA_ERR_NO_MEMORY;
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < n * n; i++) {
-            if (t == HYLA_C)
-                ((float *)Zc)[2 * i] = ((const float *)Zr)[i], ((float *)Zc)[2 * i + 1] = 0.0f;
-            else
-                ((double *)Zc)[2 * i] = ((const double *)Zr)[i], ((double *)Zc)[2 * i + 1] = 0.0;
-        }
-        src = Zc;
+    if (Zr) {
+        const double tt = hyla_wtime();
+        const int rc = upload_real(ctx, dev, t, n, n, Zr, n, dZ, lddz);
+        st->transfers += hyla_wtime() - tt;
+        if (rc) return rc;
     }
-    rc = hyla_xfer_matrix(ctx, dev, t, 1, n, n, (void *)src, n, dZ, lddz);
-    hyla_free(Zc);
-    st->transfers += hyla_wtime() - tt;
-    if (rc) return rc;
-back:
-    tt = hyla_wtime();
-    rc = hyla_eig_sb2st_back_count(ctx, dev, q2, n, dZ, lddz, 0, &st->back2_calls,
-                                   &st->back2_flops);
-    st->back2 = hyla_wtime() - tt;
-    if (rc) return rc;
-    tt = hyla_wtime();
-    rc = hyla_eig_sy2sb_back(ctx, q1, 0, n, dZ, lddz);
-    st->back1 = hyla_wtime() - tt;
-    return rc;
+    return back_both(ctx, dev, q1, q2, n, dZ, lddz, st);
 }
 
 typedef struct {
@@ -241,5 +257,154 @@ cleanup:
     o->mem_free(d, HYLA_MEM_DEVICE, dQ);
     o->mem_free(d, HYLA_MEM_DEVICE, dE);
     hyla_free(Zr);
+    return rc;
+}
+
+void hyla_eig_part_span(hyla_dtype rt, int64_t n, const void *w, const hyla_eig_part *p,
+                        int64_t *j0, int64_t *j1) {
+    *j0 = 0, *j1 = n;
+    if (p->range == 'I') {
+        *j0 = p->il - 1, *j1 = p->iu;
+    } else if (p->range == 'V') {
+        const int sgl = rt == HYLA_S;
+#define W_AT(i) (sgl ? (double)((const float *)w)[i] : ((const double *)w)[i])
+        while (*j0 < n && W_AT(*j0) <= p->vl) ++*j0;
+        *j1 = *j0;
+        while (*j1 < n && W_AT(*j1) <= p->vu) ++*j1;
+#undef W_AT
+    }
+}
+
+/* The wanted run j0 .. j1 - 1 of the n ascending eigenvalues in w moved to
+ * its front; *p->m = its length. */
+static void keep_values(hyla_dtype rt, void *w, int64_t j0, int64_t j1, const hyla_eig_part *p) {
+    const size_t rs = hyla_dtype_size(rt);
+    memmove(w, (char *)w + (size_t)j0 * rs, (size_t)(j1 - j0) * rs);
+    *p->m = j1 - j0;
+}
+
+void hyla_eig_part_keep(hyla_dtype t, int64_t n, const void *A, int64_t lda, void *w,
+                        const hyla_eig_part *p) {
+    const hyla_dtype rt = hyla_dtype_real(t);
+    const size_t es = hyla_dtype_size(t);
+    int64_t j0, j1;
+    hyla_eig_part_span(rt, n, w, p, &j0, &j1);
+    if (p->Z) {
+#pragma omp parallel for schedule(static) if (n >= 512)
+        for (int64_t j = j0; j < j1; j++)
+            memcpy((char *)p->Z + (size_t)(j - j0) * (size_t)p->ldz * es,
+                   (const char *)A + (size_t)j * (size_t)lda * es, (size_t)n * es);
+    }
+    keep_values(rt, w, j0, j1, p);
+}
+
+int hyla_eig_part_solve(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
+                        const hyla_sb2st_q *q2, void *w, void *e, const hyla_eig_part *p,
+                        hyla_eig_stats *st) {
+    hyla_dev *d = ctx->devs[dev];
+    const hyla_backend_ops *o = d->ops;
+    const hyla_dtype rt = hyla_dtype_real(t);
+    const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(rt);
+    void *Zr = NULL, *wk = NULL, *d0 = NULL, *e0 = NULL, *dE = NULL, *dZn = NULL, *dZ = NULL;
+    int64_t j0, j1, lddz = n;
+    int rc = 0;
+    double tt = hyla_wtime();
+    *p->m = 0;
+    if (!p->Z) { /* eigenvalues only: all of them (bisection on a GPU), the wanted kept */
+        HYLA_TRY(hyla_eig_tri_values(ctx, dev, rt, n, w, e));
+        st->tridiag = hyla_wtime() - tt;
+        hyla_eig_part_span(rt, n, w, p, &j0, &j1);
+        keep_values(rt, w, j0, j1, p);
+        return 0;
+    }
+    /* the wanted by index (range V: by Sturm counts on T) */
+    int64_t il = 1, iu = n;
+    if (p->range == 'I') {
+        il = p->il, iu = p->iu;
+    } else if (p->range == 'V') {
+        il = hyla_eig_sturm_below(rt, n, w, e, p->vl) + 1;
+        iu = hyla_eig_sturm_below(rt, n, w, e, p->vu);
+    }
+    if (iu < il) return 0;
+    const int64_t pct = ctx->opt_eig_subset_dc > 0 ? ctx->opt_eig_subset_dc
+                                                   : hyla_tuning_for(d)->eig_subset_dc_pct;
+    if (n >= HYLA_EIG_MRRR_MIN && pct > 0 && pct <= 100 && (iu - il + 1) * 100 >= pct * n) {
+        /* many: all of T's pairs by divide and conquer, on device 0 where
+         * its memory takes E (the eigenvector matrices stay there), the
+         * wanted columns kept; a failed leaf falls back to the few's way */
+        d0 = hyla_malloc((size_t)n * rs), e0 = hyla_malloc((size_t)n * rs);
+        Zr = hyla_malloc((size_t)(n * n) * rs);
+        if (!d0 || !e0 || !Zr) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        memcpy(d0, w, (size_t)n * rs);
+        memcpy(e0, e, (size_t)(n - 1) * rs);
+        if (dev != 0 || o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * rs, &dE) != 0)
+            dE = NULL;
+        rc = dE ? hyla_eig_stedc_dev(ctx, rt, n, w, e, Zr, n, dE, n)
+                : hyla_eig_stedc(ctx, rt, n, w, e, Zr, n);
+        st->tridiag = hyla_wtime() - tt;
+        hyla_eig_stedc_parts(ctx, st);
+        if (rc < 0) goto cleanup;
+        if (rc == 0) {
+            hyla_eig_part_span(rt, n, w, p, &j0, &j1);
+            keep_values(rt, w, j0, j1, p);
+            if (j1 == j0) goto cleanup;
+            tt = hyla_wtime();
+            if (dE && t == rt) { /* in place in E */
+                dZ = (char *)dE + (size_t)(j0 * n) * rs;
+            } else {
+                /* E's wanted columns (down first from the device), up
+                 * in type t */
+                const void *src = (char *)Zr + (size_t)(j0 * n) * rs;
+                if (dE) {
+                    HYLA_TRY(hyla_xfer_matrix(ctx, dev, rt, 0, n, j1 - j0, Zr, n,
+                                              (char *)dE + (size_t)(j0 * n) * rs, n));
+                    src = Zr;
+                }
+                HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * (j1 - j0)) * es, &dZn));
+                dZ = dZn;
+                HYLA_TRY(upload_real(ctx, dev, t, n, j1 - j0, src, n, dZ, n));
+            }
+            st->transfers += hyla_wtime() - tt;
+            goto back;
+        }
+        /* a leaf did not converge: T as it was, the few's way */
+        memcpy(w, d0, (size_t)n * rs);
+        memcpy(e, e0, (size_t)(n - 1) * rs);
+        rc = 0;
+        hyla_free(Zr);
+        Zr = NULL;
+        if (dE) o->mem_free(d, HYLA_MEM_DEVICE, dE);
+        dE = NULL;
+        tt = hyla_wtime();
+    }
+    /* few: the wanted pairs of T alone (MRRR on the host cores) */
+    {
+        const int64_t k = iu - il + 1;
+        int64_t mm = 0;
+        Zr = hyla_malloc((size_t)(n * k) * rs), wk = hyla_malloc((size_t)k * rs);
+        if (!Zr || !wk) HYLA_TRY(HYLA_ERR_NO_MEMORY);
+        HYLA_TRY(hyla_eig_tri_pairs(rt, n, w, e, il, iu, &mm, wk, Zr, n));
+        st->tridiag += hyla_wtime() - tt;
+        memcpy(w, wk, (size_t)mm * rs);
+        *p->m = mm;
+        j0 = 0, j1 = mm;
+        if (mm == 0) goto cleanup;
+        tt = hyla_wtime();
+        HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * mm) * es, &dZn));
+        dZ = dZn;
+        HYLA_TRY(upload_real(ctx, dev, t, n, mm, Zr, n, dZ, n));
+        st->transfers += hyla_wtime() - tt;
+    }
+back:
+    /* the back transformations on the m columns, then down */
+    HYLA_TRY(back_both(ctx, dev, q1, q2, j1 - j0, dZ, lddz, st));
+    tt = hyla_wtime();
+    HYLA_TRY(hyla_xfer_matrix(ctx, dev, t, 0, n, j1 - j0, p->Z, p->ldz, dZ, lddz));
+    st->transfers += hyla_wtime() - tt;
+cleanup:
+    if (rc) *p->m = 0;
+    o->mem_free(d, HYLA_MEM_DEVICE, dZn);
+    o->mem_free(d, HYLA_MEM_DEVICE, dE);
+    hyla_free(Zr), hyla_free(wk), hyla_free(d0), hyla_free(e0);
     return rc;
 }

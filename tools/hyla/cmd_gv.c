@@ -550,6 +550,8 @@ typedef struct {
     char jobz, uplo;
     int64_t n, m;
     void *A0, *A, *w, *Z;
+    hyla_eig_stats stats; /* the last call's stages (--timers) */
+    bool timers;
 } evx_run;
 
 static const char *evx_name(hyla_dtype t) { return dtype_is_complex(t) ? "heevdx" : "syevdx"; }
@@ -679,7 +681,23 @@ static void evx_print(void *arg, const report_row *w) {
     else
         printf("  %-7s %4c %4c %5c %4c %9lld %9lld", evx_name(c->t), dtype_char(c->t), c->jobz,
                c->o->range, c->uplo, (long long)c->n, (long long)c->m);
+    const hyla_eig_stats *s = &c->stats;
+    if (c->timers && c->r->json) {
+        printf(",\"timers\":{\"kd\":%lld", (long long)s->kd);
+        report_json_number("sy2sb", s->sy2sb);
+        report_json_number("sb2st", s->sb2st);
+        report_json_number("tridiag", s->tridiag);
+        report_json_number("back2", s->back2);
+        report_json_number("back1", s->back1);
+        report_json_number("transfers", s->transfers);
+        report_json_number("total", s->total);
+        putchar('}');
+    }
     print_tail(c->r, w, c->n);
+    if (c->timers && !c->r->json)
+        printf("%%   timers: sy2sb %.4f  sb2st %.4f  tridiagonal %.4f  back2 %.4f  back1 %.4f  "
+               "transfers %.4f  total %.4f  (kd %lld)\n", s->sy2sb, s->sb2st, s->tridiag,
+               s->back2, s->back1, s->transfers, s->total, (long long)s->kd);
 }
 
 typedef struct {
@@ -748,6 +766,7 @@ static cmd_status evx_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
                          .print = evx_print, .threshold = THRESHOLD};
     st = run_calls(ctx, o, r, o->check, &h, &row);
     if (st != CMD_OK) goto out;
+    c.timers = o->timers && hyla_get_eig_stats(ctx, &c.stats) == 0;
     if (o->vs_vendor) {
         /* cusolverDnXsyevdx where device 0 is a GPU, else LAPACKE ?syevr */
         const gv_problem gp = {.dtype = t, .jobz = o->jobz, .range = o->range, .uplo = uplo,

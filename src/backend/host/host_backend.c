@@ -846,11 +846,61 @@ static int host_heevd(hyla_queue *q, hyla_dtype t, int vec, int64_t n, void *A, 
     return 0;
 }
 
+/* The heevr op: LAPACK ?syevr / ?heevr in the calling thread once the
+ * queue has drained (LAPACKE takes the workspace, isuppz here). */
+static int host_heevr(hyla_queue *q, hyla_dtype t, int vec, char range, double vl, double vu,
+                      int64_t il, int64_t iu, int64_t n, void *A, int64_t lda, int64_t *m,
+                      void *w, void *Z, int64_t ldz, int *info) {
+    if ((unsigned)t > HYLA_Z || (vec != 0 && vec != 1) || n < 0 || lda < HYLA_MAX(1, n) ||
+        ldz < HYLA_MAX(1, n) || !info || !m || (n > 0 && (!A || !w || (vec && !Z))))
+        return HYLA_ERR_INVALID;
+    if (range != 'A' && range != 'I' && range != 'V') return HYLA_ERR_INVALID;
+    if (range == 'I' && (il < 1 || iu < il || iu > n)) return HYLA_ERR_INVALID;
+    if (range == 'V' && !(vl < vu)) return HYLA_ERR_INVALID;
+    *info = 0, *m = 0;
+    if (n == 0) return 0;
+    if (n > INT32_MAX || lda > INT32_MAX || ldz > INT32_MAX) return HYLA_ERR_UNSUPPORTED;
+    int rc = host_queue_sync(q);
+    if (rc) return rc;
+    const char jz = vec ? 'V' : 'N';
+    const lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, LDZ = (lapack_int)ldz;
+    const lapack_int IL = range == 'I' ? (lapack_int)il : 1, IU = range == 'I' ? (lapack_int)iu : N;
+    const int64_t cols = range == 'I' ? iu - il + 1 : n;
+    lapack_int *isuppz = hyla_malloc(sizeof *isuppz * (size_t)(2 * cols));
+    if (!isuppz) return HYLA_ERR_NO_MEMORY;
+    lapack_int mm = 0, r = 0;
+    switch (t) {
+    case HYLA_S:
+        r = LAPACKE_ssyevr(LAPACK_COL_MAJOR, jz, range, 'L', N, A, LDA, (float)vl, (float)vu, IL,
+                           IU, 0.0f, &mm, w, Z, LDZ, isuppz);
+        break;
+    case HYLA_D:
+        r = LAPACKE_dsyevr(LAPACK_COL_MAJOR, jz, range, 'L', N, A, LDA, vl, vu, IL, IU, 0.0, &mm,
+                           w, Z, LDZ, isuppz);
+        break;
+    case HYLA_C:
+        r = LAPACKE_cheevr(LAPACK_COL_MAJOR, jz, range, 'L', N, A, LDA, (float)vl, (float)vu, IL,
+                           IU, 0.0f, &mm, w, Z, LDZ, isuppz);
+        break;
+    case HYLA_Z:
+        r = LAPACKE_zheevr(LAPACK_COL_MAJOR, jz, range, 'L', N, A, LDA, vl, vu, IL, IU, 0.0, &mm,
+                           w, Z, LDZ, isuppz);
+        break;
+    }
+    hyla_free(isuppz);
+    if (r == LAPACK_WORK_MEMORY_ERROR || r == LAPACK_TRANSPOSE_MEMORY_ERROR) return HYLA_ERR_NO_MEMORY;
+    if (r < 0) return HYLA_ERR_INTERNAL;
+    *info = (int)r;
+    *m = r == 0 ? mm : 0;
+    return 0;
+}
+
 static const hyla_alg_ops host_alg_ops = {
     .rbt = host_rbt,
     .rbt_diagonals = host_rbt_diagonals,
     .hb2st = host_hb2st,
     .heevd = host_heevd,
+    .heevr = host_heevr,
     .q2_apply = host_q2_apply,
     .cq_rebuild = host_cq_rebuild,
     .larft_gram = host_larft_gram,

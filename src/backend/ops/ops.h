@@ -126,6 +126,25 @@ struct hyla_alg_ops {
      * HYLA_ERR_BLAS, HYLA_ERR_DEVICE. */
     int (*heevd)(hyla_queue *q, hyla_dtype t, int vec, int64_t n, void *A, int64_t lda, void *w,
                  int *info);
+    /* The backend's one-stage solver for a part of the spectrum (optional;
+     * NULL where a backend lacks it; host: LAPACK ?syevr / ?heevr): of the
+     * n x n Hermitian (real: symmetric) matrix whose lower triangle is in A
+     * (memory of q's device, lda >= max(1, n), destroyed), the eigenvalues
+     * of index il .. iu (range 'I', 1 <= il <= iu <= n, 1-based, ascending),
+     * in (vl, vu] (range 'V', vl < vu) or all (range 'A'), and with vec 1
+     * their orthonormal eigenvectors. *m (host memory) receives their
+     * number; w (n values of t's real type, memory of q's device) them
+     * ascending in its first *m; Z (memory of q's device, ldz >= max(1, n),
+     * room for iu - il + 1 columns with range 'I', n otherwise; not
+     * referenced with vec 0) the vectors, column k for w[k]. *info (host
+     * memory): 0, or k > 0 when the solver failed for k of them (LAPACK's
+     * meaning). Synchronous, as heevd. Returns 0; HYLA_ERR_INVALID for t,
+     * vec, range, the bounds, n, lda, ldz or a NULL pointer where it is used
+     * (nothing done); HYLA_ERR_NO_MEMORY (the workspace);
+     * HYLA_ERR_UNSUPPORTED (an order beyond the solver's integers). */
+    int (*heevr)(hyla_queue *q, hyla_dtype t, int vec, char range, double vl, double vu,
+                 int64_t il, int64_t iu, int64_t n, void *A, int64_t lda, int64_t *m, void *w,
+                 void *Z, int64_t ldz, int *info);
     /* All eigenvalues of the real symmetric tridiagonal matrix of order n
      * with diagonal d (n values) and off-diagonal e (n-1 values), ascending
      * into w (n values), by bisection on Sturm counts (LAPACK's stebz
