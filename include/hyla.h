@@ -383,12 +383,12 @@ typedef enum {
      * report the panels of the whole-matrix path. */
     HYLA_OPT_HOST_LAPACK = 38,
     /* A part of the spectrum with eigenvectors (hyla_?syevdx, ?heevdx,
-     * ?sygvd with a range) once the matrix is tridiagonal: from N percent
-     * of the n pairs wanted on (1 .. 100), all n pairs of the tridiagonal
-     * by divide and conquer and the wanted kept, below it the wanted alone
-     * by MRRR on the host cores; 101 = never divide and conquer; 0 = the
-     * tuning table's eig_subset_dc_pct (1 on GPUs, 35 on the host
-     * backend; docs/TUNING.md). Results agree up to rounding. */
+     * ?sygvd with a range) once the matrix is tridiagonal: from N per
+     * mille of the n pairs wanted on (1 .. 1000), all n pairs of the
+     * tridiagonal by divide and conquer and the wanted kept, below it the
+     * wanted alone by MRRR on the host cores; 1001 = never divide and
+     * conquer; 0 = the tuning table's eig_subset_dc_pml (3 on GPUs, 350
+     * on the host backend; docs/TUNING.md). Results agree up to rounding. */
     HYLA_OPT_EIG_SUBSET_DC = 39
 } hyla_option;
 
@@ -964,19 +964,22 @@ HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
  * matrix A (as LAPACK's ?syevx / ?syevr with a range): the eigenvalues with
  * index il..iu (range 'I', 1-based, ascending) or in the half-open interval
  * (vl, vu] (range 'V'), or all (range 'A'), and with jobz 'V' their
- * eigenvectors, at a cost that drops with their number m: A to band on
- * device 0 (hyla_?sytrd_sy2sb), band to a real tridiagonal T
- * (hyla_?sytrd_sb2st), the wanted eigenvalues of T by bisection (jobz 'N',
- * the host LAPACK's ?stebz, O(n m)), with jobz 'V' the wanted pairs of T by
- * MRRR (?stemr, O(n m); bisection and inverse iteration, ?stein, below
- * n = 256 or where MRRR fails), then the two back transformations on the m
- * columns only (hyla_?ormtr_sb2st, hyla_?ormtr_sy2sb on device 0: O(n^2 m)
- * each). Where the wanted pairs are a large share of n (the tuning table's
- * eig_subset_dc_pct: 1 % on GPUs, 35 % on the host backend), all n by
- * divide and conquer and the wanted kept instead: range 'A' and 'I' by
- * hyla_?syevd (A then holds all n eigenvectors on return), range 'V' (its
- * count known after the reduction) by the tridiagonal divide and conquer
- * and the back transformations on the m columns.
+ * eigenvectors, at a cost that drops with their number m. The path is
+ * hyla_?syevd's up to the real tridiagonal T (on one GPU: stages 1 and 2
+ * on device 0; orders where hyla_?syevd takes the backend's one-stage
+ * solver: the host backend's LAPACK ?syevr / ?heevr with the range, on a
+ * GPU the one-stage solver and the wanted kept; a context whose
+ * hyla_?syevd takes every device: that solver and the wanted kept). Then
+ * jobz 'N': all eigenvalues of T (bisection on the GPU) and the wanted
+ * kept; jobz 'V': where the wanted are at least HYLA_OPT_EIG_SUBSET_DC per
+ * mille of n (default: the tuning table's, 3 on GPUs, 350 on the host
+ * backend), all pairs of T by divide and conquer (on device 0, its
+ * eigenvector matrix kept there) and the wanted columns kept, else the
+ * wanted pairs of T alone on the host cores by MRRR (?stemr, O(n m);
+ * bisection and inverse iteration, ?stebz and ?stein, below n = 256 or
+ * where MRRR fails); then the two back transformations on the m columns
+ * only on device 0 (O(n^2 m) each). Range 'V' counts the eigenvalues of T
+ * in (vl, vu] by Sturm sequences first.
  *   jobz     'N' or 'V'.   range  'A', 'V' or 'I'.   uplo 'L' or 'U'.
  *   n        order of A, >= 0.
  *   A, lda   lda >= max(1, n); destroyed (the reflectors of stage 1).
@@ -997,9 +1000,9 @@ HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
  * converge for k eigenvalues (LAPACK's ?syevx meaning); HYLA_ERR_NO_MEMORY,
  * HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE; HYLA_ERR_UNSUPPORTED for n >
  * INT_MAX (the host LAPACK's integers). NULL ctx: HYLA_ERR_INVALID.
- * Workspace: host (kd + 1) n + 6 n elements (divide and conquer: n^2 reals
- * more; by hyla_?syevd: its workspace), the stages' device memory (as hyla_?sytrd_sy2sb,
- * hyla_?sytrd_sb2st and the back transformations). */
+ * Workspace: hyla_?syevd's for the stages; then divide and conquer n^2
+ * reals on the host and on device 0 (and n m elements there for complex
+ * types), MRRR n m reals on the host and n m elements on device 0. */
 HYLA_API int hyla_ssyevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t n, float *A,
                  int64_t lda, float vl, float vu, int64_t il, int64_t iu, int64_t *m, float *w,
                  float *Z, int64_t ldz);

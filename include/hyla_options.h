@@ -77,7 +77,7 @@
       "GPU chase: a step's window loaded after the wait, copied ahead, or split at its last row")     \
     X(HOST_LAPACK, "--host-lapack", "auto|off", 0, 1, 0,                                           \
       "one host device: potrf/getrf and their solves by the host LAPACK (auto) or the tile engine") \
-    X(EIG_SUBSET_DC, "--subset-dc", "auto|N", 0, 101, 0,                                           \
-      "part of the spectrum with vectors: all pairs by divide and conquer from N % of n on (101: never)")
+    X(EIG_SUBSET_DC, "--subset-dc", "auto|N", 0, 1001, 0,                                          \
+      "part of the spectrum with vectors: all pairs by divide and conquer from N per mille of n on (1001: never)")
 
 #endif

@@ -353,6 +353,16 @@ static void PS(batches)(hyla_t *h, int dev, int64_t n, int64_t kd, int64_t nc,
             CHECK(diff <= 10 * n * eps * fmax(zn, 1), "%s, q2_apply op: differs by %g", what, diff);
         }
         hyla_set_option(h, HYLA_OPT_EIG_BACK2, 0);
+        /* automatic: a Z narrower than the tuning table's
+         * eig_q2_kernel_min_cols goes by the batched GEMMs (several calls)
+         * even where the kernel takes the store */
+        if (!rc && nsg > 0 && nc < hyla_tuning_for(h->devs[dev])->eig_q2_kernel_min_cols) {
+            int64_t calls = -1;
+            rc = hyla_copy_to_device(h, dev, dZ, Z0, bytes);
+            rc = rc ? rc : hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, 0, &calls, NULL);
+            CHECK(rc == 0 && calls > 1, "%s, %lld columns: %lld calls, the GEMMs expected (%d)",
+                  what, (long long)nc, (long long)calls, rc);
+        }
         if (a == 0)
             CHECK(hyla_eig_sb2st_back_count(h, dev, q, nc, dZ, ldz, -1, NULL, NULL) ==
                       HYLA_ERR_INVALID,

@@ -233,7 +233,7 @@ int main(void) {
                 }
             if (n > 0) reference(n, A0, wr);
             /* the last: over half the spectrum, divide and conquer's share
-             * (eig_subset_dc_pct) from n = 256 on */
+             * (eig_subset_dc_pml) from n = 256 on */
             const int64_t ranges[][2] = {{1, n / 10 > 1 ? n / 10 : 1}, {n / 3 > 1 ? n / 3 : 1, n / 2 > 1 ? n / 2 : 1},
                                          {n, n}, {1, n / 2 + 1}};
             for (int u = 0; u < 2; u++)

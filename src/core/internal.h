@@ -52,10 +52,14 @@ typedef struct {
                                     order, else sterf on the host cores (INT64_MAX: never) */
     int64_t eig_cholqr_min_m;    /* stage 1's CholeskyQR2 panels (where they run) from this
                                     many rows, unless the device rebuilds the reflectors */
-    int64_t eig_subset_dc_pct;   /* a part of the spectrum with vectors: from this share of
-                                    n wanted pairs (percent) on, all of T's by divide and
+    int64_t eig_subset_dc_pml;   /* a part of the spectrum with vectors: from this share of
+                                    n wanted pairs (per mille) on, all of T's by divide and
                                     conquer and the wanted columns kept, else the wanted
                                     alone by MRRR */
+    int64_t eig_q2_kernel_min_cols; /* the Q2 back transformation by the backend's one-call
+                                    kernel (where eig_q2_kd / eig_q2_nb give it the store)
+                                    from this many columns of Z on, below by the batched
+                                    GEMMs (0: any) */
     int64_t eig_mgpu_min_n[2];   /* [jobz N, V]: a host-resident ?syevd / ?heevd takes every
                                     device of a context of several from this order on, device
                                     0 alone below (HYLA_OPT_EIG_DEVICES automatic; 0: always,

@@ -36,7 +36,8 @@ static const hyla_tuning table[ROWS] = {
         .eig_reorder_min_n = 4096,
         .eig_bisect_min_n = 2048,
         .eig_cholqr_min_m = 2048,
-        .eig_subset_dc_pct = 1,
+        .eig_subset_dc_pml = 3,
+        .eig_q2_kernel_min_cols = 4096,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_CUDA_GENERIC] = {
@@ -65,7 +66,8 @@ static const hyla_tuning table[ROWS] = {
         .eig_reorder_min_n = 4096,
         .eig_bisect_min_n = 2048,
         .eig_cholqr_min_m = 2048,
-        .eig_subset_dc_pct = 1,
+        .eig_subset_dc_pml = 3,
+        .eig_q2_kernel_min_cols = 4096,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_HOST] = {
@@ -94,7 +96,8 @@ static const hyla_tuning table[ROWS] = {
         .eig_reorder_min_n = INT64_MAX,
         .eig_bisect_min_n = INT64_MAX,
         .eig_cholqr_min_m = 2048,
-        .eig_subset_dc_pct = 35,
+        .eig_subset_dc_pml = 350,
+        .eig_q2_kernel_min_cols = 0,
         .eig_mgpu_min_n = {0, 0},
     },
 };

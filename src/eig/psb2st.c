@@ -481,7 +481,11 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
      * the tuning table gives it (q2_kernel_nb: double at kd 64 in groups of
      * 32 on Hopper, the tensor-core kernel); max_batch > 0 asks for the
      * batched GEMMs. Complex types run on CUDA cores and stay on GEMMs */
-    const int op_default = ctx->opt_eig_back2 == 0 && q->nb == q2_kernel_nb(d, q->t, q->kd);
+    /* (the kernel gives each CTA a slab of Z's columns that it walks
+     * through every reflector: narrow Z leaves SMs idle, where the GEMMs
+     * spread a wave's groups over them; eig_q2_kernel_min_cols) */
+    const int op_default = ctx->opt_eig_back2 == 0 && q->nb == q2_kernel_nb(d, q->t, q->kd) &&
+                           (identity || ncols >= hyla_tuning_for(d)->eig_q2_kernel_min_cols);
     if (o->alg->q2_apply && max_batch == 0 && (ctx->opt_eig_back2 == 2 || op_default)) {
         const int rk = back_op(d, q, ncols, dZ, lddz, qc, identity, col0, calls, flops);
         if (rk != HYLA_ERR_UNSUPPORTED) return rk;

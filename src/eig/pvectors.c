@@ -326,9 +326,9 @@ int hyla_eig_part_solve(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyl
         iu = hyla_eig_sturm_below(rt, n, w, e, p->vu);
     }
     if (iu < il) return 0;
-    const int64_t pct = ctx->opt_eig_subset_dc > 0 ? ctx->opt_eig_subset_dc
-                                                   : hyla_tuning_for(d)->eig_subset_dc_pct;
-    if (n >= HYLA_EIG_MRRR_MIN && pct > 0 && pct <= 100 && (iu - il + 1) * 100 >= pct * n) {
+    const int64_t pml = ctx->opt_eig_subset_dc > 0 ? ctx->opt_eig_subset_dc
+                                                   : hyla_tuning_for(d)->eig_subset_dc_pml;
+    if (n >= HYLA_EIG_MRRR_MIN && pml > 0 && pml <= 1000 && (iu - il + 1) * 1000 >= pml * n) {
         /* many: all of T's pairs by divide and conquer, on device 0 where
          * its memory takes E (the eigenvector matrices stay there), the
          * wanted columns kept; a failed leaf falls back to the few's way */

@@ -53,7 +53,8 @@ void hyla_eig_part_keep(hyla_dtype t, int64_t n, const void *A, int64_t lda, voi
  * destroyed) and the reflector stores of both stages (q1, q2: NULL for
  * eigenvalues only), on device dev:
  *   eigenvalues only: all of T's (hyla_eig_tri_values), the wanted kept;
- *   many wanted (the tuning table's eig_subset_dc_pct percent of n or more,
+ *   many wanted (HYLA_OPT_EIG_SUBSET_DC or the tuning table's
+ *     eig_subset_dc_pml per mille of n or more,
  *     from n = HYLA_EIG_MRRR_MIN): all of T's pairs by divide and conquer
  *     (on device 0, E left there where its memory takes it) and the wanted
  *     columns kept;
