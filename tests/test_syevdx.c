@@ -220,7 +220,7 @@ int main(void) {
     if (rc) return rc;
     leak_baseline(h);
     const hyla_dtype ts[] = {HYLA_S, HYLA_D, HYLA_C, HYLA_Z};
-    const int64_t ns[] = {0, 1, 2, 5, 40, 130, 300}; /* 300: MRRR (EVX_MRRR_MIN) */
+    const int64_t ns[] = {0, 1, 2, 5, 40, 130, 300}; /* 300: MRRR (HYLA_EIG_MRRR_MIN) */
     for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
         const int64_t n = ns[k];
         for (int a = 0; a < 4; a++) {
