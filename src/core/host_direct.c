@@ -51,12 +51,14 @@ static const void *scalar(hyla_dtype t, int minus, int real) {
 /* The panel width of the blocked Cholesky (LAPACK's left-looking order). */
 enum { CHOL_NB = 256 };
 
-/* Left-looking blocked Cholesky as LAPACK's potrf, in place, each panel
- * saved to the workspace W before its update: on a minor that is not
- * positive definite the failing panel is put back, so that the panels
- * before it hold the factor and the rest of A is as passed (hyla_?potrf's
- * promise; LAPACK's own potrf leaves the failing block updated). Lower:
- * panel j0 is A[j0:n, j0:j0+jb]; upper: A[j0:j0+jb, j0:n], its transpose. */
+/* Left-looking blocked Cholesky as LAPACK's potrf, in place. Each panel's
+ * diagonal block is updated and factored before the rest of the panel is
+ * touched, a copy of it saved to the workspace W (jb x jb) first: on a
+ * minor that is not positive definite the block is put back, so that the
+ * panels before it hold the factor and the rest of A is as passed
+ * (hyla_?potrf's promise; LAPACK's own potrf leaves the failing block
+ * updated). Lower: panel j0 is A[j0:n, j0:j0+jb]; upper: A[j0:j0+jb, j0:n],
+ * its transpose. */
 static int chol_factor(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int lower,
                        int64_t n, char *A, int64_t lda, char *W, int *dinfo, int *info) {
     const size_t es = hyla_dtype_size(t);
@@ -66,38 +68,39 @@ static int chol_factor(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, i
 #define AT(i, j) (A + ((size_t)(i) + (size_t)(j) * (size_t)lda) * es)
     for (int64_t j0 = 0; j0 < n; j0 += CHOL_NB) {
         const int64_t jb = HYLA_MIN((int64_t)CHOL_NB, n - j0), r = n - j0 - jb;
-        /* the panel as columns of rows bytes (lower) or rows of jb (upper) */
-        const size_t rows = (size_t)(lower ? n - j0 : jb) * es, cols = (size_t)(lower ? jb : n - j0);
-        int rc = o->copy_2d(q, W, rows, AT(j0, j0), (size_t)lda * es, rows, cols, HYLA_COPY_D2D);
-        if (lower) {
-            if (!rc && j0 > 0)
-                rc = o->syrk(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, j0, rm1, AT(j0, 0), lda, rp1,
-                             AT(j0, j0), lda);
-            if (!rc && j0 > 0 && r > 0)
-                rc = o->gemm(q, t, HYLA_NOTRANS, h, r, jb, j0, m1, AT(j0 + jb, 0), lda, AT(j0, 0),
-                             lda, p1, AT(j0 + jb, j0), lda);
-            if (!rc) rc = o->potrf(q, t, HYLA_LOWER, jb, AT(j0, j0), lda, dinfo);
-        } else {
-            if (!rc && j0 > 0)
-                rc = o->syrk(q, t, 1, HYLA_UPPER, h, jb, j0, rm1, AT(0, j0), lda, rp1, AT(j0, j0),
-                             lda);
-            if (!rc && j0 > 0 && r > 0)
-                rc = o->gemm(q, t, h, HYLA_NOTRANS, jb, r, j0, m1, AT(0, j0), lda, AT(0, j0 + jb),
-                             lda, p1, AT(j0, j0 + jb), lda);
-            if (!rc) rc = o->potrf(q, t, HYLA_UPPER, jb, AT(j0, j0), lda, dinfo);
-        }
+        const size_t db = (size_t)jb * es; /* a column of the diagonal block */
+        int rc = o->copy_2d(q, W, db, AT(j0, j0), (size_t)lda * es, db, (size_t)jb,
+                            HYLA_COPY_D2D);
+        if (!rc && j0 > 0)
+            rc = lower ? o->syrk(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, j0, rm1, AT(j0, 0), lda,
+                                 rp1, AT(j0, j0), lda)
+                       : o->syrk(q, t, 1, HYLA_UPPER, h, jb, j0, rm1, AT(0, j0), lda, rp1,
+                                 AT(j0, j0), lda);
+        if (!rc) rc = o->potrf(q, t, lower ? HYLA_LOWER : HYLA_UPPER, jb, AT(j0, j0), lda, dinfo);
         if (!rc) rc = o->queue_sync(q);
         if (rc) return rc;
-        if (*dinfo) { /* the panel as it was passed */
+        if (*dinfo) { /* the diagonal block as it was passed; the rest is untouched */
             *info = (int)(j0 + *dinfo);
-            rc = o->copy_2d(q, AT(j0, j0), (size_t)lda * es, W, rows, rows, cols, HYLA_COPY_D2D);
+            rc = o->copy_2d(q, AT(j0, j0), (size_t)lda * es, W, db, db, (size_t)jb,
+                            HYLA_COPY_D2D);
             return rc ? rc : o->queue_sync(q);
         }
-        if (r > 0)
-            rc = lower ? o->trsm(q, t, HYLA_RIGHT, HYLA_LOWER, h, HYLA_NONUNIT, r, jb, p1,
-                                 AT(j0, j0), lda, AT(j0 + jb, j0), lda)
-                       : o->trsm(q, t, HYLA_LEFT, HYLA_UPPER, h, HYLA_NONUNIT, jb, r, p1,
-                                 AT(j0, j0), lda, AT(j0, j0 + jb), lda);
+        if (r == 0) continue;
+        if (lower) {
+            if (j0 > 0)
+                rc = o->gemm(q, t, HYLA_NOTRANS, h, r, jb, j0, m1, AT(j0 + jb, 0), lda, AT(j0, 0),
+                             lda, p1, AT(j0 + jb, j0), lda);
+            if (!rc)
+                rc = o->trsm(q, t, HYLA_RIGHT, HYLA_LOWER, h, HYLA_NONUNIT, r, jb, p1, AT(j0, j0),
+                             lda, AT(j0 + jb, j0), lda);
+        } else {
+            if (j0 > 0)
+                rc = o->gemm(q, t, h, HYLA_NOTRANS, jb, r, j0, m1, AT(0, j0), lda, AT(0, j0 + jb),
+                             lda, p1, AT(j0, j0 + jb), lda);
+            if (!rc)
+                rc = o->trsm(q, t, HYLA_LEFT, HYLA_UPPER, h, HYLA_NONUNIT, jb, r, p1, AT(j0, j0),
+                             lda, AT(j0, j0 + jb), lda);
+        }
         if (rc) return rc;
     }
 #undef AT
@@ -115,7 +118,7 @@ int hyla_host_chol(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, int
     int rc = setup(ctx, &q, &dinfo);
     if (!rc && factor) {
         const int64_t jb = HYLA_MIN((int64_t)CHOL_NB, n);
-        rc = o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)jb * (size_t)n * hyla_dtype_size(t), &W);
+        rc = o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)jb * (size_t)jb * hyla_dtype_size(t), &W);
         if (!rc) rc = chol_factor(q, o, t, lower, n, A, lda, W, dinfo, &info);
     }
     if (!rc && !info && solve && nrhs > 0) {
