@@ -1031,10 +1031,13 @@ HYLA_API int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t
  *            in the triangle uplo, as hyla_?potrf), the other triangle not
  *            written.
  *   w        n eigenvalues in ascending order (real type).
- * B is factored by hyla_?potrf on every device of the context; the rest
- * (the two-sided reduction to the standard problem, blocked as LAPACK's
- * ?sygst, the eigensolver hyla_?syevd_gpu and the back transformation) runs
- * on device 0 of the context.
+ * B is factored by hyla_?potrf on every device of the context; the
+ * two-sided reduction to the standard problem (blocked as LAPACK's ?sygst)
+ * and the back transformation run on device 0, the eigensolver there too
+ * (hyla_?syevd_gpu) unless a host-resident hyla_?syevd of order n takes
+ * every device of the context (HYLA_OPT_EIG_DEVICES; by default on several
+ * GPUs with vectors from n = 16384): the reduced matrix then goes through
+ * the host to that solver (jobz 'N': a host copy of n^2 elements).
  * Returns 0; -i for a bad argument (1 itype, 2 jobz, 3 uplo, 4 n, 5 A, 6
  * lda, 7 B, 8 ldb, 9 w); HYLA_ERR_NAN (NaN/Inf policy) when a triangle read
  * holds NaN or Inf, A and B then not modified; n + k when the leading minor

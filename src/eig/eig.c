@@ -189,7 +189,8 @@ cleanup:
  * order for jobz (eig_mgpu_min_n: on GPUs with eigenvectors from n =
  * 16384, eigenvalues alone never; on host devices, whose multi-device path
  * the tests cover, always). */
-static int eig_all_devices(const hyla_t *ctx, int vec, int64_t n) {
+int hyla_eig_all_devices(const hyla_t *ctx, int vec, int64_t n) {
+    if (ctx->ndev < 2) return 0;
     if (ctx->opt_eig_devices != 0) return ctx->opt_eig_devices == 2;
     return n >= hyla_tuning_for(ctx->devs[0])->eig_mgpu_min_n[vec ? 1 : 0];
 }
@@ -217,7 +218,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
      * (the host cores' pass took 0.019 s of dsyevd's 0.70 s without vectors
      * at n = 16384, 0.040 s of zheevd's 1.16 s; one H100,
      * bench/results/syevd-resident-h100.md) */
-    const int mgpu = host && ctx->ndev > 1 && eig_all_devices(ctx, vec, n);
+    const int mgpu = host && ctx->ndev > 1 && hyla_eig_all_devices(ctx, vec, n);
     const int scan_up = host && !mgpu && d->info.kind != HYLA_DEVICE_HOST;
     if (host && !scan_up && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda))
         return HYLA_ERR_NAN;

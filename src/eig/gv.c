@@ -12,7 +12,10 @@
  *      on its full Hermitian copy (the backend's herm_blocks op), the panel
  *      and the trailing (itype 1) or leading (2, 3) matrix by TRSM / TRMM,
  *      HEMM and HER2K: 1/3 n^3 (1) flops as LAPACK's, no solve on the whole.
- *   3. hyla_?syevd_gpu on C (device 0).
+ *   3. hyla_?syevd_gpu on C (device 0); where a host-resident hyla_?syevd
+ *      of order n takes every device of the context (hyla_eig_all_devices:
+ *      on several GPUs with vectors from n = 16384), C goes down into A
+ *      and that solver runs on every device, its eigenvectors up again.
  *   4. jobz V: the eigenvectors X = L^-H Z (itype 1, 2) or L Z (3) by one
  *      TRSM or TRMM on the device, downloaded into A.
  * Every step but the Cholesky runs on device 0 of the context (a GPU, or
@@ -24,6 +27,7 @@
  * their m columns only), and step 4 applies to those m columns. */
 #include "core/internal.h"
 #include "core/xfer.h"
+#include "eig/mgpu.h"
 
 #include <string.h>
 
@@ -51,6 +55,18 @@ static int gv_potrf(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, void *B, in
     case HYLA_D: return hyla_dpotrf(ctx, uplo, n, B, ldb);
     case HYLA_C: return hyla_cpotrf(ctx, uplo, n, B, ldb);
     case HYLA_Z: return hyla_zpotrf(ctx, uplo, n, B, ldb);
+    }
+    return HYLA_ERR_INVALID;
+}
+
+/* hyla_?syevd of dtype t on the host matrix A (lower storage) */
+static int gv_syevd_host(hyla_t *ctx, hyla_dtype t, char jobz, int64_t n, void *A, int64_t lda,
+                         void *w) {
+    switch (t) {
+    case HYLA_S: return hyla_ssyevd(ctx, jobz, 'L', n, A, lda, w);
+    case HYLA_D: return hyla_dsyevd(ctx, jobz, 'L', n, A, lda, w);
+    case HYLA_C: return hyla_cheevd(ctx, jobz, 'L', n, A, lda, w);
+    case HYLA_Z: return hyla_zheevd(ctx, jobz, 'L', n, A, lda, w);
     }
     return HYLA_ERR_INVALID;
 }
@@ -265,8 +281,31 @@ static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64
     gv_dev g;
     int rc = gv_reduce(ctx, t, itype, uplo, n, A, lda, B, ldb, &g);
     if (rc) return rc;
-    /* 3. the standard problem on the device */
-    rc = gv_syevd_dev(ctx, t, jobz, n, g.dA, n, w);
+    const size_t es = hyla_dtype_size(t);
+    if (hyla_eig_all_devices(ctx, jobz == 'V', n)) {
+        /* 3. the standard problem on every device: C down into A (jobz
+         * V; jobz N into a host copy: A is not written then), its device
+         * copy freed for the solver's room, the multi-device solver there,
+         * its eigenvectors up again for step 4 */
+        void *C = A;
+        int64_t ldc = lda;
+        if (jobz == 'N') {
+            ldc = n;
+            if (!(C = hyla_malloc((size_t)n * (size_t)n * es))) rc = HYLA_ERR_NO_MEMORY;
+        }
+        if (!rc) rc = hyla_xfer_matrix(ctx, 0, t, 0, n, n, C, ldc, g.dA, n);
+        g.o->mem_free(g.d, HYLA_MEM_DEVICE, g.dA);
+        g.dA = NULL;
+        if (!rc) rc = gv_syevd_host(ctx, t, jobz, n, C, ldc, w);
+        if (C != A) hyla_free(C);
+        if (!rc && jobz == 'V' &&
+            !(rc = g.o->mem_alloc(g.d, HYLA_MEM_DEVICE, (size_t)n * (size_t)n * es,
+                                  (void **)&g.dA)))
+            rc = hyla_xfer_matrix(ctx, 0, t, 1, n, n, A, lda, g.dA, n);
+    } else {
+        /* 3. the standard problem on device 0 */
+        rc = gv_syevd_dev(ctx, t, jobz, n, g.dA, n, w);
+    }
     /* 4. X = L^-H Z (itype 1, 2) or L Z (3), into A */
     if (!rc && jobz == 'V') rc = gv_vectors(ctx, &g, t, itype, n, n, g.dA, A, lda);
     gv_release(&g);

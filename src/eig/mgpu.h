@@ -136,6 +136,11 @@ int hyla_eig_sy2sb_mgpu(hyla_t *ctx, hyla_dtype t, int64_t n, int64_t kd, int64_
 int hyla_eig_sy2sb_back_mgpu(hyla_t *ctx, const hyla_sy2sb_qm *q, int g, int64_t ncols,
                              void *dZ, int64_t lddz, hyla_queue *qc, hyla_queue *qi);
 
+/* Whether a host-resident hyla_?syevd / ?heevd of order n (vec: with
+ * eigenvectors) on ctx takes every device of it (HYLA_OPT_EIG_DEVICES, else
+ * the tuning table's eig_mgpu_min_n); 0 for a context of one device. */
+int hyla_eig_all_devices(const hyla_t *ctx, int vec, int64_t n);
+
 /* The eigensolver of hyla_?syevd on all devices of ctx (ndev >= 2): A is
  * the caller's host matrix (uplo `lower`), overwritten by the eigenvectors
  * when vec; w the eigenvalues. sbr and ar choose stage 1's variant
