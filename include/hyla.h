@@ -969,7 +969,8 @@ HYLA_API int hyla_zheevd(hyla_t *ctx, char jobz, char uplo, int64_t n, hyla_comp
  * on device 0; orders where hyla_?syevd takes the backend's one-stage
  * solver: the host backend's LAPACK ?syevr / ?heevr with the range, on a
  * GPU the one-stage solver and the wanted kept; a context whose
- * hyla_?syevd takes every device: that solver and the wanted kept). Then
+ * hyla_?syevd takes every device: that solver and the wanted kept where
+ * they are at least half of n by index, else device 0 alone). Then
  * jobz 'N': all eigenvalues of T (bisection on the GPU) and the wanted
  * kept; jobz 'V': where the wanted are at least HYLA_OPT_EIG_SUBSET_DC per
  * mille of n (default: the tuning table's, 3 on GPUs, 350 on the host

@@ -56,6 +56,10 @@ typedef struct {
                                     n wanted pairs (per mille) on, all of T's by divide and
                                     conquer and the wanted columns kept, else the wanted
                                     alone by MRRR */
+    int64_t eig_subset_mgpu_pml; /* a part of the spectrum on a context whose ?syevd takes
+                                    every device: that solver (all pairs, the wanted kept)
+                                    from this share of n wanted (per mille; range V counts
+                                    as none), else the part's own path on device 0 */
     int64_t eig_q2_kernel_min_cols; /* the Q2 back transformation by the backend's one-call
                                     kernel (where eig_q2_kd / eig_q2_nb give it the store)
                                     from this many columns of Z on, below by the batched

@@ -38,6 +38,7 @@ static const hyla_tuning table[ROWS] = {
         .eig_cholqr_min_m = 2048,
         .eig_subset_dc_pml = 3,
         .eig_q2_kernel_min_cols = 4096,
+        .eig_subset_mgpu_pml = 500,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_CUDA_GENERIC] = {
@@ -68,6 +69,7 @@ static const hyla_tuning table[ROWS] = {
         .eig_cholqr_min_m = 2048,
         .eig_subset_dc_pml = 3,
         .eig_q2_kernel_min_cols = 4096,
+        .eig_subset_mgpu_pml = 500,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_HOST] = {
@@ -98,6 +100,7 @@ static const hyla_tuning table[ROWS] = {
         .eig_cholqr_min_m = 2048,
         .eig_subset_dc_pml = 350,
         .eig_q2_kernel_min_cols = 0,
+        .eig_subset_mgpu_pml = 500,
         .eig_mgpu_min_n = {0, 0},
     },
 };

@@ -218,7 +218,15 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
      * (the host cores' pass took 0.019 s of dsyevd's 0.70 s without vectors
      * at n = 16384, 0.040 s of zheevd's 1.16 s; one H100,
      * bench/results/syevd-resident-h100.md) */
-    const int mgpu = host && ctx->ndev > 1 && hyla_eig_all_devices(ctx, vec, n);
+    /* a part of the spectrum: every device (all pairs, the wanted kept)
+     * only for a large share of it (eig_subset_mgpu_pml), else its own
+     * path on device 0 */
+    const int64_t want = !part ? n
+                         : part->range == 'A' ? n
+                         : part->range == 'I' ? part->iu - part->il + 1
+                                              : 0;
+    const int mgpu = host && hyla_eig_all_devices(ctx, vec, n) &&
+                     want * 1000 >= hyla_tuning_for(d)->eig_subset_mgpu_pml * n;
     const int scan_up = host && !mgpu && d->info.kind != HYLA_DEVICE_HOST;
     if (host && !scan_up && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda))
         return HYLA_ERR_NAN;
