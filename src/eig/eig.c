@@ -56,7 +56,7 @@ static int syevd_check(char jobz, char uplo, int64_t n, const void *A, int64_t l
  * (see below); else stage 2 on the host cores, beside stage 1 where that
  * pays. */
 static int chase_mode(const hyla_t *ctx, const hyla_dev *d, int64_t n, int64_t kd) {
-    if (ctx->opt_eig_chase == 2) return kd <= 64 ? 2 : -1;
+    if (ctx->opt_eig_chase == 2) return hyla_eig_dev_chase_takes(d, kd) ? 2 : -1;
     if (ctx->opt_eig_chase == 1) return -1;
     /* one H100, n = 16384, d, eigenvalues only: the device chase took
      * 0.31 s (kd 32) and 0.40 s (kd 64) against 0.69 s and 1.35 s on the

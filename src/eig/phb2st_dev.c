@@ -96,9 +96,14 @@ cleanup:;
  * 0.018 s at 512 / 1024. The kernel's time grows as n whatever kd (about
  * 16 us a sweep, d, kd 64, since the late-row hand-off), the host chase's
  * as n^2 kd. */
+int hyla_eig_dev_chase_takes(const hyla_dev *d, int64_t kd) {
+    const int64_t top = d->ops->alg->hb2st_max_kd;
+    return d->ops->alg->hb2st && (top == 0 || kd <= top);
+}
+
 int hyla_eig_dev_chase_auto(const hyla_dev *d, int64_t n, int64_t kd) {
     const int64_t from = hyla_tuning_for(d)->eig_chase_min_n;
-    return from > 0 && kd <= 64 && n >= from;
+    return from > 0 && hyla_eig_dev_chase_takes(d, kd) && n >= from;
 }
 
 int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,

@@ -38,10 +38,15 @@ int hyla_eig_hb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
 int hyla_eig_sb2st_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd, const void *AB,
                        int64_t ldab, void *d, void *e, hyla_sb2st_q **q);
 
+/* 1 when device d's backend chases a band of half-bandwidth kd (its hb2st
+ * op, up to the backend's hb2st_max_kd). */
+int hyla_eig_dev_chase_takes(const hyla_dev *d, int64_t kd);
+
 /* 1 when the automatic choice (HYLA_OPT_EIG_CHASE auto) chases a band of
  * order n and half-bandwidth kd on device d rather than on the host cores:
- * kd <= 64 and n from the tuning table's eig_chase_min_n on (0 on the
- * host backend: never; the measurements are at the definition). */
+ * the backend takes kd (hyla_eig_dev_chase_takes) and n is from the tuning
+ * table's eig_chase_min_n on (0 on the host backend: never; the
+ * measurements are at the definition). */
 int hyla_eig_dev_chase_auto(const hyla_dev *d, int64_t n, int64_t kd);
 
 #endif

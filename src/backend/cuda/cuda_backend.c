@@ -1347,6 +1347,7 @@ static void cuda_xcomm_destroy(hyla_xcomm *c) {
 static const hyla_alg_ops cuda_alg_ops = {
     .rbt = cuda_rbt,
     .rbt_diagonals = cuda_rbt_diagonals,
+    .hb2st_max_kd = HYLA_CUDA_HB2ST_MAX_KD,
     .hb2st = cuda_hb2st,
     .heevd = cuda_heevd,
     .q2_apply = cuda_q2_apply,

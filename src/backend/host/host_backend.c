@@ -898,6 +898,7 @@ static int host_heevr(hyla_queue *q, hyla_dtype t, int vec, char range, double v
 static const hyla_alg_ops host_alg_ops = {
     .rbt = host_rbt,
     .rbt_diagonals = host_rbt_diagonals,
+    .hb2st_max_kd = 0,
     .hb2st = host_hb2st,
     .heevd = host_heevd,
     .heevr = host_heevr,

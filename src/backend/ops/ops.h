@@ -20,6 +20,10 @@
 #include "backend/ops/tridiag.h"
 
 struct hyla_alg_ops {
+    /* Limits the algorithms ask the backend for instead of its kind. The
+     * widest band (kd) the hb2st and hb2st_v ops chase (0: any); wider
+     * bands go to the host cores' chase. */
+    int64_t hb2st_max_kd;
     /* random butterfly transforms (RBT solver; backend/cuda/k_rbt.cu on the
      * GPU): see hyla_rbt_args (backend/ops/rbt.h). Returns 0, HYLA_ERR_INVALID when
      * hyla_rbt_check rejects the arguments (nothing is enqueued), or the
@@ -55,7 +59,7 @@ struct hyla_alg_ops {
      * small, work_bytes too small, step out of range, or a pointer is NULL
      * where it is used
      * (nothing enqueued); HYLA_ERR_UNSUPPORTED when min(kd, n-1) exceeds
-     * what the backend takes (CUDA: 64); HYLA_ERR_DEVICE (launch failure,
+     * hb2st_max_kd (CUDA: 64); HYLA_ERR_DEVICE (launch failure,
      * sticks to the queue). NaN input is not detected here. */
     int (*hb2st)(hyla_queue *q, hyla_dtype t, int64_t n, int64_t kd, void *AB, int64_t ldab,
                  void *d, void *e, void *work, size_t work_bytes, int step);
