@@ -39,6 +39,8 @@ static const hyla_tuning table[ROWS] = {
         .eig_subset_dc_pml = 3,
         .eig_q2_kernel_min_cols = 4096,
         .eig_subset_mgpu_pml = 500,
+        .eig_s1_update_min = 8192,
+        .eig_s1_update_block = 1024,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_CUDA_GENERIC] = {
@@ -70,6 +72,8 @@ static const hyla_tuning table[ROWS] = {
         .eig_subset_dc_pml = 3,
         .eig_q2_kernel_min_cols = 4096,
         .eig_subset_mgpu_pml = 500,
+        .eig_s1_update_min = 8192,
+        .eig_s1_update_block = 1024,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_HOST] = {
@@ -101,6 +105,8 @@ static const hyla_tuning table[ROWS] = {
         .eig_subset_dc_pml = 350,
         .eig_q2_kernel_min_cols = 0,
         .eig_subset_mgpu_pml = 500,
+        .eig_s1_update_min = INT64_MAX,
+        .eig_s1_update_block = 1024,
         .eig_mgpu_min_n = {0, 0},
     },
 };

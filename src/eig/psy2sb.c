@@ -174,6 +174,7 @@ typedef struct {
     void *dU;                    /* GEMM-form update: [V | Wacc | V] (n x 3 nb, ld
                                   * n), Wacc its middle block; NULL: HER2K */
     int upd_all;                 /* the GEMM form at every order (forced) */
+    int64_t upd_min, upd_block;  /* its smallest order by default, its block columns */
     int64_t cq_panels;           /* panels factored by CholeskyQR2 */
     double t_wait, t_host;       /* seconds the host waited for a panel's results
                                   * from the device, and spent on its own part of
@@ -279,21 +280,15 @@ static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, 
                    el(s->dA, r0, j0, s->lda, es), s->lda);
 }
 
-/* Block columns of the GEMM-form trailing update (a quarter of the
- * trailing order, at least kd, below 2 blocks), and the smallest trailing
- * order it takes by default (below, one HER2K; forced, every order, which
- * the tests use). One H100, stage 1 at n = 16384, eigenvalues only, HER2K
- * / GEMMs forced at every order, two runs (suites syevd-s1-h100,
- * syevd-s1nb-h100): z 0.764 / 0.700 s and 0.762 / 0.674 s, d 0.337 /
- * 0.334 s and 0.339 / 0.319 s; at 8192 d took 0.085 / 0.142 s and 0.101 /
- * 0.095 s, the forced small orders' many small blocks adding launches to
- * the panels' chain, which sets stage 1's time there. */
-#define S1_UPDATE_BLOCK 1024
-#define S1_UPDATE_MIN 8192
+/* The GEMM-form trailing update: its block columns (the tuning table's
+ * eig_s1_update_block; a quarter of the trailing order, at least kd, below
+ * 2 blocks) and the smallest trailing order it takes by default
+ * (eig_s1_update_min; below, one HER2K; forced, every order, which the
+ * tests use). The measurements: docs/TUNING.md. */
 
 /* The trailing update of a block, on q_comp: A[c:, c:] -= V W^H + W V^H
  * (lower triangle) with the block's kb reflectors, V from store column J,
- * W = Wacc. With dU, as one HER2K per diagonal block of S1_UPDATE_BLOCK
+ * W = Wacc. With dU, as one HER2K per diagonal block of upd_block
  * columns and one GEMM below each, C -= [V W] [W V]^H (inner dimension
  * 2 kb): V is copied beside Wacc on both sides, so both operands are
  * contiguous. cuBLAS's HER2K/SYR2K runs well below its GEMM rate (one H100,
@@ -307,7 +302,7 @@ static int trailing_update(const s1 *s, int64_t c, int64_t J, int64_t kb) {
     const void *m1 = hyla_scalar(t, HYLA_SC_MONE), *p1 = hyla_scalar(t, HYLA_SC_ONE);
     int rc = 0;
     if (m <= 0) return 0;
-    if (!s->dU || (m < S1_UPDATE_MIN && !s->upd_all))
+    if (!s->dU || (m < s->upd_min && !s->upd_all))
         return o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, m, kb, m1, vel(s, c, J), ldv,
                         el(s->dW, c, 0, ldw, es), ldw, p1, el(s->dA, c, c, s->lda, es), s->lda);
     /* [V | W] from column nb - kb of dU, [W | V] from column nb */
@@ -315,7 +310,7 @@ static int trailing_update(const s1 *s, int64_t c, int64_t J, int64_t kb) {
         HYLA_TRY(o->copy_2d(q, el(s->dU, c, side ? nb + kb : nb - kb, n, es), (size_t)n * es,
                             vel(s, c, J), (size_t)ldv * es, (size_t)m * es, (size_t)kb,
                             HYLA_COPY_D2D));
-    const int64_t b = m >= 2 * S1_UPDATE_BLOCK ? S1_UPDATE_BLOCK : HYLA_MAX(s->kd, (m + 3) / 4);
+    const int64_t b = m >= 2 * s->upd_block ? s->upd_block : HYLA_MAX(s->kd, (m + 3) / 4);
     for (int64_t j = c; j < n; j += b) {
         const int64_t jb = HYLA_MIN(b, n - j), below = n - j - jb;
         HYLA_TRY(o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, kb, m1, vel(s, j, J), ldv,
@@ -611,11 +606,12 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(HYLA_MAX(1, n) * (kd + 1)) * es, &hp));
     if (np > 0) {
         s.ldw = n, s.lds = s.nb;
-        /* the trailing update as GEMMs: asked for, or by default on a GPU
-         * for the orders it takes (S1_UPDATE_MIN) */
+        /* the trailing update as GEMMs: asked for, or by default for the
+         * orders the tuning table gives it (never on the host backend) */
+        const hyla_tuning *tu = hyla_tuning_for(d);
+        s.upd_min = tu->eig_s1_update_min, s.upd_block = tu->eig_s1_update_block;
         const int gemm_update = ctx->opt_eig_s1_update == 2 ||
-                                (ctx->opt_eig_s1_update == 0 &&
-                                 d->info.kind != HYLA_DEVICE_HOST && n - kd > S1_UPDATE_MIN);
+                                (ctx->opt_eig_s1_update == 0 && n - kd > s.upd_min);
         if (gemm_update) {
             HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(3 * n * s.nb) * es, &s.dU));
             s.dW = el(s.dU, 0, s.nb, n, es);
