@@ -408,20 +408,7 @@ static void print_row(void *arg, const report_row *w) {
         printf(",\"info\":%d", w->info);
         jnum("error", w->has_error ? w->error : NAN);
         printf(",\"status\":\"%s\"", w->status);
-        if (s) {
-            printf(",\"timers\":{\"kd\":%lld,\"nb\":%lld,\"panels_cholqr\":%lld", (long long)s->kd,
-                   (long long)s->nb, (long long)s->panels_cholqr);
-            jnum("sy2sb", s->sy2sb);
-            jnum("sy2sb_wait", s->sy2sb_wait);
-            jnum("sy2sb_host", s->sy2sb_host);
-            jnum("sb2st", s->sb2st);
-            jnum("tridiag", s->tridiag);
-            jnum("back2", s->back2);
-            jnum("back1", s->back1);
-            jnum("transfers", s->transfers);
-            jnum("total", s->total);
-            putchar('}');
-        }
+        if (s) report_eig_timers_json(s, true);
         if (s && s->ndev > 0) print_timeline(s, true);
         printf("}\n");
         fflush(stdout);

@@ -682,17 +682,7 @@ static void evx_print(void *arg, const report_row *w) {
         printf("  %-7s %4c %4c %5c %4c %9lld %9lld", evx_name(c->t), dtype_char(c->t), c->jobz,
                c->o->range, c->uplo, (long long)c->n, (long long)c->m);
     const hyla_eig_stats *s = &c->stats;
-    if (c->timers && c->r->json) {
-        printf(",\"timers\":{\"kd\":%lld", (long long)s->kd);
-        report_json_number("sy2sb", s->sy2sb);
-        report_json_number("sb2st", s->sb2st);
-        report_json_number("tridiag", s->tridiag);
-        report_json_number("back2", s->back2);
-        report_json_number("back1", s->back1);
-        report_json_number("transfers", s->transfers);
-        report_json_number("total", s->total);
-        putchar('}');
-    }
+    if (c->timers && c->r->json) report_eig_timers_json(s, false);
     print_tail(c->r, w, c->n);
     if (c->timers && !c->r->json)
         printf("%%   timers: sy2sb %.4f  sb2st %.4f  tridiagonal %.4f  back2 %.4f  back1 %.4f  "

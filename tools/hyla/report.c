@@ -179,6 +179,25 @@ void report_json_number(const char *key, double v) {
     report_json_value(v);
 }
 
+void report_eig_timers_json(const hyla_eig_stats *s, bool parts) {
+    printf(",\"timers\":{\"kd\":%lld", (long long)s->kd);
+    if (parts)
+        printf(",\"nb\":%lld,\"panels_cholqr\":%lld", (long long)s->nb,
+               (long long)s->panels_cholqr);
+    report_json_number("sy2sb", s->sy2sb);
+    if (parts) {
+        report_json_number("sy2sb_wait", s->sy2sb_wait);
+        report_json_number("sy2sb_host", s->sy2sb_host);
+    }
+    report_json_number("sb2st", s->sb2st);
+    report_json_number("tridiag", s->tridiag);
+    report_json_number("back2", s->back2);
+    report_json_number("back1", s->back1);
+    report_json_number("transfers", s->transfers);
+    report_json_number("total", s->total);
+    putchar('}');
+}
+
 #define json_number report_json_number
 
 static void print_stats(const report *r, const hyla_gemm_stats *s) {

@@ -58,6 +58,9 @@ void report_print(const report *r, const report_row *row);
 /* ,"key":v in a JSON record; null when v is NaN or infinite (JSON has no
  * such numbers; the record's status word says why). */
 void report_json_number(const char *key, double v);
+/* ,"timers":{...} of an eigensolver run: kd, the stages' seconds; parts
+ * also nb, the CholeskyQR2 panels and stage 1's waits. */
+void report_eig_timers_json(const hyla_eig_stats *s, bool parts);
 /* v alone, or null. */
 void report_json_value(double v);
 
