@@ -158,7 +158,8 @@ typedef struct {
  * environment variable HYLA_<ID> for HYLA_OPT_<ID> when that is set and not
  * empty (e.g. HYLA_EIG_KD=64; hyla_options.h lists them).
  * Returns 0, HYLA_ERR_DEVICE_SPEC (bad syntax), HYLA_ERR_NO_DEVICE (a listed
- * GPU does not exist), HYLA_ERR_UNSUPPORTED (cuda asked, CUDA not built),
+ * GPU does not exist), HYLA_ERR_UNSUPPORTED (cuda asked, and the CUDA backend
+ * is not built or could not be loaded: hyla_get_backend_info says why),
  * HYLA_ERR_INVALID (an option's environment variable is not an integer, or
  * out of the option's range), HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE. -1 if ctx
  * is NULL. */
@@ -174,6 +175,35 @@ HYLA_API int hyla_device_count(const hyla_t *ctx);
 /* Fills *info for device i (0 <= i < hyla_device_count). Returns 0, -1 (bad
  * ctx), -2 (bad i) or -3 (info NULL). */
 HYLA_API int hyla_get_device_info(const hyla_t *ctx, int i, hyla_device_info *info);
+
+/* The backends of this build, for a program that asks before it makes a
+ * context which kinds of device it can have (hyla_create's device list names
+ * them by name).
+ *   name       "cpu" (the host backend, always there) or "cuda";
+ *   available  1: a device list may name it in this process; 0: it is not
+ *              (CUDA: not built, or libhyla_cuda.so, which the shared
+ *              libhyla.so loads at run time from its own directory or from
+ *              the file HYLA_CUDA_BACKEND names, is missing or cannot load
+ *              its CUDA libraries; "none" in HYLA_CUDA_BACKEND keeps it
+ *              unloaded), detail then saying why;
+ *   devices    GPUs found (cuda; 0 on a machine without any), or the most
+ *              virtual devices a list may ask for (cpu);
+ *   detail     the versions it runs on, or why it is not available.
+ * The first query of the CUDA backend loads it (and initializes the CUDA
+ * runtime). */
+typedef struct {
+    char name[16];
+    hyla_device_kind kind;
+    int available;
+    int devices;
+    char detail[256];
+} hyla_backend_info;
+
+/* Number of backends of the build (>= 1; index them 0 .. count - 1). */
+HYLA_API int hyla_backend_count(void);
+
+/* Fills *info for backend i. Returns 0, -2 (bad i) or -3 (info NULL). */
+HYLA_API int hyla_get_backend_info(int i, hyla_backend_info *info);
 
 /* Frees the device and pinned workspaces the context keeps between calls
  * (they are re-created on demand). Returns 0 or -1 if ctx is NULL. */

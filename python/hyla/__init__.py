@@ -10,7 +10,7 @@ device-resident entry point and turns info codes into exceptions. See
 hyla.linalg for the routines and hyla.Context for devices and interrupts.
 """
 
-from ._context import Context, Device, default_context
+from ._context import Backend, Context, Device, backends, default_context
 from ._errors import Error, LinAlgError, LinAlgWarning, OutOfMemoryError
 from ._lib import version
 from .linalg import (RbtInfo, cho_factor, cho_solve, cholesky, eigh, eigvalsh, gemm, lu_factor,
@@ -18,6 +18,6 @@ from .linalg import (RbtInfo, cho_factor, cho_solve, cholesky, eigh, eigvalsh, g
 
 __version__ = version()
 
-__all__ = ["Context", "Device", "default_context", "Error", "LinAlgError", "LinAlgWarning",
-           "OutOfMemoryError", "RbtInfo", "cho_factor", "cho_solve", "cholesky", "eigh",
+__all__ = ["Backend", "Context", "Device", "backends", "default_context", "Error", "LinAlgError",
+           "LinAlgWarning", "OutOfMemoryError", "RbtInfo", "cho_factor", "cho_solve", "cholesky", "eigh",
            "eigvalsh", "gemm", "lu_factor", "lu_solve", "matmul", "solve", "solve_rbt", "version"]

@@ -24,13 +24,14 @@ from . import _lib
 from ._errors import check
 
 _INVALID = -110  # HYLA_ERR_INVALID: from hyla_create, an option's variable
+_UNSUPPORTED = -107  # HYLA_ERR_UNSUPPORTED: from hyla_create, a backend not available
 
 
 def _bad_option_message():
     """hyla_create's HYLA_ERR_INVALID: an option's environment variable
     (HYLA_<ID>, hyla_options.h: integers in a range) holds a bad value; names
     the variables that are not integers, else those set."""
-    skip = {"HYLA_DEVICES", "HYLA_LIBRARY"}
+    skip = {"HYLA_DEVICES", "HYLA_LIBRARY", "HYLA_CUDA_BACKEND"}
     env = {k: v for k, v in os.environ.items()
            if k.startswith("HYLA_") and k not in skip and not k.startswith("HYLA_LAPACK_")
            and not k.startswith("HYLA_TEST")}
@@ -55,6 +56,26 @@ Device.__doc__ = """A device of a context: kind "cuda" or "cpu" (a virtual host 
 its ordinal (the CUDA ordinal, or the virtual device's index), name and the
 memory hyla may use on it, in bytes."""
 
+Backend = collections.namedtuple("Backend", "name available devices detail")
+Backend.__doc__ = """A backend of the loaded libhyla (hyla_get_backend_info): its name in
+device lists ("cpu", "cuda"), whether a device list may name it in this
+process, its devices (GPUs found; for "cpu" the most virtual devices a list
+may ask for) and the versions it runs on, or why it is not available (the
+CUDA backend, libhyla_cuda.so beside libhyla.so, is loaded at run time and
+left out where it or the CUDA libraries are missing)."""
+
+
+def backends():
+    """The backends of the loaded libhyla, as Backend tuples, host first."""
+    out = []
+    for i in range(_lib.lib.hyla_backend_count()):
+        b = _lib.BackendInfo()
+        if _lib.lib.hyla_get_backend_info(i, ctypes.byref(b)) == 0:
+            out.append(Backend(b.name.decode(), bool(b.available), b.devices,
+                               b.detail.decode(errors="replace")))
+    return out
+
+
 # How often a waiting caller wakes to let Python run its signal handlers.
 _POLL_S = 0.05
 
@@ -65,8 +86,9 @@ class Context:
     devices: "cuda" (every GPU), "cuda:0,1", "cpu" or "cpu:3" (virtual host
     devices), with an optional "@SIZE" memory cap ("cpu:3@64M"); None reads
     HYLA_DEVICES, and if that is unset takes every GPU, or one virtual host
-    device when there is none. Raises ValueError for a malformed list or a
-    device that does not exist.
+    device when there is none. Raises ValueError for a malformed list, a
+    device that does not exist, or a backend that is not available
+    (hyla.backends() says why).
 
     Usable as a context manager; close() (or leaving the with block) waits
     for its calls and frees it.
@@ -79,6 +101,10 @@ class Context:
         code = _lib.lib.hyla_create(ctypes.byref(handle), spec)
         if code == _INVALID:
             raise ValueError(_bad_option_message())
+        if code == _UNSUPPORTED:
+            why = "; ".join(f"{b.name}: {b.detail}" for b in backends() if not b.available)
+            raise ValueError(f"hyla_create: {devices!r} names a backend that is not available "
+                             f"({why or 'not built'})")
         check("hyla_create", code)
         self._handle = handle
         self._spec = devices

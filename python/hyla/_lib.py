@@ -42,6 +42,12 @@ class DeviceInfo(ctypes.Structure):
                 ("compute_minor", ctypes.c_int), ("multiprocessors", ctypes.c_int)]
 
 
+class BackendInfo(ctypes.Structure):
+    """hyla_backend_info (hyla.h)"""
+    _fields_ = [("name", ctypes.c_char * 16), ("kind", ctypes.c_int), ("available", ctypes.c_int),
+                ("devices", ctypes.c_int), ("detail", ctypes.c_char * 256)]
+
+
 class RbtOpts(ctypes.Structure):
     """hyla_rbt_opts."""
     _fields_ = [("depth", ctypes.c_int), ("max_refine", ctypes.c_int), ("dev", ctypes.c_int),
@@ -137,6 +143,8 @@ lib.hyla_destroy.restype = None
 lib.hyla_destroy.argtypes = [ctypes.POINTER(_P)]
 lib.hyla_device_count.argtypes = [_P]
 lib.hyla_get_device_info.argtypes = [_P, _INT, ctypes.POINTER(DeviceInfo)]
+lib.hyla_backend_count.argtypes = []
+lib.hyla_get_backend_info.argtypes = [_INT, ctypes.POINTER(BackendInfo)]
 
 _cache = {}
 

@@ -165,3 +165,16 @@ def test_bad_option_variable_is_named():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert "ValueError: hyla_create: HYLA_POTRF_NB='abc' is not an integer" in out.stdout, \
         out.stdout + out.stderr
+
+
+def test_backends_name_the_host_first_and_say_why_cuda_is_missing(monkeypatch):
+    bs = hyla.backends()
+    assert [b.name for b in bs][:2] == ["cpu", "cuda"]
+    host = bs[0]
+    assert host.available and host.devices == 64
+    cuda = bs[1]
+    assert isinstance(cuda.available, bool) and cuda.devices >= 0
+    if not cuda.available:
+        assert cuda.devices == 0 and cuda.detail  # why it is not there
+        with pytest.raises(ValueError):
+            hyla.Context("cuda")

@@ -1,5 +1,6 @@
 /* Device-list parsing and backend-independent helpers. */
 #include "backend/backend.h"
+#include "backend/registry.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,12 @@ static int64_t parse_size(const char *s) {
     return (int64_t)v * mul;
 }
 
-/* Grammar: ("cuda" | "cpu" | "host") [":" LIST] ["@" SIZE], where LIST is a
- * comma list of CUDA ordinals for cuda, or one count for cpu/host. An
- * ordinal may repeat ("cuda:0,0"): two logical devices sharing one GPU, with
- * streams and handles of their own, so that every multi-device path runs on
- * a single GPU. */
+/* Grammar: NAME [":" LIST] ["@" SIZE], NAME a backend's name or alias in the
+ * registry ("cuda" | "gpu" | "cpu" | "host"); LIST a comma list of ordinals
+ * for a listed backend (cuda), one count for the others (cpu). An ordinal
+ * may repeat ("cuda:0,0"): two logical devices sharing one GPU, with streams
+ * and handles of their own, so that every multi-device path runs on a
+ * single GPU. */
 int hyla_parse_devices(const char *spec, hyla_device_spec *out) {
     char buf[256];
     if (!spec || !out || strlen(spec) >= sizeof buf) return HYLA_ERR_DEVICE_SPEC;
@@ -40,8 +42,10 @@ int hyla_parse_devices(const char *spec, hyla_device_spec *out) {
     char *colon = strchr(buf, ':');
     if (colon) *colon = '\0';
     const char *list = colon ? colon + 1 : NULL;
-    if (strcmp(buf, "cuda") == 0 || strcmp(buf, "gpu") == 0) {
-        out->kind = HYLA_DEVICE_CUDA;
+    const hyla_backend_desc *b = hyla_backend_named(buf, strlen(buf));
+    if (!b) return HYLA_ERR_DEVICE_SPEC;
+    out->kind = b->kind;
+    if (b->listed) {
         if (!list) { out->all = 1; return 0; }
         const char *p = list;
         while (*p) {
@@ -56,29 +60,13 @@ int hyla_parse_devices(const char *spec, hyla_device_spec *out) {
         }
         return out->count > 0 ? 0 : HYLA_ERR_DEVICE_SPEC;
     }
-    if (strcmp(buf, "cpu") == 0 || strcmp(buf, "host") == 0) {
-        out->kind = HYLA_DEVICE_HOST;
-        out->count = 1;
-        if (list) {
-            char *end;
-            if (!isdigit((unsigned char)*list)) return HYLA_ERR_DEVICE_SPEC;
-            long v = strtol(list, &end, 10);
-            if (*end != '\0' || v < 1 || v > 64) return HYLA_ERR_DEVICE_SPEC;
-            out->count = (int)v;
-        }
-        return 0;
+    out->count = 1;
+    if (list) {
+        char *end;
+        if (!isdigit((unsigned char)*list)) return HYLA_ERR_DEVICE_SPEC;
+        long v = strtol(list, &end, 10);
+        if (*end != '\0' || v < 1 || v > b->device_count()) return HYLA_ERR_DEVICE_SPEC;
+        out->count = (int)v;
     }
-    return HYLA_ERR_DEVICE_SPEC;
+    return 0;
 }
-
-#ifndef HYLA_HAVE_CUDA
-int hyla_cuda_device_count(void) { return 0; }
-int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **dev) {
-    (void)ordinal; (void)mem_cap;
-    if (dev) *dev = NULL;
-    return HYLA_ERR_UNSUPPORTED;
-}
-void hyla_cuda_versions(char *buf, size_t len) {
-    if (buf && len) snprintf(buf, len, "CUDA not built");
-}
-#endif

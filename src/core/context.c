@@ -1,5 +1,6 @@
 /* The context: the device set, options, and workspaces cached between calls. */
 #include "core/internal.h"
+#include "backend/registry.h"
 #include "hyla_options.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -14,13 +15,12 @@ static void destroy_devices(hyla_t *h) {
 }
 
 static int create_devices(hyla_t *h, const hyla_device_spec *sp) {
+    const hyla_backend_desc *b = hyla_backend_of(sp->kind);
     int n = sp->count;
     int ordinals[64] = {0};
-    if (sp->kind == HYLA_DEVICE_CUDA) {
-        int avail = hyla_cuda_device_count();
-#ifndef HYLA_HAVE_CUDA
-        return HYLA_ERR_UNSUPPORTED;
-#endif
+    if (!b || !b->available(NULL, 0)) return HYLA_ERR_UNSUPPORTED;
+    if (b->listed) {
+        const int avail = b->device_count();
         if (sp->all) {
             if (avail == 0) return HYLA_ERR_NO_DEVICE;
             n = HYLA_MIN(avail, 64);
@@ -31,18 +31,29 @@ static int create_devices(hyla_t *h, const hyla_device_spec *sp) {
                 ordinals[i] = sp->ordinals[i];
             }
         }
+    } else {
+        for (int i = 0; i < n; i++) ordinals[i] = i;
     }
     h->devs = hyla_calloc((size_t)n, sizeof *h->devs);
     if (!h->devs) return HYLA_ERR_NO_MEMORY;
     h->ndev = n;
     h->mem_cap = sp->mem_cap;
     for (int i = 0; i < n; i++) {
-        int rc = sp->kind == HYLA_DEVICE_CUDA ? hyla_cuda_dev_create(ordinals[i], sp->mem_cap, &h->devs[i])
-                                              : hyla_host_dev_create(i, sp->mem_cap, &h->devs[i]);
+        int rc = b->dev_create(ordinals[i], sp->mem_cap, &h->devs[i]);
         if (rc) return rc;
         h->devs[i]->index = i;
     }
     return 0;
+}
+
+/* Without a device list: every device of the first listed backend that has
+ * any (every GPU), else one virtual host device. */
+static const char *default_devices(void) {
+    for (int i = 0; i < hyla_backends_n(); i++) {
+        const hyla_backend_desc *b = hyla_backend_at(i);
+        if (b->listed && b->device_count() > 0) return b->name;
+    }
+    return "cpu";
 }
 
 /* Sets every option to its default or environment value (below). */
@@ -54,7 +65,7 @@ int hyla_create(hyla_t **ctx, const char *devices) {
     hyla_device_spec sp;
     const char *spec = devices;
     if (!spec || !*spec) spec = getenv("HYLA_DEVICES");
-    if (!spec || !*spec) spec = hyla_cuda_device_count() > 0 ? "cuda" : "cpu";
+    if (!spec || !*spec) spec = default_devices();
     int rc = hyla_parse_devices(spec, &sp);
     if (rc) return rc;
     hyla_t *h = hyla_calloc(1, sizeof *h);

@@ -19,10 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef HYLA_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
-
 #include "hyla_hpl.h"
 #include "output.h"
 
@@ -31,13 +27,14 @@ static const char *const RULE =
 static const char *const DASH =
     "--------------------------------------------------------------------------------";
 
+/* GPUs of this host, as the library's registry of backends counts them */
 static int gpu_count(void) {
-#ifdef HYLA_HAVE_CUDA
-    int n = 0;
-    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
-#else
+    for (int i = 0; i < hyla_backend_count(); i++) {
+        hyla_backend_info b;
+        if (hyla_get_backend_info(i, &b) == 0 && b.kind == HYLA_DEVICE_CUDA && b.available)
+            return b.devices;
+    }
     return 0;
-#endif
 }
 
 /* The device list of this rank: one GPU, local rank mod the GPUs of the
@@ -50,12 +47,13 @@ static const char *rank_devices(const char *spec, int local_rank, char *buf, siz
         snprintf(buf, len, "cuda:%d", local_rank % n);
         return buf;
     }
-    if (strncmp(spec, "cuda", 4) != 0 || (spec[4] != '\0' && spec[4] != ':' && spec[4] != '@'))
-        return spec;
+    /* the GPU backend's word and its alias ("gpu") */
+    const size_t w = strncmp(spec, "cuda", 4) == 0 ? 4 : strncmp(spec, "gpu", 3) == 0 ? 3 : 0;
+    if (w == 0 || (spec[w] != '\0' && spec[w] != ':' && spec[w] != '@')) return spec;
     const char *cap = strchr(spec, '@');
     int list[64], count = 0;
-    if (spec[4] == ':') {
-        for (const char *p = spec + 5; count < 64 && p && (!cap || p < cap);) {
+    if (spec[w] == ':') {
+        for (const char *p = spec + w + 1; count < 64 && p && (!cap || p < cap);) {
             char *end;
             long v = strtol(p, &end, 10);
             if (end == p) return spec; /* malformed: hyla_create reports it */

@@ -116,13 +116,30 @@ static void bad_option_env(void) {
               "value\n", stderr);
 }
 
+/* --version: the library's, then each backend of the build: its devices
+ * and versions, or why it is not available */
+static void print_version(void) {
+    printf("hyla %s\n", hyla_version());
+    for (int i = 0; i < hyla_backend_count(); i++) {
+        hyla_backend_info b;
+        if (hyla_get_backend_info(i, &b) != 0) continue;
+        if (b.available && b.kind == HYLA_DEVICE_HOST)
+            printf("backend %s: up to %d virtual devices (%s)\n", b.name, b.devices, b.detail);
+        else if (b.available)
+            printf("backend %s: %d device%s (%s)\n", b.name, b.devices, b.devices == 1 ? "" : "s",
+                   b.detail);
+        else
+            printf("backend %s: not available (%s)\n", b.name, b.detail);
+    }
+}
+
 int main(int argc, char **argv) {
     cli_opts o;
     hyla_t *ctx = NULL;
     int rc = cli_opts_parse(argc, argv, &o);
     if (rc || o.help || o.version) {
         if (!rc && o.help) cli_usage(stdout);
-        else if (!rc) printf("hyla %s\n", hyla_version());
+        else if (!rc) print_version();
         cli_opts_free(&o);
         return rc;
     }

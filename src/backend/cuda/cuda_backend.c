@@ -9,6 +9,7 @@
  * returns it). */
 #include "backend/cuda/k_rbt.h"
 #include "backend/ops/ops.h"
+#include "backend/registry.h"
 #include "base/status.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/k_lu.h"
@@ -1465,6 +1466,13 @@ int hyla_cuda_dev_create(int ordinal, int64_t mem_cap, hyla_dev **out) {
 }
 
 /* ---------------------------------------------------------------- versions */
+
+/* Built in (libhyla.a), or in libhyla_cuda.so once loaded: there. */
+int hyla_cuda_available(char *why, size_t len) {
+    if (why && len) why[0] = '\0';
+    return 1;
+}
+
 
 void hyla_cuda_versions(char *buf, size_t len) {
     int rt = 0, drv = 0, bmaj = 0, bmin = 0, bpatch = 0;

@@ -1,0 +1,66 @@
+/* The table of backends (registry.h). */
+#include "backend/registry.h"
+#include "backend/ops/ops.h"
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the host backend: always there, as many virtual devices as asked */
+#define HOST_MAX_DEVICES 64
+static int host_count(void) { return HOST_MAX_DEVICES; }
+static int host_available(char *why, size_t len) {
+    if (why && len) why[0] = '\0';
+    return 1;
+}
+static void host_versions(char *buf, size_t len) {
+    if (buf && len) snprintf(buf, len, "host cores through the host BLAS and LAPACKE");
+}
+
+static const hyla_backend_desc backends[] = {
+    {.name = "cpu", .alias = "host", .kind = HYLA_DEVICE_HOST, .listed = 0,
+     .device_count = host_count, .dev_create = hyla_host_dev_create,
+     .available = host_available, .versions = host_versions},
+    {.name = "cuda", .alias = "gpu", .kind = HYLA_DEVICE_CUDA, .listed = 1,
+     .device_count = hyla_cuda_device_count, .dev_create = hyla_cuda_dev_create,
+     .available = hyla_cuda_available, .versions = hyla_cuda_versions},
+};
+enum { NBACKENDS = (int)(sizeof backends / sizeof backends[0]) };
+
+int hyla_backends_n(void) { return NBACKENDS; }
+
+const hyla_backend_desc *hyla_backend_at(int i) {
+    return i >= 0 && i < NBACKENDS ? &backends[i] : NULL;
+}
+
+static int word_is(const char *s, const char *word, size_t len) {
+    return s && strlen(s) == len && strncmp(s, word, len) == 0;
+}
+
+const hyla_backend_desc *hyla_backend_named(const char *word, size_t len) {
+    for (int i = 0; i < NBACKENDS; i++)
+        if (word_is(backends[i].name, word, len) || word_is(backends[i].alias, word, len))
+            return &backends[i];
+    return NULL;
+}
+
+const hyla_backend_desc *hyla_backend_of(hyla_device_kind kind) {
+    for (int i = 0; i < NBACKENDS; i++)
+        if (backends[i].kind == kind) return &backends[i];
+    return NULL;
+}
+
+int hyla_backend_count(void) { return NBACKENDS; }
+
+int hyla_get_backend_info(int i, hyla_backend_info *info) {
+    if (i < 0 || i >= NBACKENDS) return -2;
+    if (!info) return -3;
+    const hyla_backend_desc *b = &backends[i];
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", b->name);
+    info->kind = b->kind;
+    info->available = b->available(info->detail, sizeof info->detail);
+    if (info->available) {
+        info->devices = b->device_count();
+        b->versions(info->detail, sizeof info->detail);
+    }
+    return 0;
+}
