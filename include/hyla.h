@@ -205,6 +205,11 @@ HYLA_API int hyla_backend_count(void);
 /* Fills *info for backend i. Returns 0, -2 (bad i) or -3 (info NULL). */
 HYLA_API int hyla_get_backend_info(int i, hyla_backend_info *info);
 
+/* The grammar of a device list (hyla_create, HYLA_DEVICES) as one line of
+ * text, written from the table of backends, for a program's help and error
+ * messages. Static; never NULL. */
+HYLA_API const char *hyla_device_list_help(void);
+
 /* Frees the device and pinned workspaces the context keeps between calls
  * (they are re-created on demand). Returns 0 or -1 if ctx is NULL. */
 HYLA_API int hyla_release_workspace(hyla_t *ctx);

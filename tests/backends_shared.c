@@ -69,6 +69,10 @@ int main(int argc, char **argv) {
     CHECK(find("cpu", &b) && b.available && b.kind == HYLA_DEVICE_HOST && b.devices == 64,
           "host backend: available %d, %d devices", b.available, b.devices);
 
+    const char *g = hyla_device_list_help();
+    CHECK(g && strstr(g, "cpu:COUNT") && strstr(g, "cuda:ORDINALS") && strstr(g, "@SIZE"),
+          "device-list grammar: %s", g ? g : "(null)");
+
     hyla_backend_info cu;
     CHECK(find("cuda", &cu) && cu.kind == HYLA_DEVICE_CUDA, "no cuda row in the registry");
     printf("cuda backend: available %d, %d devices, %s\n", cu.available, cu.devices, cu.detail);

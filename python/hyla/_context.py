@@ -25,6 +25,7 @@ from ._errors import check
 
 _INVALID = -110  # HYLA_ERR_INVALID: from hyla_create, an option's variable
 _UNSUPPORTED = -107  # HYLA_ERR_UNSUPPORTED: from hyla_create, a backend not available
+_DEVICE_SPEC = -106  # HYLA_ERR_DEVICE_SPEC: from hyla_create, a malformed device list
 
 
 def _bad_option_message():
@@ -101,6 +102,9 @@ class Context:
         code = _lib.lib.hyla_create(ctypes.byref(handle), spec)
         if code == _INVALID:
             raise ValueError(_bad_option_message())
+        if code == _DEVICE_SPEC:
+            raise ValueError(f"hyla_create: {devices!r}: malformed device list; a device list "
+                             f"is {_lib.lib.hyla_device_list_help().decode()}")
         if code == _UNSUPPORTED:
             why = "; ".join(f"{b.name}: {b.detail}" for b in backends() if not b.available)
             raise ValueError(f"hyla_create: {devices!r} names a backend that is not available "

@@ -144,6 +144,8 @@ lib.hyla_destroy.argtypes = [ctypes.POINTER(_P)]
 lib.hyla_device_count.argtypes = [_P]
 lib.hyla_get_device_info.argtypes = [_P, _INT, ctypes.POINTER(DeviceInfo)]
 lib.hyla_backend_count.argtypes = []
+lib.hyla_device_list_help.restype = ctypes.c_char_p
+lib.hyla_device_list_help.argtypes = []
 lib.hyla_get_backend_info.argtypes = [_INT, ctypes.POINTER(BackendInfo)]
 
 _cache = {}

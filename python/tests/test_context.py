@@ -178,3 +178,8 @@ def test_backends_name_the_host_first_and_say_why_cuda_is_missing(monkeypatch):
         assert cuda.devices == 0 and cuda.detail  # why it is not there
         with pytest.raises(ValueError):
             hyla.Context("cuda")
+
+
+def test_a_malformed_device_list_is_explained_by_its_grammar():
+    with pytest.raises(ValueError, match="malformed device list.*cpu:COUNT"):
+        hyla.Context("cuda:x")

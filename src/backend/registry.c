@@ -1,6 +1,7 @@
 /* The table of backends (registry.h). */
 #include "backend/registry.h"
 #include "backend/ops/ops.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,9 +18,11 @@ static void host_versions(char *buf, size_t len) {
 
 static const hyla_backend_desc backends[] = {
     {.name = "cpu", .alias = "host", .kind = HYLA_DEVICE_HOST, .listed = 0,
+     .what = "virtual host device",
      .device_count = host_count, .dev_create = hyla_host_dev_create,
      .available = host_available, .versions = host_versions},
     {.name = "cuda", .alias = "gpu", .kind = HYLA_DEVICE_CUDA, .listed = 1,
+     .what = "GPU",
      .device_count = hyla_cuda_device_count, .dev_create = hyla_cuda_dev_create,
      .available = hyla_cuda_available, .versions = hyla_cuda_versions},
 };
@@ -63,4 +66,43 @@ int hyla_get_backend_info(int i, hyla_backend_info *info) {
         b->versions(info->detail, sizeof info->detail);
     }
     return 0;
+}
+
+/* The grammar of a device list (backend.c's parser), from the table once */
+static char grammar[1024];
+static pthread_once_t grammar_once = PTHREAD_ONCE_INIT;
+
+static void grammar_build(void) {
+    size_t at = 0;
+    for (int i = 0; i < NBACKENDS && at < sizeof grammar; i++) {
+        const hyla_backend_desc *b = &backends[i];
+        int w;
+        if (b->listed)
+            w = snprintf(grammar + at, sizeof grammar - at,
+                         "%s (every %s), %s:ORDINALS (a comma list of %ss, an ordinal may repeat, "
+                         "at most 64, each 0..1023)",
+                         b->name, b->what, b->name, b->what);
+        else
+            w = snprintf(grammar + at, sizeof grammar - at,
+                         "%s (one %s), %s:COUNT (1..%d %ss)", b->name, b->what, b->name,
+                         b->device_count(), b->what);
+        if (w > 0) at += (size_t)w;
+        if (b->alias && at < sizeof grammar) {
+            w = snprintf(grammar + at, sizeof grammar - at, ", %s as %s", b->alias, b->name);
+            if (w > 0) at += (size_t)w;
+        }
+        if (at < sizeof grammar) {
+            w = snprintf(grammar + at, sizeof grammar - at, "; ");
+            if (w > 0) at += (size_t)w;
+        }
+    }
+    if (at < sizeof grammar)
+        snprintf(grammar + at, sizeof grammar - at,
+                 "each optionally followed by @SIZE, a memory cap in bytes with an optional K, M "
+                 "or G suffix; e.g. cuda, cuda:0,1, cuda:0,0, cpu:4, cpu:2@512M");
+}
+
+const char *hyla_device_list_help(void) {
+    pthread_once(&grammar_once, grammar_build);
+    return grammar;
 }

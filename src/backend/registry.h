@@ -20,6 +20,7 @@ typedef struct {
     const char *alias;  /* another word for it ("gpu"), or NULL */
     hyla_device_kind kind;
     int listed;         /* 1: ":LIST" names ordinals (may repeat); 0: a count */
+    const char *what;   /* its devices, for the grammar's text ("GPU") */
     /* devices present (0 when the backend is absent or not loaded) */
     int (*device_count)(void);
     /* creates device `ordinal` (a virtual device's index for a count) */

@@ -162,11 +162,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hyla: cannot use devices '%s': %s\n", spec ? spec : "(default)",
                 hyla_strerror(err));
         if (err == HYLA_ERR_DEVICE_SPEC)
-            fputs("hyla: a device list is cuda (every GPU), cuda:ORDINALS (a comma list, "
-                  "an ordinal may repeat, at most 64, each 0..1023), cpu or host (one host "
-                  "device), cpu:COUNT (1..64 host devices), gpu as cuda; each optionally followed "
-                  "by @SIZE, a memory cap in bytes with an optional K, M or G suffix; "
-                  "e.g. cuda, cuda:0,1, cuda:0,0, cpu:4, cpu:2@512M\n", stderr);
+            fprintf(stderr, "hyla: a device list is %s\n", hyla_device_list_help());
         rc = err == HYLA_ERR_DEVICE_SPEC ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     } else {
         rc = cli_configure(ctx, &o);

@@ -105,9 +105,7 @@ void cli_usage(FILE *f) {
         "  --type LIST          precisions among s,d,c,z (default d)\n"
         "  --uplo L,U           triangles, for routines that take one (default L)\n"
         "  --jobz N|V           eigenvectors, for routines that take them\n"
-        "  --devices SPEC       devices as in HYLA_DEVICES: cuda (every GPU), cuda:0,2 (ordinals;\n"
-        "                       one may repeat), cpu or host (one), cpu:3 (1..64), optional\n"
-        "                       @SIZE memory cap (bytes, K, M or G suffix), e.g. cpu:2@512M\n"
+        "  --devices SPEC       devices as in HYLA_DEVICES (device lists: below)\n"
         "  --check              check the result: scaled error, pass if < 10 (gemm) or < 60 (Cholesky)\n"
         "  --vs vendor          also time the vendor routine and print the ratio vendor/hyla time\n"
         "                       (gemm: OpenBLAS; GPUs: cuBLASXt, and cuBLAS on device-resident matrices;\n"
@@ -222,6 +220,7 @@ void cli_usage(FILE *f) {
           "exit status: 0 success, 1 FAILED check, info > 0 (not positive definite, singular),\n"
           "             library, file or memory error, a size that does not fit; 2 bad usage\n",
           f);
+    fprintf(f, "\ndevice lists (--devices, HYLA_DEVICES): %s\n", hyla_device_list_help());
 }
 
 static int usage_error(const char *opt, const char *val, const char *why) {
