@@ -15,3 +15,4 @@ hyla syevd -n 4096 --type d --jobz V --vs vendor --repeat 3 --warmup 1 --devices
 hyla syevd -n 16384 --type d --jobz V --vs vendor --repeat 1 --warmup 1 --devices cuda:0
 hyla syevd -n 16384 --type d --jobz N --vs vendor --repeat 1 --warmup 1 --devices cuda:0
 hyla heevd -n 8192 --type z --jobz V --vs vendor --repeat 1 --warmup 1 --devices cuda:0
+hyla syevdx -n 16384 --type d --range I:1:1638 --jobz V --vs vendor --repeat 1 --warmup 1 --devices cuda:0
