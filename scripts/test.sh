@@ -4,7 +4,9 @@
 # then the host backend under AddressSanitizer and UndefinedBehaviorSanitizer
 # at -O1 (HYLA_SKIP_SANITIZE=1 skips that pass), without the tests labelled
 # `repeat` (a CLI matrix on a second device count, LAPACK's tester through
-# the forwarding: code the other tests run). The Release build directory is the
+# the forwarding: code the other tests run) or `cli_matrix` (the CLI's
+# routine matrices: the library's paths, which the test programs run under
+# the sanitizers; the CLI's own input, file and message tests stay). The Release build directory is the
 # one scripts/run.sh uses: the tests are switched on here whatever its cache
 # says, and ctest fails when it finds none.
 set -euo pipefail
@@ -27,7 +29,7 @@ if [ "${HYLA_SKIP_SANITIZE:-0}" != 1 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=1:log_path=$reports/report \
   LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$reports/report \
-    ctest --test-dir build-asan --output-on-failure --no-tests=error -j "$jobs" -LE repeat || status=$?
+    ctest --test-dir build-asan --output-on-failure --no-tests=error -j "$jobs" -LE "repeat|cli_matrix" || status=$?
   if [ -n "$(ls -A "$reports")" ]; then
     cat "$reports"/*
     echo "test.sh: the sanitizers reported errors (above; files in $reports)" >&2
