@@ -5,7 +5,8 @@
  *      libhyla.so must load; on GPUs a Cholesky runs on one through it and
  *      the allocations it makes are counted by libhyla's own counter);
  *      none: HYLA_CUDA_BACKEND=none; missing: a file that does not exist;
- *      foreign: a library without the plugin's entry (LIBHYLA_SO itself).
+ *      foreign: a library without the plugin's entry (LIBHYLA_SO itself);
+ *      stale: a plugin whose entry refuses this build (FAKE_PLUGIN_SO).
  * In every mode the host backend works, and where CUDA is unavailable a
  * device list naming it fails with HYLA_ERR_UNSUPPORTED, not a crash. */
 #include "harness.h"
@@ -55,8 +56,10 @@ int main(int argc, char **argv) {
     else if (strcmp(mode, "missing") == 0)
         setenv("HYLA_CUDA_BACKEND", "/nonexistent/libhyla_cuda.so", 1);
     else if (strcmp(mode, "foreign") == 0 && argc > 2) setenv("HYLA_CUDA_BACKEND", argv[2], 1);
+    else if (strcmp(mode, "stale") == 0 && argc > 3) setenv("HYLA_CUDA_BACKEND", argv[3], 1);
     else if (strcmp(mode, "default") != 0) {
-        fprintf(stderr, "usage: backends_shared default|none|missing|foreign LIBHYLA_SO\n");
+        fprintf(stderr, "usage: backends_shared default|none|missing|foreign|stale LIBHYLA_SO "
+                        "FAKE_PLUGIN_SO\n");
         return 2;
     }
     unsetenv("HYLA_DEVICES");
@@ -86,6 +89,7 @@ int main(int argc, char **argv) {
         CHECK(!cu.available && cu.devices == 0, "%s: the CUDA backend is available", mode);
         const char *want = strcmp(mode, "none") == 0      ? "HYLA_CUDA_BACKEND"
                            : strcmp(mode, "missing") == 0 ? "nonexistent"
+                           : strcmp(mode, "stale") == 0   ? "another build"
                                                           : "hyla_cuda_plugin_init";
 #ifdef HYLA_HAVE_CUDA
         CHECK(strstr(cu.detail, want) != NULL, "%s: the reason (%s) does not name %s", mode,

@@ -6,7 +6,8 @@
 # from another project" against the moved prefix four ways -- README's CMake
 # lines with hyla::hyla and with hyla::hyla_static, and its two pkg-config
 # lines (libhyla.so, and libhyla.a with `pkg-config --static`) -- runs each
-# (it must print x = 1 1 1), and runs the moved bin/hyla. FLAGs go to every
+# (it must print x = 1 1 1), runs the moved bin/hyla, and checks that the
+# moved libhyla.so finds libhyla_cuda.so beside it. FLAGs go to every
 # compile and link (the sanitizers of a HYLA_SANITIZE build).
 set -eu
 cmake=$1 src=$2 build=$3 work=$4 cc=$5
@@ -81,3 +82,32 @@ check_example "$work/example/example_pc_static"
 step hyla "$prefix/bin/hyla" gemm -m 50 -n 40 -k 30 --check --devices cpu:1
 grep -q ' pass' "$work/hyla.log" || { echo "install_check: bin/hyla printed"; cat "$work/hyla.log"; exit 1; }
 echo "$prefix/bin/hyla: gemm pass"
+
+# the moved libhyla.so finds its CUDA backend beside it, wherever the prefix
+# is (a build with CUDA installs libhyla_cuda.so into the same folder)
+cat > "$work/example/backends.c" <<'CEOF'
+#include <hyla.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    for (int i = 0; i < hyla_backend_count(); i++) {
+        hyla_backend_info b;
+        if (hyla_get_backend_info(i, &b) == 0)
+            printf("%s %d %s\n", b.name, b.available, b.detail);
+    }
+    return 0;
+}
+CEOF
+# shellcheck disable=SC2046,SC2086
+step backends_build "$cc" $flags "$work/example/backends.c" -o "$work/example/backends" \
+  $(pkg-config --cflags --libs hyla) -Wl,-rpath,"$libdir"
+step backends "$work/example/backends"
+if [ -e "$libdir/libhyla_cuda.so" ]; then
+  grep -q '^cuda 1 ' "$work/backends.log" || {
+    echo "install_check: the moved libhyla.so did not load libhyla_cuda.so beside it"
+    cat "$work/backends.log"; exit 1; }
+  echo "$libdir/libhyla.so: loads libhyla_cuda.so beside it"
+else
+  grep -q '^cuda 0 ' "$work/backends.log" || { cat "$work/backends.log"; exit 1; }
+  echo "$libdir/libhyla.so: no CUDA backend in this build"
+fi
