@@ -128,8 +128,9 @@ int main(int argc, char **argv) {
         res = potrf_residual("cuda:0", 1000, &rc);
         hyla_debug_alloc_stats(&live1, &total1);
         CHECK(rc == 0 && res < 60, "potrf on cuda:0: rc %d, residual %g", rc, res);
-        CHECK(live1 == live0 && total1 > total0, "allocations: live %lld -> %lld, total %lld -> %lld",
-              (long long)live0, (long long)live1, (long long)total0, (long long)total1);
+        CHECK(live1 == live0 && total1 > total0,
+              "allocations: live %lld -> %lld, total %lld -> %lld", (long long)live0,
+              (long long)live1, (long long)total0, (long long)total1);
     }
     return summary("backends_shared");
 }

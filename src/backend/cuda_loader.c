@@ -63,8 +63,8 @@ static void load(void) {
                                      .alloc_note = hyla_alloc_note};
     hyla_cuda_entry e = {0};
     if (!init) {
-        snprintf(why_not, sizeof why_not, "not loaded: %s has no %s", env && *env ? env : PLUGIN_NAME,
-                 HYLA_CUDA_PLUGIN_SYMBOL);
+        snprintf(why_not, sizeof why_not, "not loaded: %s has no %s",
+                 env && *env ? env : PLUGIN_NAME, HYLA_CUDA_PLUGIN_SYMBOL);
     } else if (init(&core, &e) != 0 || !e.device_count || !e.dev_create || !e.versions) {
         snprintf(why_not, sizeof why_not, "not loaded: %s is from another build of hyla",
                  env && *env ? env : PLUGIN_NAME);
