@@ -213,6 +213,54 @@ out:
     o->mem_free(d, HYLA_MEM_DEVICE, dA);
 }
 
+/* Divide and conquer forming the wanted columns alone (its top merge on a
+ * device: merges from 40 rows there, divide and conquer for every subset,
+ * two stages for every type):
+ * n = 300 with a cluster of 20 eigenvalues 1e-15 apart and one eigenvalue
+ * of multiplicity 10, subsets by index that cut them and by value just
+ * outside them. */
+static void clusters(hyla_t *h) {
+    const lapack_int n = 300;
+    double *Q = malloc(sizeof *Q * (size_t)(n * n)), *tau = malloc(sizeof *tau * (size_t)n);
+    double *lam = malloc(sizeof *lam * (size_t)n), *wr = malloc(sizeof *wr * (size_t)n);
+    zc *A0 = calloc((size_t)(n * n), sizeof *A0);
+    for (lapack_int i = 0; i < n * n; i++) Q[i] = urand();
+    CHECK(LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, n, Q, n, tau) == 0 &&
+              LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, n, n, Q, n, tau) == 0,
+          "clusters: Q");
+    for (lapack_int i = 0; i < n; i++) lam[i] = -1 + 2.0 * i / n;
+    for (lapack_int i = 100; i < 120; i++) lam[i] = lam[100] + (i - 100) * 1e-15;
+    for (lapack_int i = 200; i < 210; i++) lam[i] = lam[200];
+    for (lapack_int j = 0; j < n; j++)
+        for (lapack_int i = 0; i < n; i++) {
+            double s = 0;
+            for (lapack_int l = 0; l < n; l++) s += Q[i + l * n] * lam[l] * Q[j + l * n];
+            A0[i + j * n] = s;
+        }
+    for (lapack_int j = 0; j < n; j++) /* exactly symmetric */
+        for (lapack_int i = j + 1; i < n; i++) A0[j + i * n] = A0[i + j * n];
+    reference(n, A0, wr);
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 40) == 0 &&
+              hyla_set_option(h, HYLA_OPT_EIG_SUBSET_DC, 1) == 0 &&
+              hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 1) == 0,
+          "clusters: options");
+    const hyla_dtype ts[] = {HYLA_D, HYLA_S, HYLA_Z};
+    for (size_t a = 0; a < sizeof ts / sizeof *ts; a++)
+        for (int u = 0; u < 2; u++) {
+            const char uplo = u ? 'U' : 'L';
+            one_case(h, ts[a], 'V', 'I', uplo, n, 101, 150, A0, wr);
+            one_case(h, ts[a], 'V', 'I', uplo, n, 1, 205, A0, wr);
+            one_case(h, ts[a], 'V', 'I', uplo, n, 205, 205, A0, wr);
+            one_case(h, ts[a], 'V', 'V', uplo, n, 101, 210, A0, wr);
+            one_case(h, ts[a], 'V', 'V', uplo, n, 121, 300, A0, wr);
+        }
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_DC_MIN, 0) == 0 &&
+              hyla_set_option(h, HYLA_OPT_EIG_SUBSET_DC, 0) == 0 &&
+              hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 0) == 0,
+          "clusters: options back");
+    free(Q), free(tau), free(lam), free(wr), free(A0);
+}
+
 int main(void) {
     const char *devs = getenv("HYLA_DEVICES");
     hyla_t *h = NULL;
@@ -252,6 +300,7 @@ int main(void) {
             free(A0), free(wr);
         }
     }
+    clusters(h);
     failures(h);
     heevr_op(h);
     leak_check(h, "syevdx");

@@ -51,12 +51,15 @@ enum { DC_ORG, DC_ND, DC_POS, DC_DEFL, DC_RP, DC_RJ };
 /* Where the device levels of divide and conquer leave the eigenvectors
  * (t_tridiag.c's dc_device): in dZ (device 0, lddz), or by rows on the
  * devices (rows), or else down into the host matrix; mcols: the merge
- * matrix's columns built at once (0: STEDC_M_COLS). */
+ * matrix's columns built at once (0: STEDC_M_COLS); with dZ, c0 < c1: the
+ * columns wanted there, which alone the top device merge forms (c1 = 0:
+ * all). */
 typedef struct {
     void *dZ;
     int64_t lddz;
     hyla_eig_zrows *rows;
     int64_t mcols;
+    int64_t c0, c1;
 } stedc_out;
 
 /* The merge matrix of a device merge is built and applied by blocks of
@@ -194,6 +197,14 @@ int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e
                          int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min) {
     const stedc_out out = {.dZ = dZ, .lddz = lddz};
     return stedc_run(ctx, rt, n, d, e, Z, ldz, dZ ? &out : NULL, leaf, gemm_min);
+}
+
+int hyla_eig_stedc_cols(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                        int64_t ldz, void *dZ, int64_t lddz, int64_t c0, int64_t c1,
+                        int64_t leaf, int64_t gemm_min) {
+    if (!dZ || c0 < 0 || c1 <= c0 || c1 > n) return HYLA_ERR_INVALID;
+    const stedc_out out = {.dZ = dZ, .lddz = lddz, .c0 = c0, .c1 = c1};
+    return stedc_run(ctx, rt, n, d, e, Z, ldz, &out, leaf, gemm_min);
 }
 
 int hyla_eig_stedc_rows(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,

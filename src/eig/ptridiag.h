@@ -53,6 +53,17 @@ int hyla_eig_stedc_dev(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, 
 int hyla_eig_stedc_tuned(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
                          int64_t ldz, void *dZ, int64_t lddz, int64_t leaf, int64_t gemm_min);
 
+/* hyla_eig_stedc_tuned into dZ (not NULL) with the eigenvectors of
+ * columns c0 .. c1 - 1 alone wanted (0 <= c0 < c1 <= n; the eigenvalues
+ * are all computed): dZ's columns c0 .. c1 - 1 hold them on return, its
+ * others are unspecified. Where the top merge runs on the device it forms
+ * those columns alone (n^2 (c1 - c0) flops instead of n^3); elsewhere
+ * everything is computed. Returns as hyla_eig_stedc_dev; HYLA_ERR_INVALID
+ * also for a bad column range. */
+int hyla_eig_stedc_cols(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, void *Z,
+                        int64_t ldz, void *dZ, int64_t lddz, int64_t c0, int64_t c1,
+                        int64_t leaf, int64_t gemm_min);
+
 /* The eigenvectors of hyla_eig_stedc_rows, left on the devices by blocks
  * of rows: device g < nd of ctx holds rows r[g] .. r[g+1] - 1 of Z (all n
  * columns, type rt) in blk[g], leading dimension ld[g] >= max(1, r[g+1] -

@@ -16,6 +16,8 @@
 #include "eig/pvectors.h"
 #include "core/xfer.h"
 #include "eig/ptridiag.h"
+#include <float.h>
+#include <math.h>
 #include <omp.h>
 #include <pthread.h>
 #include <string.h>
@@ -298,6 +300,28 @@ void hyla_eig_part_keep(hyla_dtype t, int64_t n, const void *A, int64_t lda, voi
     keep_values(rt, w, j0, j1, p);
 }
 
+/* The columns [*c0, *c1) of T's ascending eigenvectors that hold those
+ * with eigenvalues in (vl, vu] of p (range V), with a margin: the Sturm
+ * counts of T (d, e) below vl - g and vu + g, g = 64 n eps |T|_max, well
+ * past the error of the computed eigenvalues that decide the range. */
+static void part_window(hyla_dtype rt, int64_t n, const void *d, const void *e,
+                        const hyla_eig_part *p, int64_t *c0, int64_t *c1) {
+    const int sgl = rt == HYLA_S;
+    double tmax = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double di = sgl ? (double)((const float *)d)[i] : ((const double *)d)[i];
+        const double ei = i + 1 < n ? (sgl ? (double)((const float *)e)[i]
+                                           : ((const double *)e)[i])
+                                    : 0;
+        tmax = fmax(tmax, fabs(di) + 2 * fabs(ei));
+    }
+    const double g = 64 * (double)n * (sgl ? FLT_EPSILON : DBL_EPSILON) * tmax;
+    *c0 = hyla_eig_sturm_below(rt, n, d, e, p->vl - g);
+    *c1 = HYLA_MAX(*c0 + 1, hyla_eig_sturm_below(rt, n, d, e, p->vu + g));
+    *c1 = HYLA_MIN(*c1, n);
+    *c0 = HYLA_MIN(*c0, *c1 - 1);
+}
+
 int hyla_eig_part_solve(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyla_sy2sb_q *q1,
                         const hyla_sb2st_q *q2, void *w, void *e, const hyla_eig_part *p,
                         hyla_eig_stats *st) {
@@ -339,8 +363,21 @@ int hyla_eig_part_solve(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyl
         memcpy(e0, e, (size_t)(n - 1) * rs);
         if (dev != 0 || o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * rs, &dE) != 0)
             dE = NULL;
-        rc = dE ? hyla_eig_stedc_dev(ctx, rt, n, w, e, Zr, n, dE, n)
+        /* E's wanted columns alone where the top merge runs on the device:
+         * by index, or by value within the Sturm counts of a range
+         * widened by part_margin (checked below) */
+        int64_t c0 = il - 1, c1 = iu;
+        if (p->range == 'V') part_window(rt, n, w, e, p, &c0, &c1);
+        rc = dE ? hyla_eig_stedc_cols(ctx, rt, n, w, e, Zr, n, dE, n, c0, c1, 0, 0)
                 : hyla_eig_stedc(ctx, rt, n, w, e, Zr, n);
+        if (rc == 0 && dE) {
+            hyla_eig_part_span(rt, n, w, p, &j0, &j1);
+            if (j0 < c0 || j1 > c1) { /* T's eigenvalues beyond the margin: all columns */
+                memcpy(w, d0, (size_t)n * rs);
+                memcpy(e, e0, (size_t)(n - 1) * rs);
+                rc = hyla_eig_stedc_dev(ctx, rt, n, w, e, Zr, n, dE, n);
+            }
+        }
         st->tridiag = hyla_wtime() - tt;
         hyla_eig_stedc_parts(ctx, st);
         if (rc < 0) goto cleanup;

@@ -736,11 +736,12 @@ static hyla_dc_args TRI(dc_args_on)(const TRI(dev_ws) *w, int g, int64_t n, int6
  * there, and the merge's output is sorted (ord becomes the identity); the
  * price is GEMMs over all n columns instead of the non-deflated ones, small
  * at the top levels where these merges run (they deflate little). zr: z's
- * rows (row n1 - 1 of Q1, row 0 of Q2) read beforehand. Everything runs in
- * order on each device workspace's q_comp; the GEMMs are left queued
- * there. */
+ * rows (row n1 - 1 of Q1, row 0 of Q2) read beforehand. [wc0, wc1): the
+ * output columns formed (0, n: all; the others of nxt are left as they
+ * were). Everything runs in order on each device workspace's q_comp; the
+ * GEMMs are left queued there. */
 static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *d, int64_t *ord,
-                          const R *zr, R rho, double *tm) {
+                          const R *zr, R rho, int64_t wc0, int64_t wc1, double *tm) {
     const int64_t nb = w->nb, mid = lo + n1, hi = lo + n;
     R *z = w->rw, *lam = z + nb, *dd = z + 2 * nb, *rcos = z + 3 * nb, *rsin = z + 4 * nb,
       *dlh = z + 5 * nb, *wvh = z + 6 * nb;
@@ -852,9 +853,9 @@ static int TRI(merge_dev)(TRI(dev_ws) *w, int64_t lo, int64_t n, int64_t n1, R *
         const int64_t ld = TRI(rows_ld)(w, g), rg = w->r[g];
         const int64_t t0r = HYLA_MAX(rg, lo), t1r = HYLA_MIN(w->r[g + 1], mid);
         const int64_t b0r = HYLA_MAX(rg, mid), b1r = HYLA_MIN(w->r[g + 1], hi);
-        for (int64_t c0 = 0; c0 < n && !err; c0 += w->mc) {
+        for (int64_t c0 = wc0; c0 < wc1 && !err; c0 += w->mc) {
             a.c0 = c0;
-            a.nc = HYLA_MIN(w->mc, n - c0);
+            a.nc = HYLA_MIN(w->mc, wc1 - c0);
             err = o->alg->dc_vectors(qc, DT, &a);
             /* nxt[rows of Q1] = Q1 M[0:n1, c], nxt[rows of Q2] = Q2 M[n1:n, c] */
             if (!err && t1r > t0r)
@@ -899,6 +900,9 @@ static int TRI(dc_device)(hyla_t *ctx, int nd, int64_t n, R *d, const R *e, R *Z
     for (int g = 0; g <= w.nd; g++) w.r[g] = b[((int64_t)g * nblk / w.nd) * w0];
     R *zr = ws->rw; /* n reals of the block's workspace, unused by the device levels */
     int64_t *order = hyla_malloc(sizeof *order * (size_t)(nblk + 1));
+    /* the columns wanted in dZ (all elsewhere) */
+    const int64_t wc0 = out->dZ && out->c1 > 0 ? out->c0 : 0,
+                  wc1 = out->dZ && out->c1 > 0 ? out->c1 : n;
     const double tstart = hyla_wtime();
     int rc = order ? 0 : HYLA_ERR_NO_MEMORY;
     for (int g = 0; g < w.nd && !rc; g++) {
@@ -969,8 +973,10 @@ static int TRI(dc_device)(hyla_t *ctx, int nd, int64_t n, R *d, const R *e, R *Z
             const int64_t g = order[i];
             const int64_t lo = b[2 * g * width], mid = b[(2 * g + 1) * width],
                           hi = b[(2 * g + 2) * width];
+            /* the top merge forms the wanted columns alone */
+            const int top = 2 * width == nleaf;
             rc = TRI(merge_dev)(&w, lo, hi - lo, mid - lo, d + lo, ws->ord + lo, zr + lo,
-                                e[mid - 1], tm);
+                                e[mid - 1], top ? wc0 : 0, top ? wc1 : hi - lo, tm);
             if (rc > 0) rc = (int)lo + 1;
         }
         for (int g = 0; g < w.nd; g++) {
@@ -987,8 +993,9 @@ static int TRI(dc_device)(hyla_t *ctx, int nd, int64_t n, R *d, const R *e, R *Z
     if (!rc && out->dZ) {
         /* one device (dc_block's choice) */
         const hyla_backend_ops *o = ctx->devs[0]->ops;
-        rc = o->copy_2d(w.dws[0]->q_comp, out->dZ, sizeof(R) * (size_t)out->lddz, w.cur[0],
-                        sizeof(R) * (size_t)n, sizeof(R) * (size_t)n, (size_t)n, HYLA_COPY_D2D);
+        rc = o->copy_2d(w.dws[0]->q_comp, (R *)out->dZ + wc0 * out->lddz,
+                        sizeof(R) * (size_t)out->lddz, w.cur[0] + wc0 * n, sizeof(R) * (size_t)n,
+                        sizeof(R) * (size_t)n, (size_t)(wc1 - wc0), HYLA_COPY_D2D);
         if (!rc) rc = o->queue_sync(w.dws[0]->q_comp);
     } else if (!rc && out->rows) {
         hyla_eig_zrows *zo = out->rows;
@@ -1134,7 +1141,7 @@ static int TRI(dc_block)(hyla_t *ctx, int nd, int64_t n, R *d, R *e, R *Z, int64
     const int64_t width = TRI(host_levels)(d, e, Z, ldz, nleaf, b, 1, wdev, team, &ws, &st, tm);
     int on_dev = 0;
     if (width < nleaf && !hyla_status_get(&st)) {
-        static const stedc_out to_host = {NULL, 0, NULL, 0};
+        static const stedc_out to_host = {.dZ = NULL};
         const int r = TRI(dc_device)(ctx, nd, n, d, e, Z, ldz, nleaf, b, width, &ws,
                                      out ? out : &to_host, tm);
         if (r) hyla_status_fail(&st, r);
@@ -1175,13 +1182,15 @@ static int TRI(stedc)(hyla_t *ctx, int nd, int64_t n, R *d, R *e, R *Z, int64_t 
                       double *tm) {
     if (!TRI(tri_finite)(n, d, e)) return HYLA_ERR_NAN;
     if (n == 0) return 0;
-    /* one unreduced block for divide and conquer with its eigenvectors
-     * wanted on the devices: it finds its own zeros and delivers there */
-    int whole = out != NULL && n > leaf;
-    for (int64_t i = 0; whole && i < n - 1; i++)
-        if (TRI(negligible)(e[i], d[i], d[i + 1])) whole = 0;
+    /* one unreduced block for divide and conquer: it zeroes what it needs
+     * of Z itself (nothing where the device levels deliver all of it), and
+     * with its eigenvectors wanted on the devices it delivers there */
+    int one = n > leaf;
+    for (int64_t i = 0; one && i < n - 1; i++)
+        if (TRI(negligible)(e[i], d[i], d[i + 1])) one = 0;
+    const int whole = one && out != NULL;
     const double t0 = hyla_wtime();
-    if (!whole) {
+    if (!one) {
 #pragma omp parallel for if (n >= 512) schedule(static)
         for (int64_t j = 0; j < n; j++) memset(Z + j * ldz, 0, sizeof *Z * (size_t)n);
     }
@@ -1206,7 +1215,7 @@ static int TRI(stedc)(hyla_t *ctx, int nd, int64_t n, R *d, R *e, R *Z, int64_t 
                 rc = TRI(steqr)(len, db, eb, Zb, ldz, len);
                 if (rc > 0) rc = (int)l0 + 1;
             } else {
-                rc = TRI(dc_block)(ctx, nd, len, db, eb, Zb, ldz, leaf, gemm_min, !whole,
+                rc = TRI(dc_block)(ctx, nd, len, db, eb, Zb, ldz, leaf, gemm_min, !one,
                                    whole ? out : NULL, team_gemm, tm);
                 if (rc > 0) rc += (int)l0;
             }
