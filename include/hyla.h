@@ -210,6 +210,19 @@ HYLA_API int hyla_get_backend_info(int i, hyla_backend_info *info);
  * messages. Static; never NULL. */
 HYLA_API const char *hyla_device_list_help(void);
 
+/* One device of a list for one of several processes sharing a node's GPUs
+ * (MPI ranks, one GPU each): the device of spec (hyla_create's grammar;
+ * NULL or "" reads HYLA_DEVICES, then hyla_create's default) at position
+ * slot modulo the list's length ("cuda": every GPU of the node in ordinal
+ * order), as a list of that one device with spec's @SIZE cap, written to
+ * buf (len bytes, NUL-terminated). A list of counted host devices (cpu:N,
+ * virtual devices of each process) comes back whole. E.g. "cuda:2,3@8G"
+ * and slot 3 give "cuda:3@8G". Returns 0; HYLA_ERR_DEVICE_SPEC (malformed
+ * spec, buf then ""); HYLA_ERR_NO_DEVICE ("cuda" on a node without a GPU);
+ * HYLA_ERR_INVALID (buf NULL, len 0, slot < 0, or len too short for the
+ * result). Reads nothing but the list and the device count. */
+HYLA_API int hyla_device_list_slot(const char *spec, int slot, char *buf, size_t len);
+
 /* Frees the device and pinned workspaces the context keeps between calls
  * (they are re-created on demand). Returns 0 or -1 if ctx is NULL. */
 HYLA_API int hyla_release_workspace(hyla_t *ctx);

@@ -63,6 +63,47 @@ static void test_specs(void) {
     CHECK(strcmp(hyla_strerror(HYLA_ERR_IO), hyla_strerror(HYLA_ERR_FORMAT)) != 0, "distinct strings");
 }
 
+/* hyla_device_list_slot: one GPU of a list per process, host lists whole. */
+static void test_list_slot(void) {
+    char b[64];
+    CHECK(hyla_device_list_slot("cuda:2,3@8G", 3, b, sizeof b) == 0 && strcmp(b, "cuda:3@8G") == 0,
+          "slot 3 of cuda:2,3@8G: '%s'", b);
+    CHECK(hyla_device_list_slot("gpu:5,0,0", 1, b, sizeof b) == 0 && strcmp(b, "cuda:0") == 0,
+          "slot 1 of gpu:5,0,0: '%s'", b);
+    CHECK(hyla_device_list_slot("cuda:7", 9, b, sizeof b) == 0 && strcmp(b, "cuda:7") == 0,
+          "slot 9 of cuda:7: '%s'", b);
+    CHECK(hyla_device_list_slot("cpu:3@1M", 5, b, sizeof b) == 0 && strcmp(b, "cpu:3@1M") == 0,
+          "host list whole: '%s'", b);
+    const int gpus = hyla_cuda_device_count();
+    int rc = hyla_device_list_slot("cuda", 5, b, sizeof b);
+    if (gpus > 0) {
+        char want[32];
+        snprintf(want, sizeof want, "cuda:%d", 5 % gpus);
+        CHECK(rc == 0 && strcmp(b, want) == 0, "slot 5 of cuda on %d GPUs: '%s'", gpus, b);
+    } else {
+        CHECK(rc == HYLA_ERR_NO_DEVICE && b[0] == '\0', "cuda without a GPU: %d", rc);
+    }
+    CHECK(hyla_device_list_slot("cuda:a", 0, b, sizeof b) == HYLA_ERR_DEVICE_SPEC && b[0] == '\0',
+          "malformed list");
+    CHECK(hyla_device_list_slot("cuda:1", -1, b, sizeof b) == HYLA_ERR_INVALID, "slot < 0");
+    CHECK(hyla_device_list_slot("cuda:1", 0, NULL, 8) == HYLA_ERR_INVALID, "buf NULL");
+    CHECK(hyla_device_list_slot("cuda:1", 0, b, 0) == HYLA_ERR_INVALID, "len 0");
+    CHECK(hyla_device_list_slot("cuda:12@8G", 0, b, 6) == HYLA_ERR_INVALID && b[0] == '\0',
+          "result longer than len");
+    /* NULL: HYLA_DEVICES, then the default list */
+    const char *env = getenv("HYLA_DEVICES");
+    char *saved = env ? strdup(env) : NULL;
+    setenv("HYLA_DEVICES", "cuda:4,6", 1);
+    CHECK(hyla_device_list_slot(NULL, 1, b, sizeof b) == 0 && strcmp(b, "cuda:6") == 0,
+          "NULL reads HYLA_DEVICES: '%s'", b);
+    unsetenv("HYLA_DEVICES");
+    rc = hyla_device_list_slot("", 0, b, sizeof b);
+    CHECK(rc == 0 && (gpus > 0 ? strcmp(b, "cuda:0") == 0 : strcmp(b, "cpu") == 0),
+          "default list: %d '%s'", rc, b);
+    if (saved) setenv("HYLA_DEVICES", saved, 1);
+    free(saved);
+}
+
 typedef struct { double *x; int n; } slow_arg;
 /* a slow host function: if queues did not wait, the copy after it would see stale data */
 static void slow_fill(void *p) {
@@ -295,6 +336,7 @@ int main(void) {
     int64_t live0, live1;
     hyla_debug_alloc_stats(&live0, NULL);
     test_specs();
+    test_list_slot();
     hyla_t *h = NULL;
     int rc = hyla_create(&h, test_devices());
     if (rc == HYLA_ERR_NO_DEVICE || rc == HYLA_ERR_UNSUPPORTED) {

@@ -55,6 +55,15 @@ struct hyla_event { hyla_dev *dev; };
 
 struct hyla_backend_ops {
     const char *name;
+    /* What the algorithms ask of a backend instead of its kind.
+     * mem_host: its device memory is host memory (a pointer from
+     * mem_alloc is the host's, a copy is a memcpy), so data the caller
+     * holds in host memory is already resident and a scan of it while it
+     * goes up saves nothing. host_cores: its queues' work runs on the
+     * host's cores, beside the calling thread, so lookahead or a host stage
+     * overlapped with device work would only share those cores. The host
+     * backend: both 1; CUDA: both 0. */
+    int mem_host, host_cores;
 
     /* device */
     void (*dev_destroy)(hyla_dev *dev);

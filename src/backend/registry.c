@@ -3,6 +3,7 @@
 #include "backend/ops/ops.h"
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the host backend: always there, as many virtual devices as asked */
@@ -105,4 +106,38 @@ static void grammar_build(void) {
 const char *hyla_device_list_help(void) {
     pthread_once(&grammar_once, grammar_build);
     return grammar;
+}
+
+const char *hyla_backends_default(void) {
+    for (int i = 0; i < NBACKENDS; i++) {
+        const hyla_backend_desc *b = &backends[i];
+        if (b->listed && b->device_count() > 0) return b->name;
+    }
+    return "cpu";
+}
+
+int hyla_device_list_slot(const char *spec, int slot, char *buf, size_t len) {
+    if (!buf || len == 0 || slot < 0) return HYLA_ERR_INVALID;
+    buf[0] = '\0';
+    if (!spec || !*spec) spec = getenv("HYLA_DEVICES");
+    if (!spec || !*spec) spec = hyla_backends_default();
+    hyla_device_spec sp;
+    const int rc = hyla_parse_devices(spec, &sp);
+    if (rc) return rc;
+    const hyla_backend_desc *b = hyla_backend_of(sp.kind);
+    int w;
+    if (!b || !b->listed) {
+        w = snprintf(buf, len, "%s", spec); /* a count of virtual devices: the list whole */
+    } else {
+        const int count = sp.all ? b->device_count() : sp.count;
+        if (count <= 0) return HYLA_ERR_NO_DEVICE;
+        const int ord = sp.all ? slot % count : sp.ordinals[slot % count];
+        const char *cap = strchr(spec, '@');
+        w = snprintf(buf, len, "%s:%d%s", b->name, ord, cap ? cap : "");
+    }
+    if (w < 0 || (size_t)w >= len) {
+        buf[0] = '\0';
+        return HYLA_ERR_INVALID;
+    }
+    return 0;
 }

@@ -34,6 +34,10 @@ typedef struct {
 
 /* The backends, in the table's order (0 <= i < hyla_backends_n()). */
 int hyla_backends_n(void);
+/* The device list of a context created with none (nor HYLA_DEVICES): the
+ * first backend of listed devices that has some (every one of them), else
+ * "cpu". */
+const char *hyla_backends_default(void);
 const hyla_backend_desc *hyla_backend_at(int i);
 /* The backend whose name or alias is `word` (len characters), or NULL. */
 const hyla_backend_desc *hyla_backend_named(const char *word, size_t len);

@@ -48,13 +48,6 @@ static int create_devices(hyla_t *h, const hyla_device_spec *sp) {
 
 /* Without a device list: every device of the first listed backend that has
  * any (every GPU), else one virtual host device. */
-static const char *default_devices(void) {
-    for (int i = 0; i < hyla_backends_n(); i++) {
-        const hyla_backend_desc *b = hyla_backend_at(i);
-        if (b->listed && b->device_count() > 0) return b->name;
-    }
-    return "cpu";
-}
 
 /* Sets every option to its default or environment value (below). */
 static int options_init(hyla_t *h);
@@ -65,7 +58,7 @@ int hyla_create(hyla_t **ctx, const char *devices) {
     hyla_device_spec sp;
     const char *spec = devices;
     if (!spec || !*spec) spec = getenv("HYLA_DEVICES");
-    if (!spec || !*spec) spec = default_devices();
+    if (!spec || !*spec) spec = hyla_backends_default();
     int rc = hyla_parse_devices(spec, &sp);
     if (rc) return rc;
     hyla_t *h = hyla_calloc(1, sizeof *h);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 int hyla_host_direct(const hyla_t *ctx, int dev, int nb_set) {
-    return ctx && dev < 0 && ctx->ndev == 1 && ctx->devs[0]->info.kind == HYLA_DEVICE_HOST &&
+    return ctx && dev < 0 && ctx->ndev == 1 && ctx->devs[0]->ops->mem_host &&
            ctx->mem_cap == 0 && ctx->opt_host_lapack == 0 && !nb_set;
 }
 

@@ -26,6 +26,18 @@ typedef struct {
     int64_t stedc_leaf;      /* divide and conquer: largest subproblem solved by QL */
     int64_t stedc_gemm_min;  /* divide and conquer: the levels whose merges have this
                                 many rows or more run on device 0 */
+    int64_t stedc_gemm_min_div; /* and from n / this many rows where that is fewer (not
+                                below 256), so that smaller problems keep a few levels
+                                on the device too (0: no such cap) */
+    int64_t stedc_host_merges_max; /* the host's merges (those below the device levels) are
+                                small, run side by side on the OpenMP team with one BLAS
+                                call each, where the device levels start at this many rows
+                                or fewer; else the large ones form their GEMMs by the team
+                                or one threaded BLAS call */
+    int64_t sterf_dc_min;    /* eigenvalues alone on the host cores (sterf; read from the
+                                host row, sterf having no context): unreduced blocks of this
+                                many rows or more by the values-only divide and conquer,
+                                smaller by the QL iteration */
     int64_t getrf_nb[4];     /* LU panel width per dtype */
     int64_t getrf_ib[4];     /* LU inner panel width (leaves of the recursive panel) */
     int64_t eig_kd_values[4]; /* eigenvalues only (jobz N): band half-width per dtype
@@ -50,6 +62,9 @@ typedef struct {
     int64_t eig_bisect_min_n;    /* eigenvalues alone: the tridiagonal's by bisection on the
                                     device (the backend's tri_eigvals op) by default from this
                                     order, else sterf on the host cores (INT64_MAX: never) */
+    int64_t eig_panel_cholqr;    /* stage 1's panels by CholeskyQR2 by default (1), else by
+                                    the Householder QR (0: where a panel's QR is no chain of
+                                    launches and the fallback test would cost two passes) */
     int64_t eig_cholqr_min_m;    /* stage 1's CholeskyQR2 panels (where they run) from this
                                     many rows, unless the device rebuilds the reflectors */
     int64_t eig_subset_dc_pml;   /* a part of the spectrum with vectors: from this share of
@@ -68,6 +83,9 @@ typedef struct {
                                     kernel (where eig_q2_kd / eig_q2_nb give it the store)
                                     from this many columns of Z on, below by the batched
                                     GEMMs (0: any) */
+    int64_t eig_mgpu_nb_kd;      /* on several devices, stage 1's update block at least this
+                                    many band widths by default (every block ends in an
+                                    exchange among them; 0: the one-device block) */
     int64_t eig_mgpu_min_n[2];   /* [jobz N, V]: a host-resident ?syevd / ?heevd takes every
                                     device of a context of several from this order on, device
                                     0 alone below (HYLA_OPT_EIG_DEVICES automatic; 0: always,
@@ -75,6 +93,8 @@ typedef struct {
 } hyla_tuning;
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev);
+/* The host row (the host cores' own algorithms, where no device is asked). */
+const hyla_tuning *hyla_tuning_host(void);
 
 /* ---- per-device GEMM workspace kept between calls ---- */
 typedef struct {

@@ -23,6 +23,9 @@ static const hyla_tuning table[ROWS] = {
         .eig_back_nb = 256,
         .stedc_leaf = 32,
         .stedc_gemm_min = 256,
+        .stedc_gemm_min_div = 16,
+        .stedc_host_merges_max = 2048,
+        .sterf_dc_min = 512,
         .getrf_nb = {768, 768, 512, 384},
         .getrf_ib = {128, 128, 128, 128},
         .eig_kd_values = {0, 0, 0, 0},
@@ -35,12 +38,14 @@ static const hyla_tuning table[ROWS] = {
         .eig_chase_step = {2, 2, 3, 3},
         .eig_reorder_min_n = 4096,
         .eig_bisect_min_n = 2048,
+        .eig_panel_cholqr = 1,
         .eig_cholqr_min_m = 2048,
         .eig_subset_dc_pml = 3,
         .eig_q2_kernel_min_cols = 4096,
         .eig_subset_mgpu_pml = 500,
         .eig_s1_update_min = 8192,
         .eig_s1_update_block = 1024,
+        .eig_mgpu_nb_kd = 4,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_CUDA_GENERIC] = {
@@ -56,6 +61,9 @@ static const hyla_tuning table[ROWS] = {
         .eig_back_nb = 256,
         .stedc_leaf = 32,
         .stedc_gemm_min = 2048,
+        .stedc_gemm_min_div = 16,
+        .stedc_host_merges_max = 2048,
+        .sterf_dc_min = 512,
         .getrf_nb = {512, 512, 384, 256},
         .getrf_ib = {128, 128, 128, 128},
         .eig_kd_values = {0, 0, 0, 0},
@@ -68,12 +76,14 @@ static const hyla_tuning table[ROWS] = {
         .eig_chase_step = {2, 2, 3, 3},
         .eig_reorder_min_n = 4096,
         .eig_bisect_min_n = 2048,
+        .eig_panel_cholqr = 1,
         .eig_cholqr_min_m = 2048,
         .eig_subset_dc_pml = 3,
         .eig_q2_kernel_min_cols = 4096,
         .eig_subset_mgpu_pml = 500,
         .eig_s1_update_min = 8192,
         .eig_s1_update_block = 1024,
+        .eig_mgpu_nb_kd = 4,
         .eig_mgpu_min_n = {INT64_MAX, 16384},
     },
     [ROW_HOST] = {
@@ -89,6 +99,9 @@ static const hyla_tuning table[ROWS] = {
         .eig_back_nb = 64,
         .stedc_leaf = 32,
         .stedc_gemm_min = INT64_MAX,
+        .stedc_gemm_min_div = 0,
+        .stedc_host_merges_max = 2048,
+        .sterf_dc_min = 512,
         .getrf_nb = {64, 64, 48, 32},
         .getrf_ib = {8, 8, 8, 8},
         .eig_kd_values = {64, 48, 32, 32},
@@ -101,12 +114,14 @@ static const hyla_tuning table[ROWS] = {
         .eig_chase_step = {1, 1, 1, 1},
         .eig_reorder_min_n = INT64_MAX,
         .eig_bisect_min_n = INT64_MAX,
+        .eig_panel_cholqr = 0,
         .eig_cholqr_min_m = 2048,
         .eig_subset_dc_pml = 350,
         .eig_q2_kernel_min_cols = 0,
         .eig_subset_mgpu_pml = 500,
         .eig_s1_update_min = INT64_MAX,
         .eig_s1_update_block = 1024,
+        .eig_mgpu_nb_kd = 0,
         .eig_mgpu_min_n = {0, 0},
     },
 };
@@ -124,6 +139,8 @@ static void hbm3e_init(void) {
     hbm3e.family = "hopper-hbm3e";
     memcpy(hbm3e.eig_one_stage, one_stage, sizeof one_stage);
 }
+
+const hyla_tuning *hyla_tuning_host(void) { return &table[ROW_HOST]; }
 
 const hyla_tuning *hyla_tuning_for(const hyla_dev *dev) {
     if (dev->info.kind == HYLA_DEVICE_HOST) return &table[ROW_HOST];

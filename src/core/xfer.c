@@ -15,7 +15,7 @@ struct hyla_xfer_job {
 
 int hyla_pack_threads(hyla_t *ctx) {
     if (ctx->opt_pack_threads > 0) return (int)ctx->opt_pack_threads;
-    if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST) return 1;
+    if (ctx->devs[0]->ops->host_cores) return 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     long t = (cores - ctx->ndev) / ctx->ndev;
     return (int)HYLA_MAX(1, HYLA_MIN(t, 12));
@@ -234,7 +234,7 @@ int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, i
     hyla_dev_workspace *ws;
     hyla_xfer x;
     if (rows == 0 || cols == 0) return 0;
-    if (d->info.kind == HYLA_DEVICE_HOST) { /* host memory on both sides: one copy, no staging */
+    if (d->ops->mem_host) { /* host memory on both sides: one copy, no staging */
         const size_t es = hyla_dtype_size(t);
         int rc = hyla_workspace_get(ctx, dev, 0, 0, &ws);
         if (!rc) rc = up ? d->ops->copy_2d(ws->q_in, dmem, (size_t)ldd * es, host,
@@ -335,7 +335,7 @@ int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_
     hyla_dev *d = ctx->devs[dev];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t);
-    const int host = d->info.kind == HYLA_DEVICE_HOST;
+    const int host = d->ops->mem_host;
     hyla_dev_workspace *ws = NULL;
     void *dU = NULL;
     int rc = 0;
@@ -391,14 +391,7 @@ int hyla_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const v
     if (rc || n == 0) return rc;
     const hyla_op ct = hyla_dtype_is_complex(t) ? HYLA_CONJTRANS : HYLA_TRANS;
     const void *one = hyla_scalar(t, HYLA_SC_ONE), *zero = hyla_scalar(t, HYLA_SC_ZERO);
-    if (d->info.kind == HYLA_DEVICE_HOST) {
-        rc = o->geam(ws->q_comp, t, ct, n, n, one, dU, lddu, zero, dL, lddl);
-    } else {
-        rc = o->laset(ws->q_comp, t, -1, n, n, zero, one, dL, lddl);
-        if (!rc)
-            rc = o->trmm(ws->q_comp, t, HYLA_LEFT, HYLA_UPPER, ct, HYLA_NONUNIT, n, n, one, dU,
-                         lddu, dL, lddl);
-    }
+    rc = o->geam(ws->q_comp, t, ct, n, n, one, dU, lddu, zero, dL, lddl);
     int rs = o->queue_sync(ws->q_comp);
     return rc ? rc : rs;
 }

@@ -100,13 +100,13 @@ int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_
                            const void *A, int64_t lda, int check, void **dA);
 
 /* dL := the lower triangle of the Hermitian matrix whose upper triangle is
- * stored in dU (device dev). On the host backend the backend's geam
- * transposes (conjugates) all of dU, one pass: dU's strictly lower part,
- * which nobody reads, lands in dL's strictly upper one (n = 3000, d, 2
- * cores: 0.03 s against 0.6 s for the TRMM below). On a GPU dL = I, then
- * dL := U^H dL (one TRMM, n^3 flops; 0.095 s at n = 16384 in double on one
- * H100, bench/results/syevd-resident-h100.md; geam there is not yet
- * measured). dL (ld lddl >= n) must not overlap dU. Synchronous. */
+ * stored in dU (device dev): the backend's geam transposes (conjugates) all
+ * of dU, one pass over n^2 elements; dU's strictly lower part, which nobody
+ * reads, lands in dL's strictly upper one. It replaced dL = I, dL := U^H dL
+ * (one TRMM, n^3 flops): on the host backend n = 3000, d, 2 cores, 0.03 s
+ * against 0.6 s; on one H100 the TRMM took 0.095 s at n = 16384 in double
+ * (bench/results/syevd-resident-h100.md). dL (ld lddl >= n) must not
+ * overlap dU. Synchronous. */
 int hyla_lower_from_upper(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const void *dU,
                           int64_t lddu, void *dL, int64_t lddl);
 

@@ -227,7 +227,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
                                               : 0;
     const int mgpu = host && hyla_eig_all_devices(ctx, vec, n) &&
                      want * 1000 >= hyla_tuning_for(d)->eig_subset_mgpu_pml * n;
-    const int scan_up = host && !mgpu && d->info.kind != HYLA_DEVICE_HOST;
+    const int scan_up = host && !mgpu && !d->ops->mem_host;
     if (host && !scan_up && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda))
         return HYLA_ERR_NAN;
     if (!host) HYLA_TRY(hyla_check_finite_dev(ctx, di, t, lower ? 0 : 1, 0, n, n, A, lda));
@@ -263,7 +263,7 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     /* host backend, jobz V, uplo L: A is already in the device's memory and
      * is overwritten anyway; stage 1 and the back transformations work in
      * it directly, with no copy in or out */
-    const int inplace = host && vec && lower && d->info.kind == HYLA_DEVICE_HOST;
+    const int inplace = host && vec && lower && d->ops->mem_host;
     tt = hyla_wtime();
     HYLA_TRY(lower_on_device(ctx, di, t, lower, n, A, lda, host && !inplace, scan_up, &dW, &dA,
                              &ldda));

@@ -411,7 +411,7 @@ static void scalar_of(hyla_dtype t, double v, unsigned char out[16]) {
 static int back_op(hyla_dev *d, const hyla_sb2st_q *q, int64_t ncols, void *dZ, int64_t lddz,
                    hyla_queue *qc, int identity, int64_t col0, int64_t *calls, double *flops) {
     const hyla_backend_ops *o = d->ops;
-    const int host = d->info.kind == HYLA_DEVICE_HOST, resident = host || q->ddev;
+    const int host = d->ops->mem_host, resident = host || q->ddev;
     const size_t es = hyla_dtype_size(q->t), sbytes = (size_t)q->woff[q->nw] * es,
                  obytes = (size_t)(q->nw + 1) * sizeof(int64_t);
     void *dq = NULL, *dwo = NULL;
@@ -473,7 +473,7 @@ int hyla_eig_sb2st_back_q(hyla_t *ctx, int dev, const hyla_sb2st_q *q, int64_t n
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(q->t);
     const int64_t n = q->n, kd = q->kd, nb = q->nb, ldv = q->ldv, gsz = q->gsz, nsg = q->nsg;
-    const int host = d->info.kind == HYLA_DEVICE_HOST;
+    const int host = d->ops->mem_host;
     /* the store where the GEMMs read it: the host backend's is in its
      * memory, a device-resident one is there already; else uploaded */
     const int resident = host || q->ddev;

@@ -43,7 +43,7 @@ int hyla_eig_stages12(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd,
         *s2 = hyla_wtime() - t1;
         return rc;
     }
-    const int overlap = mode == 1 || (mode < 0 && ctx->devs[dev]->info.kind != HYLA_DEVICE_HOST &&
+    const int overlap = mode == 1 || (mode < 0 && !ctx->devs[dev]->ops->host_cores &&
                                      hyla_eig_sb2st_overlaps(n, kd) && omp_get_max_threads() > 2);
     double t0 = hyla_wtime(), t1;
     int rc;

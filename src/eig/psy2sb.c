@@ -581,7 +581,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
     /* on the host backend the queues and the host QR share the same cores:
      * lookahead would only oversubscribe them, so each panel waits for the
      * previous block's update to finish */
-    const int serial = d->info.kind == HYLA_DEVICE_HOST;
+    const int serial = d->ops->host_cores;
     if (qout) *qout = NULL;
     if (n > INT_MAX || ldda > INT_MAX) return HYLA_ERR_UNSUPPORTED;
     if (tau) memset(tau, 0, (size_t)n * es);
@@ -635,11 +635,10 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         dinfo = (int *)el(dqr, kd * kd + kd, 0, 1, es);
         htau = el(hqr, kd * kd, 0, 1, es);
         hinfo = (const int *)el(hqr, kd * kd + kd, 0, 1, es);
-        /* CholeskyQR2 panels: asked for, or by default on a GPU (on the
-         * host backend the Householder QR of a panel is no chain of
-         * launches, and the fallback test costs two passes over it) */
+        /* CholeskyQR2 panels: asked for, or by default where the tuning
+         * table says (eig_panel_cholqr) */
         const int cholqr = ctx->opt_eig_panel_qr == 2 ||
-                           (ctx->opt_eig_panel_qr == 0 && d->info.kind != HYLA_DEVICE_HOST);
+                           (ctx->opt_eig_panel_qr == 0 && hyla_tuning_for(d)->eig_panel_cholqr);
         if (cholqr && n - kd >= 2 * kd) {
             HYLA_TRY(o->mem_alloc(d, HYLA_MEM_PINNED, (size_t)(CQ_NH * kd * kd + kd) * es + 16,
                                   &cq.h));

@@ -464,8 +464,8 @@ void hyla_eig_mgpu_sizes(const hyla_t *ctx, hyla_dtype t, int vec, int64_t n, in
     /* on several GPUs every update block ends in an all-to-all exchange,
      * so the block is wider than one GPU's (where a panel's QR hides behind
      * the previous block's HER2K instead) */
-    if (ctx->opt_eig_nb <= 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST)
-        *nb = HYLA_MAX(*nb, 4 * *kd);
+    const int64_t nbk = hyla_tuning_for(ctx->devs[0])->eig_mgpu_nb_kd;
+    if (ctx->opt_eig_nb <= 0 && nbk > 0) *nb = HYLA_MAX(*nb, nbk * *kd);
     if (*kd > n - 1) *kd = *nb = HYLA_MAX(1, n - 1);
 }
 

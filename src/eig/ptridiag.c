@@ -14,8 +14,9 @@
 
 /* Smallest subproblem of divide and conquer and merge size for the device
  * levels of an order-n problem: the option, else the tuning table of device
- * 0 (host defaults without ctx), lowered to n / 16 (at least 256) on a GPU
- * so that smaller problems keep a few levels there too. Measured on one
+ * 0 (host defaults without ctx), lowered to n / stedc_gemm_min_div (at
+ * least 256; GPUs: 16) so that smaller problems keep a few levels there
+ * too. Measured on one
  * H100, dsyevd with vectors: at n = 4096, 0.204 s with merges from 256 rows
  * on the device against 0.237 s from 512 and 0.332 s from 1024; at 8192,
  * 512 and 1024 took the same 0.591 s
@@ -26,17 +27,17 @@ static void stedc_tuning(hyla_t *ctx, int64_t n, int64_t *leaf, int64_t *gemm_mi
     if (*gemm_min <= 0 && ctx && ctx->opt_eig_dc_min > 0) *gemm_min = ctx->opt_eig_dc_min;
     if (*gemm_min <= 0) {
         *gemm_min = tu ? tu->stedc_gemm_min : INT64_MAX;
-        if (tu && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST)
-            *gemm_min = HYLA_MIN(*gemm_min, HYLA_MAX(256, n / 16));
+        if (tu && tu->stedc_gemm_min_div > 0)
+            *gemm_min = HYLA_MIN(*gemm_min, HYLA_MAX(256, n / tu->stedc_gemm_min_div));
     }
     if (*leaf < 2) *leaf = 2;
 }
 
-/* sterf: unreduced blocks of at least STERF_DC_MIN rows go to the
- * values-only divide and conquer with leaves of at most STERF_DC_LEAF rows;
- * smaller ones to the QL iteration (no context, hence no tuning table:
- * both measured on the host, bench/results/syevd.md). */
-#define STERF_DC_MIN 512
+/* sterf: unreduced blocks of at least the host row's sterf_dc_min rows go
+ * to the values-only divide and conquer with leaves of at most
+ * STERF_DC_LEAF rows; smaller ones to the QL iteration (both measured on
+ * the host, bench/results/syevd.md). */
+#define STERF_DC_MIN (hyla_tuning_host()->sterf_dc_min)
 #define STERF_DC_LEAF 64
 
 /* stedc's timers (hyla_eig_stats' stedc_* in this order) */
@@ -134,13 +135,12 @@ int hyla_eig_sterf(hyla_dtype rt, int64_t n, void *d, void *e) {
  * crash in a later OpenBLAS call). Where the large merges run on a GPU the
  * host's merges are small (below the device levels) and run side by side on
  * the team, or one after the other with the team inside. On the host
- * backend, and on a GPU whose device levels start above
- * STEDC_SMALL_HOST_MERGES rows or not at all, the large merges are the
+ * backend, and on a GPU whose device levels start above the tuning
+ * table's stedc_host_merges_max rows or not at all, the large merges are the
  * host's: their GEMMs run on the team (team_gemm: column blocks, one BLAS
  * call per thread) where the host BLAS runs on one thread, and as one call
  * on the BLAS's own threads where it runs on several (never a team of
  * threaded calls). */
-#define STEDC_SMALL_HOST_MERGES 2048
 
 /* The devices that share stedc's device levels: every device of ctx (at
  * most HYLA_MAX_DEVICES), one where the eigenvectors go to device 0's dZ. */
@@ -172,8 +172,8 @@ static int stedc_run(hyla_t *ctx, hyla_dtype rt, int64_t n, void *d, void *e, vo
      * host (the host backend; on a GPU gemm_min past n: a device short of
      * memory, or the option) or a high threshold they include large GEMMs,
      * which the team forms */
-    const int gpu = ctx && ctx->ndev > 0 && ctx->devs[0]->info.kind != HYLA_DEVICE_HOST &&
-                    gemm_min <= HYLA_MIN(n, STEDC_SMALL_HOST_MERGES);
+    const int gpu = ctx && ctx->ndev > 0 && !ctx->devs[0]->ops->host_cores &&
+                    gemm_min <= HYLA_MIN(n, hyla_tuning_for(ctx->devs[0])->stedc_host_merges_max);
     const int team_gemm = !gpu && hyla_blas_threads() == 1;
     /* set even where nth = nth0: an OpenMP build of OpenBLAS sets the
      * calling thread's count with its own */

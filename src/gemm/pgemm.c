@@ -506,7 +506,7 @@ static int cpu_share_fits_int(const hyla_gemm_problem *p) {
 static double cpu_fraction(hyla_t *ctx, const hyla_gemm_problem *p, double dev_rate_sum) {
     if (ctx->opt_cpu_share == 0 || !cpu_share_fits_int(p)) return 0.0;
     if (ctx->opt_cpu_share > 0) return (double)ctx->opt_cpu_share / 1000.0;
-    if (ctx->devs[0]->info.kind == HYLA_DEVICE_HOST) return 0.0; /* the devices are the CPU */
+    if (ctx->devs[0]->ops->host_cores) return 0.0; /* the devices are the CPU */
     double r = hyla_host_gemm_rate(ctx, p->t);
     double f = r / (r + dev_rate_sum);
     /* below a few percent the gain is lost to the cores the packing needs */

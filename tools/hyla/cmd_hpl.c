@@ -27,46 +27,12 @@ static const char *const RULE =
 static const char *const DASH =
     "--------------------------------------------------------------------------------";
 
-/* GPUs of this host, as the library's registry of backends counts them */
-static int gpu_count(void) {
-    for (int i = 0; i < hyla_backend_count(); i++) {
-        hyla_backend_info b;
-        if (hyla_get_backend_info(i, &b) == 0 && b.kind == HYLA_DEVICE_CUDA && b.available)
-            return b.devices;
-    }
-    return 0;
-}
-
 /* The device list of this rank: one GPU, local rank mod the GPUs of the
- * list (or of the host), keeping an @SIZE cap; host lists are kept. */
+ * list (or of the host), keeping an @SIZE cap; host lists are kept
+ * (hyla_device_list_slot). A malformed list is passed on for hyla_create
+ * to report. */
 static const char *rank_devices(const char *spec, int local_rank, char *buf, size_t len) {
-    if (!spec || !*spec) spec = getenv("HYLA_DEVICES");
-    if (!spec || !*spec) {
-        int n = gpu_count();
-        if (n == 0) return NULL;
-        snprintf(buf, len, "cuda:%d", local_rank % n);
-        return buf;
-    }
-    /* the GPU backend's word and its alias ("gpu") */
-    const size_t w = strncmp(spec, "cuda", 4) == 0 ? 4 : strncmp(spec, "gpu", 3) == 0 ? 3 : 0;
-    if (w == 0 || (spec[w] != '\0' && spec[w] != ':' && spec[w] != '@')) return spec;
-    const char *cap = strchr(spec, '@');
-    int list[64], count = 0;
-    if (spec[w] == ':') {
-        for (const char *p = spec + w + 1; count < 64 && p && (!cap || p < cap);) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (end == p) return spec; /* malformed: hyla_create reports it */
-            list[count++] = (int)v;
-            p = *end == ',' ? end + 1 : NULL;
-        }
-    } else {
-        count = gpu_count();
-        for (int i = 0; i < count && i < 64; i++) list[i] = i;
-    }
-    if (count == 0) return spec;
-    snprintf(buf, len, "cuda:%d%s", list[local_rank % count], cap ? cap : "");
-    return buf;
+    return hyla_device_list_slot(spec, local_rank, buf, len) == 0 ? buf : spec;
 }
 
 static int world_rank; /* this process's MPI rank; 0 without MPI */

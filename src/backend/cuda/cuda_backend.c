@@ -1362,6 +1362,8 @@ static const hyla_alg_ops cuda_alg_ops = {
 
 static const hyla_backend_ops cuda_ops = {
     .name = "cuda",
+    .mem_host = 0,
+    .host_cores = 0,
     .dev_destroy = cuda_dev_destroy,
     .mem_alloc = cuda_mem_alloc,
     .mem_free = cuda_mem_free,

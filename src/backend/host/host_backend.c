@@ -913,6 +913,8 @@ static const hyla_alg_ops host_alg_ops = {
 
 static const hyla_backend_ops host_ops = {
     .name = "host",
+    .mem_host = 1,
+    .host_cores = 1,
     .dev_destroy = host_dev_destroy,
     .mem_alloc = host_mem_alloc,
     .mem_free = host_mem_free,
