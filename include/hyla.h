@@ -1080,9 +1080,10 @@ HYLA_API int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t
  *            in the triangle uplo, as hyla_?potrf), the other triangle not
  *            written.
  *   w        n eigenvalues in ascending order (real type).
- * B is factored by hyla_?potrf on every device of the context; the
- * two-sided reduction to the standard problem (blocked as LAPACK's ?sygst)
- * and the back transformation run on device 0, the eigensolver there too
+ * B is factored on device 0 (hyla_?potrf_gpu), its factor going down into
+ * B while A is reduced there to the standard problem (two-sided, blocked
+ * as LAPACK's ?sygst); the back transformation runs on device 0, the
+ * eigensolver there too
  * (hyla_?syevd_gpu) unless a host-resident hyla_?syevd of order n takes
  * every device of the context (HYLA_OPT_EIG_DEVICES; by default on several
  * GPUs with vectors from n = 16384): the reduced matrix then goes through
@@ -1091,12 +1092,14 @@ HYLA_API int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t
  * lda, 7 B, 8 ldb, 9 w); HYLA_ERR_NAN (NaN/Inf policy) when a triangle read
  * holds NaN or Inf, A and B then not modified; n + k when the leading minor
  * of order k of B is not positive definite (LAPACK's meaning; A not
- * modified, B as hyla_?potrf leaves it); 0 < k <= n when the eigensolver
+ * modified, B as hyla_?potrf_gpu leaves it: the factor's columns before
+ * the panel holding column k, the rest of the triangle unspecified);
+ * 0 < k <= n when the eigensolver
  * failed to converge; HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY,
  * HYLA_ERR_DEVICE, HYLA_ERR_UNSUPPORTED (n > INT_MAX on the host backend's
  * LAPACK). NULL ctx: HYLA_ERR_INVALID.
- * Workspace: device 0 memory 2 n^2 elements plus hyla_?syevd_gpu's, host
- * n^2 elements for uplo U, and hyla_?potrf's. */
+ * Workspace: device 0 memory 2 n^2 elements plus hyla_?syevd_gpu's and
+ * hyla_?potrf_gpu's, host n^2 elements for uplo U. */
 HYLA_API int hyla_ssygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, float *A,
                 int64_t lda, float *B, int64_t ldb, float *w);
 HYLA_API int hyla_dsygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, double *A,
@@ -1111,9 +1114,8 @@ HYLA_API int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n
  * ?hegvx with a range): itype, uplo, A and B as hyla_?sygvd; the
  * eigenvalues with index il..iu (range 'I', 1-based, ascending) or in
  * (vl, vu] (range 'V'), or all (range 'A'), and with jobz 'V' their
- * eigenvectors X, normalized as hyla_?sygvd's. B is factored by
- * hyla_?potrf, A reduced to the standard problem C on device 0 (as
- * hyla_?sygvd), C's wanted pairs found by hyla_?syevdx (its cost drops
+ * eigenvectors X, normalized as hyla_?sygvd's. B is factored and A
+ * reduced to the standard problem C on device 0 (as hyla_?sygvd), C's wanted pairs found by hyla_?syevdx (its cost drops
  * with their number m) and the m vectors taken through B's factor on
  * device 0.
  *   jobz 'N' or 'V'.   range 'A', 'V' or 'I'.   uplo 'L' or 'U'.
@@ -1210,6 +1212,12 @@ typedef struct {
     int ndev;
     double phase[8][8][2];
     int64_t cols[8];
+    /* The generalized drivers (?sygvd / ?hegvd, ?sygvdx / ?hegvdx) also set
+     * these: B's Cholesky, the reduction to the standard problem (A's and
+     * the factor's uploads included), and the eigenvectors' back-solve with
+     * their download; the stages above are then those of the standard
+     * problem's solve, and total the whole call's. 0 after other calls. */
+    double gv_potrf, gv_reduce, gv_back;
 } hyla_eig_stats;
 #define HYLA_EIG_TIMELINE_DEVS 8
 /* the phases of hyla_eig_stats.phase: A up, stage 1, stage 2 (device 0 or

@@ -2,10 +2,11 @@
  * hyla_?sygvd / ?hegvd): A x = lambda B x (itype 1), A B x = lambda x (2),
  * B A x = lambda x (3) with B positive definite.
  *
- *   1. B = L L^H (uplo L) or U^H U (uplo U) by hyla_?potrf on the host
- *      matrix, in place (every device of the context), as LAPACK leaves it.
- *   2. A and the factor go to device 0, both in lower storage (uplo U: their
- *      conjugate transposes, L = U^H, built on the host first), and A is
+ *   1. B goes to device 0 in lower storage (uplo U: its conjugate
+ *      transpose, built on the host first) and is factored there, B = L L^H
+ *      (uplo U: U^H U, L = U^H) by hyla_?potrf_gpu; the factor comes down
+ *      into B as LAPACK leaves it while step 2 runs.
+ *   2. A goes to device 0 in lower storage as B did, and is
  *      reduced there to C = L^-1 A L^-H (itype 1) or C = L^H A L (2, 3) by
  *      the blocked two-sided algorithm of LAPACK's sygst: per block column
  *      of width nb, the diagonal block by two triangular solves (products)
@@ -48,13 +49,13 @@ static const void *gv_scalar(hyla_dtype t, double v, int real) {
     return t == HYLA_C ? (const void *)c[i] : (const void *)z[i];
 }
 
-/* hyla_?potrf and hyla_?syevd_gpu of dtype t */
-static int gv_potrf(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, void *B, int64_t ldb) {
+/* hyla_?potrf_gpu (lower) on device 0 of dtype t */
+static int gv_potrf(hyla_t *ctx, hyla_dtype t, int64_t n, void *dB, int64_t lddb) {
     switch (t) {
-    case HYLA_S: return hyla_spotrf(ctx, uplo, n, B, ldb);
-    case HYLA_D: return hyla_dpotrf(ctx, uplo, n, B, ldb);
-    case HYLA_C: return hyla_cpotrf(ctx, uplo, n, B, ldb);
-    case HYLA_Z: return hyla_zpotrf(ctx, uplo, n, B, ldb);
+    case HYLA_S: return hyla_spotrf_gpu(ctx, 0, 'L', n, dB, lddb);
+    case HYLA_D: return hyla_dpotrf_gpu(ctx, 0, 'L', n, dB, lddb);
+    case HYLA_C: return hyla_cpotrf_gpu(ctx, 0, 'L', n, dB, lddb);
+    case HYLA_Z: return hyla_zpotrf_gpu(ctx, 0, 'L', n, dB, lddb);
     }
     return HYLA_ERR_INVALID;
 }
@@ -86,41 +87,59 @@ static hyla_op gv_herm(hyla_dtype t) {
     return t == HYLA_C || t == HYLA_Z ? HYLA_CONJTRANS : HYLA_TRANS;
 }
 
+/* One triangle of an n x n host matrix as the conjugate transpose of the
+ * other's: to_lower, Y(i, j) = conj(X(j, i)) for i >= j (X's upper into Y's
+ * lower); else Y(j, i) = conj(X(i, j)) for i >= j (X's lower into Y's
+ * upper). By blocks on the team; Y's other triangle is not written. */
+static void ctrans_tri(hyla_dtype t, int to_lower, int64_t n, const char *X, int64_t ldx, char *Y,
+                       int64_t ldy) {
+    const size_t es = hyla_dtype_size(t);
+    const int cplx = t == HYLA_C || t == HYLA_Z;
+    enum { TB = 64 };
+    const int64_t nbk = HYLA_CEILDIV(n, TB);
+#pragma omp parallel for schedule(dynamic) if (n >= 256)
+    for (int64_t bj = 0; bj < nbk; bj++)
+        for (int64_t bi = bj; bi < nbk; bi++)
+            for (int64_t j = bj * TB; j < HYLA_MIN(n, (bj + 1) * TB); j++)
+                for (int64_t i = HYLA_MAX(j, bi * TB); i < HYLA_MIN(n, (bi + 1) * TB); i++) {
+                    const int64_t si = to_lower ? j : i, sj = to_lower ? i : j;
+                    char *dst = Y + ((size_t)(to_lower ? i : j) +
+                                     (size_t)(to_lower ? j : i) * (size_t)ldy) * es;
+                    memcpy(dst, X + ((size_t)si + (size_t)sj * (size_t)ldx) * es, es);
+                    if (cplx) {
+                        if (t == HYLA_C) ((float *)dst)[1] = -((float *)dst)[1];
+                        else ((double *)dst)[1] = -((double *)dst)[1];
+                    }
+                }
+}
+
 /* Upload the n x n triangle uplo of host X (ldx) into device 0's dX (lddx)
  * as its lower triangle, through the pinned staging ring (hyla_xfer_matrix:
  * pageable memory copied by a team, several times a plain copy's rate):
  * uplo L as it is, uplo U as its conjugate transpose built in host buffer
- * T (n x n) first, by blocks on the team. */
+ * T (n x n) first. */
 static int upload_lower(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, const char *X,
                         int64_t ldx, char *dX, int64_t lddx, char *T) {
-    const size_t es = hyla_dtype_size(t);
-    const int cplx = t == HYLA_C || t == HYLA_Z;
-    const char *src = X;
-    int64_t lds = ldx;
-    if (uplo == 'U') {
-        enum { TB = 64 };
-        const int64_t nbk = HYLA_CEILDIV(n, TB);
-#pragma omp parallel for schedule(dynamic) if (n >= 256)
-        for (int64_t bj = 0; bj < nbk; bj++)
-            for (int64_t bi = bj; bi < nbk; bi++)
-                for (int64_t j = bj * TB; j < HYLA_MIN(n, (bj + 1) * TB); j++)
-                    for (int64_t i = HYLA_MAX(j, bi * TB); i < HYLA_MIN(n, (bi + 1) * TB); i++) {
-                        /* T(i, j) = conj(X(j, i)) */
-                        char *dst = T + ((size_t)i + (size_t)j * (size_t)n) * es;
-                        memcpy(dst, X + ((size_t)j + (size_t)i * (size_t)ldx) * es, es);
-                        if (cplx) {
-                            if (t == HYLA_C) ((float *)dst)[1] = -((float *)dst)[1];
-                            else ((double *)dst)[1] = -((double *)dst)[1];
-                        }
-                    }
-        src = T;
-        lds = n;
-    }
-    return hyla_xfer_matrix(ctx, 0, t, 1, n, n, (void *)src, lds, dX, lddx);
+    if (uplo == 'U') ctrans_tri(t, 1, n, X, ldx, T, n);
+    return hyla_xfer_matrix(ctx, 0, t, 1, n, n, uplo == 'U' ? (void *)T : (void *)X,
+                            uplo == 'U' ? n : ldx, dX, lddx);
+}
+
+/* The reverse for B's factor: device 0's dL (ld n, the factor in its lower
+ * triangle) down into the host B's triangle uplo (L: all of dL, whose other
+ * triangle is B's own as it went up; U: L^H, through T). On the device's
+ * input queue, so that work queued on its compute queue runs meanwhile. */
+static int download_factor(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, char *dL, char *B,
+                           int64_t ldb, char *T) {
+    if (uplo == 'L') return hyla_xfer_matrix(ctx, 0, t, 0, n, n, B, ldb, dL, n);
+    int rc = hyla_xfer_matrix(ctx, 0, t, 0, n, n, T, n, dL, n);
+    if (!rc) ctrans_tri(t, 0, n, T, n, B, ldb);
+    return rc;
 }
 
 /* C = L^-1 A L^-H (itype 1) or L^H A L (2, 3) in the lower triangle of dA,
- * L the lower triangle of dL; S: gv_nb(n)^2 elements of device workspace. */
+ * L the lower triangle of dL; S: gv_nb(n)^2 elements of device workspace.
+ * Queued on q, not waited for. */
 static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int itype, int64_t n,
                   char *dA, char *dL, int64_t ld, char *S) {
     const size_t es = hyla_dtype_size(t);
@@ -188,7 +207,7 @@ static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int it
         }
     }
 #undef AT
-    return rc ? rc : o->queue_sync(q);
+    return rc;
 }
 
 /* The generalized problem's state on device 0 between the steps. */
@@ -197,6 +216,7 @@ typedef struct {
     const hyla_backend_ops *o;
     hyla_queue *q;
     char *dA, *dL, *S, *T;
+    double t0, potrf, reduce, back; /* the call's start (hyla_wtime), the steps' seconds */
 } gv_dev;
 
 static void gv_release(gv_dev *g) {
@@ -207,27 +227,37 @@ static void gv_release(gv_dev *g) {
     memset(g, 0, sizeof *g);
 }
 
-/* Steps 1 and 2 (A and B checked for NaN / Inf first): B factored in place
- * on the host, C = the reduced A in the lower triangle of g->dA and the
- * factor L in g->dL (n x n, ld n, device 0). Returns 0, n + k (B's minor
- * k not positive definite; nothing on the device), HYLA_ERR_NAN or an
- * error; on any non-zero return g holds nothing. */
+/* The steps' times into the context's statistics, after the standard
+ * solve set its own (a failed call leaves what it reached). */
+static void gv_stats(hyla_t *ctx, const gv_dev *g) {
+    hyla_eig_stats *s = &ctx->eig_stats;
+    s->gv_potrf = g->potrf;
+    s->gv_reduce = g->reduce;
+    s->gv_back = g->back;
+    s->total = hyla_wtime() - g->t0;
+}
+
+/* Steps 1 and 2 (A and B checked for NaN / Inf first): B and A up to
+ * device 0 in lower storage (dL, dA: n x n, ld n), B = L L^H by potrf there
+ * and its factor down into B as LAPACK leaves it (L, or U = L^H), while A
+ * is reduced there to C in the lower triangle of dA. Returns 0, n + k (B's
+ * minor k not positive definite: B holds the partial factor, nothing is
+ * left on the device), HYLA_ERR_NAN or an error; on any non-zero return g
+ * holds nothing. */
 static int gv_reduce(hyla_t *ctx, hyla_dtype t, int itype, char uplo, int64_t n, void *A,
                      int64_t lda, void *B, int64_t ldb, gv_dev *g) {
     memset(g, 0, sizeof *g);
+    memset(&ctx->eig_stats, 0, sizeof ctx->eig_stats);
+    const double t0 = hyla_wtime();
     const int tri = uplo == 'L' ? 0 : 1;
     if (hyla_nonfinite(t, tri, 0, n, n, A, lda) || hyla_nonfinite(t, tri, 0, n, n, B, ldb))
         return HYLA_ERR_NAN;
-    /* 1. B = L L^H or U^H U on the host matrix */
-    int rc = gv_potrf(ctx, t, uplo, n, B, ldb);
-    if (rc > 0) return (int)(n + rc); /* LAPACK: the leading minor rc of B */
-    if (rc) return rc;
-
     g->d = ctx->devs[0];
     g->o = g->d->ops;
     const size_t es = hyla_dtype_size(t), nn = (size_t)n * (size_t)n;
     hyla_dev_workspace *ws;
-    rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
+    double potrf = 0;
+    int rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
     if (rc) goto out;
     g->q = ws->q_comp;
     const size_t sb = (size_t)HYLA_MIN(gv_nb(n), n);
@@ -239,27 +269,48 @@ static int gv_reduce(hyla_t *ctx, hyla_dtype t, int itype, char uplo, int64_t n,
         rc = HYLA_ERR_NO_MEMORY;
         goto out;
     }
-    /* 2. both in lower storage on device 0, A reduced */
-    if ((rc = upload_lower(ctx, t, uplo, n, A, lda, g->dA, n, g->T)) ||
-        (rc = upload_lower(ctx, t, uplo, n, B, ldb, g->dL, n, g->T)))
+    /* 1. B = L L^H (uplo U: U^H U, L = U^H) on device 0 */
+    if ((rc = upload_lower(ctx, t, uplo, n, B, ldb, g->dL, n, g->T))) goto out;
+    rc = gv_potrf(ctx, t, n, g->dL, n);
+    potrf = hyla_wtime() - t0;
+    if (rc > 0) { /* LAPACK: the leading minor rc of B; B its partial factor */
+        const int r = download_factor(ctx, t, uplo, n, g->dL, B, ldb, g->T);
+        rc = r ? r : (int)(n + rc);
         goto out;
+    }
+    if (rc) goto out;
+    /* 2. A up in lower storage and reduced, the factor going down meanwhile */
+    if ((rc = upload_lower(ctx, t, uplo, n, A, lda, g->dA, n, g->T))) goto out;
     rc = reduce(g->q, g->o, t, itype, n, g->dA, g->dL, n, g->S);
+    const int rd = download_factor(ctx, t, uplo, n, g->dL, B, ldb, g->T);
+    const int rs = g->o->queue_sync(g->q);
+    if (!rc) rc = rd ? rd : rs;
 out:
-    if (rc) gv_release(g);
-    return rc;
+    if (rc) {
+        if (g->q) g->o->queue_sync(g->q);
+        gv_release(g);
+        return rc;
+    }
+    g->t0 = t0;
+    g->potrf = potrf;
+    g->reduce = hyla_wtime() - t0 - potrf;
+    return 0;
 }
 
 /* Step 4 on the device: the k columns of dZ (ld n) := L^-H Z (itype 1, 2)
  * or L Z (3), then down into Z (ldz, host). */
 static int gv_vectors(hyla_t *ctx, gv_dev *g, hyla_dtype t, int itype, int64_t n, int64_t k,
                       char *dZ, void *Z, int64_t ldz) {
+    const double t0 = hyla_wtime();
     const void *one = gv_scalar(t, 1, 0);
     int rc = itype == 3 ? g->o->trmm(g->q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT,
                                      n, k, one, g->dL, n, dZ, n)
                         : g->o->trsm(g->q, t, HYLA_LEFT, HYLA_LOWER, gv_herm(t), HYLA_NONUNIT,
                                      n, k, one, g->dL, n, dZ, n);
     if (!rc) rc = g->o->queue_sync(g->q);
-    return rc ? rc : hyla_xfer_matrix(ctx, 0, t, 0, n, k, Z, ldz, dZ, n);
+    if (!rc) rc = hyla_xfer_matrix(ctx, 0, t, 0, n, k, Z, ldz, dZ, n);
+    g->back += hyla_wtime() - t0;
+    return rc;
 }
 
 static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64_t n, void *A,
@@ -308,6 +359,7 @@ static int gvd(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char uplo, int64
     }
     /* 4. X = L^-H Z (itype 1, 2) or L Z (3), into A */
     if (!rc && jobz == 'V') rc = gv_vectors(ctx, &g, t, itype, n, n, g.dA, A, lda);
+    gv_stats(ctx, &g);
     gv_release(&g);
     return rc;
 }
@@ -360,7 +412,9 @@ static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, cha
         goto out;
     }
     /* C down (lower storage), the device's copy no longer needed */
+    double tt = hyla_wtime();
     if ((rc = hyla_xfer_matrix(ctx, 0, t, 0, n, n, C, n, g.dA, n))) goto out;
+    g.reduce += hyla_wtime() - tt;
     g.o->mem_free(g.d, HYLA_MEM_DEVICE, g.dA);
     g.dA = NULL;
     /* 3. the wanted pairs of C (its vectors into Z) */
@@ -369,15 +423,18 @@ static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, cha
     if (rc) goto out;
     /* 4. the mm columns of Z through L */
     if (vec && mm > 0) {
+        tt = hyla_wtime();
         if ((rc = g.o->mem_alloc(g.d, HYLA_MEM_DEVICE, (size_t)n * (size_t)mm * es, (void **)&dZ)) ||
-            (rc = hyla_xfer_matrix(ctx, 0, t, 1, n, mm, Z, ldz, dZ, n)) ||
-            (rc = gv_vectors(ctx, &g, t, itype, n, mm, dZ, Z, ldz)))
+            (rc = hyla_xfer_matrix(ctx, 0, t, 1, n, mm, Z, ldz, dZ, n)))
             goto out;
+        g.back += hyla_wtime() - tt;
+        if ((rc = gv_vectors(ctx, &g, t, itype, n, mm, dZ, Z, ldz))) goto out;
     }
     *m = mm;
 out:
     if (dZ) g.o->mem_free(g.d, HYLA_MEM_DEVICE, dZ);
     hyla_free(C);
+    gv_stats(ctx, &g);
     gv_release(&g);
     return rc;
 }

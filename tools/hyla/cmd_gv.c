@@ -41,6 +41,8 @@ typedef struct {
     char jobz, uplo;
     int64_t n, m; /* m: the eigenvalues found (n without a range) */
     void *A0, *B0, *A, *B, *w, *Z; /* Z: with a range, the m eigenvectors (n x n room) */
+    hyla_eig_stats stats;          /* the last call's steps (--timers) */
+    bool timers;
 } gv_run;
 
 static hyla_dtype real_of(hyla_dtype t) { return t == HYLA_C ? HYLA_S : t == HYLA_Z ? HYLA_D : t; }
@@ -397,7 +399,15 @@ static void print_row(void *arg, const report_row *w) {
                c->uplo, (long long)c->n);
         if (c->o->range != 'A') printf(" %9lld", (long long)c->m);
     }
+    const hyla_eig_stats *s = &c->stats;
+    if (c->timers && c->r->json) report_eig_timers_json(s, false);
     print_tail(c->r, w, c->n);
+    if (c->timers && !c->r->json)
+        printf("%%   timers: potrf %.4f  reduction %.4f  the standard problem: sy2sb %.4f  sb2st "
+               "%.4f  tridiagonal %.4f  back2 %.4f  back1 %.4f  transfers %.4f;  back-solve "
+               "%.4f  total %.4f  (kd %lld)\n",
+               s->gv_potrf, s->gv_reduce, s->sy2sb, s->sb2st, s->tridiag, s->back2, s->back1,
+               s->transfers, s->gv_back, s->total, (long long)s->kd);
 }
 
 /* LAPACKE's run on copies (vendor_A, vendor_B, vendor_w of the run): the
@@ -480,6 +490,7 @@ static cmd_status run_one(hyla_t *ctx, const cli_opts *o, const report *r, hyla_
                          .threshold = THRESHOLD};
     st = run_calls(ctx, o, r, o->check, &h, &row);
     if (st != CMD_OK) goto out;
+    c.timers = o->timers && hyla_get_eig_stats(ctx, &c.stats) == 0;
     if (o->vs_vendor) {
         /* cuSOLVER where device 0 is a GPU, else LAPACKE */
         const gv_problem gp = {.dtype = t, .itype = itype, .jobz = o->jobz, .range = o->range,

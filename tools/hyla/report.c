@@ -194,6 +194,11 @@ void report_eig_timers_json(const hyla_eig_stats *s, bool parts) {
     report_json_number("back2", s->back2);
     report_json_number("back1", s->back1);
     report_json_number("transfers", s->transfers);
+    if (s->gv_potrf > 0 || s->gv_reduce > 0 || s->gv_back > 0) {
+        report_json_number("gv_potrf", s->gv_potrf);
+        report_json_number("gv_reduce", s->gv_reduce);
+        report_json_number("gv_back", s->gv_back);
+    }
     report_json_number("total", s->total);
     putchar('}');
 }
