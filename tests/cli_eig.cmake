@@ -89,6 +89,9 @@ add_test(NAME cli_sygvdx COMMAND sh -c "out=$(\"$0\" sygvd -n 1,60 --type s,d,c,
 add_test(NAME cli_hegvdx_values COMMAND sh -c "out=$(\"$0\" hegvd -n 80 --type z --itype 1,3 --jobz N --range V:-20:5 --check --repeat 1); rc=$?; echo \"$out\"; test $rc -eq 0 && test $(echo \"$out\" | grep -c '^  hegvdx .* pass$') -eq 2" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_sygvdx_empty COMMAND sh -c "out=$(\"$0\" sygvd -n 40 --jobz V --range V:1e9:2e9 --check --repeat 1 --json); rc=$?; echo \"$out\"; test $rc -eq 0 && echo \"$out\" | grep -q '\"m\":0,.*\"status\":\"pass\"'" $<TARGET_FILE:hyla_cli>)
 add_test(NAME cli_sygvdx_bad_iu COMMAND sh -c "\"$0\" sygvd -n 5 --range I:1:9; test $? -eq 2" $<TARGET_FILE:hyla_cli>)
+# --timers on the generalized drivers: the steps of their own (Cholesky, reduction, back-solve),
+# in text and in JSON, with no warning that the flag does not apply
+add_test(NAME cli_sygvd_timers COMMAND sh -c "out=$(\"$0\" sygvd -n 300 --jobz V --timers --devices cpu:1 --repeat 1 2>&1) && echo \"$out\" | grep -q 'timers: potrf [0-9.]*  reduction [0-9.]* .*back-solve' && ! echo \"$out\" | grep -q 'does not apply' && \"$0\" hegvd -n 200 --range I:1:20 --timers --json --repeat 1 | grep -q '\"gv_potrf\":[0-9.e-]*,\"gv_reduce\":[0-9.e-]*,\"gv_back\":'" $<TARGET_FILE:hyla_cli>)
 
 # A part of the spectrum through the CLI, every precision and triangle,
 # several calls per size (warm-up and repeats: every call's workspaces

@@ -696,7 +696,7 @@ static void warn_unused(const cli_opts *o) {
         {OPT_NRHS, "potrs posv getrs gesv gesv_rbt"},
         {OPT_COND, "potrf potrs posv stedc sterf"},
         {OPT_MATRIX, "syevd heevd syevdx heevdx sygvd hegvd gesv_rbt"},
-        {OPT_TIMERS, "syevd heevd syevdx heevdx stedc sterf"},
+        {OPT_TIMERS, "syevd heevd syevdx heevdx sygvd hegvd stedc sterf"},
         {OPT_DEPTH, "gesv_rbt"},
         {OPT_REFINE, "gesv_rbt"},
         {OPT_TYPE, "gemm potrf potrs posv getrf getrs gesv gesv_rbt syevd heevd stedc sterf sygvd hegvd syevdx heevdx"},
