@@ -37,6 +37,15 @@
  * too). */
 static int64_t gv_nb(int64_t n) { return HYLA_MIN((int64_t)256, HYLA_MAX((int64_t)16, n / 3)); }
 
+/* itype 1's deferred solves (reduce) by groups of this many columns: about
+ * a quarter of n in whole blocks, from two blocks to eight (so that every
+ * order from a few blocks on has several groups of several blocks), at
+ * most n; the workspace S holds a group's square. */
+static int64_t gv_group(int64_t n) {
+    const int64_t nb = gv_nb(n), q = HYLA_CEILDIV(HYLA_CEILDIV(n, 4), nb) * nb;
+    return HYLA_MIN(n, HYLA_MAX(2 * nb, HYLA_MIN(8 * nb, q)));
+}
+
 /* -1, -1/2, 1/2 or 1 (v) in dtype t, or in its real type (real) */
 static const void *gv_scalar(hyla_dtype t, double v, int real) {
     static const float s[4] = {-1, -0.5f, 0.5f, 1};
@@ -137,9 +146,52 @@ static int download_factor(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, char
     return rc;
 }
 
+/* itype 1's last step of every block column k of width kb, deferred:
+ * A(k+kb:n, k) := L(k+kb:n, k+kb:n)^-1 A(k+kb:n, k) (LAPACK's sygst does it
+ * at once, a TRSM of kb columns by the whole trailing triangle, which the
+ * devices run at a fraction of their GEMM rate). Nothing later reads
+ * A(k+kb:n, k), so the solves wait to the end, by groups of G columns
+ * [c0, c1): the rows above c1 of each block column of the group by its own
+ * small TRSM; those solved parts copied into W (G x G, zero elsewhere:
+ * the group's diagonal blocks and upper part stay out); the rows below c1
+ * of the group updated by one GEMM, A(c1:n, c0:c1) -= L(c1:n, c0:c1) W,
+ * and solved by one TRSM of G columns, L(c1:n, c1:n)^-1 A(c1:n, c0:c1).
+ * The same n^3 / 3 flops as the immediate solves. Queued on q. */
+static int deferred_solves(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int64_t n,
+                           int64_t nb, char *dA, char *dL, int64_t ld, char *W) {
+    const size_t es = hyla_dtype_size(t);
+    const void *one = gv_scalar(t, 1, 0), *mone = gv_scalar(t, -1, 0);
+    const void *zero = hyla_scalar(t, HYLA_SC_ZERO);
+    const int64_t G = gv_group(n);
+#define AT(M, i, j) ((M) + ((size_t)(i) + (size_t)(j) * (size_t)ld) * es)
+    int rc = 0;
+    for (int64_t c0 = 0; c0 < n && !rc; c0 += G) {
+        const int64_t c1 = HYLA_MIN(n, c0 + G), g = c1 - c0, below = n - c1;
+        if (below > 0) rc = o->laset(q, t, -1, g, g, zero, zero, W, G);
+        for (int64_t k = c0; k < c1 && !rc; k += nb) {
+            const int64_t kb = HYLA_MIN(nb, c1 - k), top = c1 - k - kb;
+            if (top > 0)
+                rc = o->trsm(q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, top, kb, one,
+                             AT(dL, k + kb, k + kb), ld, AT(dA, k + kb, k), ld);
+            if (!rc && top > 0 && below > 0)
+                rc = o->copy_2d(q, W + ((size_t)(k + kb - c0) + (size_t)(k - c0) * (size_t)G) * es,
+                                (size_t)G * es, AT(dA, k + kb, k), (size_t)ld * es,
+                                (size_t)top * es, (size_t)kb, HYLA_COPY_D2D);
+        }
+        if (!rc && below > 0)
+            rc = o->gemm(q, t, HYLA_NOTRANS, HYLA_NOTRANS, below, g, g, mone, AT(dL, c1, c0), ld, W,
+                         G, one, AT(dA, c1, c0), ld);
+        if (!rc && below > 0)
+            rc = o->trsm(q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, below, g, one,
+                         AT(dL, c1, c1), ld, AT(dA, c1, c0), ld);
+    }
+#undef AT
+    return rc;
+}
+
 /* C = L^-1 A L^-H (itype 1) or L^H A L (2, 3) in the lower triangle of dA,
- * L the lower triangle of dL; S: gv_nb(n)^2 elements of device workspace.
- * Queued on q, not waited for. */
+ * L the lower triangle of dL; S: gv_group(n)^2 elements of device
+ * workspace. Queued on q, not waited for. */
 static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int itype, int64_t n,
                   char *dA, char *dL, int64_t ld, char *S) {
     const size_t es = hyla_dtype_size(t);
@@ -201,12 +253,11 @@ static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int it
             if (!rc)
                 rc = o->symm(q, t, 1, HYLA_RIGHT, HYLA_LOWER, r, kb, mhalf, A11, ld, L21, ld, one,
                              A21, ld);
-            if (!rc)
-                rc = o->trsm(q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT, r, kb, one,
-                             AT(dL, k + kb, k + kb), ld, A21, ld);
+            /* A21 := L22^-1 A21: deferred_solves */
         }
     }
 #undef AT
+    if (!rc && itype == 1) rc = deferred_solves(q, o, t, n, nb, dA, dL, ld, S);
     return rc;
 }
 
@@ -260,7 +311,7 @@ static int gv_reduce(hyla_t *ctx, hyla_dtype t, int itype, char uplo, int64_t n,
     int rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
     if (rc) goto out;
     g->q = ws->q_comp;
-    const size_t sb = (size_t)HYLA_MIN(gv_nb(n), n);
+    const size_t sb = (size_t)gv_group(n);
     if ((rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, nn * es, (void **)&g->dA)) ||
         (rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, nn * es, (void **)&g->dL)) ||
         (rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, sb * sb * es, (void **)&g->S)))
