@@ -348,18 +348,37 @@ out:
     return 0;
 }
 
+/* Step 4's products on columns c0 .. c0 + nc - 1 of dZ (ld n), queued:
+ * L^-H Z (itype 1, 2) or L Z (3). */
+typedef struct {
+    const gv_dev *g;
+    hyla_dtype t;
+    int itype;
+    int64_t n;
+    char *dZ;
+} gv_back_arg;
+
+static int gv_back_cols(void *arg, hyla_queue *q, int64_t c0, int64_t nc) {
+    const gv_back_arg *a = arg;
+    const void *one = gv_scalar(a->t, 1, 0);
+    char *Zc = a->dZ + (size_t)c0 * (size_t)a->n * hyla_dtype_size(a->t);
+    return a->itype == 3 ? a->g->o->trmm(q, a->t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS,
+                                         HYLA_NONUNIT, a->n, nc, one, a->g->dL, a->n, Zc, a->n)
+                         : a->g->o->trsm(q, a->t, HYLA_LEFT, HYLA_LOWER, gv_herm(a->t),
+                                         HYLA_NONUNIT, a->n, nc, one, a->g->dL, a->n, Zc, a->n);
+}
+
 /* Step 4 on the device: the k columns of dZ (ld n) := L^-H Z (itype 1, 2)
- * or L Z (3), then down into Z (ldz, host). */
+ * or L Z (3), by blocks of columns each downloaded into Z (ldz, host) while
+ * the next is computed. */
 static int gv_vectors(hyla_t *ctx, gv_dev *g, hyla_dtype t, int itype, int64_t n, int64_t k,
                       char *dZ, void *Z, int64_t ldz) {
+    enum { BACK_COLS = 2048 };
     const double t0 = hyla_wtime();
-    const void *one = gv_scalar(t, 1, 0);
-    int rc = itype == 3 ? g->o->trmm(g->q, t, HYLA_LEFT, HYLA_LOWER, HYLA_NOTRANS, HYLA_NONUNIT,
-                                     n, k, one, g->dL, n, dZ, n)
-                        : g->o->trsm(g->q, t, HYLA_LEFT, HYLA_LOWER, gv_herm(t), HYLA_NONUNIT,
-                                     n, k, one, g->dL, n, dZ, n);
-    if (!rc) rc = g->o->queue_sync(g->q);
-    if (!rc) rc = hyla_xfer_matrix(ctx, 0, t, 0, n, k, Z, ldz, dZ, n);
+    gv_back_arg a = {.g = g, .t = t, .itype = itype, .n = n, .dZ = dZ};
+    double tp;
+    const int rc = hyla_xfer_download_behind(ctx, 0, t, n, k, BACK_COLS, Z, ldz, dZ, n, g->q,
+                                             gv_back_cols, &a, &tp);
     g->back += hyla_wtime() - t0;
     return rc;
 }
