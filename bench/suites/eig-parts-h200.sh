@@ -7,18 +7,20 @@
 # cores), a hundredth, a tenth and a half of the spectrum (divide and
 # conquer on the device with the wanted columns kept: the tuning table's
 # eig_subset_dc_pml between them), heevdx with a tenth, a tenth at n =
-# 32768, and sygvd --range (cuSOLVER ?sygvdx with the same range). --timers
-# adds the stages to the raw log. The residual checks of these routines run
+# 32768, and sygvd --range (cuSOLVER ?sygvdx with the same range); zheevd as
+# hegvd's yardstick. --timers adds the stages to the raw log (the
+# generalized drivers' own: Cholesky, reduction, back-solve). The residual checks of these routines run
 # in the test suite; at this order LAPACKE's reference alone would take
 # minutes of the suite's time.
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 hyla syevd -n 16384 --type d --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
-hyla sygvd -n 16384 --type d --itype 1 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1
-hyla hegvd -n 16384 --type z --itype 1 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1
+hyla sygvd -n 16384 --type d --itype 1 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
+hyla syevd -n 16384 --type z --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
+hyla hegvd -n 16384 --type z --itype 1 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
 hyla syevdx -n 16384 --type d --range I:1:16 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
 hyla syevdx -n 16384 --type d --range I:1:164 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
 hyla syevdx -n 16384 --type d --range I:1:1638 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
 hyla syevdx -n 16384 --type d --range I:1:8192 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
 hyla syevdx -n 16384 --type z --range I:1:1638 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
 hyla syevdx -n 32768 --type d --range I:1:3276 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 0 --timers
-hyla sygvd -n 16384 --type d --range I:1:1638 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1
+hyla sygvd -n 16384 --type d --range I:1:1638 --jobz V --vs vendor --devices cuda:0 --repeat 1 --warmup 1 --timers
