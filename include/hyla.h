@@ -1080,9 +1080,10 @@ HYLA_API int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t
  *            in the triangle uplo, as hyla_?potrf), the other triangle not
  *            written.
  *   w        n eigenvalues in ascending order (real type).
- * B is factored on device 0 (hyla_?potrf_gpu), its factor going down into
- * B while A is reduced there to the standard problem (two-sided, blocked
- * as LAPACK's ?sygst); the back transformation runs on device 0, the
+ * B is factored on device 0 (hyla_?potrf_gpu; on the host backend in
+ * place by hyla_?potrf), its factor going down into B while A is reduced
+ * there to the standard problem (two-sided, blocked as LAPACK's ?sygst);
+ * the back transformation runs on device 0, the
  * eigensolver there too
  * (hyla_?syevd_gpu) unless a host-resident hyla_?syevd of order n takes
  * every device of the context (HYLA_OPT_EIG_DEVICES; by default on several
@@ -1093,7 +1094,8 @@ HYLA_API int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t
  * holds NaN or Inf, A and B then not modified; n + k when the leading minor
  * of order k of B is not positive definite (LAPACK's meaning; A not
  * modified, B as hyla_?potrf_gpu leaves it: the factor's columns before
- * the panel holding column k, the rest of the triangle unspecified);
+ * the panel holding column k, the rest of the triangle unspecified; on
+ * the host backend as hyla_?potrf leaves it);
  * 0 < k <= n when the eigensolver
  * failed to converge; HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY,
  * HYLA_ERR_DEVICE, HYLA_ERR_UNSUPPORTED (n > INT_MAX on the host backend's
