@@ -2,8 +2,8 @@
 # Usage: install_check.sh CMAKE SOURCE_DIR BUILD_DIR WORK_DIR CC [FLAG...]
 # The install of BUILD_DIR, where a user puts it: installs it to a prefix
 # under WORK_DIR, moves the prefix elsewhere (nothing may depend on where it
-# was installed), then builds the C example of README.md's "Install and use
-# from another project" against the moved prefix four ways -- README's CMake
+# was installed), then builds the C example of docs/INSTALL.md ("Install and use
+# from another project") against the moved prefix four ways -- its CMake
 # lines with hyla::hyla and with hyla::hyla_static, and its two pkg-config
 # lines (libhyla.so, and libhyla.a with `pkg-config --static`) -- runs each
 # (it must print x = 1 1 1), runs the moved bin/hyla, and checks that the
@@ -41,18 +41,18 @@ step install "$cmake" --install "$build" --prefix "$work/installed"
 mv "$work/installed" "$work/prefix"
 prefix=$work/prefix
 
-# README's example and CMake lines, as they are written there
-section='/^### Install and use from another project/'
-awk "$section{s=1} s&&/^\`\`\`c\$/{c=1;next} c&&/^\`\`\`\$/{exit} c" "$src/README.md" > "$work/example/example.c"
+# docs/INSTALL.md's example and CMake lines, as they are written there
+section='/^# Install and use from another project/'
+awk "$section{s=1} s&&/^\`\`\`c\$/{c=1;next} c&&/^\`\`\`\$/{exit} c" "$src/docs/INSTALL.md" > "$work/example/example.c"
 {
   echo 'cmake_minimum_required(VERSION 3.20)'
   echo 'project(example C)'
-  awk "$section{s=1} s&&/^\`\`\`cmake\$/{c=1;next} c&&/^\`\`\`\$/{exit} c" "$src/README.md"
+  awk "$section{s=1} s&&/^\`\`\`cmake\$/{c=1;next} c&&/^\`\`\`\$/{exit} c" "$src/docs/INSTALL.md"
   echo 'add_executable(example_static example.c)'
   echo 'target_link_libraries(example_static PRIVATE hyla::hyla_static)'
 } > "$work/example/CMakeLists.txt"
 grep -q hyla_dposv "$work/example/example.c" && grep -q 'hyla::hyla)' "$work/example/CMakeLists.txt" || {
-  echo "install_check: no C example or CMake lines in README.md's install section"; exit 1; }
+  echo "install_check: no C example or CMake lines in docs/INSTALL.md"; exit 1; }
 
 # CMake: libhyla.so and libhyla.a
 config=$(find "$prefix" -name hylaConfig.cmake)

@@ -1,8 +1,8 @@
 /* The option table (include/hyla_options.h) against what it must agree with:
  * the hyla_option enum of include/hyla.h (every enum value has one line, and
- * no line lacks its enum value), the options table of README.md (row by
+ * no line lacks its enum value), the options table of docs/OPTIONS.md (row by
  * row), and the library: each option's range, default and environment
- * variable. `test_options --rows` prints the README rows the table gives. */
+ * variable. `test_options --rows` prints the docs/OPTIONS.md rows the table gives. */
 #include "harness.h"
 #include "hyla.h"
 #include "hyla_options.h"
@@ -22,7 +22,7 @@ static const struct {
 };
 enum { NOPT = sizeof table / sizeof table[0] };
 
-/* The README row of option i: the table's cells, '|' escaped. */
+/* The docs/OPTIONS.md row of option i: the table's cells, '|' escaped. */
 static void readme_row(int i, char *row, size_t len) {
     char values[128], range[64];
     size_t n = 0;
@@ -84,19 +84,19 @@ static void test_enum(void) {
 }
 
 static void test_readme(void) {
-    char *md = read_text(HYLA_SOURCE_DIR "/README.md");
-    CHECK(md != NULL, "read README.md");
+    char *md = read_text(HYLA_SOURCE_DIR "/docs/OPTIONS.md");
+    CHECK(md != NULL, "read docs/OPTIONS.md");
     if (!md) return;
     int i = 0;
     for (char *line = strtok(md, "\n"); line; line = strtok(NULL, "\n")) {
         if (strncmp(line, "| `HYLA_OPT_", 12) != 0) continue;
         char want[512];
         if (i < NOPT) readme_row(i, want, sizeof want);
-        CHECK(i < NOPT && strcmp(line, want) == 0, "README.md row %d\n  is:     %s\n  should: %s", i + 1,
+        CHECK(i < NOPT && strcmp(line, want) == 0, "docs/OPTIONS.md row %d\n  is:     %s\n  should: %s", i + 1,
               line, i < NOPT ? want : "(no such option)");
         i++;
     }
-    CHECK(i == NOPT, "README.md has %d option rows, the table %d", i, (int)NOPT);
+    CHECK(i == NOPT, "docs/OPTIONS.md has %d option rows, the table %d", i, (int)NOPT);
     free(md);
 }
 
