@@ -210,8 +210,10 @@ static void PN(tt_case)(hyla_t *h, int c, int64_t n, int64_t leaf, int64_t gemm_
                   orth);
         }
         /* columns c0 .. c1 - 1 alone (the middle third; then the last
-         * one): the same eigenvalues, and those columns pass the checks */
-        for (int win = 0; win < 2 && rc == 0 && dZ; win++) {
+         * one): the same eigenvalues, and those columns pass the checks;
+         * where device levels are forced (gemm_min > 0), the only runs
+         * here whose top merge forms fewer columns */
+        for (int win = 0; win < 2 && rc == 0 && dZ && gemm_min > 0; win++) {
             const int64_t c0 = win ? n - 1 : n / 3, c1 = win ? n : HYLA_MAX(c0 + 1, 2 * n / 3);
             memcpy(dv, d0, sizeof(R) * (size_t)n);
             memcpy(e, e0, sizeof(R) * (size_t)(n - 1));
