@@ -366,13 +366,15 @@ typedef enum {
      * solver over from the input with Householder panels; a distributed
      * (device-resident) matrix always takes Householder QR there. */
     HYLA_OPT_EIG_PANEL_QR = 33,
-    /* Eigensolver stage 1: how the trailing matrix receives each block's
-     * rank-2k update. 0 = automatic (GEMMs on a GPU for trailing orders of
-     * at least 8192, one HER2K/SYR2K otherwise; measured on one H100), 1 =
-     * one HER2K/SYR2K, 2 =
-     * per block column a HER2K/SYR2K on the diagonal block and one GEMM
+    /* Eigensolver stage 1, and the generalized drivers' reduction to the
+     * standard problem (hyla_?sygvd, ?sygvdx, itype 1): how the trailing
+     * matrix receives each block's rank-2k update. 0 = automatic (GEMMs on
+     * a GPU for trailing orders of at least 8192, one HER2K/SYR2K
+     * otherwise; measured on one H100 and one H200), 1 = one HER2K/SYR2K,
+     * 2 = per block column a HER2K/SYR2K on the diagonal block and one GEMM
      * of inner dimension 2k below it, at every order (the other triangle
-     * is never written either way). */
+     * is never written either way). Workspace of the GEMM form: 3 n nb
+     * elements of device memory (nb: the block width, 128 .. 256). */
     HYLA_OPT_EIG_S1_UPDATE = 34,
     /* Eigensolver stage 1: how A V (A the trailing matrix, Hermitian, V the
      * panel's kd columns) is formed. 0 = automatic (the tuning table's:

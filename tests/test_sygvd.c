@@ -10,7 +10,8 @@
  * index, an empty interval, ill-conditioned B (kappa about 1e10, d) and
  * B = I; B not positive definite (info n + k, A untouched), NaN in a
  * triangle read (HYLA_ERR_NAN, nothing written), NaN in the other triangle
- * (ignored), every bad argument. */
+ * (ignored), every bad argument; itype 1's trailing updates forced into
+ * their block-column GEMM form. */
 #include "test_util.h"
 
 #define T_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -456,6 +457,15 @@ int main(void) {
             one_case_x(h, ts[a], itype, 'V', 'L', 60, 'I', 0, 5, 1e10);
             one_case_x(h, ts[a], itype, 'V', 'U', 37, 'V', 3, 9, -1);
         }
+    /* itype 1's trailing updates by block-column GEMMs at every order
+     * (HYLA_OPT_EIG_S1_UPDATE 2), several GEMM blocks per update */
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, 2) == 0, "HYLA_OPT_EIG_S1_UPDATE 2");
+    for (int a = 0; a < 4; a++)
+        for (int u = 0; u < 2; u++) {
+            one_case(h, ts[a], 1, 'V', u ? 'U' : 'L', 100);
+            one_case_x(h, ts[a], 1, 'V', u ? 'U' : 'L', 100, 'I', 10, 40, 0);
+        }
+    hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, 0);
     failures(h);
     failures_x(h);
     leak_check(h, "sygvd");

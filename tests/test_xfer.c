@@ -9,7 +9,11 @@
  *   the conjugate transpose of its upper one (U) on the device, d and z, an
  *   order past one upload block; with the scan, NaN or Inf (complex: in
  *   either part) in the triangle read refused (nothing left allocated, A as
- *   passed), in the other triangle ignored; without it, uploaded as is. */
+ *   passed), in the other triangle ignored; without it, uploaded as is.
+ * - hyla_xfer_triangle: either triangle of an order past one block down
+ *   into a host matrix with a wider leading dimension (the triangle
+ *   exact, the other triangle and the padding rows untouched) and up
+ *   (the triangle exact on the device), d and z. */
 #include "core/xfer.h"
 #include "harness.h"
 #include "test_util.h"
@@ -111,6 +115,58 @@ static void upload_lower_cases(hyla_t *h, int g) {
     }
 }
 
+/* hyla_xfer_triangle both ways for each triangle: the device's matrix
+ * (NU x NU, ld NU) from a random host matrix, downloaded into a host
+ * matrix of PAD (ld LDA) and uploaded from the random one into a device
+ * matrix of zeros */
+static void triangle_cases(hyla_t *h, int g) {
+    hyla_dev *d = h->devs[g];
+    unsigned long long seed = 5;
+    hyla_dev_workspace *ws;
+    CHECK(hyla_workspace_get(h, g, 0, 0, &ws) == 0, "workspace %d", g);
+    for (int tz = 0; tz < 2; tz++) {
+        const hyla_dtype t = tz ? HYLA_Z : HYLA_D;
+        const size_t es = hyla_dtype_size(t), per = tz ? 2 : 1;
+        const size_t nh = (size_t)LDA * NU * per, nd = (size_t)NU * NU * per;
+        double *X = malloc(nd * sizeof *X), *H = malloc(nh * sizeof *H),
+               *back = malloc(nd * sizeof *back);
+        void *dX = NULL;
+        for (size_t k = 0; k < nd; k++) X[k] = t_rand(&seed);
+        CHECK(hyla_malloc_device(h, g, nd * sizeof(double), &dX) == 0, "buffer %d", g);
+        for (int lower = 0; lower < 2 && dX; lower++) {
+            CHECK(hyla_xfer_matrix(h, g, t, 1, NU, NU, X, NU, dX, NU) == 0, "up %d", g);
+            for (size_t k = 0; k < nh; k++) H[k] = PAD;
+            int rc = hyla_xfer_triangle(h, g, t, 0, lower, NU, H, LDA, dX, NU);
+            int ok = rc == 0;
+            for (int64_t j = 0; j < NU && ok; j++)
+                for (int64_t i = 0; i < LDA; i++) {
+                    const int in = i < NU && (lower ? i >= j : i <= j);
+                    for (size_t c = 0; c < per; c++)
+                        ok &= H[(i + j * LDA) * per + c] ==
+                              (in ? X[(i + j * NU) * per + c] : PAD);
+                }
+            CHECK(ok, "device %d %c: triangle %c down, other triangle untouched (%d)", g,
+                  "dz"[tz], "UL"[lower], rc);
+            const double zero[2] = {0, 0};
+            rc = d->ops->laset(ws->q_comp, t, -1, NU, NU, zero, zero, dX, NU);
+            if (!rc) rc = d->ops->queue_sync(ws->q_comp);
+            for (int64_t j = 0; j < NU; j++)
+                for (int64_t i = 0; i < NU; i++)
+                    for (size_t c = 0; c < per; c++)
+                        H[(i + j * LDA) * per + c] = X[(i + j * NU) * per + c];
+            if (!rc) rc = hyla_xfer_triangle(h, g, t, 1, lower, NU, H, LDA, dX, NU);
+            if (!rc) rc = hyla_xfer_matrix(h, g, t, 0, NU, NU, back, NU, dX, NU);
+            ok = rc == 0;
+            for (int64_t j = 0; j < NU && ok; j++)
+                for (int64_t i = lower ? j : 0; i < (lower ? NU : j + 1); i++)
+                    ok &= memcmp(&back[(i + j * NU) * per], &X[(i + j * NU) * per], es) == 0;
+            CHECK(ok, "device %d %c: triangle %c up (%d)", g, "dz"[tz], "UL"[lower], rc);
+        }
+        hyla_free_device(h, g, &dX);
+        free(X), free(H), free(back);
+    }
+}
+
 int main(void) {
     hyla_t *h = NULL;
     int rc = t_create(&h, test_devices(), "test_xfer");
@@ -153,6 +209,7 @@ int main(void) {
               "device %d: a failing block", g);
         hyla_free_device(h, g, &dm);
         upload_lower_cases(h, g);
+        triangle_cases(h, g);
     }
     free(host);
     leak_check(h, "xfer");

@@ -75,10 +75,11 @@ typedef struct {
                                     every device: that solver (all pairs, the wanted kept)
                                     from this share of n wanted (per mille; range V counts
                                     as none), else the part's own path on device 0 */
-    int64_t eig_s1_update_min;   /* stage 1's trailing update as block-column GEMMs by
-                                    default from this trailing order on (INT64_MAX: never),
-                                    else one HER2K */
-    int64_t eig_s1_update_block; /* the block columns of that GEMM form */
+    int64_t her2k_gemm_min;   /* the trailing HER2K updates of stage 1 and of the
+                                 generalized reduction as block-column GEMMs
+                                 (hyla_eig_her2k_blocks) by default from this trailing
+                                 order on (INT64_MAX: never), else one HER2K */
+    int64_t her2k_gemm_block; /* the block columns of that GEMM form */
     int64_t eig_q2_kernel_min_cols; /* the Q2 back transformation by the backend's one-call
                                     kernel (where eig_q2_kd / eig_q2_nb give it the store)
                                     from this many columns of Z on, below by the batched

@@ -301,28 +301,37 @@ cleanup:;
     return rc;
 }
 
-/* One triangle (lower: 1 lower, 0 upper) of the n x n host matrix A into
- * dst (device, ld n) through the staging ring, by blocks of columns, each
- * only its part in the triangle: half the bytes of the whole matrix (the
- * other part of each diagonal block gets whatever the slot held). */
-static int upload_triangle(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_t n,
-                           const void *A, int64_t lda, void *dst) {
+int hyla_xfer_triangle(hyla_t *ctx, int dev, hyla_dtype t, int up, int lower, int64_t n,
+                       void *host, int64_t ldh, void *dmem, int64_t ldd) {
     enum { CB = 512 };
+    const hyla_backend_ops *o = ctx->devs[dev]->ops;
     const size_t es = hyla_dtype_size(t);
     hyla_dev_workspace *ws;
     hyla_xfer x;
-    int rc = staging_init(ctx, dev, es, (size_t)n * (size_t)n * es, &ws, &x);
-    if (rc) return rc;
-    for (int64_t j = 0; j < n && !rc; j += CB) {
-        const int64_t cb = HYLA_MIN(CB, n - j);
-        rc = lower ? hyla_xfer_up(&x, ws->q_in, hyla_elem(dst, j, j, n, es), n,
-                                  hyla_elem(A, j, j, lda, es), lda, j, j, n - j, cb,
-                                  HYLA_XFER_LOWER)
-                   : hyla_xfer_up(&x, ws->q_in, hyla_elem(dst, 0, j, n, es), n,
-                                  hyla_elem(A, 0, j, lda, es), lda, 0, j, j + cb, cb,
-                                  HYLA_XFER_UPPER);
+    int rc = 0;
+    if (n == 0) return 0;
+    if (o->mem_host) { /* host memory on both sides: column by column, no staging */
+        if ((rc = hyla_workspace_get(ctx, dev, 0, 0, &ws))) return rc;
+        for (int64_t j = 0; j < n && !rc; j++) {
+            const int64_t i0 = lower ? j : 0, len = lower ? n - j : j + 1;
+            char *h = hyla_elem(host, i0, j, ldh, es), *d = hyla_elem(dmem, i0, j, ldd, es);
+            rc = o->copy_2d(ws->q_in, up ? d : h, (size_t)(up ? ldd : ldh) * es, up ? h : d,
+                            (size_t)(up ? ldh : ldd) * es, (size_t)len * es, 1,
+                            up ? HYLA_COPY_H2D : HYLA_COPY_D2H);
+        }
+        const int rs = o->queue_sync(ws->q_in);
+        return rc ? rc : rs;
     }
-    const int rs = ctx->devs[dev]->ops->queue_sync(ws->q_in);
+    if ((rc = staging_init(ctx, dev, es, (size_t)n * (size_t)n * es, &ws, &x))) return rc;
+    for (int64_t j = 0; j < n && !rc; j += CB) {
+        const int64_t cb = HYLA_MIN(CB, n - j), i0 = lower ? j : 0;
+        const int64_t rows = lower ? n - j : j + cb;
+        const int clip = lower ? HYLA_XFER_LOWER : HYLA_XFER_UPPER;
+        void *h = hyla_elem(host, i0, j, ldh, es), *d = hyla_elem(dmem, i0, j, ldd, es);
+        rc = up ? hyla_xfer_up(&x, ws->q_in, d, ldd, h, ldh, i0, j, rows, cb, clip)
+                : hyla_xfer_down(&x, ws->q_in, h, ldh, d, ldd, i0, j, rows, cb, clip, NULL, NULL);
+    }
+    const int rs = o->queue_sync(ws->q_in);
     hyla_xfer_fini(&x);
     return rc ? rc : rs;
 }
@@ -356,13 +365,13 @@ int hyla_xfer_upload_lower(hyla_t *ctx, int dev, hyla_dtype t, int lower, int64_
         ws = NULL; /* synchronized */
         HYLA_TRY(r1 ? r1 : r2);
     } else if (lower) {
-        HYLA_TRY(upload_triangle(ctx, dev, t, 1, n, A, lda, *dA));
+        HYLA_TRY(hyla_xfer_triangle(ctx, dev, t, 1, 1, n, (void *)A, lda, *dA, n));
     } else if (host) {
         /* host memory on both sides: rebuilt from A itself, in one pass */
         HYLA_TRY(hyla_lower_from_upper(ctx, dev, t, n, A, lda, *dA, n));
     } else {
         HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * n) * es, &dU));
-        HYLA_TRY(upload_triangle(ctx, dev, t, 0, n, A, lda, dU));
+        HYLA_TRY(hyla_xfer_triangle(ctx, dev, t, 1, 0, n, (void *)A, lda, dU, n));
     }
     /* the triangle read, as it came up, before it is rebuilt (on the host
      * backend with uplo U: its conjugate transpose, already rebuilt) */

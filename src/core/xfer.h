@@ -89,6 +89,15 @@ int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, 
                               hyla_queue *qp, hyla_xfer_produce_fn produce, void *arg,
                               double *t_produced);
 
+/* One triangle (lower: 1 lower, 0 upper, the diagonal included) of an n x n
+ * matrix between host memory (pageable, ld ldh) and device dev (ld ldd):
+ * up = 1 host -> device, 0 device -> host; half the bytes of the whole
+ * matrix. A download writes the host's triangle alone; an upload may also
+ * set the other part of each diagonal block of 512 columns on the device
+ * (whatever the staging slot held). Synchronous. */
+int hyla_xfer_triangle(hyla_t *ctx, int dev, hyla_dtype t, int up, int lower, int64_t n,
+                       void *host, int64_t ldh, void *dmem, int64_t ldd);
+
 /* *dA := a new n x n device buffer (ld n) on device dev holding the lower
  * triangle of the host matrix A (uplo L: copied; uplo U: rebuilt from the
  * upper triangle with hyla_lower_from_upper; on a GPU only the triangle

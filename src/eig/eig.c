@@ -137,11 +137,13 @@ cleanup:
 }
 
 /* The one-stage path for a part of the spectrum (the backend's heevr op;
- * A host memory, arguments as eig_one's, p the part): the lower triangle
- * on the device, the op, the wanted eigenvalues and vectors down. */
+ * arguments as eig_one's, p the part): the lower triangle on the device,
+ * the op, the wanted eigenvalues and vectors down. */
 static int eig_one_part(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, int64_t lda,
-                        void *w, int check, const hyla_eig_part *p, hyla_eig_stats *st) {
-    hyla_dev *d = ctx->devs[0];
+                        void *w, int dev, int check, const hyla_eig_part *p,
+                        hyla_eig_stats *st) {
+    const int host = dev < 0, di = host ? 0 : dev;
+    hyla_dev *d = ctx->devs[di];
     const hyla_backend_ops *o = d->ops;
     const size_t es = hyla_dtype_size(t), rs = hyla_dtype_size(hyla_dtype_real(t));
     const int vec = p->Z != NULL;
@@ -151,8 +153,8 @@ static int eig_one_part(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A
     int64_t ldda = lda, m = 0;
     int info = 0, rc = 0;
     double tt = hyla_wtime();
-    HYLA_TRY(hyla_workspace_get(ctx, 0, 0, 0, &ws));
-    HYLA_TRY(lower_on_device(ctx, 0, t, lower, n, A, lda, 1, check, &dW, &dA, &ldda));
+    HYLA_TRY(hyla_workspace_get(ctx, di, 0, 0, &ws));
+    HYLA_TRY(lower_on_device(ctx, di, t, lower, n, A, lda, host, check, &dW, &dA, &ldda));
     HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)n * rs, &dw));
     if (vec) HYLA_TRY(o->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)(n * cols) * es, &dZ));
     st->transfers += hyla_wtime() - tt;
@@ -179,6 +181,40 @@ cleanup:
     o->mem_free(d, HYLA_MEM_DEVICE, dw);
     o->mem_free(d, HYLA_MEM_DEVICE, dW);
     return rc;
+}
+
+/* hyla_eig_part_keep where the eigenvectors (A, ld lda) are in the memory
+ * of device di: the wanted columns down into p->Z, the wanted values to the
+ * front of w. */
+static int part_keep_dev(hyla_t *ctx, int di, hyla_dtype t, int64_t n, const void *A,
+                         int64_t lda, void *w, const hyla_eig_part *p) {
+    hyla_dev *d = ctx->devs[di];
+    const size_t es = hyla_dtype_size(t);
+    hyla_dev_workspace *ws;
+    int64_t j0, j1;
+    hyla_eig_part_span(hyla_dtype_real(t), n, w, p, &j0, &j1);
+    if (p->Z && j1 > j0) {
+        int rc = hyla_workspace_get(ctx, di, 0, 0, &ws);
+        if (!rc)
+            rc = d->ops->copy_2d(ws->q_comp, p->Z, (size_t)p->ldz * es,
+                                 hyla_elem(A, 0, j0, lda, es), (size_t)lda * es, (size_t)n * es,
+                                 (size_t)(j1 - j0), HYLA_COPY_D2H);
+        const int rs = rc ? 0 : d->ops->queue_sync(ws->q_comp);
+        if (rc || rs) return rc ? rc : rs;
+    }
+    hyla_eig_part vals = *p;
+    vals.Z = NULL;
+    hyla_eig_part_keep(t, n, NULL, lda, w, &vals);
+    return 0;
+}
+
+int hyla_eig_part_all_devices(const hyla_t *ctx, int vec, int64_t n, const hyla_eig_part *part) {
+    const int64_t want = !part ? n
+                         : part->range == 'A' ? n
+                         : part->range == 'I' ? part->iu - part->il + 1
+                                              : 0;
+    return hyla_eig_all_devices(ctx, vec, n) &&
+           want * 1000 >= hyla_tuning_for(ctx->devs[0])->eig_subset_mgpu_pml * n;
 }
 
 /* Tier 2 of the driver (arguments checked, n > 0). dev >= 0: A is in the
@@ -221,22 +257,18 @@ static int eig_run(hyla_t *ctx, hyla_dtype t, int vec, int lower, int64_t n, voi
     /* a part of the spectrum: every device (all pairs, the wanted kept)
      * only for a large share of it (eig_subset_mgpu_pml), else its own
      * path on device 0 */
-    const int64_t want = !part ? n
-                         : part->range == 'A' ? n
-                         : part->range == 'I' ? part->iu - part->il + 1
-                                              : 0;
-    const int mgpu = host && hyla_eig_all_devices(ctx, vec, n) &&
-                     want * 1000 >= hyla_tuning_for(d)->eig_subset_mgpu_pml * n;
+    const int mgpu = host && hyla_eig_part_all_devices(ctx, vec, n, part);
     const int scan_up = host && !mgpu && !d->ops->mem_host;
     if (host && !scan_up && hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda))
         return HYLA_ERR_NAN;
     if (!host) HYLA_TRY(hyla_check_finite_dev(ctx, di, t, lower ? 0 : 1, 0, n, n, A, lda));
     if (one_stage(ctx, d, t, vec, n)) {
         if (part && o->alg->heevr) {
-            rc = eig_one_part(ctx, t, lower, n, A, lda, w, scan_up, part, &st);
+            rc = eig_one_part(ctx, t, lower, n, A, lda, w, dev, scan_up, part, &st);
         } else {
             rc = eig_one(ctx, t, vec, lower, n, A, lda, w, dev, scan_up, &st);
-            if (!rc && part) hyla_eig_part_keep(t, n, A, lda, w, part);
+            if (!rc && part && (host || o->mem_host)) hyla_eig_part_keep(t, n, A, lda, w, part);
+            else if (!rc && part) rc = part_keep_dev(ctx, di, t, n, A, lda, w, part);
         }
         st.total = hyla_wtime() - t0;
         ctx->eig_stats = st;
@@ -315,6 +347,11 @@ cleanup:
 int hyla_eig_part_run(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, int64_t lda,
                       void *w, const hyla_eig_part *p) {
     return eig_run(ctx, t, p->Z != NULL, lower, n, A, lda, w, -1, p);
+}
+
+int hyla_eig_part_run_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, void *dA, int64_t ldda,
+                          void *w, const hyla_eig_part *p) {
+    return eig_run(ctx, t, p->Z != NULL, 1, n, dA, ldda, w, dev, p);
 }
 
 /* ---------------------------------------------------- stage 1 on its own */

@@ -30,8 +30,12 @@
  * their m columns only), and step 4 applies to those m columns. */
 #include "core/internal.h"
 #include "core/xfer.h"
+#include "eig/gv.h"
 #include "eig/mgpu.h"
+#include "eig/psy2sb.h"
+#include "eig/pvectors.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* The block width of the reduction: 256, narrower below n = 768 (at least
@@ -135,26 +139,15 @@ static void ctrans_tri(hyla_dtype t, int to_lower, int64_t n, const char *X, int
                 }
 }
 
-/* Upload the n x n triangle uplo of host X (ldx) into device 0's dX (lddx)
- * as its lower triangle, through the pinned staging ring (hyla_xfer_matrix:
- * pageable memory copied by a team, several times a plain copy's rate):
- * uplo L as it is, uplo U as its conjugate transpose built in host buffer
- * T (n x n) first. */
-static int upload_lower(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, const char *X,
-                        int64_t ldx, char *dX, int64_t lddx, char *T) {
-    if (uplo == 'U') ctrans_tri(t, 1, n, X, ldx, T, n);
-    return hyla_xfer_matrix(ctx, 0, t, 1, n, n, uplo == 'U' ? (void *)T : (void *)X,
-                            uplo == 'U' ? n : ldx, dX, lddx);
-}
-
-/* The reverse for B's factor: device 0's dL (ld n, the factor in its lower
- * triangle) down into the host B's triangle uplo (L: all of dL, whose other
- * triangle is B's own as it went up; U: L^H, through T). On the device's
- * input queue, so that work queued on its compute queue runs meanwhile. */
+/* B's factor in dL (device 0, ld n, its lower triangle) down into the
+ * host B's triangle uplo as LAPACK leaves it: L itself, or U = L^H through
+ * the host buffer T (n x n); B's other triangle is not written. On the
+ * device's input queue, so that work queued on its compute queue runs
+ * meanwhile. */
 static int download_factor(hyla_t *ctx, hyla_dtype t, char uplo, int64_t n, char *dL, char *B,
                            int64_t ldb, char *T) {
-    if (uplo == 'L') return hyla_xfer_matrix(ctx, 0, t, 0, n, n, B, ldb, dL, n);
-    int rc = hyla_xfer_matrix(ctx, 0, t, 0, n, n, T, n, dL, n);
+    if (uplo == 'L') return hyla_xfer_triangle(ctx, 0, t, 0, 1, n, B, ldb, dL, n);
+    int rc = hyla_xfer_triangle(ctx, 0, t, 0, 1, n, T, n, dL, n);
     if (!rc) ctrans_tri(t, 0, n, T, n, B, ldb);
     return rc;
 }
@@ -202,22 +195,70 @@ static int deferred_solves(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype 
     return rc;
 }
 
+/* Where the reduction runs and how: device memory of q's device; S
+ * (gv_group(n)^2 elements) and, for the trailing HER2K as GEMMs, U (n x
+ * 3 nb, NULL: never) of workspace; the GEMM form from order umin on by
+ * blocks of ub columns; parts: NULL, or the seconds of each kind of step,
+ * each then waited for. */
+typedef struct {
+    hyla_queue *q;
+    const hyla_backend_ops *o;
+    char *S, *U;
+    int64_t umin, ub;
+    hyla_gv_parts *parts;
+} gv_run;
+
+/* A step's end: with parts, waited for and its seconds since t0 added to
+ * *acc. Returns rc, or the wait's failure. */
+static int step_end(const gv_run *r, int rc, double t0, double *acc) {
+    if (rc || !r->parts) return rc;
+    rc = r->o->queue_sync(r->q);
+    *acc += hyla_wtime() - t0;
+    return rc;
+}
+
+/* itype 1's trailing update A22 -= A21 L21^H + L21 A21^H (r x r, lower),
+ * by one HER2K or, from order r->umin on, by hyla_eig_her2k_blocks on [L21
+ * A21 L21] copied into U. */
+static int trailing_her2k(const gv_run *r, hyla_dtype t, int64_t m, int64_t kb, const char *A21,
+                          const char *L21, char *A22, int64_t ld) {
+    const hyla_backend_ops *o = r->o;
+    const void *mone = gv_scalar(t, -1, 0), *rone = gv_scalar(t, 1, 1);
+    if (!r->U || m < r->umin)
+        return o->syr2k(r->q, t, 1, HYLA_LOWER, HYLA_NOTRANS, m, kb, mone, A21, ld, L21, ld, rone,
+                        A22, ld);
+    const size_t es = hyla_dtype_size(t);
+    const int64_t ldu = m; /* U packed to the trailing order */
+    int rc = 0;
+    for (int c = 0; c < 3 && !rc; c++)
+        rc = o->copy_2d(r->q, r->U + (size_t)(c * kb) * (size_t)ldu * es, (size_t)ldu * es,
+                        c == 1 ? A21 : L21, (size_t)ld * es, (size_t)m * es, (size_t)kb,
+                        HYLA_COPY_D2D);
+    const int64_t b = m >= 2 * r->ub ? r->ub : HYLA_MAX(kb, (m + 3) / 4);
+    return rc ? rc : hyla_eig_her2k_blocks(o, r->q, t, m, kb, b, mone, r->U, ldu, A22, ld);
+}
+
 /* C = L^-1 A L^-H (itype 1) or L^H A L (2, 3) in the lower triangle of dA,
- * L the lower triangle of dL; S: gv_group(n)^2 elements of device
- * workspace. Queued on q, not waited for. */
-static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int itype, int64_t n,
-                  char *dA, char *dL, int64_t ld, char *S) {
+ * L the lower triangle of dL (both ld ld), as r says. Queued on r->q, not
+ * waited for (with r->parts: every step waited for). */
+static int reduce(const gv_run *r, hyla_dtype t, int itype, int64_t n, char *dA, char *dL,
+                  int64_t ld) {
+    const hyla_backend_ops *o = r->o;
+    hyla_queue *q = r->q;
+    char *S = r->S;
+    hyla_gv_parts none, *pt = r->parts ? r->parts : &none;
     const size_t es = hyla_dtype_size(t);
     const hyla_op h = gv_herm(t);
     const void *one = gv_scalar(t, 1, 0), *rone = gv_scalar(t, 1, 1);
-    const void *mone = gv_scalar(t, -1, 0), *mhalf = gv_scalar(t, -0.5, 0);
-    const void *half = gv_scalar(t, 0.5, 0);
+    const void *mhalf = gv_scalar(t, -0.5, 0), *half = gv_scalar(t, 0.5, 0);
 #define AT(M, i, j) ((M) + ((size_t)(i) + (size_t)(j) * (size_t)ld) * es)
     int rc = 0;
+    double t0;
     const int64_t nb = gv_nb(n);
     for (int64_t k = 0; k < n && !rc; k += nb) {
-        const int64_t kb = HYLA_MIN(nb, n - k), r = n - k - kb;
+        const int64_t kb = HYLA_MIN(nb, n - k), m = n - k - kb;
         char *A11 = AT(dA, k, k), *L11 = AT(dL, k, k);
+        t0 = hyla_wtime();
         if (itype != 1 && k > 0) {
             /* the leading k x k block and the row block A10 = A(k:k+kb, 0:k) */
             char *A10 = AT(dA, k, 0), *L10 = AT(dL, k, 0);
@@ -234,6 +275,8 @@ static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int it
             if (!rc)
                 rc = o->trmm(q, t, HYLA_LEFT, HYLA_LOWER, h, HYLA_NONUNIT, kb, k, one, L11, ld, A10,
                              ld);
+            rc = step_end(r, rc, t0, &pt->panel);
+            t0 = hyla_wtime();
         }
         /* the diagonal block on its full Hermitian copy S (ld kb) */
         if (!rc) rc = o->herm_blocks(q, t, kb, kb, A11, ld, S);
@@ -252,25 +295,67 @@ static int reduce(hyla_queue *q, const hyla_backend_ops *o, hyla_dtype t, int it
         if (!rc)
             rc = o->copy_2d(q, A11, (size_t)ld * es, S, (size_t)kb * es, (size_t)kb * es,
                             (size_t)kb, HYLA_COPY_D2D);
-        if (!rc && itype == 1 && r > 0) {
+        rc = step_end(r, rc, t0, &pt->diag);
+        if (!rc && itype == 1 && m > 0) {
             /* the panel A21 and the trailing A22 */
             char *A21 = AT(dA, k + kb, k), *L21 = AT(dL, k + kb, k);
-            rc = o->trsm(q, t, HYLA_RIGHT, HYLA_LOWER, h, HYLA_NONUNIT, r, kb, one, L11, ld, A21,
+            t0 = hyla_wtime();
+            rc = o->trsm(q, t, HYLA_RIGHT, HYLA_LOWER, h, HYLA_NONUNIT, m, kb, one, L11, ld, A21,
                          ld);
             if (!rc)
-                rc = o->symm(q, t, 1, HYLA_RIGHT, HYLA_LOWER, r, kb, mhalf, A11, ld, L21, ld, one,
+                rc = o->symm(q, t, 1, HYLA_RIGHT, HYLA_LOWER, m, kb, mhalf, A11, ld, L21, ld, one,
                              A21, ld);
+            rc = step_end(r, rc, t0, &pt->panel);
+            t0 = hyla_wtime();
+            if (!rc) rc = trailing_her2k(r, t, m, kb, A21, L21, AT(dA, k + kb, k + kb), ld);
+            rc = step_end(r, rc, t0, &pt->her2k);
+            t0 = hyla_wtime();
             if (!rc)
-                rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, r, kb, mone, A21, ld, L21, ld,
-                              rone, AT(dA, k + kb, k + kb), ld);
-            if (!rc)
-                rc = o->symm(q, t, 1, HYLA_RIGHT, HYLA_LOWER, r, kb, mhalf, A11, ld, L21, ld, one,
+                rc = o->symm(q, t, 1, HYLA_RIGHT, HYLA_LOWER, m, kb, mhalf, A11, ld, L21, ld, one,
                              A21, ld);
+            rc = step_end(r, rc, t0, &pt->panel);
             /* A21 := L22^-1 A21: deferred_solves */
         }
     }
 #undef AT
+    t0 = hyla_wtime();
     if (!rc && itype == 1) rc = deferred_solves(q, o, t, n, nb, dA, dL, ld, S);
+    return step_end(r, rc, t0, &pt->solves);
+}
+
+/* The workspace of reduce on device d for order n and the choice her2k
+ * (hyla_eig_gv_reduce_dev's): *S, and *U where the GEMM form may run (NULL
+ * otherwise); *umin, *ub its smallest order and block. */
+static int reduce_ws(hyla_dev *d, hyla_dtype t, int itype, int64_t n, int her2k, char **S,
+                     char **U, int64_t *umin, int64_t *ub) {
+    const hyla_tuning *tu = hyla_tuning_for(d);
+    const size_t es = hyla_dtype_size(t), sb = (size_t)gv_group(n);
+    *umin = her2k == 1 ? 0 : tu->her2k_gemm_min;
+    *ub = tu->her2k_gemm_block;
+    *U = NULL;
+    int rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, sb * sb * es, (void **)S);
+    if (!rc && itype == 1 && her2k != 0 && n - 1 >= *umin)
+        rc = d->ops->mem_alloc(d, HYLA_MEM_DEVICE, (size_t)n * (size_t)(3 * gv_nb(n)) * es,
+                               (void **)U);
+    return rc;
+}
+
+int hyla_eig_gv_reduce_dev(hyla_t *ctx, hyla_dtype t, int itype, int64_t n, void *dA, void *dL,
+                           int64_t ld, int her2k, hyla_gv_parts *parts) {
+    hyla_dev *d = ctx->devs[0];
+    hyla_dev_workspace *ws;
+    gv_run r = {.o = d->ops, .parts = parts};
+    if (parts) memset(parts, 0, sizeof *parts);
+    int rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
+    if (!rc) rc = reduce_ws(d, t, itype, n, her2k, &r.S, &r.U, &r.umin, &r.ub);
+    if (!rc) {
+        r.q = ws->q_comp;
+        rc = reduce(&r, t, itype, n, dA, dL, ld);
+        const int rs = d->ops->queue_sync(r.q);
+        if (!rc) rc = rs;
+    }
+    if (r.S) d->ops->mem_free(d, HYLA_MEM_DEVICE, r.S);
+    if (r.U) d->ops->mem_free(d, HYLA_MEM_DEVICE, r.U);
     return rc;
 }
 
@@ -279,7 +364,8 @@ typedef struct {
     hyla_dev *d;
     const hyla_backend_ops *o;
     hyla_queue *q;
-    char *dA, *dL, *S, *T;
+    char *dA, *dL, *S, *U, *T;
+    int64_t umin, ub; /* reduce's GEMM form of the trailing HER2K (gv_run) */
     double t0, potrf, reduce, back; /* the call's start (hyla_wtime), the steps' seconds */
 } gv_dev;
 
@@ -287,6 +373,7 @@ static void gv_release(gv_dev *g) {
     if (g->dA) g->o->mem_free(g->d, HYLA_MEM_DEVICE, g->dA);
     if (g->dL) g->o->mem_free(g->d, HYLA_MEM_DEVICE, g->dL);
     if (g->S) g->o->mem_free(g->d, HYLA_MEM_DEVICE, g->S);
+    if (g->U) g->o->mem_free(g->d, HYLA_MEM_DEVICE, g->U);
     hyla_free(g->T);
     memset(g, 0, sizeof *g);
 }
@@ -313,49 +400,57 @@ static int gv_reduce(hyla_t *ctx, hyla_dtype t, int itype, char uplo, int64_t n,
     memset(g, 0, sizeof *g);
     memset(&ctx->eig_stats, 0, sizeof ctx->eig_stats);
     const double t0 = hyla_wtime();
-    const int tri = uplo == 'L' ? 0 : 1;
-    if (hyla_nonfinite(t, tri, 0, n, n, A, lda) || hyla_nonfinite(t, tri, 0, n, n, B, ldb))
+    /* where device 0's memory is the host's (mem_host), B is factored in
+     * place by hyla_?potrf (the host cores' direct path) and then copied
+     * (host backend cpu:1, 2 cores, dsygvd V n = 1000, three alternating
+     * runs: 0.30-0.34 s in place against 0.32-0.42 s with the factorization
+     * on the copy), A and B scanned for NaN and Inf on the host first; on
+     * a GPU both go up first, the triangles read alone, scanned there as
+     * they came up (hyla_xfer_upload_lower), so that nothing is written
+     * before both passed */
+    const int in_place = ctx->devs[0]->ops->mem_host, lower = uplo == 'L';
+    if (in_place && (hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, A, lda) ||
+                     hyla_nonfinite(t, lower ? 0 : 1, 0, n, n, B, ldb)))
         return HYLA_ERR_NAN;
     g->d = ctx->devs[0];
     g->o = g->d->ops;
     const size_t es = hyla_dtype_size(t), nn = (size_t)n * (size_t)n;
     hyla_dev_workspace *ws;
-    double potrf = 0;
+    double potrf = 0, up_a = 0;
     int rc = hyla_workspace_get(ctx, 0, 0, 0, &ws);
     if (rc) goto out;
     g->q = ws->q_comp;
-    const size_t sb = (size_t)gv_group(n);
-    if ((rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, nn * es, (void **)&g->dA)) ||
-        (rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, nn * es, (void **)&g->dL)) ||
-        (rc = g->o->mem_alloc(g->d, HYLA_MEM_DEVICE, sb * sb * es, (void **)&g->S)))
+    const int her2k = ctx->opt_eig_s1_update == 2 ? 1 : ctx->opt_eig_s1_update == 1 ? 0 : -1;
+    if ((rc = reduce_ws(g->d, t, itype, n, her2k, &g->S, &g->U, &g->umin, &g->ub)))
         goto out;
-    if (uplo == 'U' && !(g->T = hyla_malloc(nn * es))) {
+    if (!lower && !in_place && !(g->T = hyla_malloc(nn * es))) {
         rc = HYLA_ERR_NO_MEMORY;
         goto out;
     }
-    /* 1. B = L L^H (uplo U: U^H U, L = U^H) on device 0; where its memory is
-     * the host's (mem_host), in place in B by hyla_?potrf (the host cores'
-     * direct path), then copied (host backend cpu:1, 2 cores, dsygvd V n =
-     * 1000, three alternating runs: 0.30-0.34 s in place against 0.32-0.42
-     * s with the factorization on the copy) */
-    const int in_place = g->o->mem_host;
+    /* 1. B = L L^H (uplo U: U^H U, L = U^H) on device 0 */
     if (in_place) {
         rc = gv_potrf_host(ctx, t, uplo, n, B, ldb);
-        if (!rc) rc = upload_lower(ctx, t, uplo, n, B, ldb, g->dL, n, g->T);
+        if (!rc) rc = hyla_xfer_upload_lower(ctx, 0, t, lower, n, B, ldb, 0, (void **)&g->dL);
+        potrf = hyla_wtime() - t0;
+        if (!rc) rc = hyla_xfer_upload_lower(ctx, 0, t, lower, n, A, lda, 0, (void **)&g->dA);
     } else {
-        if ((rc = upload_lower(ctx, t, uplo, n, B, ldb, g->dL, n, g->T))) goto out;
-        rc = gv_potrf(ctx, t, n, g->dL, n);
+        rc = hyla_xfer_upload_lower(ctx, 0, t, lower, n, B, ldb, 1, (void **)&g->dL);
+        const double ta = hyla_wtime();
+        if (!rc) rc = hyla_xfer_upload_lower(ctx, 0, t, lower, n, A, lda, 1, (void **)&g->dA);
+        up_a = hyla_wtime() - ta;
+        if (!rc) rc = gv_potrf(ctx, t, n, g->dL, n);
+        potrf = hyla_wtime() - t0 - up_a;
     }
-    potrf = hyla_wtime() - t0;
     if (rc > 0) { /* LAPACK: the leading minor rc of B; B its partial factor */
         const int r = in_place ? 0 : download_factor(ctx, t, uplo, n, g->dL, B, ldb, g->T);
         rc = r ? r : (int)(n + rc);
         goto out;
     }
     if (rc) goto out;
-    /* 2. A up in lower storage and reduced, the factor going down meanwhile */
-    if ((rc = upload_lower(ctx, t, uplo, n, A, lda, g->dA, n, g->T))) goto out;
-    rc = reduce(g->q, g->o, t, itype, n, g->dA, g->dL, n, g->S);
+    /* 2. A reduced, the factor going down meanwhile */
+    const gv_run run = {.q = g->q, .o = g->o, .S = g->S, .U = g->U, .umin = g->umin,
+                        .ub = g->ub};
+    rc = reduce(&run, t, itype, n, g->dA, g->dL, n);
     const int rd = in_place ? 0 : download_factor(ctx, t, uplo, n, g->dL, B, ldb, g->T);
     const int rs = g->o->queue_sync(g->q);
     if (!rc) rc = rd ? rd : rs;
@@ -495,28 +590,38 @@ static int gvdx(hyla_t *ctx, hyla_dtype t, int itype, char jobz, char range, cha
     if (bad) return -(10 + bad);
     *m = 0;
     if (n == 0) return 0;
+    if (n > INT_MAX) return HYLA_ERR_UNSUPPORTED; /* as hyla_?syevdx's */
     gv_dev g;
     int rc = gv_reduce(ctx, t, itype, uplo, n, A, lda, B, ldb, &g);
     if (rc) return rc;
     const size_t es = hyla_dtype_size(t), nn = (size_t)n * (size_t)n;
-    char *C = hyla_malloc(nn * es), *dZ = NULL;
-    if (!C) {
-        rc = HYLA_ERR_NO_MEMORY;
-        goto out;
-    }
-    /* C down (lower storage), the device's copy no longer needed */
-    double tt = hyla_wtime();
-    if ((rc = hyla_xfer_matrix(ctx, 0, t, 0, n, n, C, n, g.dA, n))) goto out;
-    g.reduce += hyla_wtime() - tt;
-    g.o->mem_free(g.d, HYLA_MEM_DEVICE, g.dA);
-    g.dA = NULL;
-    /* 3. the wanted pairs of C (its vectors into Z) */
+    char *C = NULL, *dZ = NULL;
     int64_t mm = 0;
-    rc = gv_syevdx(ctx, t, jobz, range, n, C, vl, vu, il, iu, &mm, w, Z, ldz);
-    if (rc) goto out;
+    const hyla_eig_part part = {.range = range, .vl = vl, .vu = vu, .il = il, .iu = iu,
+                                .m = &mm, .Z = vec ? Z : NULL, .ldz = ldz};
+    if (!hyla_eig_part_all_devices(ctx, vec, n, &part)) {
+        /* 3. the wanted pairs of C where it is, on device 0 (its vectors
+         * into Z) */
+        rc = hyla_eig_part_run_dev(ctx, 0, t, n, g.dA, n, w, &part);
+        if (rc) goto out;
+    } else {
+        /* 3. C down (lower storage), the device's copy freed for the room
+         * of the solver on every device, the wanted pairs of C there */
+        if (!(C = hyla_malloc(nn * es))) {
+            rc = HYLA_ERR_NO_MEMORY;
+            goto out;
+        }
+        double tt = hyla_wtime();
+        if ((rc = hyla_xfer_matrix(ctx, 0, t, 0, n, n, C, n, g.dA, n))) goto out;
+        g.reduce += hyla_wtime() - tt;
+        g.o->mem_free(g.d, HYLA_MEM_DEVICE, g.dA);
+        g.dA = NULL;
+        rc = gv_syevdx(ctx, t, jobz, range, n, C, vl, vu, il, iu, &mm, w, Z, ldz);
+        if (rc) goto out;
+    }
     /* 4. the mm columns of Z through L */
     if (vec && mm > 0) {
-        tt = hyla_wtime();
+        const double tt = hyla_wtime();
         if ((rc = g.o->mem_alloc(g.d, HYLA_MEM_DEVICE, (size_t)n * (size_t)mm * es, (void **)&dZ)) ||
             (rc = hyla_xfer_matrix(ctx, 0, t, 1, n, mm, Z, ldz, dZ, n)))
             goto out;

@@ -281,17 +281,15 @@ static int panel_catch_up(const s1 *s, hyla_queue *q, int64_t j0, int64_t base, 
 }
 
 /* The GEMM-form trailing update: its block columns (the tuning table's
- * eig_s1_update_block; a quarter of the trailing order, at least kd, below
+ * her2k_gemm_block; a quarter of the trailing order, at least kd, below
  * 2 blocks) and the smallest trailing order it takes by default
- * (eig_s1_update_min; below, one HER2K; forced, every order, which the
+ * (her2k_gemm_min; below, one HER2K; forced, every order, which the
  * tests use). The measurements: docs/TUNING.md. */
 
 /* The trailing update of a block, on q_comp: A[c:, c:] -= V W^H + W V^H
  * (lower triangle) with the block's kb reflectors, V from store column J,
- * W = Wacc. With dU, as one HER2K per diagonal block of upd_block
- * columns and one GEMM below each, C -= [V W] [W V]^H (inner dimension
- * 2 kb): V is copied beside Wacc on both sides, so both operands are
- * contiguous. cuBLAS's HER2K/SYR2K runs well below its GEMM rate (one H100,
+ * W = Wacc. With dU, by hyla_eig_her2k_blocks on [V W V]: V is copied
+ * beside Wacc on both sides, so both operands are contiguous. cuBLAS's HER2K/SYR2K runs well below its GEMM rate (one H100,
  * n = 16000, k = 128: 29 TFLOP/s, bench/results/raw/symm-gemm-h100.txt). */
 static int trailing_update(const s1 *s, int64_t c, int64_t J, int64_t kb) {
     const hyla_backend_ops *o = s->o;
@@ -311,16 +309,27 @@ static int trailing_update(const s1 *s, int64_t c, int64_t J, int64_t kb) {
                             vel(s, c, J), (size_t)ldv * es, (size_t)m * es, (size_t)kb,
                             HYLA_COPY_D2D));
     const int64_t b = m >= 2 * s->upd_block ? s->upd_block : HYLA_MAX(s->kd, (m + 3) / 4);
-    for (int64_t j = c; j < n; j += b) {
-        const int64_t jb = HYLA_MIN(b, n - j), below = n - j - jb;
-        HYLA_TRY(o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, kb, m1, vel(s, j, J), ldv,
-                          el(s->dW, j, 0, ldw, es), ldw, p1, el(s->dA, j, j, s->lda, es), s->lda));
-        if (below > 0)
-            HYLA_TRY(o->gemm(q, t, HYLA_NOTRANS, ctrans(t), below, jb, 2 * kb, m1,
-                             el(s->dU, j + jb, nb - kb, n, es), n, el(s->dU, j, nb, n, es), n, p1,
-                             el(s->dA, j + jb, j, s->lda, es), s->lda));
-    }
+    rc = hyla_eig_her2k_blocks(o, q, t, m, kb, b, m1, el(s->dU, c, nb - kb, n, es), n,
+                               el(s->dA, c, c, s->lda, es), s->lda);
 cleanup:
+    return rc;
+}
+
+int hyla_eig_her2k_blocks(const hyla_backend_ops *o, hyla_queue *q, hyla_dtype t, int64_t m,
+                          int64_t k, int64_t b, const void *alpha, const void *U, int64_t ldu,
+                          void *C, int64_t ldc) {
+    const size_t es = hyla_dtype_size(t);
+    const void *p1 = hyla_scalar(t, HYLA_SC_ONE);
+    int rc = 0;
+    for (int64_t j = 0; j < m && !rc; j += b) {
+        const int64_t jb = HYLA_MIN(b, m - j), below = m - j - jb;
+        rc = o->syr2k(q, t, 1, HYLA_LOWER, HYLA_NOTRANS, jb, k, alpha, el(U, j, 0, ldu, es), ldu,
+                      el(U, j, k, ldu, es), ldu, p1, el(C, j, j, ldc, es), ldc);
+        if (!rc && below > 0)
+            rc = o->gemm(q, t, HYLA_NOTRANS, ctrans(t), below, jb, 2 * k, alpha,
+                         el(U, j + jb, 0, ldu, es), ldu, el(U, j, k, ldu, es), ldu, p1,
+                         el(C, j + jb, j, ldc, es), ldc);
+    }
     return rc;
 }
 
@@ -609,7 +618,7 @@ int hyla_eig_sy2sb_fed(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, int64_t kd
         /* the trailing update as GEMMs: asked for, or by default for the
          * orders the tuning table gives it (never on the host backend) */
         const hyla_tuning *tu = hyla_tuning_for(d);
-        s.upd_min = tu->eig_s1_update_min, s.upd_block = tu->eig_s1_update_block;
+        s.upd_min = tu->her2k_gemm_min, s.upd_block = tu->her2k_gemm_block;
         const int gemm_update = ctx->opt_eig_s1_update == 2 ||
                                 (ctx->opt_eig_s1_update == 0 && n - kd > s.upd_min);
         if (gemm_update) {

@@ -90,6 +90,19 @@ int hyla_eig_symm_lower(const hyla_backend_ops *o, hyla_queue *q, hyla_dtype t, 
                         void *dSym, int64_t m, int64_t k, const void *A, int64_t lda,
                         const void *B, int64_t ldb, void *C, int64_t ldc);
 
+/* C := C + alpha (P Q^H + Q P^H) in the lower triangle of the m x m C (ld
+ * ldc; alpha real), from U = [P Q P] (m x 3k, ld ldu: P in its columns
+ * 0 .. k-1 and 2k .. 3k-1, Q in k .. 2k-1): per diagonal block of b columns
+ * one HER2K (SYR2K) of order b and one GEMM of inner dimension 2k below it,
+ * [P Q] [Q P]^H. cuBLAS's HER2K runs well below its GEMM rate (one H100,
+ * n = 16000, k = 128: 29 TFLOP/s, bench/results/raw/symm-gemm-h100.txt).
+ * Stage 1's trailing update and the generalized reduction's (gv.c) take it
+ * from the tuning table's her2k_gemm_min on, by blocks of her2k_gemm_block.
+ * Asynchronous on q. Returns 0 or the backend's code. */
+int hyla_eig_her2k_blocks(const hyla_backend_ops *o, hyla_queue *q, hyla_dtype t, int64_t m,
+                          int64_t k, int64_t b, const void *alpha, const void *U, int64_t ldu,
+                          void *C, int64_t ldc);
+
 /* Band columns j0 .. j1 - 1 of AB are final: clears the imaginary parts of
  * their diagonal (complex types) and, with a feed, publishes them (release
  * store of ready = j1). */

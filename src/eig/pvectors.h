@@ -75,4 +75,16 @@ int hyla_eig_part_solve(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, const hyl
 int hyla_eig_part_run(hyla_t *ctx, hyla_dtype t, int lower, int64_t n, void *A, int64_t lda,
                       void *w, const hyla_eig_part *p);
 
+/* The same for the lower triangle of dA (ld ldda) in the memory of device
+ * dev (destroyed), the eigenvectors still into the host's p->Z; the
+ * solver of one device (the multi-device path takes host matrices only). */
+int hyla_eig_part_run_dev(hyla_t *ctx, int dev, hyla_dtype t, int64_t n, void *dA, int64_t ldda,
+                          void *w, const hyla_eig_part *p);
+
+/* Whether hyla_eig_part_run on a host matrix takes every device of the
+ * context for part (NULL: all pairs): hyla_eig_all_devices, and the
+ * part holds the tuning table's eig_subset_mgpu_pml per mille of n at
+ * least (range V: never). */
+int hyla_eig_part_all_devices(const hyla_t *ctx, int vec, int64_t n, const hyla_eig_part *part);
+
 #endif
