@@ -102,7 +102,8 @@ int hyla_xfer_init(hyla_xfer *x, hyla_dev *dev, void *pinned, int nslots, size_t
     x->free_ev = hyla_calloc((size_t)nslots, sizeof *x->free_ev);
     x->used = hyla_calloc((size_t)nslots, 1);
     x->jobs = hyla_calloc((size_t)nslots, sizeof *x->jobs);
-    if (!x->free_ev || !x->used || !x->jobs) {
+    x->pending = hyla_calloc((size_t)nslots, 1);
+    if (!x->free_ev || !x->used || !x->jobs || !x->pending) {
         hyla_xfer_fini(x);
         return HYLA_ERR_NO_MEMORY;
     }
@@ -123,16 +124,36 @@ void hyla_xfer_fini(hyla_xfer *x) {
     hyla_free(x->free_ev);
     hyla_free(x->used);
     hyla_free(x->jobs);
+    hyla_free(x->pending);
     x->free_ev = NULL;
     x->used = NULL;
     x->jobs = NULL;
+    x->pending = NULL;
 }
 
-/* Next slot, waiting until its previous use is over. */
+static void unpack_piece(void *arg);
+
+/* Next slot, waiting until its previous use is over (and, with
+ * caller_unpacks, unpacking what it holds). */
 static int take_slot(hyla_xfer *x, int *s) {
     *s = x->next;
     x->next = (x->next + 1) % x->nslots;
-    if (x->used[*s]) return x->dev->ops->event_sync(x->free_ev[*s]);
+    if (!x->used[*s]) return 0;
+    int rc = x->dev->ops->event_sync(x->free_ev[*s]);
+    if (!rc && x->pending[*s]) unpack_piece(&x->jobs[*s]);
+    x->pending[*s] = 0;
+    return rc;
+}
+
+int hyla_xfer_drain(hyla_xfer *x) {
+    for (int k = 0; k < x->nslots; k++) { /* oldest first */
+        const int s = (x->next + k) % x->nslots;
+        if (!x->pending[s]) continue;
+        const int rc = x->dev->ops->event_sync(x->free_ev[s]);
+        if (rc) return rc;
+        unpack_piece(&x->jobs[s]);
+        x->pending[s] = 0;
+    }
     return 0;
 }
 
@@ -180,7 +201,8 @@ static int xfer_run(hyla_xfer *x, hyla_queue *q, int up, unsigned char *dev, int
                                      .skip = skip, .skip_arg = skip_arg};
                 rc = o->copy_2d(q, slot, (size_t)mr * es, d, (size_t)ldd * es, (size_t)mr * es,
                                 (size_t)mc, HYLA_COPY_D2H);
-                if (!rc) rc = o->host_fn(q, unpack_piece, j);
+                if (!rc && !x->caller_unpacks) rc = o->host_fn(q, unpack_piece, j);
+                x->pending[s] = (unsigned char)(!rc && x->caller_unpacks);
             }
             if (!rc) rc = o->event_record(x->free_ev[s], q);
             if (rc) return rc;
@@ -249,9 +271,11 @@ int hyla_xfer_matrix(hyla_t *ctx, int dev, hyla_dtype t, int up, int64_t rows, i
     int rc = staging_init(ctx, dev, hyla_dtype_size(t),
                           (size_t)rows * (size_t)cols * hyla_dtype_size(t), &ws, &x);
     if (rc) return rc;
+    x.caller_unpacks = 1;
     rc = up ? hyla_xfer_up(&x, ws->q_in, dmem, ldd, host, ldh, 0, 0, rows, cols, HYLA_XFER_ALL)
             : hyla_xfer_down(&x, ws->q_in, host, ldh, dmem, ldd, 0, 0, rows, cols, HYLA_XFER_ALL,
                              NULL, NULL);
+    if (!rc) rc = hyla_xfer_drain(&x);
     int rs = d->ops->queue_sync(ws->q_in);
     hyla_xfer_fini(&x);
     return rc ? rc : rs;
@@ -272,6 +296,7 @@ int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, 
     if (nblk == 0 || rows == 0) return 0;
     int rc = staging_init(ctx, dev, es, (size_t)rows * (size_t)cols * es, &ws, &x);
     if (rc) return rc;
+    x.caller_unpacks = 1;
     ev = hyla_calloc((size_t)nblk, sizeof *ev);
     if (!ev) HYLA_TRY(HYLA_ERR_NO_MEMORY);
     for (int64_t k = 0; k < nblk; k++) { /* every block's production first */
@@ -289,6 +314,7 @@ int hyla_xfer_download_behind(hyla_t *ctx, int dev, hyla_dtype t, int64_t rows, 
     }
     HYLA_TRY(o->event_sync(ev[nblk - 1]));
     *t_produced = hyla_wtime();
+    HYLA_TRY(hyla_xfer_drain(&x));
 cleanup:;
     /* nothing of the staging ring or the events is released while queued */
     const int r1 = o->queue_sync(qp), r2 = o->queue_sync(ws->q_in);
@@ -323,6 +349,7 @@ int hyla_xfer_triangle(hyla_t *ctx, int dev, hyla_dtype t, int up, int lower, in
         return rc ? rc : rs;
     }
     if ((rc = staging_init(ctx, dev, es, (size_t)n * (size_t)n * es, &ws, &x))) return rc;
+    x.caller_unpacks = 1;
     for (int64_t j = 0; j < n && !rc; j += CB) {
         const int64_t cb = HYLA_MIN(CB, n - j), i0 = lower ? j : 0;
         const int64_t rows = lower ? n - j : j + cb;
@@ -331,6 +358,7 @@ int hyla_xfer_triangle(hyla_t *ctx, int dev, hyla_dtype t, int up, int lower, in
         rc = up ? hyla_xfer_up(&x, ws->q_in, d, ldd, h, ldh, i0, j, rows, cb, clip)
                 : hyla_xfer_down(&x, ws->q_in, h, ldh, d, ldd, i0, j, rows, cb, clip, NULL, NULL);
     }
+    if (!rc) rc = hyla_xfer_drain(&x);
     const int rs = o->queue_sync(ws->q_in);
     hyla_xfer_fini(&x);
     return rc ? rc : rs;

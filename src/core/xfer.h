@@ -40,6 +40,8 @@ typedef struct {
     hyla_event **free_ev;        /* recorded when a slot may be refilled */
     unsigned char *used;         /* slot has a recorded free_ev */
     hyla_xfer_job *jobs;         /* one unpack job per slot */
+    int caller_unpacks;          /* downloads: the calling thread unpacks (below) */
+    unsigned char *pending;      /* that slot's unpack not yet done */
     int64_t bytes;               /* bytes moved so far */
 } hyla_xfer;
 
@@ -61,10 +63,21 @@ int hyla_xfer_up(hyla_xfer *x, hyla_queue *q, void *dev, int64_t ldd, const void
 
 /* Device -> host on q, the same region description; each piece is unpacked
  * by a host function on q after its copy, unless skip(skip_arg) says not to.
- * Later work on q starts after the unpacking. */
+ * Later work on q starts after the unpacking. With x->caller_unpacks set
+ * (a download that the calling thread drives to its end), the calling
+ * thread unpacks instead, each piece when its slot is taken again or at
+ * hyla_xfer_drain: the stream then copies the next slots while the host
+ * unpacks (on one H200 a host function on the stream left a 2 GB download
+ * at about 10 GB/s, its copies and unpacks one after the other); later
+ * work on q does not wait for the unpacking. */
 int hyla_xfer_down(hyla_xfer *x, hyla_queue *q, void *host, int64_t ldh, const void *dev,
                    int64_t ldd, int64_t sr, int64_t sc, int64_t rows, int64_t cols, int clip,
                    hyla_xfer_skip_fn skip, void *skip_arg);
+
+/* With x->caller_unpacks: every piece still to unpack, once its copy is
+ * done, unpacked by the calling thread. Returns 0 or the first failure of
+ * a wait (the pieces after it are not unpacked). */
+int hyla_xfer_drain(hyla_xfer *x);
 
 /* Copies a rows x cols matrix between pageable host memory (ld ldh) and
  * device dev (ld ldd): up = 1 host -> device, 0 device -> host, through the
