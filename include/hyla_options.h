@@ -68,7 +68,8 @@
     X(EIG_PANEL_QR, "--panel-qr", "auto|householder|cholqr", 0, 2, 0,                            \
       "eigensolver stage 1: panels by Householder QR or CholeskyQR2 (reconstructed)")           \
     X(EIG_S1_UPDATE, "--s1-update", "auto|her2k|gemm", 0, 2, 0,                                   \
-      "eigensolver stage 1: trailing update by one HER2K or by block-column GEMMs")         \
+      "eigensolver stage 1 and the generalized reduction: trailing update by one HER2K or by " \
+      "block-column GEMMs")                                                                       \
     X(EIG_S1_SYMM, "--s1-symm", "auto|vendor|gemm|gemm:N", 0, 1 << 20, 0,                          \
       "eigensolver stage 1: A V by SYMM/HEMM or GEMMs (diagonal blocks of order N >= 16)")         \
     X(EIG_ONE_STAGE, "--one-stage", "auto|off|N", 0, 1 << 30, 0,                                   \
