@@ -2,14 +2,14 @@
  * hyla_?sygvd / ?hegvd): A x = lambda B x (itype 1), A B x = lambda x (2),
  * B A x = lambda x (3) with B positive definite.
  *
- *   1. B goes to device 0 in lower storage (uplo U: its conjugate
- *      transpose, built on the host first) and is factored there, B = L L^H
- *      (uplo U: U^H U, L = U^H) by hyla_?potrf_gpu; the factor comes down
- *      into B as LAPACK leaves it while step 2 runs. Where device 0's
- *      memory is the host's (the host backend), B is factored in place by
- *      hyla_?potrf and copied.
- *   2. A goes to device 0 in lower storage as B did, and is
- *      reduced there to C = L^-1 A L^-H (itype 1) or C = L^H A L (2, 3) by
+ *   1. B and A go to device 0 in lower storage, their triangles read alone
+ *      and scanned for NaN and Inf there (hyla_xfer_upload_lower), and B is
+ *      factored there, B = L L^H (uplo U: U^H U, L = U^H) by
+ *      hyla_?potrf_gpu; the factor's triangle comes down into B as LAPACK
+ *      leaves it while step 2 runs. Where device 0's memory is the host's
+ *      (the host backend), A and B are scanned on the host and B is
+ *      factored in place by hyla_?potrf and copied.
+ *   2. A is reduced there to C = L^-1 A L^-H (itype 1) or C = L^H A L (2, 3) by
  *      the blocked two-sided algorithm of LAPACK's sygst: per block column
  *      of width nb, the diagonal block by two triangular solves (products)
  *      on its full Hermitian copy (the backend's herm_blocks op), the panel
@@ -21,13 +21,15 @@
  *      and that solver runs on every device, its eigenvectors up again.
  *   4. jobz V: the eigenvectors X = L^-H Z (itype 1, 2) or L Z (3) by one
  *      TRSM or TRMM on the device, downloaded into A.
- * Every step but the Cholesky runs on device 0 of the context (a GPU, or
+ * Every step runs on device 0 of the context (a GPU, or
  * the host backend's device, whose memory is the host's).
  *
  * A part of the spectrum (hyla_?sygvdx / ?hegvdx): steps 1 and 2 as above,
- * C comes down to the host (lower storage), hyla_?syevdx takes the wanted
- * pairs of C (bisection, inverse iteration, the back transformations on
- * their m columns only), and step 4 applies to those m columns. */
+ * the wanted pairs of C where it is, on device 0 (hyla_?syevdx's path:
+ * bisection, inverse iteration or divide and conquer with the wanted
+ * columns, the back transformations on their m columns only; where a
+ * host-resident hyla_?syevdx would take every device, C comes down and
+ * goes that way), and step 4 applies to those m columns. */
 #include "core/internal.h"
 #include "core/xfer.h"
 #include "eig/gv.h"
