@@ -11,7 +11,8 @@
  * B = I; B not positive definite (info n + k, A untouched), NaN in a
  * triangle read (HYLA_ERR_NAN, nothing written), NaN in the other triangle
  * (ignored), every bad argument; itype 1's trailing updates forced into
- * their block-column GEMM form. */
+ * their block-column GEMM form; parts of the spectrum by the backend's
+ * one-stage solver on the reduced matrix where it is. */
 #include "test_util.h"
 
 #define T_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -466,6 +467,19 @@ int main(void) {
             one_case_x(h, ts[a], 1, 'V', u ? 'U' : 'L', 100, 'I', 10, 40, 0);
         }
     hyla_set_option(h, HYLA_OPT_EIG_S1_UPDATE, 0);
+    /* the part of the spectrum of the reduced matrix by the backend's
+     * one-stage solver, on device 0 where C is (host backend: its heevr
+     * op; a GPU: the whole solve, the wanted columns down) */
+    int64_t one_stage = 0;
+    CHECK(hyla_get_option(h, HYLA_OPT_EIG_ONE_STAGE, &one_stage) == 0, "HYLA_OPT_EIG_ONE_STAGE");
+    CHECK(hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, 1000) == 0, "one stage up to 1000");
+    for (int a = 1; a < 4; a += 2)
+        for (int u = 0; u < 2; u++) {
+            one_case_x(h, ts[a], 1, 'V', u ? 'U' : 'L', 100, 'I', 10, 40, 0);
+            one_case_x(h, ts[a], 2, 'V', u ? 'U' : 'L', 37, 'V', 3, 9, 0);
+            one_case_x(h, ts[a], 1, 'N', u ? 'U' : 'L', 37, 'I', 0, 36, 0);
+        }
+    hyla_set_option(h, HYLA_OPT_EIG_ONE_STAGE, one_stage);
     failures(h);
     failures_x(h);
     leak_check(h, "sygvd");
