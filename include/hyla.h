@@ -1102,8 +1102,11 @@ HYLA_API int hyla_zheevdx(hyla_t *ctx, char jobz, char range, char uplo, int64_t
  * failed to converge; HYLA_ERR_NO_MEMORY, HYLA_ERR_DEVICE_MEMORY,
  * HYLA_ERR_DEVICE, HYLA_ERR_UNSUPPORTED (n > INT_MAX on the host backend's
  * LAPACK). NULL ctx: HYLA_ERR_INVALID.
- * Workspace: device 0 memory 2 n^2 elements plus hyla_?syevd_gpu's and
- * hyla_?potrf_gpu's, host n^2 elements for uplo U. */
+ * Workspace: device 0 memory 2 n^2 elements (uplo U: n^2 more while each
+ * matrix goes up), 3 n nb more for itype 1 from the tuning table's
+ * her2k_gemm_min on (nb the reduction's block, at most 256;
+ * HYLA_OPT_EIG_S1_UPDATE), plus hyla_?syevd_gpu's and hyla_?potrf_gpu's;
+ * host n^2 elements for uplo U on a GPU (the factor's way down). */
 HYLA_API int hyla_ssygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, float *A,
                 int64_t lda, float *B, int64_t ldb, float *w);
 HYLA_API int hyla_dsygvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n, double *A,
@@ -1119,9 +1122,11 @@ HYLA_API int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n
  * eigenvalues with index il..iu (range 'I', 1-based, ascending) or in
  * (vl, vu] (range 'V'), or all (range 'A'), and with jobz 'V' their
  * eigenvectors X, normalized as hyla_?sygvd's. B is factored and A
- * reduced to the standard problem C on device 0 (as hyla_?sygvd), C's wanted pairs found by hyla_?syevdx (its cost drops
- * with their number m) and the m vectors taken through B's factor on
- * device 0.
+ * reduced to the standard problem C on device 0 (as hyla_?sygvd), C's
+ * wanted pairs found there as hyla_?syevdx finds them (its cost drops
+ * with their number m; where a host-resident hyla_?syevdx would take every
+ * device of the context, C goes through the host to it) and the m vectors
+ * taken through B's factor on device 0.
  *   jobz 'N' or 'V'.   range 'A', 'V' or 'I'.   uplo 'L' or 'U'.
  *   n        order of A and B, >= 0.
  *   A, lda   lda >= max(1, n); destroyed.
@@ -1143,8 +1148,9 @@ HYLA_API int hyla_zhegvd(hyla_t *ctx, int itype, char jobz, char uplo, int64_t n
  * inverse iteration failed for k eigenvalues; HYLA_ERR_NO_MEMORY,
  * HYLA_ERR_DEVICE_MEMORY, HYLA_ERR_DEVICE, HYLA_ERR_UNSUPPORTED (n >
  * INT_MAX). NULL ctx: HYLA_ERR_INVALID.
- * Workspace: device 0 memory 2 n^2 elements (then n^2 + n m) besides
- * hyla_?syevdx's, host n^2 elements (C) and hyla_?potrf's. */
+ * Workspace: device 0 memory as hyla_?sygvd's reduction (then n^2 + n m)
+ * besides hyla_?syevdx's and hyla_?potrf_gpu's; host n^2 elements (C)
+ * where C goes through the host. */
 HYLA_API int hyla_ssygvdx(hyla_t *ctx, int itype, char jobz, char range, char uplo, int64_t n,
                  float *A, int64_t lda, float *B, int64_t ldb, float vl, float vu, int64_t il,
                  int64_t iu, int64_t *m, float *w, float *Z, int64_t ldz);
